@@ -1,0 +1,51 @@
+# emheap build. `make` builds the runtime, the JS library and the samples;
+# `make test` runs every test; `make serve` serves the sample on localhost.
+# Everything generated goes to build/.
+
+EMCC ?= emcc
+NODE ?= node
+# Debian's emcc runs its JS tools with the machine's node, which does not
+# search Debian's module folder (acorn): see ../shared/TOOLCHAIN.md.
+export NODE_PATH := /usr/share/nodejs$(if $(NODE_PATH),:$(NODE_PATH))
+# Emscripten 3.1.6 output under node 20 needs this to load its .wasm.
+NODE_RUN := $(NODE) --no-experimental-fetch
+
+B := build
+RUNTIME_SRC := $(wildcard runtime/*.c)
+RUNTIME_HDR := $(wildcard runtime/*.h)
+RUNTIME_OBJ := $(patsubst runtime/%.c,$(B)/obj/%.o,$(RUNTIME_SRC))
+RUNTIME_CFLAGS := -O2 -std=c11 -Wall -Wextra -Werror -fno-builtin-malloc -fno-builtin-free
+
+JSLIB_SRC := jslib/library_emheap.js jslib/bundle.js $(wildcard jslib/*.js) $(wildcard formats/*.js)
+SHELL_JS := shell/emheap-shell.js
+
+# What `bin/emheap-config --ldflags` prints, spelled with relative paths.
+EMHEAP_LDFLAGS = $(B)/emheap.o --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) --profiling-funcs
+
+.PHONY: all runtime samples test test-node test-browser serve clean
+all: runtime samples
+
+runtime: $(B)/emheap.o $(B)/library_emheap.js
+
+$(B)/obj/%.o: runtime/%.c $(RUNTIME_HDR)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(RUNTIME_CFLAGS) -c $< -o $@
+
+# One relocatable object, not an archive: an archive member defining malloc
+# would only be pulled in if malloc were still undefined when the linker
+# reached it, so apps that allocate only through libc/libc++ would silently
+# go untracked. Objects on the command line are always linked.
+$(B)/emheap.o: $(RUNTIME_OBJ)
+	$(EMCC) -r $^ -o $@
+
+$(B)/library_emheap.js: $(JSLIB_SRC)
+	$(NODE) jslib/bundle.js $@
+
+include samples/samples.mk
+include tests/tests.mk
+
+serve: samples
+	$(NODE) tests/lib/serve.js $(B)/samples
+
+clean:
+	rm -rf $(B)

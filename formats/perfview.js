@@ -1,0 +1,55 @@
+// perfview.js: turn an emheap snapshot into a *.PerfView.json object, read by
+// PerfView's XML stack source (microsoft/perfview XMLStackSource.cs) through
+// .NET's JSON-to-XML reader. Pure CommonJS, embedded in the --js-library too:
+// see formats/README.md for the rules this code follows.
+
+var UNATTRIBUTED = '(unattributed)';
+
+// "http://host/dir/app.wasm?v=2" -> "app.wasm". PerfView shortens "path!name"
+// itself only in some views, so the module is written short everywhere.
+function moduleBase(url) {
+  var path = String(url).split('?')[0].split('#')[0];
+  var parts = path.split(/[\\/]/);
+  return parts[parts.length - 1];
+}
+
+// "app.wasm!leak_memory (app.c:42)", the module!function shape PerfView groups by.
+function frameLabel(f) {
+  var label = String(f.name);
+  var base = f.module ? moduleBase(f.module) : '';
+  if (base) label = base + '!' + label;
+  if (f.file != null && f.line != null) label += ' (' + f.file + ':' + f.line + ')';
+  return label;
+}
+
+function toPerfView(snapshot) {
+  var snapFrames = snapshot.frames || [];
+  var labels = snapFrames.map(frameLabel);
+
+  var live = (snapshot.sites || []).filter(function (s) { return s.liveBytes > 0; });
+  live.sort(function (a, b) { return b.liveBytes - a.liveBytes; });
+
+  var samples = live.map(function (site) {
+    var stack = (site.stack || []).map(function (index) {
+      if (labels[index] === undefined) {
+        throw new Error('emheap snapshot: stack refers to missing frame ' + index);
+      }
+      return labels[index];
+    });
+    if (stack.length === 0) stack = [UNATTRIBUTED];
+    // Exactly these three keys: the reader takes every array item two levels
+    // below a sample as a stack frame, so any extra array would pollute the stack.
+    // PerfView keeps Metric as a 32-bit float: sizes above 16 MiB (2^24) are
+    // rounded to float precision in its views, but stay exact in "emheap".
+    // Stack is leaf first, which is what the reader expects (it reverses it).
+    return { Time: 0, Metric: site.liveBytes, Stack: stack };
+  });
+
+  // StackSource first: the reader parses the first "StackSource" element it
+  // meets at any depth and walks past the rest, including the snapshot below.
+  // PerfView also picks up elements named Log, Notes, FilterXml and
+  // StackWindowGuiState anywhere, so the snapshot must not use those keys.
+  return { StackSource: { Samples: samples }, emheap: snapshot };
+}
+
+module.exports = { toPerfView: toPerfView };

@@ -1,0 +1,132 @@
+// library_emheap.js -- the emheap --js-library: the JS imports the C
+// runtime calls, and the page-facing API `Module.emheap` / `globalThis.emheap`.
+//
+// Not used as is: `make` runs jslib/bundle.js, which prepends the shared
+// modules (jslib/*.js, formats/*.js) as EMHEAP_MODULES_SOURCE and writes
+// build/library_emheap.js, the file that emcc --js-library gets.
+//
+// Conventions follow Emscripten's own src/library_*.js: one `$EMHEAP` object
+// holding the state, imports that depend on it via __deps, and a __postset
+// that runs when the module's JS loads. Nothing here calls into wasm, so a
+// snapshot can be taken at any moment without disturbing the heap it reads.
+
+mergeInto(LibraryManager.library, {
+  $emheapModules: '=' + EMHEAP_MODULES_SOURCE,
+
+  $EMHEAP__deps: ['$emheapModules'],
+  $EMHEAP__postset: 'EMHEAP.install();',
+  $EMHEAP: {
+    state: 0,      // address of emheap_state, set by emheap_js_attach
+    stacks: null,  // StackTable, created on first use
+
+    install: function () {
+      var api = {};
+      api['version'] = '0.1.0';
+      api['snapshot'] = EMHEAP.snapshot;
+      api['getSnapshotJson'] = EMHEAP.getSnapshotJson;
+      api['toSpeedscope'] = function (snapshot) {
+        return emheapModules.formats.formatByName('speedscope').build(snapshot || EMHEAP.snapshot());
+      };
+      api['toPerfView'] = function (snapshot) {
+        return emheapModules.formats.formatByName('perfview').build(snapshot || EMHEAP.snapshot());
+      };
+      api['downloadSnapshot'] = EMHEAP.downloadSnapshot;
+      api['formats'] = Object.keys(emheapModules.formats.FORMATS);
+      Module['emheap'] = api;
+      if (typeof globalThis !== 'undefined') globalThis['emheap'] = api;
+    },
+
+    table: function () {
+      if (!EMHEAP.stacks) EMHEAP.stacks = new emheapModules.stackTable.StackTable(EMHEAP.moduleName());
+      return EMHEAP.stacks;
+    },
+
+    // Name shown for frames whose stack line has no file (wasm://wasm/hash).
+    moduleName: function () {
+      var file = typeof wasmBinaryFile === 'string' ? wasmBinaryFile : '';
+      if (!file || file.indexOf('data:') === 0) return 'wasm';
+      file = file.split(/[?#]/)[0];
+      return file.slice(file.lastIndexOf('/') + 1);
+    },
+
+    buffer: function () {
+      if (typeof wasmMemory !== 'undefined' && wasmMemory) return wasmMemory.buffer;
+      return HEAPU8.buffer;
+    },
+
+    info: function () {
+      var source = '';
+      if (typeof location !== 'undefined') source = String(location.href);
+      else if (typeof process !== 'undefined' && process.argv) source = String(process.argv[1] || '');
+      return {
+        source: source,
+        preRunDone: typeof runtimeInitialized !== 'undefined' ? !!runtimeInitialized : true,
+      };
+    },
+
+    snapshot: function () {
+      return emheapModules.snapshot.buildSnapshot(EMHEAP.buffer(), EMHEAP.state, EMHEAP.table(), EMHEAP.info());
+    },
+
+    getSnapshotJson: function () {
+      var summary = emheapModules.snapshot.readSummary(EMHEAP.buffer(), EMHEAP.state, EMHEAP.info());
+      summary['capturedAt'] = new Date().toISOString();
+      summary['mode'] = EMHEAP.state ? emheapModules.layout.readMode(new DataView(EMHEAP.buffer()), EMHEAP.state) : 'exact-js';
+      return JSON.stringify(summary);
+    },
+
+    // Builds the file and saves it: a Blob download in a page, a file in the
+    // working directory under node. Returns the file name, or null after
+    // printing why to the console (unknown format, unreadable state).
+    downloadSnapshot: function (format) {
+      var name, text;
+      try {
+        var entry = emheapModules.formats.formatByName(format === undefined ? 'speedscope' : format);
+        var snapshot = EMHEAP.snapshot();
+        name = 'memory-profile-' + snapshot.capturedAt.replace(/:/g, '-') + entry.suffix;
+        text = JSON.stringify(entry.build(snapshot));
+      } catch (e) {
+        console.error('emheap: ' + String(e && e.message || e).replace(/^emheap: /, ''));
+        return null;
+      }
+      if (typeof document !== 'undefined' && typeof Blob !== 'undefined') {
+        var url = URL.createObjectURL(new Blob([text], {type: 'application/json'}));
+        var a = document.createElement('a');
+        a.href = url;
+        a.download = name;
+        a.style.display = 'none';
+        (document.body || document.documentElement).appendChild(a);
+        a.click();
+        a.remove();
+        setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+      } else {
+        try {
+          require('fs').writeFileSync(name, text);
+        } catch (e) {
+          console.error('emheap: cannot write ' + name + ': ' + (e && e.message || e));
+          return null;
+        }
+      }
+      console.log('emheap: saved ' + name);
+      return name;
+    },
+  },
+
+  emheap_js_attach__deps: ['$EMHEAP'],
+  emheap_js_attach__sig: 'vp',
+  emheap_js_attach: function (state) {
+    EMHEAP.state = state;
+  },
+
+  // Called on every tracked allocation in exact-JS mode: must never throw
+  // into wasm, and returns 0 ("no stack") if anything goes wrong.
+  emheap_js_capture_stack__deps: ['$EMHEAP'],
+  emheap_js_capture_stack__sig: 'i',
+  emheap_js_capture_stack: function () {
+    try {
+      return EMHEAP.table().capture();
+    } catch (e) {
+      return 0;
+    }
+  },
+});

@@ -1,0 +1,130 @@
+// v8_stack.js -- parse V8 `Error().stack` text into frames, and tell which
+// frames are allocator plumbing rather than the code that asked for memory.
+//
+// Pure functions, shared by the page (embedded into the --js-library by
+// jslib/bundle.js) and node tests. V8 writes one frame per line:
+//   at NAME (wasm://wasm/1a2b3c:wasm-function[12]:0x4d2)   wasm, with names
+//   at wasm://wasm/1a2b3c:wasm-function[12]:0x4d2          wasm, no names
+//   at NAME (http://host/app.wasm:wasm-function[12]:0x4d2) wasm, streamed
+//   at NAME (http://host/app.js:10:20)                     JS
+//   at http://host/app.js:10:20                            JS, anonymous
+'use strict';
+
+var WASM_LOCATION = /^(.*):wasm-function\[(\d+)\]:0x([0-9a-fA-F]+)$/;
+var JS_LOCATION = /^(.*):(\d+):(\d+)$/;
+
+// Functions that only pass a request on to the allocator: the call site is
+// the first frame below them. Names as the wasm name section spells them
+// (C names, Itanium-mangled C++ names) or demangled.
+var WRAPPER_NAMES = new Set([
+  'malloc', 'free', 'calloc', 'realloc', 'memalign', 'posix_memalign', 'aligned_alloc',
+  'valloc', 'pvalloc', 'malloc_usable_size', 'reallocf',
+  'dlmalloc', 'dlfree', 'dlcalloc', 'dlrealloc', 'dlmemalign', 'internal_memalign',
+  'dlposix_memalign', 'emscripten_builtin_malloc', 'emscripten_builtin_memalign',
+  '__libc_malloc', '__libc_calloc', '__libc_realloc',
+  'monoeg_malloc', 'monoeg_g_calloc', 'monoeg_malloc0', 'monoeg_realloc',
+  '_malloc', 'Module._malloc', '_calloc', '_realloc', 'Module._realloc',
+]);
+var WRAPPER_PATTERNS = [
+  /^emmalloc_/,
+  /^emheap_/,
+  /^_Zn[wa][mj]/,                  // operator new / new[] (every overload)
+  /^operator new(\[\])?\(/,
+  /__libcpp_allocate/,             // libc++ allocation helpers, when not inlined
+  /^_ZNSt3__2\d*allocatorI.*E8allocateE/,
+  /^std::(__2::)?allocator<.*>::allocate\(/,
+  /^_ZNSt3__216allocator_traitsI.*E8allocateE/,
+];
+
+function isAllocatorWrapper(name) {
+  if (!name) return false;
+  if (WRAPPER_NAMES.has(name)) return true;
+  for (var i = 0; i < WRAPPER_PATTERNS.length; i++) if (WRAPPER_PATTERNS[i].test(name)) return true;
+  return false;
+}
+
+// One stack line -> {name, url, wasm, funcIndex, offset, line, col}, or null
+// for lines that are not frames (the "Error" header, blank lines).
+function parseFrameLine(text) {
+  var s = text.trim();
+  if (s.indexOf('at ') !== 0) return null;
+  s = s.slice(3);
+  if (s.indexOf('async ') === 0) s = s.slice(6);
+  var name = '';
+  var location = s;
+  if (s.charAt(s.length - 1) === ')') {
+    var open = s.lastIndexOf(' (');
+    if (open > 0) {
+      name = s.slice(0, open);
+      location = s.slice(open + 2, -1);
+    }
+  }
+  if (name.indexOf('new ') === 0) name = name.slice(4);
+  var alias = name.indexOf(' [as ');
+  if (alias > 0) name = name.slice(0, alias);
+  var m = WASM_LOCATION.exec(location);
+  if (m) {
+    var funcIndex = parseInt(m[2], 10);
+    // Some V8 versions print wasm names as "$name" or "module.name".
+    if (name.charAt(0) === '$') name = name.slice(1);
+    return {
+      name: name || 'wasm-function[' + funcIndex + ']',
+      url: m[1], wasm: true, funcIndex: funcIndex, offset: parseInt(m[3], 16),
+    };
+  }
+  m = JS_LOCATION.exec(location);
+  if (m) {
+    return {
+      name: name || '(anonymous)', url: m[1], wasm: false,
+      line: parseInt(m[2], 10), col: parseInt(m[3], 10),
+    };
+  }
+  return {name: name || location, url: location, wasm: false};
+}
+
+// Whole stack text -> frames, leaf first.
+function parseV8Stack(text) {
+  var lines = String(text).split('\n');
+  var frames = [];
+  for (var i = 0; i < lines.length; i++) {
+    var f = parseFrameLine(lines[i]);
+    if (f) frames.push(f);
+  }
+  return frames;
+}
+
+// Keeps the frames a user wants to see, leaf first:
+//  - drops everything leaf-side of the first wasm frame (the JS capture code),
+//  - drops emheap's own frames and allocator wrappers up to the first real
+//    caller. With a name section (emheap-config adds --profiling-funcs) this
+//    goes by name, which is the only reliable way: binaryen inlines small
+//    one-caller functions (a `valloc` called once, say) whatever clang's
+//    noinline said, so the number of runtime frames varies. Without names
+//    it drops `runtimeFrames` wasm frames, a best effort,
+//  - drops JS frames of the Emscripten glue (`glueUrl`) and of node internals
+//    anywhere; JS frames of the page's own scripts are kept as callers.
+function cleanStack(frames, glueUrl, runtimeFrames) {
+  var i = 0;
+  while (i < frames.length && !frames[i].wasm) i++;
+  if (i < frames.length && /^wasm-function\[/.test(frames[i].name)) i += runtimeFrames;
+  while (i < frames.length && isAllocatorWrapper(frames[i].name)) i++;
+  var kept = [];
+  var glue = [];
+  for (; i < frames.length; i++) {
+    var f = frames[i];
+    if (!f.wasm && /^node:|^internal\//.test(f.url)) continue;
+    if (!f.wasm && f.url === glueUrl) glue.push(f);
+    else kept.push(f);
+  }
+  // A block that JS asked for (Module._malloc, stringToNewUTF8...) has no
+  // wasm or page caller: then the glue function that called malloc is the
+  // most useful name there is.
+  return kept.length ? kept : glue.slice(0, 1);
+}
+
+module.exports = {
+  parseFrameLine: parseFrameLine,
+  parseV8Stack: parseV8Stack,
+  cleanStack: cleanStack,
+  isAllocatorWrapper: isAllocatorWrapper,
+};

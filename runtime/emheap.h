@@ -1,0 +1,55 @@
+/*
+** emheap.h -- public C API of the emheap heap profiler.
+**
+** Linking emheap (see `bin/emheap-config --ldflags`) replaces malloc, free,
+** calloc, realloc, memalign, posix_memalign, aligned_alloc, valloc, pvalloc
+** and malloc_usable_size with tracking versions that forward to the real
+** allocator (dlmalloc or emmalloc). Nothing has to change in the app: this
+** header is only for programs that want to read the counters themselves.
+**
+** All functions are safe to call at any time, including before main and
+** from inside allocation-heavy code; none of them allocates.
+*/
+#ifndef EMHEAP_H
+#define EMHEAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the in-memory layout that the JS library reads. A JS library
+** that does not know this number refuses to read the tables. */
+#define EMHEAP_LAYOUT_VERSION 1
+
+/* Global counters, copied out of the profiler state. Every field is exact
+** in every mode: sampling (when it exists) only thins the per-site data. */
+typedef struct emheap_counters {
+  uint64_t live_bytes;       /* bytes requested by the app and not yet freed */
+  uint64_t peak_live_bytes;  /* highest live_bytes seen */
+  uint64_t total_bytes;      /* bytes ever requested */
+  uint32_t live_blocks;      /* blocks allocated and not yet freed */
+  uint32_t peak_live_blocks;
+  uint64_t malloc_calls;     /* malloc, plus operator new through malloc */
+  uint64_t calloc_calls;
+  uint64_t realloc_calls;
+  uint64_t memalign_calls;   /* memalign, posix_memalign, aligned_alloc, valloc, pvalloc */
+  uint64_t free_calls;       /* free(NULL) included */
+  uint64_t failed_allocs;    /* calls that returned NULL (out of memory, overflow, bad alignment) */
+  uint64_t invalid_frees;    /* double frees and pointers emheap never handed out; ignored */
+  uint64_t untracked_blocks; /* blocks that could not be recorded: tracking memory ran out */
+  uint32_t site_count;       /* distinct allocation call stacks */
+  uint32_t heap_growths;     /* times the wasm memory grew during an allocation */
+  uint64_t heap_size;        /* current size of the wasm memory, bytes */
+} emheap_counters;
+
+/* Copies the current counters into *out. */
+void emheap_get_counters(emheap_counters *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EMHEAP_H */

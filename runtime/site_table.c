@@ -1,0 +1,90 @@
+/*
+** site_table.c -- allocation sites: one record per distinct call stack.
+**
+** Sites live in a dense array (JS walks it to build a snapshot) and are
+** found by key through a separate open-addressing index of site numbers.
+** Site numbers are stable for the life of the program: the block table
+** stores them, so the dense array only ever grows.
+**
+** Invariant: site_index holds every site number 1..site_count-1 exactly
+** once; 0 marks an empty index slot (site 0 is the unattributed site,
+** which is never looked up by key).
+*/
+#include <string.h>
+
+#include <emscripten/emmalloc.h>
+
+#include "emheap_internal.h"
+
+#define INITIAL_SITES 1024u /* power of two */
+
+static inline uint32_t index_slot(uint64_t key, uint32_t mask) {
+  uint64_t h = key * 0x9E3779B97F4A7C15ull;
+  return (uint32_t)(h >> 32) & mask;
+}
+
+int emheap_sites_init(void) {
+  emheap_g.sites = emscripten_builtin_malloc(INITIAL_SITES * sizeof(emheap_site));
+  emheap_g.site_index = emscripten_builtin_malloc(2 * INITIAL_SITES * sizeof(uint32_t));
+  if (!emheap_g.sites || !emheap_g.site_index) return 0;
+  memset(emheap_g.sites, 0, INITIAL_SITES * sizeof(emheap_site));
+  memset(emheap_g.site_index, 0, 2 * INITIAL_SITES * sizeof(uint32_t));
+  emheap_g.site_capacity = INITIAL_SITES;
+  emheap_g.site_index_mask = 2 * INITIAL_SITES - 1;
+  emheap_g.counters.site_count = 1; /* site 0, unattributed */
+  return 1;
+}
+
+/* Slow path: double the dense array and rebuild a twice-as-large index, so
+** the index stays at most half full. Returns 0 if memory is not there. */
+static int grow(void) {
+  uint32_t old_cap = emheap_g.site_capacity;
+  if (old_cap >= 0x08000000u) return 0;
+  uint32_t new_cap = old_cap * 2;
+  emheap_site *sites = emscripten_builtin_malloc((size_t)new_cap * sizeof(emheap_site));
+  uint32_t *index = emscripten_builtin_malloc((size_t)new_cap * 2 * sizeof(uint32_t));
+  if (!sites || !index) {
+    emscripten_builtin_free(sites);
+    emscripten_builtin_free(index);
+    return 0;
+  }
+  memcpy(sites, emheap_g.sites, (size_t)old_cap * sizeof(emheap_site));
+  memset(sites + old_cap, 0, (size_t)(new_cap - old_cap) * sizeof(emheap_site));
+  memset(index, 0, (size_t)new_cap * 2 * sizeof(uint32_t));
+  uint32_t mask = new_cap * 2 - 1;
+  for (uint32_t s = 1; s < emheap_g.counters.site_count; s++) {
+    uint32_t i = index_slot(sites[s].key, mask);
+    while (index[i]) i = (i + 1) & mask;
+    index[i] = s;
+  }
+  emscripten_builtin_free(emheap_g.sites);
+  emscripten_builtin_free(emheap_g.site_index);
+  emheap_g.sites = sites;
+  emheap_g.site_index = index;
+  emheap_g.site_capacity = new_cap;
+  emheap_g.site_index_mask = mask;
+  return 1;
+}
+
+uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_ref) {
+  uint32_t mask = emheap_g.site_index_mask;
+  uint32_t i = index_slot(key, mask);
+  for (;; i = (i + 1) & mask) {
+    uint32_t s = emheap_g.site_index[i];
+    if (!s) break;
+    if (emheap_g.sites[s].key == key) return s;
+  }
+  /* Miss: a new site. */
+  if (emheap_g.counters.site_count == emheap_g.site_capacity) {
+    if (!grow()) return EMHEAP_SITE_UNATTRIBUTED;
+    mask = emheap_g.site_index_mask;
+    for (i = index_slot(key, mask); emheap_g.site_index[i]; i = (i + 1) & mask) {}
+  }
+  uint32_t s = emheap_g.counters.site_count++;
+  emheap_site *site = &emheap_g.sites[s];
+  memset(site, 0, sizeof *site);
+  site->key = key;
+  site->stack_ref = stack_ref;
+  emheap_g.site_index[i] = s;
+  return s;
+}

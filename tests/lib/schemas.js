@@ -1,0 +1,77 @@
+// tests/lib/schemas.js: JSON Schema validators for the files emheap writes,
+// shared by the tests and tools. Each validate* returns a list of error strings
+// (empty when valid) so a failing assertion shows every problem at once.
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const Ajv = require('ajv');
+const addFormats = require('ajv-formats');
+
+const root = path.join(__dirname, '..', '..');
+const readJson = (file) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8'));
+
+const SNAPSHOT_ID = 'https://emheap.dev/schemas/emheap-snapshot.schema.json';
+const SPEEDSCOPE_ID = 'https://emheap.dev/schemas/speedscope.schema.json';
+const PERFVIEW_ID = 'https://emheap.dev/schemas/perfview.schema.json';
+// speedscope's schema has no $id, so it is registered under a key of our own
+const UPSTREAM_KEY = 'speedscope-upstream';
+
+// allErrors: report every problem, not just the first one.
+const ajv = new Ajv({ allErrors: true, strict: true });
+addFormats(ajv);
+ajv.addSchema(readJson('schemas/emheap-snapshot.schema.json'));
+ajv.addSchema(readJson('schemas/speedscope.schema.json'));
+ajv.addSchema(readJson('schemas/perfview.schema.json'));
+// The upstream file is a bag of "definitions" whose root is just
+// {"$ref": "#/definitions/FileFormat.File"}; compiling the whole document keeps
+// that ref resolvable, and validating against it validates a whole file.
+ajv.addSchema(readJson('node_modules/speedscope/dist/release/file-format-schema.json'), UPSTREAM_KEY);
+
+function run(label, key, obj) {
+  const validate = ajv.getSchema(key);
+  if (validate(obj)) return [];
+  return validate.errors.map((e) => `${label} ${e.instancePath || '/'} ${e.message}` +
+    (e.params && e.params.additionalProperty ? ` (${e.params.additionalProperty})` : ''));
+}
+
+// What no schema can say: stack entries must point at existing frames, and
+// speedscope needs one weight per sample.
+function checkIndices(label, stacks, frameCount) {
+  const errors = [];
+  stacks.forEach((stack, i) => {
+    if (!Array.isArray(stack)) return;
+    stack.forEach((f, j) => {
+      if (Number.isInteger(f) && f >= frameCount) {
+        errors.push(`${label} ${i}/${j} frame index ${f} out of range (${frameCount} frames)`);
+      }
+    });
+  });
+  return errors;
+}
+
+function validateSnapshot(obj) {
+  const errors = run('snapshot', SNAPSHOT_ID, obj);
+  if (errors.length === 0) {
+    errors.push(...checkIndices('snapshot /sites', obj.sites.map((s) => s.stack), obj.frames.length));
+  }
+  return errors;
+}
+
+function validateSpeedscope(obj) {
+  const errors = run('speedscope(upstream)', UPSTREAM_KEY, obj).concat(run('speedscope(emheap)', SPEEDSCOPE_ID, obj));
+  if (errors.length === 0) {
+    const p = obj.profiles[0];
+    if (p.samples.length !== p.weights.length) {
+      errors.push(`speedscope /profiles/0 has ${p.samples.length} samples but ${p.weights.length} weights`);
+    }
+    errors.push(...checkIndices('speedscope /profiles/0/samples', p.samples, obj.shared.frames.length));
+  }
+  return errors;
+}
+
+function validatePerfView(obj) {
+  return run('perfview', PERFVIEW_ID, obj);
+}
+
+module.exports = { ajv, validateSnapshot, validateSpeedscope, validatePerfView };

@@ -1,0 +1,216 @@
+/*
+** entry_points.c -- every allocator entry point emheap replaces, its misuse
+** cases, and the counters they must leave behind. Built with emcc against
+** both dlmalloc and emmalloc and run under node by tests/runtime.test.js.
+** Prints TAP lines; exits 1 if any check failed. At the end it prints the
+** JS snapshot (one line, "SNAPSHOT {...}") so the test can check that the JS
+** side reads the same numbers as C.
+*/
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <malloc.h>
+
+#include <emscripten.h>
+
+#include "emheap.h"
+
+/* Not declared by musl's headers, but defined by both allocators. */
+void *pvalloc(size_t size);
+
+static int checks, failures;
+
+#define CHECK(cond, ...)                                   \
+  do {                                                     \
+    checks++;                                              \
+    if (cond) {                                            \
+      printf("ok %d - ", checks);                          \
+    } else {                                               \
+      failures++;                                          \
+      printf("not ok %d - (%s line %d) ", checks, #cond, __LINE__); \
+    }                                                      \
+    printf(__VA_ARGS__);                                   \
+    printf("\n");                                          \
+  } while (0)
+
+static emheap_counters now(void) {
+  emheap_counters c;
+  emheap_get_counters(&c);
+  return c;
+}
+
+/* Volatile sinks keep clang from deleting malloc/free pairs. */
+static void *volatile sink;
+
+__attribute__((noinline)) void *alloc_in_site_a(size_t n) { return malloc(n); }
+__attribute__((noinline)) void *alloc_in_site_b(size_t n) { return calloc(1, n); }
+
+static void test_malloc_free(void) {
+  emheap_counters before = now();
+  char *p = malloc(100);
+  CHECK(p != NULL, "malloc(100) returns memory");
+  memset(p, 0xab, 100);
+  emheap_counters mid = now();
+  CHECK(mid.live_bytes == before.live_bytes + 100, "malloc adds 100 live bytes");
+  CHECK(mid.live_blocks == before.live_blocks + 1, "malloc adds a live block");
+  CHECK(mid.malloc_calls == before.malloc_calls + 1, "malloc is counted");
+  free(p);
+  emheap_counters after = now();
+  CHECK(after.live_bytes == before.live_bytes, "free returns the bytes");
+  CHECK(after.free_calls == before.free_calls + 1, "free is counted");
+  sink = malloc(0);
+  CHECK(sink != NULL && now().live_blocks == before.live_blocks + 1, "malloc(0) is a tracked block");
+  free(sink);
+}
+
+static void test_calloc(void) {
+  emheap_counters before = now();
+  unsigned char *p = calloc(10, 10);
+  int zero = 1;
+  for (int i = 0; i < 100; i++) zero &= p[i] == 0;
+  CHECK(p && zero, "calloc(10, 10) returns 100 zero bytes");
+  CHECK(now().live_bytes == before.live_bytes + 100, "calloc adds 100 live bytes");
+  free(p);
+  errno = 0;
+  void *q = calloc(SIZE_MAX / 2, 4);
+  CHECK(q == NULL && errno == ENOMEM, "calloc overflow gives NULL and ENOMEM");
+  CHECK(now().failed_allocs == before.failed_allocs + 1, "calloc overflow is a failed allocation");
+}
+
+static void test_realloc(void) {
+  emheap_counters before = now();
+  char *p = realloc(NULL, 50);
+  CHECK(p != NULL && now().live_bytes == before.live_bytes + 50, "realloc(NULL, 50) is malloc(50)");
+  memcpy(p, "0123456789", 10);
+  p = realloc(p, 100000);
+  CHECK(p && memcmp(p, "0123456789", 10) == 0, "realloc grows and keeps the contents");
+  CHECK(now().live_bytes == before.live_bytes + 100000, "realloc replaces the old size");
+  CHECK(now().live_blocks == before.live_blocks + 1, "realloc keeps one block");
+  p = realloc(p, 20);
+  CHECK(p && memcmp(p, "0123456789", 10) == 0, "realloc shrinks and keeps the contents");
+  char *z = realloc(p, 0);
+  CHECK(z != NULL, "realloc(p, 0) returns a fresh minimum block");
+  CHECK(now().live_bytes == before.live_bytes, "realloc(p, 0) leaves 0 live bytes behind");
+  free(z);
+  CHECK(now().realloc_calls == before.realloc_calls + 4, "realloc calls are counted");
+  CHECK(now().live_blocks == before.live_blocks, "all realloc blocks freed");
+}
+
+static void test_aligned(void) {
+  emheap_counters before = now();
+  void *p = memalign(64, 100);
+  CHECK(p && ((uintptr_t)p % 64) == 0, "memalign(64) is 64-aligned");
+  free(p);
+  errno = 0;
+  p = memalign(48, 100);
+  CHECK(p == NULL && errno == EINVAL, "memalign with alignment 48 gives NULL and EINVAL");
+  void *q = (void *)0x1234;
+  CHECK(posix_memalign(&q, 3, 10) == EINVAL && q == (void *)0x1234, "posix_memalign(3) is EINVAL, out untouched");
+  CHECK(posix_memalign(&q, 2, 10) == EINVAL, "posix_memalign(2) is EINVAL (not a multiple of sizeof(void*))");
+  CHECK(posix_memalign(&q, 32, 10) == 0 && ((uintptr_t)q % 32) == 0, "posix_memalign(32) works");
+  free(q);
+  p = aligned_alloc(16, 64);
+  CHECK(p && ((uintptr_t)p % 16) == 0, "aligned_alloc(16, 64) works");
+  free(p);
+  long page = sysconf(_SC_PAGESIZE);
+  p = valloc(10);
+  CHECK(p && ((uintptr_t)p % page) == 0, "valloc is page-aligned");
+  free(p);
+  emheap_counters mid = now();
+  p = pvalloc(10);
+  CHECK(p && ((uintptr_t)p % page) == 0 && now().live_bytes == mid.live_bytes + (uint64_t)page,
+        "pvalloc rounds the size up to a page");
+  free(p);
+  CHECK(now().memalign_calls == before.memalign_calls + 8, "aligned entry points are counted");
+  CHECK(now().live_bytes == before.live_bytes, "aligned blocks all freed");
+}
+
+static void test_usable_size(void) {
+  void *p = malloc(40);
+  CHECK(malloc_usable_size(p) >= 40, "malloc_usable_size >= requested");
+  CHECK(malloc_usable_size(NULL) == 0, "malloc_usable_size(NULL) is 0");
+  free(p);
+}
+
+static void test_misuse(void) {
+  emheap_counters before = now();
+  free(NULL);
+  CHECK(now().free_calls == before.free_calls + 1 && now().invalid_frees == before.invalid_frees,
+        "free(NULL) is counted and harmless");
+  char *p = malloc(24);
+  free(p);
+  free(p); /* double free */
+  CHECK(now().invalid_frees == before.invalid_frees + 1, "double free is counted");
+  /* Before the next malloc: dlmalloc may hand p's address out again. */
+  CHECK(realloc(p, 10) == NULL, "realloc of a freed pointer gives NULL");
+  CHECK(now().invalid_frees == before.invalid_frees + 2, "realloc of a freed pointer is counted");
+  static int not_heap;
+  void *volatile foreign = &not_heap; /* hide it from -Wfree-nonheap-object */
+  free(foreign);
+  char *q = malloc(64);
+  free(q + 8);
+  CHECK(now().invalid_frees == before.invalid_frees + 4, "frees of foreign and interior pointers are counted");
+  /* The allocator must not be corrupted: fresh blocks are distinct and usable. */
+  char *a = malloc(24), *b = malloc(24);
+  CHECK(a && b && a != b, "the allocator still hands out distinct blocks after misuse");
+  memset(a, 1, 24);
+  memset(b, 2, 24);
+  CHECK(a[23] == 1 && b[0] == 2, "blocks after misuse do not overlap");
+  free(a);
+  free(b);
+  free(q);
+  CHECK(now().live_bytes == before.live_bytes, "misuse leaves no live bytes behind");
+}
+
+static void test_million_blocks(void) {
+  enum { N = 1000000 };
+  emheap_counters before = now();
+  void **blocks = malloc(N * sizeof(void *));
+  int ok = blocks != NULL;
+  for (int i = 0; ok && i < N; i++) ok = (blocks[i] = malloc(16 + (i & 7))) != NULL;
+  CHECK(ok, "1,000,000 blocks allocated");
+  emheap_counters mid = now();
+  CHECK(mid.live_blocks == before.live_blocks + N + 1, "1,000,000 blocks are all live (%u)", mid.live_blocks);
+  CHECK(mid.untracked_blocks == 0, "no block went untracked");
+  for (int i = 0; i < N; i += 2) free(blocks[i]);
+  CHECK(now().live_blocks == before.live_blocks + N / 2 + 1, "every second block freed");
+  for (int i = 1; i < N; i += 2) free(blocks[i]);
+  free(blocks);
+  emheap_counters after = now();
+  CHECK(after.live_blocks == before.live_blocks && after.live_bytes == before.live_bytes,
+        "all 1,000,000 blocks freed, counters back where they were");
+  CHECK(after.invalid_frees == before.invalid_frees, "no free was mistaken for invalid");
+  CHECK(after.heap_growths > before.heap_growths, "heap growth was recorded");
+}
+
+/* Left live on purpose so the snapshot has known sites: 10 x 1000 bytes
+** from one call site, 3 x 500 from another. The volatile counts keep clang
+** from unrolling the loops into several call sites. */
+static volatile int ten = 10, three = 3;
+static void leave_known_sites(void) {
+  for (int i = 0; i < ten; i++) sink = alloc_in_site_a(1000);
+  for (int i = 0; i < three; i++) sink = alloc_in_site_b(500);
+}
+
+int main(void) {
+  test_malloc_free();
+  test_calloc();
+  test_realloc();
+  test_aligned();
+  test_usable_size();
+  test_misuse();
+  test_million_blocks();
+  leave_known_sites();
+  emheap_counters c = now();
+  printf("COUNTERS {\"liveBytes\":%llu,\"liveBlocks\":%u,\"mallocCalls\":%llu,\"freeCalls\":%llu,"
+         "\"invalidFrees\":%llu,\"siteCount\":%u}\n",
+         (unsigned long long)c.live_bytes, c.live_blocks, (unsigned long long)c.malloc_calls,
+         (unsigned long long)c.free_calls, (unsigned long long)c.invalid_frees, c.site_count);
+  EM_ASM({ console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot())); });
+  printf("1..%d\n", checks);
+  return failures ? 1 : 0;
+}

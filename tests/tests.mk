@@ -1,0 +1,25 @@
+# Test builds. `make test` builds what the tests need, then runs every test
+# file under tests/ with node's test runner (browser tests included).
+
+TEST_BUILD := $(B)/tests
+TEST_LDFLAGS := $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1
+# -fno-builtin: clang deletes malloc/free pairs it can see through, and the
+# tests need every call to reach the allocator.
+TEST_CFLAGS := -O2 -fno-builtin -Iruntime
+
+TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_points.emmalloc.js
+
+$(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=dlmalloc -o $@
+
+$(TEST_BUILD)/%.emmalloc.js: tests/runtime/%.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=emmalloc -o $@
+
+test-programs: runtime samples $(TEST_PROGRAMS)
+
+test: test-programs
+	$(NODE) --test --test-concurrency=2 tests/
+
+.PHONY: test-programs
