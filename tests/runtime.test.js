@@ -25,6 +25,13 @@ for (const allocator of ['dlmalloc', 'emmalloc']) {
     // JS reads the same numbers from linear memory as C reports.
     for (const k of Object.keys(c)) assert.equal(snap.summary[k], c[k], `summary.${k}`);
 
+    // getSnapshotJson(): the cheap summary, same counters, as a JSON string.
+    const summary = r.tagged.SUMMARY;
+    for (const k of Object.keys(c)) assert.equal(summary[k], c[k], `getSnapshotJson().${k}`);
+    assert.equal(summary.preRunDone, true);
+    assert.equal(summary.mode, 'exact-js');
+    assert.ok(summary.heapSize >= 16 << 20 && summary.peakLiveBytes >= 16e6, 'heap size and peak');
+
     // Per-site numbers add up to the global ones (the table invariant).
     const sum = (f) => snap.sites.reduce((a, s) => a + s[f], 0);
     assert.equal(sum('liveBytes'), snap.summary.liveBytes);
@@ -43,3 +50,25 @@ for (const allocator of ['dlmalloc', 'emmalloc']) {
     }
   });
 }
+
+test('C++: operator new and libc++ helpers are never the call site', () => {
+  const {isAllocatorWrapper} = require('../jslib/v8_stack');
+  const r = runWasmProgram(path.join(BUILD, 'cpp_new.dlmalloc.js'));
+  assert.equal(r.status, 0, r.stderr);
+  const snap = r.tagged.SNAPSHOT;
+  assert.deepEqual(validateSnapshot(snap), []);
+  const leaf = (site) => snap.frames[site.stack[0]].name;
+  for (const site of snap.sites) {
+    assert.ok(site.stack.length > 0, `site ${site.key} has a stack`);
+    assert.ok(!isAllocatorWrapper(leaf(site)), `wrapper as call site: ${leaf(site)}`);
+  }
+  // build_list is called from two places: two stacks, 50 nodes each.
+  const lists = snap.sites.filter((s) => /^build_list/.test(leaf(s)));
+  assert.equal(lists.length, 2);
+  for (const s of lists) assert.equal(s.liveBlocks, 50);
+  assert.equal(lists[0].liveBytes, lists[1].liveBytes);
+  // The vector's buffer (20000 ints after growth) is charged to grow_vector.
+  const vec = snap.sites.find((s) => /^grow_vector/.test(leaf(s)) && s.liveBytes >= 80000);
+  assert.ok(vec, 'vector buffer attributed to grow_vector');
+  assert.ok(vec.totalAllocs >= 1);
+});

@@ -7,7 +7,8 @@ TEST_LDFLAGS := $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1
 # tests need every call to reach the allocator.
 TEST_CFLAGS := -O2 -fno-builtin -Iruntime
 
-TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_points.emmalloc.js
+TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_points.emmalloc.js \
+  $(TEST_BUILD)/cpp_new.dlmalloc.js
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
@@ -16,6 +17,10 @@ $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(B)/library_emheap
 $(TEST_BUILD)/%.emmalloc.js: tests/runtime/%.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=emmalloc -o $@
+
+$(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.cpp $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=dlmalloc -o $@
 
 test-programs: runtime samples $(TEST_PROGRAMS)
 

@@ -210,7 +210,10 @@ int main(void) {
          "\"invalidFrees\":%llu,\"siteCount\":%u}\n",
          (unsigned long long)c.live_bytes, c.live_blocks, (unsigned long long)c.malloc_calls,
          (unsigned long long)c.free_calls, (unsigned long long)c.invalid_frees, c.site_count);
-  EM_ASM({ console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot())); });
+  EM_ASM({
+    console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot()));
+    console.log('SUMMARY ' + Module['emheap'].getSnapshotJson());
+  });
   printf("1..%d\n", checks);
   return failures ? 1 : 0;
 }

@@ -1,0 +1,315 @@
+// tests/browser.test.js: the leaky-canvas sample end to end in real headless
+// Chromium. Drives the page like a user (buttons, Ctrl+Shift+H, the console
+// function downloadSnapshot), captures the real downloads and checks the files.
+//
+// Needs `make samples` (build/samples/leaky-canvas{,-plain}/) and Debian's
+// chromium; without /usr/bin/chromium every test is skipped with the reason.
+// Run: node --test tests/browser.test.js
+'use strict';
+
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { serve } = require('./lib/serve');
+const { launch, newPage, haveChromium, CHROMIUM } = require('./lib/browser');
+const { validateSpeedscope, validatePerfView, validateSnapshot } = require('./lib/schemas');
+
+const SAMPLES = path.join(__dirname, '..', 'build', 'samples');
+const SKIP = haveChromium() ? false
+  : `no Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`;
+
+const LEAK_BYTES = 64 * 16384;            // one click on #leak: 64 blocks x 16 KiB
+const MIB = 1024 * 1024;
+const SPEEDSCOPE_NAME = /^memory-profile-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(\.\d+)?Z\.speedscope\.json$/;
+const PERFVIEW_NAME = /^memory-profile-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(\.\d+)?Z\.PerfView\.json$/;
+const READY_TITLE = 'emheap sample: ready';
+
+let server;
+let browser;
+
+// Opens a sample page in a fresh context and waits until its runtime is up.
+async function openSample(name) {
+  const opened = await newPage(browser);
+  await opened.page.goto(`${server.url}/${name}/`);
+  await opened.page.waitForFunction((t) => document.title === t, READY_TITLE, { timeout: 20000 });
+  return opened;
+}
+
+// Runs `action` and returns the download it causes, read and parsed.
+async function downloadFrom(page, action) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 10000 }),
+    action(),
+  ]);
+  const file = await download.path();       // waits until the download finished
+  assert.ok(file, `download ${download.suggestedFilename()} failed: ${await download.failure()}`);
+  const text = fs.readFileSync(file, 'utf8');
+  return { name: download.suggestedFilename(), text, json: JSON.parse(text), download };
+}
+
+const pressHotkey = (page) => () => page.keyboard.press('Control+Shift+H');
+
+// Runs `action`, waits `ms`, and returns how many downloads started meanwhile.
+async function downloadsDuring(page, ms, action) {
+  let count = 0;
+  const onDownload = () => { count++; };
+  page.on('download', onDownload);
+  try {
+    const result = await action();
+    await page.waitForTimeout(ms);
+    return { count, result };
+  } finally {
+    page.off('download', onDownload);
+  }
+}
+
+const errorsIn = (messages) => messages.filter((m) => m.type === 'error' || m.type === 'pageerror');
+
+function assertNoErrors(messages, where) {
+  assert.deepEqual(errorsIn(messages), [], `console errors on ${where}`);
+}
+
+async function clickLeak(page, times) {
+  const before = await page.evaluate(() => Module._leaked_blocks());
+  for (let i = 0; i < times; i++) await page.click('#leak');
+  assert.equal(await page.evaluate(() => Module._leaked_blocks()), before + 64 * times,
+    'the #leak clicks reached the app');
+}
+
+// speedscope samples are root first: the leaf is the last frame.
+function speedscopeLeaves(file) {
+  const frames = file.shared.frames;
+  return file.profiles[0].samples.map((s) => frames[s[s.length - 1]].name);
+}
+
+describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
+  before(async () => {
+    if (SKIP) return;
+    for (const dir of ['leaky-canvas', 'leaky-canvas-plain']) {
+      assert.ok(fs.existsSync(path.join(SAMPLES, dir, 'index.html')),
+        `build/samples/${dir}/index.html is missing: run \`make samples\` first`);
+    }
+    server = await serve({ '/': SAMPLES });
+    browser = await launch();
+  });
+
+  after(async () => {
+    if (browser) await browser.close();
+    if (server) await server.close();
+  });
+
+  test('Ctrl+Shift+H downloads a valid speedscope file that blames leak_memory, and free removes it', async () => {
+    const { context, page, consoleMessages } = await openSample('leaky-canvas');
+    try {
+      await clickLeak(page, 3);
+      const first = await downloadFrom(page, pressHotkey(page));
+
+      assert.match(first.name, SPEEDSCOPE_NAME);
+      assert.ok(!first.name.includes(':'), `file name has a ':': ${first.name}`);
+      assert.deepEqual(validateSpeedscope(first.json), []);
+      assert.deepEqual(validateSnapshot(first.json.emheap), []);
+
+      const profile = first.json.profiles[0];
+      const leaves = speedscopeLeaves(first.json);
+      assert.equal(leaves[0], 'leak_memory', `top sample's leaf; all leaves: ${leaves.join(', ')}`);
+      assert.ok(profile.weights[0] >= 3 * LEAK_BYTES, `top weight ${profile.weights[0]} < ${3 * LEAK_BYTES}`);
+      for (let i = 1; i < profile.weights.length; i++) {
+        assert.ok(profile.weights[i - 1] >= profile.weights[i], 'weights sorted heaviest first');
+      }
+      const snap = first.json.emheap;
+      assert.ok(snap.sites[0].key.startsWith('leak_memory'), `sites[0].key = ${snap.sites[0].key}`);
+      assert.equal(snap.sites[0].liveBytes, profile.weights[0], 'top weight = top site live bytes');
+      assert.ok(snap.sites[0].liveBlocks >= 3 * 64, `sites[0].liveBlocks = ${snap.sites[0].liveBlocks}`);
+      assert.ok(snap.summary.liveBytes >= 3 * LEAK_BYTES);
+
+      await page.click('#free');
+      assert.equal(await page.evaluate(() => Module._leaked_blocks()), 0);
+      const second = await downloadFrom(page, pressHotkey(page));
+
+      assert.match(second.name, SPEEDSCOPE_NAME);
+      assert.notEqual(second.name, first.name, 'each download has its own time stamp');
+      assert.deepEqual(validateSpeedscope(second.json), []);
+      assert.deepEqual(validateSnapshot(second.json.emheap), []);
+      const leavesAfter = speedscopeLeaves(second.json);
+      assert.ok(!leavesAfter.includes('leak_memory'), `leak_memory still drawn after free: ${leavesAfter.join(', ')}`);
+      const drop = snap.summary.liveBytes - second.json.emheap.summary.liveBytes;
+      assert.ok(drop >= 3 * MIB, `liveBytes dropped by only ${drop}`);
+      // the site stays in the snapshot (for diffs) with nothing live
+      const site = second.json.emheap.sites.find((s) => s.id === snap.sites[0].id);
+      assert.ok(site, 'the freed site is kept in the snapshot');
+      assert.equal(site.liveBytes, 0);
+      assert.equal(site.liveBlocks, 0);
+
+      assertNoErrors(consoleMessages, 'the emheap sample');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('downloadSnapshot("perfview") from the console downloads a valid PerfView file', async () => {
+    const { context, page, consoleMessages } = await openSample('leaky-canvas');
+    try {
+      await clickLeak(page, 3);
+      let returned;
+      const first = await downloadFrom(page, async () => {
+        returned = await page.evaluate(() => downloadSnapshot('perfview'));
+      });
+      assert.equal(returned, first.name, 'downloadSnapshot returns the file name');
+      assert.match(first.name, PERFVIEW_NAME);
+      assert.ok(first.name.endsWith('.PerfView.json'));
+      assert.deepEqual(validatePerfView(first.json), []);
+      assert.deepEqual(validateSnapshot(first.json.emheap), []);
+
+      const samples = first.json.StackSource.Samples;
+      assert.ok(samples.length > 0, 'PerfView file has samples');
+      assert.ok(samples[0].Stack[0].includes('leak_memory'), `Samples[0].Stack[0] = ${samples[0].Stack[0]}`);
+      assert.ok(samples[0].Metric >= 3 * LEAK_BYTES, `Samples[0].Metric = ${samples[0].Metric}`);
+      for (let i = 1; i < samples.length; i++) {
+        assert.ok(samples[i - 1].Metric >= samples[i].Metric,
+          `Samples not sorted by Metric descending at ${i}: ${samples.map((s) => s.Metric).join(', ')}`);
+      }
+
+      await page.click('#free');
+      const second = await downloadFrom(page, () => page.evaluate(() => downloadSnapshot('perfview')));
+      assert.match(second.name, PERFVIEW_NAME);
+      assert.deepEqual(validatePerfView(second.json), []);
+      const leaves = second.json.StackSource.Samples.map((s) => s.Stack[0]);
+      assert.ok(!leaves.some((l) => l.includes('leak_memory')), `leak_memory still there after free: ${leaves.join(', ')}`);
+      const drop = first.json.emheap.summary.liveBytes - second.json.emheap.summary.liveBytes;
+      assert.ok(drop >= 3 * MIB, `liveBytes dropped by only ${drop}`);
+
+      assertNoErrors(consoleMessages, 'the emheap sample');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the hotkey still works after the app replaces the body', async (t) => {
+    const variants = {
+      'body.innerHTML rewritten': () => { document.body.innerHTML = '<p>rewritten</p>'; },
+      'body element replaced': () => {
+        const body = document.createElement('body');
+        body.innerHTML = '<p>new body</p>';
+        document.documentElement.replaceChild(body, document.body);
+      },
+      'body removed': () => { document.body.remove(); },
+    };
+    for (const [label, rewrite] of Object.entries(variants)) {
+      await t.test(label, async () => {
+        const { context, page, consoleMessages } = await openSample('leaky-canvas');
+        try {
+          await page.evaluate(rewrite);
+          assert.equal(await page.locator('#leak').count(), 0, 'the buttons are gone');
+          // leak from code: the buttons are gone, the C functions are not
+          await page.evaluate(() => { Module._leak_memory(); Module._leak_memory(); });
+          await page.waitForTimeout(100);   // a few frames of the render loop on the new DOM
+          const got = await downloadFrom(page, pressHotkey(page));
+          assert.match(got.name, SPEEDSCOPE_NAME);
+          assert.deepEqual(validateSpeedscope(got.json), []);
+          assert.deepEqual(validateSnapshot(got.json.emheap), []);
+          assert.equal(speedscopeLeaves(got.json)[0], 'leak_memory');
+          assert.ok(got.json.profiles[0].weights[0] >= 2 * LEAK_BYTES);
+          // the temporary <a> the download used is not left behind
+          assert.equal(await page.evaluate(() => document.querySelectorAll('a[download]').length), 0);
+          assertNoErrors(consoleMessages, `the sample after "${label}"`);
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  });
+
+  test('downloadSnapshot with an unknown format logs an error, returns null and downloads nothing', async () => {
+    const { context, page, consoleMessages } = await openSample('leaky-canvas');
+    try {
+      const { count, result } = await downloadsDuring(page, 1000, () => page.evaluate(() => downloadSnapshot('xml')));
+      assert.equal(result, null);
+      assert.equal(count, 0, 'no download for an unknown format');
+      const errors = errorsIn(consoleMessages);
+      assert.equal(errors.length, 1, `one console error: ${JSON.stringify(consoleMessages)}`);
+      const text = errors[0].text;
+      assert.ok(text.startsWith('emheap:'), text);
+      assert.ok(text.includes('xml'), text);
+      assert.ok(text.includes('speedscope') && text.includes('perfview'), `valid names missing: ${text}`);
+
+      // names inherited from Object.prototype are unknown formats too
+      const odd = await downloadsDuring(page, 300, () => page.evaluate(() =>
+        [downloadSnapshot('toString'), downloadSnapshot('__proto__'), emheap.downloadSnapshot('constructor')]));
+      assert.deepEqual(odd.result, [null, null, null]);
+      assert.equal(odd.count, 0);
+      assert.equal(errorsIn(consoleMessages).length, 4);
+      assert.equal(consoleMessages.filter((m) => m.type === 'pageerror').length, 0, 'nothing thrown');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('on a page built without emheap the hotkey does nothing and logs nothing', async () => {
+    const { context, page, consoleMessages } = await openSample('leaky-canvas-plain');
+    try {
+      assert.equal(await page.evaluate(() => typeof globalThis.emheap), 'undefined', 'plain build has no emheap');
+      await page.click('#leak');
+      const { count } = await downloadsDuring(page, 1500, pressHotkey(page));
+      assert.equal(count, 0, 'no download on a page without emheap');
+      assert.deepEqual(errorsIn(consoleMessages), []);
+      assert.deepEqual(consoleMessages.filter((m) => /emheap/i.test(m.text)), [], 'nothing from emheap');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a whole session on the emheap page logs no console errors', async () => {
+    const { context, page, consoleMessages } = await openSample('leaky-canvas');
+    try {
+      const names = [];
+      await clickLeak(page, 3);
+      names.push((await downloadFrom(page, pressHotkey(page))).name);
+      names.push((await downloadFrom(page, () => page.evaluate(() => downloadSnapshot('perfview')))).name);
+      names.push((await downloadFrom(page, () => page.evaluate(() => downloadSnapshot()))).name);  // default
+      await page.keyboard.press('l');    // the app's own keys keep working next to the hotkey
+      await page.keyboard.press('l');
+      assert.equal(await page.evaluate(() => Module._leaked_blocks()), 5 * 64);
+      await page.click('#free');
+      names.push((await downloadFrom(page, pressHotkey(page))).name);
+      // page-side API used by hand
+      const info = await page.evaluate(() => {
+        const snap = emheap.snapshot();
+        return { json: JSON.parse(emheap.getSnapshotJson()), perf: emheap.toPerfView(snap), snap };
+      });
+      assert.deepEqual(validateSnapshot(info.snap), []);
+      assert.deepEqual(validatePerfView(info.perf), []);
+      assert.equal(typeof info.json.liveBytes, 'number');
+      await page.waitForTimeout(300);    // let the render loop run on
+
+      assert.match(names[0], SPEEDSCOPE_NAME);
+      assert.match(names[1], PERFVIEW_NAME);
+      assert.match(names[2], SPEEDSCOPE_NAME);
+      assert.match(names[3], SPEEDSCOPE_NAME);
+      // every download is announced in the console
+      const saved = consoleMessages.filter((m) => m.type === 'log' && m.text.startsWith('emheap: saved '));
+      assert.deepEqual(saved.map((m) => m.text.slice('emheap: saved '.length)), names);
+      assertNoErrors(consoleMessages, 'the emheap sample');
+      assert.deepEqual(consoleMessages.filter((m) => m.type === 'warning'), [], 'no warnings either');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('emheap.toSpeedscope() right after load is a valid speedscope file', async () => {
+    const { context, page, consoleMessages } = await openSample('leaky-canvas');
+    try {
+      const file = await page.evaluate(() => emheap.toSpeedscope());
+      assert.deepEqual(validateSpeedscope(file), []);
+      assert.deepEqual(validateSnapshot(file.emheap), []);
+      assert.equal(file.emheap.summary.preRunDone, true);
+      assert.ok(!speedscopeLeaves(file).includes('leak_memory'), 'nothing leaked yet');
+      const perf = await page.evaluate(() => emheap.toPerfView());
+      assert.deepEqual(validatePerfView(perf), []);
+      assertNoErrors(consoleMessages, 'the emheap sample');
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,123 @@
+// v8_stack.test.js -- parsing and cleaning of V8 stack text, on the line
+// shapes node and Chromium really print (copied from runs of emcc output).
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const {parseFrameLine, parseV8Stack, cleanStack, isAllocatorWrapper} = require('../jslib/v8_stack');
+const {StackTable} = require('../jslib/stack_table');
+
+const GLUE = 'http://127.0.0.1:8000/app.js';
+
+test('wasm frame with a name (node)', () => {
+  assert.deepEqual(parseFrameLine('    at main (wasm://wasm/db32d37e:wasm-function[6]:0x1341)'),
+    {name: 'main', url: 'wasm://wasm/db32d37e', wasm: true, funcIndex: 6, offset: 0x1341});
+});
+
+test('wasm frame without names reads wasm-function[N], never empty', () => {
+  const f = parseFrameLine('    at wasm://wasm/010cd7be:wasm-function[6]:0x1341');
+  assert.equal(f.name, 'wasm-function[6]');
+  assert.equal(f.wasm, true);
+});
+
+test('wasm frame streamed from a URL, and a $-prefixed name', () => {
+  const f = parseFrameLine('    at $leak_memory (http://127.0.0.1:8000/app.wasm:wasm-function[12]:0x4d2)');
+  assert.equal(f.name, 'leak_memory');
+  assert.equal(f.url, 'http://127.0.0.1:8000/app.wasm');
+  assert.equal(f.offset, 0x4d2);
+});
+
+test('JS frames: named, anonymous, method alias, async, constructor', () => {
+  assert.deepEqual(parseFrameLine('    at HTMLButtonElement.onclick (http://h/leaky/:22:66)'),
+    {name: 'HTMLButtonElement.onclick', url: 'http://h/leaky/', wasm: false, line: 22, col: 66});
+  assert.equal(parseFrameLine('    at http://h/app.js:10:20').name, '(anonymous)');
+  assert.equal(parseFrameLine('    at Object.run [as go] (http://h/app.js:1:2)').name, 'Object.run');
+  assert.equal(parseFrameLine('    at async load (http://h/app.js:1:2)').name, 'load');
+  assert.equal(parseFrameLine('    at new Game (http://h/app.js:1:2)').name, 'Game');
+  assert.equal(parseFrameLine('Error'), null);
+});
+
+test('allocator wrappers are recognized; app functions are not', () => {
+  for (const w of ['malloc', 'calloc', 'dlmalloc', 'internal_memalign', 'dlposix_memalign',
+    'emmalloc_memalign', 'emheap_current_site', '_Znwm', '_Znam', '_ZnwmRKSt9nothrow_t',
+    'operator new(unsigned long)', 'monoeg_malloc', 'monoeg_g_calloc', 'monoeg_malloc0']) {
+    assert.ok(isAllocatorWrapper(w), w);
+  }
+  for (const f of ['leak_memory', 'main', 'mallocator_init', 'new_game', '_Z3foov']) {
+    assert.ok(!isAllocatorWrapper(f), f);
+  }
+});
+
+const STACK = [
+  'Error',
+  `    at _emheap_js_capture_stack (${GLUE}:1:100)`,
+  '    at emheap_current_site (http://127.0.0.1:8000/app.wasm:wasm-function[40]:0x900)',
+  '    at malloc (http://127.0.0.1:8000/app.wasm:wasm-function[41]:0x950)',
+  '    at _Znwm (http://127.0.0.1:8000/app.wasm:wasm-function[50]:0xa00)',
+  '    at make_node (http://127.0.0.1:8000/app.wasm:wasm-function[7]:0x120)',
+  '    at main (http://127.0.0.1:8000/app.wasm:wasm-function[8]:0x200)',
+  `    at Module._main (${GLUE}:1:500)`,
+  `    at callMain (${GLUE}:1:600)`,
+  '    at HTMLButtonElement.onclick (http://127.0.0.1:8000/:22:66)',
+].join('\n');
+
+test('cleaning drops capture code, runtime, wrappers and glue; keeps page JS', () => {
+  const kept = cleanStack(parseV8Stack(STACK), GLUE, 2);
+  assert.deepEqual(kept.map((f) => f.name), ['make_node', 'main', 'HTMLButtonElement.onclick']);
+});
+
+test('cleaning goes by name: an inlined runtime frame does not eat the caller', () => {
+  // binaryen may inline emheap_current_site into malloc, or valloc into main.
+  const inlined = STACK.split('\n').filter((l) => !l.includes('emheap_current_site')).join('\n');
+  const kept = cleanStack(parseV8Stack(inlined), GLUE, 2);
+  assert.equal(kept[0].name, 'make_node');
+});
+
+test('without names, the runtime frames are dropped by count', () => {
+  const noNames = STACK.replace(/at (\w+) \((http[^)]*wasm-function[^)]*)\)/g, 'at $2');
+  const kept = cleanStack(parseV8Stack(noNames), GLUE, 2);
+  assert.equal(kept[0].name, 'wasm-function[50]'); // operator new, unnamed, cannot be recognized
+  assert.equal(kept.length, 4);
+});
+
+test('a block allocated from JS keeps the glue function that asked', () => {
+  const fromJs = [
+    'Error',
+    `    at _emheap_js_capture_stack (${GLUE}:1:100)`,
+    '    at emheap_current_site (wasm://wasm/ab:wasm-function[40]:0x900)',
+    '    at malloc (wasm://wasm/ab:wasm-function[41]:0x950)',
+    `    at stringToNewUTF8 (${GLUE}:1:700)`,
+    `    at ccall (${GLUE}:1:800)`,
+  ].join('\n');
+  assert.deepEqual(cleanStack(parseV8Stack(fromJs), GLUE, 2).map((f) => f.name), ['stringToNewUTF8']);
+});
+
+test('StackTable interns frames and stacks; the call site key names the first real frame', () => {
+  const table = new StackTable('app.wasm');
+  const id = table.internText(STACK);
+  assert.equal(table.internText(STACK), id, 'same text, same id');
+  const stack = table.stacks[id];
+  assert.equal(stack.key, 'make_node+0x120');
+  const frames = stack.frames.map((i) => table.frames[i]);
+  assert.deepEqual(frames[0], {name: 'make_node', module: 'app.wasm', funcIndex: 7, offset: 0x120});
+  assert.equal(frames[2].file, 'http://127.0.0.1:8000/');
+  assert.equal(frames[2].line, 22);
+  // A different raw text that cleans to the same frames shares the stack id.
+  const otherGlue = STACK.replace(`${GLUE}:1:600`, `${GLUE}:1:999`);
+  assert.equal(table.internText(otherGlue), id);
+  // A different caller is a different stack.
+  assert.notEqual(table.internText(STACK.replace('0x200', '0x204')), id);
+});
+
+test('capture() works in node and survives an app-installed prepareStackTrace', () => {
+  const table = new StackTable('x.wasm');
+  const saved = Error.prepareStackTrace;
+  Error.prepareStackTrace = () => 'formatted by the app';
+  try {
+    const id = table.capture();
+    assert.ok(id >= 1);
+    assert.equal(Error.prepareStackTrace(), 'formatted by the app', 'app formatter restored');
+  } finally {
+    Error.prepareStackTrace = saved;
+  }
+});
