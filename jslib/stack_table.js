@@ -72,7 +72,10 @@ StackTable.prototype.internFrame = function (f) {
     frame = {name: f.name, module: module, funcIndex: f.funcIndex, offset: f.offset};
   } else {
     frame = {name: f.name, file: f.url};
-    if (f.line !== undefined) frame.line = f.line;
+    if (f.line !== undefined) {
+      frame.line = f.line;
+      frame.col = f.col;
+    }
   }
   index = this.frames.length;
   this.frames.push(frame);
@@ -85,7 +88,7 @@ StackTable.prototype.internFrame = function (f) {
 function callSiteKey(f) {
   if (!f) return '(unattributed)';
   if (f.wasm) return f.name + '+0x' + f.offset.toString(16);
-  return f.line !== undefined ? f.name + ' ' + f.url + ':' + f.line : f.name;
+  return f.line !== undefined ? f.name + ' ' + f.url + ':' + f.line + ':' + f.col : f.name;
 }
 
 module.exports = {StackTable: StackTable, RUNTIME_FRAMES: RUNTIME_FRAMES};

@@ -43,6 +43,20 @@ function isAllocatorWrapper(name) {
   return false;
 }
 
+// Index of the "(" that opens the location at the end of "NAME (LOCATION)",
+// or -1. Matched from the end because both sides may hold parentheses:
+// C++ names ("f(void (*)(int))") and eval locations ("eval at g (x:1:2), ...").
+function locationStart(s) {
+  if (s.charAt(s.length - 1) !== ')') return -1;
+  var depth = 0;
+  for (var i = s.length - 1; i > 0; i--) {
+    var c = s.charAt(i);
+    if (c === ')') depth++;
+    else if (c === '(' && --depth === 0) return s.charAt(i - 1) === ' ' ? i : -1;
+  }
+  return -1;
+}
+
 // One stack line -> {name, url, wasm, funcIndex, offset, line, col}, or null
 // for lines that are not frames (the "Error" header, blank lines).
 function parseFrameLine(text) {
@@ -52,13 +66,14 @@ function parseFrameLine(text) {
   if (s.indexOf('async ') === 0) s = s.slice(6);
   var name = '';
   var location = s;
-  if (s.charAt(s.length - 1) === ')') {
-    var open = s.lastIndexOf(' (');
-    if (open > 0) {
-      name = s.slice(0, open);
-      location = s.slice(open + 2, -1);
-    }
+  var open = locationStart(s);
+  if (open > 0) {
+    name = s.slice(0, open).trim();
+    location = s.slice(open + 1, -1);
   }
+  // eval'd code: "eval at f (http://h/a.js:5:3), <anonymous>:1:8" -> the
+  // position inside the evaluated text is the part after the last ", ".
+  if (location.indexOf('eval at ') === 0) location = location.slice(location.lastIndexOf(', ') + 2);
   if (name.indexOf('new ') === 0) name = name.slice(4);
   var alias = name.indexOf(' [as ');
   if (alias > 0) name = name.slice(0, alias);

@@ -202,8 +202,9 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
         try {
           await page.evaluate(rewrite);
           assert.equal(await page.locator('#leak').count(), 0, 'the buttons are gone');
-          // leak from code: the buttons are gone, the C functions are not
-          await page.evaluate(() => { Module._leak_memory(); Module._leak_memory(); });
+          // leak from code: the buttons are gone, the C functions are not.
+          // One call site (a loop): each JS call position is a site of its own.
+          await page.evaluate(() => { for (let i = 0; i < 2; i++) Module._leak_memory(); });
           await page.waitForTimeout(100);   // a few frames of the render loop on the new DOM
           const got = await downloadFrom(page, pressHotkey(page));
           assert.match(got.name, SPEEDSCOPE_NAME);
@@ -292,6 +293,24 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
       assert.deepEqual(saved.map((m) => m.text.slice('emheap: saved '.length)), names);
       assertNoErrors(consoleMessages, 'the emheap sample');
       assert.deepEqual(consoleMessages.filter((m) => m.type === 'warning'), [], 'no warnings either');
+    } finally {
+      await context.close();
+    }
+  });
+
+  // V8 writes frames of eval'd code (eval, new Function, page.evaluate) as
+  //   at eval (eval at evaluate (:370:30), <anonymous>:1:8)
+  // which once split into the frame name "eval (eval at evaluate".
+  test('frames of eval\'d JS callers get clean names', async () => {
+    const { context, page } = await openSample('leaky-canvas');
+    try {
+      const snap = await page.evaluate(() => { Module._leak_memory(); return emheap.snapshot(); });
+      const site = snap.sites.find((s) => s.key.startsWith('leak_memory'));
+      assert.ok(site, 'leak_memory site');
+      const names = site.stack.map((i) => snap.frames[i]);
+      for (const f of names) {
+        assert.ok(!/\(eval at|\), </.test(`${f.name} ${f.file || ''}`), `mangled frame ${JSON.stringify(f)}`);
+      }
     } finally {
       await context.close();
     }

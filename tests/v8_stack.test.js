@@ -37,6 +37,19 @@ test('JS frames: named, anonymous, method alias, async, constructor', () => {
   assert.equal(parseFrameLine('Error'), null);
 });
 
+test('eval frames and C++ names with parentheses', () => {
+  const ev = parseFrameLine('    at eval (eval at evaluate (:370:30), <anonymous>:1:8)');
+  assert.deepEqual(ev, {name: 'eval', url: '<anonymous>', wasm: false, line: 1, col: 8});
+  const ev2 = parseFrameLine('    at eval (eval at <anonymous> (http://host/app.js:5:3), <anonymous>:1:1)');
+  assert.equal(ev2.name, 'eval');
+  assert.equal(ev2.line, 1);
+  const cpp = parseFrameLine('    at apply(void (*)(int), int) (wasm://wasm/ab:wasm-function[9]:0x10)');
+  assert.equal(cpp.name, 'apply(void (*)(int), int)');
+  assert.equal(cpp.funcIndex, 9);
+  const vec = parseFrameLine('    at std::__2::vector<int, std::__2::allocator<int> >::push_back(int const&) (wasm://wasm/ab:wasm-function[3]:0x1)');
+  assert.equal(vec.name, 'std::__2::vector<int, std::__2::allocator<int> >::push_back(int const&)');
+});
+
 test('allocator wrappers are recognized; app functions are not', () => {
   for (const w of ['malloc', 'calloc', 'dlmalloc', 'internal_memalign', 'dlposix_memalign',
     'emmalloc_memalign', 'emheap_current_site', '_Znwm', '_Znam', '_ZnwmRKSt9nothrow_t',
@@ -102,6 +115,7 @@ test('StackTable interns frames and stacks; the call site key names the first re
   assert.deepEqual(frames[0], {name: 'make_node', module: 'app.wasm', funcIndex: 7, offset: 0x120});
   assert.equal(frames[2].file, 'http://127.0.0.1:8000/');
   assert.equal(frames[2].line, 22);
+  assert.equal(frames[2].col, 66);
   // A different raw text that cleans to the same frames shares the stack id.
   const otherGlue = STACK.replace(`${GLUE}:1:600`, `${GLUE}:1:999`);
   assert.equal(table.internText(otherGlue), id);

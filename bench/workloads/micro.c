@@ -1,0 +1,97 @@
+/*
+** micro.c -- the malloc-heavy micro benchmark: binary trees built and freed
+** (the classic allocator stress), plus short strings duplicated, grown with
+** realloc and freed. Prints "ns_per_op" for the timed part; one op = one
+** malloc, calloc, realloc or free.
+**
+** Usage: micro [iterations]   (default 20)
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <emscripten.h>
+
+typedef struct node {
+  struct node *left, *right;
+  int value;
+} node;
+
+static long ops;
+
+static node *make_tree(int depth) {
+  node *n = malloc(sizeof *n);
+  ops++;
+  n->value = depth;
+  if (depth > 0) {
+    n->left = make_tree(depth - 1);
+    n->right = make_tree(depth - 1);
+  } else {
+    n->left = n->right = NULL;
+  }
+  return n;
+}
+
+static long check_tree(const node *n) {
+  return n->left ? n->value + check_tree(n->left) - check_tree(n->right) : n->value;
+}
+
+static void free_tree(node *n) {
+  if (n->left) {
+    free_tree(n->left);
+    free_tree(n->right);
+  }
+  free(n);
+  ops++;
+}
+
+static long strings(int count) {
+  char **list = calloc((size_t)count, sizeof *list);
+  long total = 0;
+  ops++;
+  for (int i = 0; i < count; i++) {
+    char buf[32];
+    int len = snprintf(buf, sizeof buf, "item-%d", i);
+    list[i] = malloc((size_t)len + 1);
+    memcpy(list[i], buf, (size_t)len + 1);
+    ops++;
+    if (i % 4 == 0) {
+      list[i] = realloc(list[i], (size_t)len + 64);
+      strcat(list[i], "-grown");
+      ops++;
+    }
+    total += (long)strlen(list[i]);
+  }
+  for (int i = 0; i < count; i++) {
+    free(list[i]);
+    ops++;
+  }
+  free(list);
+  ops++;
+  return total;
+}
+
+int main(int argc, char **argv) {
+  int iterations = argc > 1 ? atoi(argv[1]) : 20;
+  long checksum = 0;
+  /* Warm-up: grow the heap and intern the stacks before timing. */
+  free_tree(make_tree(14));
+  checksum += strings(1000);
+  ops = 0;
+  double start = emscripten_get_now();
+  for (int it = 0; it < iterations; it++) {
+    node *keep = make_tree(16);
+    for (int d = 4; d <= 14; d += 2) {
+      node *t = make_tree(d);
+      checksum += check_tree(t);
+      free_tree(t);
+    }
+    checksum += check_tree(keep);
+    free_tree(keep);
+    checksum += strings(20000);
+  }
+  double ms = emscripten_get_now() - start;
+  printf("{\"workload\":\"micro\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"checksum\":%ld}\n",
+         ops, ms, ms * 1e6 / (double)ops, checksum);
+  return 0;
+}
