@@ -122,7 +122,6 @@ static void *realloc_untracked(void *ptr, size_t size) {
   size_t room = heap - (size_t)(uintptr_t)ptr;
   memcpy(q, ptr, size < room ? size : room);
   emscripten_builtin_free(ptr);
-  emheap_g.counters.untracked_blocks--;
   return q;
 }
 

@@ -39,7 +39,8 @@ typedef struct emheap_counters {
   uint64_t free_calls;       /* free(NULL) included */
   uint64_t failed_allocs;    /* calls that returned NULL (out of memory, overflow, bad alignment) */
   uint64_t invalid_frees;    /* double frees and pointers emheap never handed out; ignored */
-  uint64_t untracked_blocks; /* blocks that could not be recorded: tracking memory ran out */
+  uint64_t untracked_blocks; /* blocks that could not be recorded because tracking memory
+                                ran out (cumulative: never decreases) */
   uint32_t site_count;       /* distinct allocation call stacks */
   uint32_t heap_growths;     /* times the wasm memory grew during an allocation */
   uint64_t heap_size;        /* current size of the wasm memory, bytes */

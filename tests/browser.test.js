@@ -222,6 +222,22 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
     }
   });
 
+  test('Cmd+Shift+H (macOS) downloads too; plain H, Ctrl+H and Ctrl+Alt+Shift+H do not', async () => {
+    const { context, page, consoleMessages } = await openSample('leaky-canvas');
+    try {
+      const got = await downloadFrom(page, () => page.keyboard.press('Meta+Shift+H'));
+      assert.match(got.name, /\.speedscope\.json$/);
+      assert.deepEqual(validateSpeedscope(got.json), []);
+      for (const keys of ['h', 'Control+H', 'Control+Alt+Shift+H']) {
+        const { count } = await downloadsDuring(page, 500, () => page.keyboard.press(keys));
+        assert.equal(count, 0, `${keys} must not download`);
+      }
+      assertNoErrors(consoleMessages, 'the emheap sample');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('downloadSnapshot with an unknown format logs an error, returns null and downloads nothing', async () => {
     const { context, page, consoleMessages } = await openSample('leaky-canvas');
     try {

@@ -72,3 +72,30 @@ test('C++: operator new and libc++ helpers are never the call site', () => {
   assert.ok(vec, 'vector buffer attributed to grow_vector');
   assert.ok(vec.totalAllocs >= 1);
 });
+
+for (const allocator of ['dlmalloc', 'emmalloc']) {
+  test(`memory exhaustion degrades tracking, never the app (${allocator})`, () => {
+    const r = runWasmProgram(path.join(BUILD, `exhaustion.${allocator}.js`));
+    assert.deepEqual(r.failedChecks, [], r.stdout + r.stderr);
+    assert.equal(r.passedChecks.length, 6);
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(r.tagged.SNAPSHOT_OK.sites >= 1, 'a snapshot can still be taken');
+    const c = r.tagged.COUNTERS;
+    assert.equal(c.tracked + c.untracked, c.blocks);
+    // With a fixed 32 MiB heap, emmalloc's layout leaves the block table
+    // unable to double before the app runs dry: the untracked path runs.
+    if (allocator === 'emmalloc') assert.ok(c.untracked > 0, 'untracked path exercised');
+  });
+}
+
+test('a build without names: frames read wasm-function[N], never empty', () => {
+  const r = runWasmProgram(path.join(BUILD, 'cpp_new.nonames.js'));
+  assert.equal(r.status, 0, r.stderr);
+  const snap = r.tagged.SNAPSHOT;
+  assert.deepEqual(validateSnapshot(snap), []);
+  assert.ok(snap.sites.length >= 3);
+  for (const f of snap.frames) {
+    assert.ok(f.name.length > 0);
+    if (f.funcIndex !== undefined) assert.match(f.name, /^wasm-function\[\d+\]$/);
+  }
+});

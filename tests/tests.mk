@@ -8,7 +8,8 @@ TEST_LDFLAGS := $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1
 TEST_CFLAGS := -O2 -fno-builtin -Iruntime
 
 TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_points.emmalloc.js \
-  $(TEST_BUILD)/cpp_new.dlmalloc.js
+  $(TEST_BUILD)/cpp_new.dlmalloc.js $(TEST_BUILD)/exhaustion.dlmalloc.js \
+  $(TEST_BUILD)/exhaustion.emmalloc.js $(TEST_BUILD)/cpp_new.nonames.js
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
@@ -17,6 +18,19 @@ $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(B)/library_emheap
 $(TEST_BUILD)/%.emmalloc.js: tests/runtime/%.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=emmalloc -o $@
+
+# Memory exhaustion: a fixed heap, no growth, so the app and emheap's tables
+# run out together.
+$(TEST_BUILD)/exhaustion.%.js: tests/runtime/exhaustion.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sINITIAL_MEMORY=32MB -sALLOW_MEMORY_GROWTH=0 \
+	  -sABORTING_MALLOC=0 -sMALLOC=$* -o $@
+
+# Without a name section (no --profiling-funcs): frames must still read
+# wasm-function[N].
+$(TEST_BUILD)/cpp_new.nonames.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 -o $@
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.cpp $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
