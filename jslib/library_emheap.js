@@ -16,8 +16,10 @@ mergeInto(LibraryManager.library, {
   $EMHEAP__deps: ['$emheapModules'],
   $EMHEAP__postset: 'EMHEAP.install();',
   $EMHEAP: {
-    state: 0,      // address of emheap_state, set by emheap_js_attach
-    stacks: null,  // StackTable, created on first use
+    state: 0,          // address of emheap_state, set by emheap_js_attach
+    stacks: null,      // StackTable, created on first use
+    sourceMap: null,   // {lookup(offset)} once the app's source map is loaded
+    debugInfoState: 0, // 0 not started, 1 loading, 2 done (loaded or none)
 
     install: function () {
       var api = {};
@@ -54,13 +56,67 @@ mergeInto(LibraryManager.library, {
       return HEAPU8.buffer;
     },
 
+    isNode: function () {
+      return typeof process === 'object' && !!(process.versions && process.versions.node) &&
+        typeof require === 'function';
+    },
+
+    // Finds the app's source map (emcc -gsource-map) from the wasm's
+    // sourceMappingURL section. Node reads synchronously; a page fetches in
+    // the background from attach time on (the browser's cache serves the
+    // .wasm again), so the map is usually there by the first snapshot. A
+    // module without the section never requests anything: no 404s.
+    loadDebugInfo: function () {
+      if (EMHEAP.debugInfoState) return;
+      EMHEAP.debugInfoState = 1;
+      var url = typeof wasmBinaryFile === 'string' ? wasmBinaryFile : '';
+      var sections = emheapModules.wasmSections;
+      var done = function () { EMHEAP.debugInfoState = 2; };
+      var useMap = function (text) {
+        try {
+          EMHEAP.sourceMap = emheapModules.sourceMap.parseSourceMap(JSON.parse(text));
+        } catch (e) {
+          console.warn('emheap: ignoring the source map: ' + (e && e.message || e));
+        }
+      };
+      if (!url) return done();
+      if (EMHEAP.isNode()) {
+        try {
+          var fs = require('fs');
+          var nodePath = require('path');
+          var file = url.indexOf('file://') === 0 ? new URL(url).pathname : url;
+          var mapUrl = sections.sourceMappingURL(sections.customSections(fs.readFileSync(file)));
+          if (mapUrl) useMap(fs.readFileSync(nodePath.resolve(nodePath.dirname(file), mapUrl), 'utf8'));
+        } catch (e) {
+          // no readable wasm or map: frames simply carry no file and line
+        }
+        return done();
+      }
+      if (typeof fetch !== 'function') return done();
+      var base;
+      try {
+        base = new URL(url, typeof location !== 'undefined' ? location.href : undefined).href;
+      } catch (e) {
+        return done();
+      }
+      fetch(base).then(function (r) { return r.ok ? r.arrayBuffer() : null; }).then(function (buf) {
+        var mapUrl = buf ? sections.sourceMappingURL(sections.customSections(new Uint8Array(buf))) : '';
+        if (!mapUrl) return null;
+        return fetch(new URL(mapUrl, base).href).then(function (r) { return r.ok ? r.text() : null; });
+      }).then(function (text) {
+        if (text) useMap(text);
+      }).catch(function () {}).then(done);
+    },
+
     info: function () {
       var source = '';
       if (typeof location !== 'undefined') source = String(location.href);
       else if (typeof process !== 'undefined' && process.argv) source = String(process.argv[1] || '');
+      EMHEAP.loadDebugInfo();
       return {
         source: source,
         preRunDone: typeof runtimeInitialized !== 'undefined' ? !!runtimeInitialized : true,
+        sourceMap: EMHEAP.sourceMap,
       };
     },
 
@@ -116,6 +172,7 @@ mergeInto(LibraryManager.library, {
   emheap_js_attach__sig: 'vp',
   emheap_js_attach: function (state) {
     EMHEAP.state = state;
+    if (!EMHEAP.isNode()) EMHEAP.loadDebugInfo(); // node loads on first snapshot
   },
 
   // Called on every tracked allocation in exact-JS mode: must never throw

@@ -8,7 +8,7 @@ var SNAPSHOT_VERSION = 1;
 
 // buffer: the wasm memory's ArrayBuffer. statePtr: 0 if the runtime has not
 // started yet (then the snapshot is of an empty heap). info: {source,
-// preRunDone}.
+// preRunDone, sourceMap (optional: {lookup(offset)} from source_map.js)}.
 function buildSnapshot(buffer, statePtr, stackTable, info) {
   var snapshot = {
     format: 'emheap-snapshot',
@@ -18,7 +18,7 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
     mode: 'exact-js',
     samplingInterval: 0,
     summary: null,
-    frames: stackTable.frames.slice(),
+    frames: stackTable.frames.map(function (f) { return withSource(f, info.sourceMap); }),
     sites: [],
     heapGrowth: [],
   };
@@ -46,6 +46,18 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
   });
   snapshot.heapGrowth = layout.readGrowth(view, statePtr, counters.heapGrowths);
   return snapshot;
+}
+
+// Adds file and line to a wasm frame when a source map knows its offset.
+function withSource(frame, sourceMap) {
+  if (!sourceMap || frame.offset === undefined || frame.file !== undefined) return frame;
+  var where = sourceMap.lookup(frame.offset);
+  if (!where) return frame;
+  var out = {};
+  Object.keys(frame).forEach(function (k) { out[k] = frame[k]; });
+  out.file = where.file;
+  out.line = where.line;
+  return out;
 }
 
 // Global counters only: cheap at any heap size (getSnapshotJson uses it).

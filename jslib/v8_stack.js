@@ -28,12 +28,14 @@ var WRAPPER_NAMES = new Set([
 var WRAPPER_PATTERNS = [
   /^emmalloc_/,
   /^emheap_/,
-  /^_Zn[wa][mj]/,                  // operator new / new[] (every overload)
-  /^operator new(\[\])?\(/,
-  /__libcpp_allocate/,             // libc++ allocation helpers, when not inlined
+  /^_Zn[wa][mj]/,                          // operator new / new[] (every overload), mangled
+  /^(void\* ?)?operator new(\[\])?\(/,      // ... demangled
+  // libc++ allocation helpers when not inlined (-O0): mangled and demangled,
+  // demangled names may start with a return type ("void* std::__2::...").
+  /__libcpp_(operator_new|allocate)\b/,
   /^_ZNSt3__2\d*allocatorI.*E8allocateE/,
-  /^std::(__2::)?allocator<.*>::allocate\(/,
   /^_ZNSt3__216allocator_traitsI.*E8allocateE/,
+  /\ballocator(_traits)?<.*>::allocate\(/,
 ];
 
 function isAllocatorWrapper(name) {

@@ -3,7 +3,8 @@
 
 SAMPLE_BUILD := $(B)/samples
 # A web app's own link flags; emheap adds $(EMHEAP_LDFLAGS) and nothing else.
-LEAKY_FLAGS := -O2 -sALLOW_MEMORY_GROWTH=1 -sMINIFY_HTML=0 \
+# -gsource-map: emheap reads the map, so frames show leaky.c:LINE.
+LEAKY_FLAGS := -O2 -gsource-map --source-map-base ./ -sALLOW_MEMORY_GROWTH=1 -sMINIFY_HTML=0 \
   -sEXPORTED_RUNTIME_METHODS=ccall --shell-file samples/leaky-canvas/shell.html
 
 samples: $(SAMPLE_BUILD)/leaky-canvas/index.html $(SAMPLE_BUILD)/leaky-canvas-plain/index.html

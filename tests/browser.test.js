@@ -30,6 +30,18 @@ let server;
 let browser;
 
 // Opens a sample page in a fresh context and waits until its runtime is up.
+const LEAKY_C = path.join(__dirname, '..', 'samples', 'leaky-canvas', 'leaky.c');
+
+// [first, last] line numbers of a C function whose signature line contains
+// `signature` (its body ends at the next line that is just "}").
+function functionLines(file, signature) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const start = lines.findIndex((l) => l.includes(signature)) + 1;
+  const end = lines.findIndex((l, i) => i >= start && l === '}') + 1;
+  assert.ok(start > 0 && end > start, `${signature} not found in ${file}`);
+  return [start, end];
+}
+
 async function openSample(name) {
   const opened = await newPage(browser);
   await opened.page.goto(`${server.url}/${name}/`);
@@ -123,6 +135,17 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
       assert.equal(snap.sites[0].liveBytes, profile.weights[0], 'top weight = top site live bytes');
       assert.ok(snap.sites[0].liveBlocks >= 3 * 64, `sites[0].liveBlocks = ${snap.sites[0].liveBlocks}`);
       assert.ok(snap.summary.liveBytes >= 3 * LEAK_BYTES);
+
+      // The sample is built with -gsource-map: the leaf frame points into
+      // leak_memory's body in leaky.c, in the snapshot and in speedscope.
+      const leafFrame = snap.frames[snap.sites[0].stack[0]];
+      assert.match(leafFrame.file || '', /samples\/leaky-canvas\/leaky\.c$/);
+      const [bodyStart, bodyEnd] = functionLines(LEAKY_C, 'void leak_memory(void)');
+      assert.ok(leafFrame.line >= bodyStart && leafFrame.line <= bodyEnd,
+        `line ${leafFrame.line} outside leak_memory (${bodyStart}-${bodyEnd})`);
+      const ssFrame = first.json.shared.frames[profile.samples[0].at(-1)];
+      assert.equal(ssFrame.file, leafFrame.file);
+      assert.equal(ssFrame.line, leafFrame.line);
 
       await page.click('#free');
       assert.equal(await page.evaluate(() => Module._leaked_blocks()), 0);

@@ -9,7 +9,8 @@ TEST_CFLAGS := -O2 -fno-builtin -Iruntime
 
 TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_points.emmalloc.js \
   $(TEST_BUILD)/cpp_new.dlmalloc.js $(TEST_BUILD)/exhaustion.dlmalloc.js \
-  $(TEST_BUILD)/exhaustion.emmalloc.js $(TEST_BUILD)/cpp_new.nonames.js
+  $(TEST_BUILD)/exhaustion.emmalloc.js $(TEST_BUILD)/cpp_new.nonames.js \
+  $(TEST_BUILD)/cpp_new.sourcemap.js
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
@@ -31,6 +32,11 @@ $(TEST_BUILD)/exhaustion.%.js: tests/runtime/exhaustion.c $(B)/emheap.o $(B)/lib
 $(TEST_BUILD)/cpp_new.nonames.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 -o $@
+
+# With a source map: frames must carry file and line.
+$(TEST_BUILD)/cpp_new.sourcemap.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -gsource-map $< $(TEST_LDFLAGS) -o $@
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.cpp $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)

@@ -53,10 +53,16 @@ test('eval frames and C++ names with parentheses', () => {
 test('allocator wrappers are recognized; app functions are not', () => {
   for (const w of ['malloc', 'calloc', 'dlmalloc', 'internal_memalign', 'dlposix_memalign',
     'emmalloc_memalign', 'emheap_current_site', '_Znwm', '_Znam', '_ZnwmRKSt9nothrow_t',
-    'operator new(unsigned long)', 'monoeg_malloc', 'monoeg_g_calloc', 'monoeg_malloc0']) {
+    'operator new(unsigned long)', 'monoeg_malloc', 'monoeg_g_calloc', 'monoeg_malloc0',
+    // libc++ helpers as V8 prints them from a -O0 build's name section
+    'void* std::__2::__libcpp_operator_new<unsigned long>(unsigned long)',
+    'std::__2::__libcpp_allocate(unsigned long, unsigned long)',
+    'std::__2::allocator<int>::allocate(unsigned long)',
+    'std::__2::allocator_traits<std::__2::allocator<int> >::allocate(std::__2::allocator<int>&, unsigned long)']) {
     assert.ok(isAllocatorWrapper(w), w);
   }
-  for (const f of ['leak_memory', 'main', 'mallocator_init', 'new_game', '_Z3foov']) {
+  for (const f of ['leak_memory', 'main', 'mallocator_init', 'new_game', '_Z3foov',
+    'std::__2::vector<int, std::__2::allocator<int> >::push_back(int const&)']) {
     assert.ok(!isAllocatorWrapper(f), f);
   }
 });
