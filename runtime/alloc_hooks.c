@@ -198,13 +198,8 @@ void *memalign(size_t alignment, size_t size) {
   return p;
 }
 
-void *aligned_alloc(size_t alignment, size_t size) {
-  emheap_ensure_init();
-  emheap_g.counters.memalign_calls++;
-  void *p = aligned(alignment, size);
-  if (p) emheap_record_alloc(p, size, emheap_current_site());
-  return p;
-}
+/* C11's aligned_alloc is memalign here (musl's rule: any power of two). */
+void *aligned_alloc(size_t alignment, size_t size) { return memalign(alignment, size); }
 
 int posix_memalign(void **out, size_t alignment, size_t size) {
   emheap_ensure_init();
