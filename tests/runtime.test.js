@@ -37,6 +37,15 @@ for (const allocator of ['dlmalloc', 'emmalloc']) {
     assert.equal(sum('liveBytes'), snap.summary.liveBytes);
     assert.equal(sum('liveBlocks'), snap.summary.liveBlocks);
 
+    // Heap growth events name the site whose allocation grew the memory.
+    assert.ok(snap.heapGrowth.length >= 1, 'growth events recorded');
+    for (const g of snap.heapGrowth) {
+      assert.ok(g.toBytes > g.fromBytes);
+      const site = snap.sites.find((s) => s.id === g.siteId);
+      assert.ok(site && site.stack.length > 0, `growth site ${g.siteId} has a stack`);
+    }
+    assert.equal(snap.heapGrowth.at(-1).toBytes, snap.summary.heapSize, 'last growth ends at the current size');
+
     // The two sites left live on purpose, largest first.
     const [a, b] = snap.sites;
     assert.equal(a.liveBytes, 10000);
