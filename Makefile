@@ -11,9 +11,12 @@ export NODE_PATH := /usr/share/nodejs$(if $(NODE_PATH),:$(NODE_PATH))
 NODE_RUN := $(NODE) --no-experimental-fetch
 
 B := build
-RUNTIME_SRC := $(wildcard runtime/*.c)
+# The core runtime; the shadow-stack hooks and the link-time mode choices
+# are separate objects that emheap-config adds on request.
+RUNTIME_CORE := alloc_hooks sampler site_table stack_capture state
 RUNTIME_HDR := $(wildcard runtime/*.h)
-RUNTIME_OBJ := $(patsubst runtime/%.c,$(B)/obj/%.o,$(RUNTIME_SRC))
+RUNTIME_OBJ := $(patsubst %,$(B)/obj/%.o,$(RUNTIME_CORE))
+RUNTIME_EXTRAS := $(B)/emheap_shadow.o $(B)/emheap_mode_exact.o $(B)/emheap_mode_sampled.o
 RUNTIME_CFLAGS := -O2 -std=c11 -Wall -Wextra -Werror -fno-builtin-malloc -fno-builtin-free
 
 JSLIB_SRC := jslib/library_emheap.js jslib/bundle.js $(wildcard jslib/*.js) $(wildcard formats/*.js)
@@ -25,7 +28,7 @@ EMHEAP_LDFLAGS = $(B)/emheap.o --js-library $(B)/library_emheap.js --extern-post
 .PHONY: all runtime samples test test-node test-browser serve clean
 all: runtime samples
 
-runtime: $(B)/emheap.o $(B)/library_emheap.js
+runtime: $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 
 $(B)/obj/%.o: runtime/%.c $(RUNTIME_HDR)
 	@mkdir -p $(dir $@)
@@ -37,6 +40,12 @@ $(B)/obj/%.o: runtime/%.c $(RUNTIME_HDR)
 # go untracked. Objects on the command line are always linked.
 $(B)/emheap.o: $(RUNTIME_OBJ)
 	$(EMCC) -r $^ -o $@
+
+$(B)/emheap_shadow.o: $(B)/obj/shadow_stack.o
+	cp $< $@
+
+$(B)/emheap_mode_%.o: $(B)/obj/mode_%.o
+	cp $< $@
 
 $(B)/library_emheap.js: $(JSLIB_SRC)
 	$(NODE) jslib/bundle.js $@

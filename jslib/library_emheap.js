@@ -19,7 +19,9 @@ mergeInto(LibraryManager.library, {
     state: 0,          // address of emheap_state, set by emheap_js_attach
     stacks: null,      // StackTable, created on first use
     sourceMap: null,   // {lookup(offset)} once the app's source map is loaded
+    functionNames: null, // {functionIndex: name} from the wasm name section
     debugInfoState: 0, // 0 not started, 1 loading, 2 done (loaded or none)
+    debugInfoWaiters: [],
 
     install: function () {
       var api = {};
@@ -33,6 +35,18 @@ mergeInto(LibraryManager.library, {
         return emheapModules.formats.formatByName('perfview').build(snapshot || EMHEAP.snapshot());
       };
       api['downloadSnapshot'] = EMHEAP.downloadSnapshot;
+      api['pause'] = function () { EMHEAP.setPaused(true); };
+      api['resume'] = function () { EMHEAP.setPaused(false); };
+      // Resolves once function names and the source map (if any) are loaded,
+      // so that the next snapshot has them; a page loads them in the
+      // background from startup on.
+      api['ready'] = function () {
+        EMHEAP.loadDebugInfo();
+        return new Promise(function (resolve) {
+          if (EMHEAP.debugInfoState === 2) resolve();
+          else EMHEAP.debugInfoWaiters.push(resolve);
+        });
+      };
       api['formats'] = Object.keys(emheapModules.formats.FORMATS);
       Module['emheap'] = api;
       if (typeof globalThis !== 'undefined') globalThis['emheap'] = api;
@@ -71,7 +85,15 @@ mergeInto(LibraryManager.library, {
       EMHEAP.debugInfoState = 1;
       var url = typeof wasmBinaryFile === 'string' ? wasmBinaryFile : '';
       var sections = emheapModules.wasmSections;
-      var done = function () { EMHEAP.debugInfoState = 2; };
+      var done = function () {
+        EMHEAP.debugInfoState = 2;
+        EMHEAP.debugInfoWaiters.splice(0).forEach(function (resolve) { resolve(); });
+      };
+      var useSections = function (bytes) {
+        var found = sections.customSections(bytes);
+        EMHEAP.functionNames = sections.functionNames(found);
+        return sections.sourceMappingURL(found);
+      };
       var useMap = function (text) {
         try {
           EMHEAP.sourceMap = emheapModules.sourceMap.parseSourceMap(JSON.parse(text));
@@ -85,7 +107,7 @@ mergeInto(LibraryManager.library, {
           var fs = require('fs');
           var nodePath = require('path');
           var file = url.indexOf('file://') === 0 ? new URL(url).pathname : url;
-          var mapUrl = sections.sourceMappingURL(sections.customSections(fs.readFileSync(file)));
+          var mapUrl = useSections(fs.readFileSync(file));
           if (mapUrl) useMap(fs.readFileSync(nodePath.resolve(nodePath.dirname(file), mapUrl), 'utf8'));
         } catch (e) {
           // no readable wasm or map: frames simply carry no file and line
@@ -100,7 +122,7 @@ mergeInto(LibraryManager.library, {
         return done();
       }
       fetch(base).then(function (r) { return r.ok ? r.arrayBuffer() : null; }).then(function (buf) {
-        var mapUrl = buf ? sections.sourceMappingURL(sections.customSections(new Uint8Array(buf))) : '';
+        var mapUrl = buf ? useSections(new Uint8Array(buf)) : '';
         if (!mapUrl) return null;
         return fetch(new URL(mapUrl, base).href).then(function (r) { return r.ok ? r.text() : null; });
       }).then(function (text) {
@@ -117,6 +139,86 @@ mergeInto(LibraryManager.library, {
         source: source,
         preRunDone: typeof runtimeInitialized !== 'undefined' ? !!runtimeInitialized : true,
         sourceMap: EMHEAP.sourceMap,
+        symbolize: EMHEAP.symbolize,
+      };
+    },
+
+    // Function pointer (table index) -> {funcIndex, name}. V8 names a wasm
+    // function object by its function index; the name section (or, without
+    // one, "wasm-function[N]") gives the readable name.
+    symbolize: function (pointer) {
+      var table = typeof wasmTable !== 'undefined' ? wasmTable : null;
+      var fn = null;
+      try {
+        fn = table ? table.get(pointer) : null;
+      } catch (e) {
+        fn = null;
+      }
+      var index = fn && /^\d+$/.test(fn.name) ? Number(fn.name) : -1;
+      if (index < 0) return null;
+      var names = EMHEAP.functionNames;
+      return {funcIndex: index, name: names && names[index] ? names[index] : 'wasm-function[' + index + ']'};
+    },
+
+    setPaused: function (paused) {
+      if (!EMHEAP.state) EMHEAP.pendingPause = paused;
+      else emheapModules.layout.setPaused(new DataView(EMHEAP.buffer()), EMHEAP.state, paused);
+    },
+
+    // Mode and sampling interval asked for at page load: the URL
+    // (?emheap=exact|sampled&emheap_interval=N), or under node the
+    // environment (EMHEAP_MODE, EMHEAP_SAMPLING_INTERVAL), win over
+    // Module.emheapOptions = {mode, samplingInterval}, which wins over the
+    // link line. A bad value is reported and ignored.
+    readConfig: function () {
+      var config = {};
+      var take = function (mode, interval, where) {
+        if (mode !== undefined && mode !== null && mode !== '') {
+          if (mode === 'exact' || mode === 'sampled') config.mode = mode;
+          else console.warn('emheap: ignoring mode "' + mode + '" from ' + where + ': use exact or sampled');
+        }
+        if (interval !== undefined && interval !== null && interval !== '') {
+          var n = Number(interval);
+          if (n >= 1 && n <= 0x40000000 && Math.floor(n) === n) config.samplingInterval = n;
+          else console.warn('emheap: ignoring sampling interval "' + interval + '" from ' + where + ': use a whole number of bytes from 1 to 2^30');
+        }
+      };
+      var options = Module['emheapOptions'];
+      if (options) take(options['mode'], options['samplingInterval'], 'Module.emheapOptions');
+      if (typeof location !== 'undefined' && location.search && typeof URLSearchParams !== 'undefined') {
+        var params = new URLSearchParams(location.search);
+        take(params.get('emheap'), params.get('emheap_interval'), 'the page URL');
+      } else if (EMHEAP.isNode()) {
+        take(process.env['EMHEAP_MODE'], process.env['EMHEAP_SAMPLING_INTERVAL'], 'the environment');
+      }
+      return config;
+    },
+
+    // Calls from JS into wasm function pointers (invoke_* wrappers of
+    // exceptions and setjmp, main loop and event callbacks) go through
+    // getWasmTableEntry. An exception or longjmp that unwinds wasm frames
+    // skips their exit hooks; restoring the shadow depth when such a call
+    // returns or throws keeps it exact.
+    guardShadowDepth: function () {
+      if (typeof getWasmTableEntry !== 'function' || typeof HEAPU32 === 'undefined') return;
+      var original = getWasmTableEntry;
+      var wrappers = [];
+      var depthIndex = emheapModules.layout.shadowDepthAddress(EMHEAP.state) >> 2;
+      getWasmTableEntry = function (pointer) {
+        var target = original(pointer);
+        var wrapper = wrappers[pointer];
+        if (wrapper && wrapper.target === target) return wrapper;
+        wrapper = function () {
+          var depth = HEAPU32[depthIndex];
+          try {
+            return target.apply(this, arguments);
+          } finally {
+            HEAPU32[depthIndex] = depth;
+          }
+        };
+        wrapper.target = target;
+        wrappers[pointer] = wrapper;
+        return wrapper;
       };
     },
 
@@ -127,7 +229,9 @@ mergeInto(LibraryManager.library, {
     getSnapshotJson: function () {
       var summary = emheapModules.snapshot.readSummary(EMHEAP.buffer(), EMHEAP.state, EMHEAP.info());
       summary['capturedAt'] = new Date().toISOString();
-      summary['mode'] = EMHEAP.state ? emheapModules.layout.readMode(new DataView(EMHEAP.buffer()), EMHEAP.state) : 'exact-js';
+      var mode = EMHEAP.state ? emheapModules.layout.readMode(new DataView(EMHEAP.buffer()), EMHEAP.state) : null;
+      summary['mode'] = mode ? mode.mode : 'sampled';
+      summary['samplingInterval'] = mode ? mode.samplingInterval : 0;
       return JSON.stringify(summary);
     },
 
@@ -172,6 +276,15 @@ mergeInto(LibraryManager.library, {
   emheap_js_attach__sig: 'vp',
   emheap_js_attach: function (state) {
     EMHEAP.state = state;
+    var view = new DataView(EMHEAP.buffer());
+    try {
+      emheapModules.layout.checkState(view, state);
+      emheapModules.layout.writeConfig(view, state, EMHEAP.readConfig());
+      if (EMHEAP.pendingPause !== undefined) emheapModules.layout.setPaused(view, state, EMHEAP.pendingPause);
+      if (emheapModules.layout.readMode(view, state).shadow.linked) EMHEAP.guardShadowDepth();
+    } catch (e) {
+      console.error(String(e && e.message || e));
+    }
     if (!EMHEAP.isNode()) EMHEAP.loadDebugInfo(); // node loads on first snapshot
   },
 

@@ -8,43 +8,73 @@ var SNAPSHOT_VERSION = 1;
 
 // buffer: the wasm memory's ArrayBuffer. statePtr: 0 if the runtime has not
 // started yet (then the snapshot is of an empty heap). info: {source,
-// preRunDone, sourceMap (optional: {lookup(offset)} from source_map.js)}.
+// preRunDone, sourceMap: {lookup(offset)} or null, symbolize: fn(pointer)
+// -> {name, funcIndex} for shadow frames}.
 function buildSnapshot(buffer, statePtr, stackTable, info) {
   var snapshot = {
     format: 'emheap-snapshot',
     version: SNAPSHOT_VERSION,
     capturedAt: new Date().toISOString(),
     source: info.source || '',
-    mode: 'exact-js',
+    mode: 'sampled',
     samplingInterval: 0,
-    summary: null,
-    frames: stackTable.frames.map(function (f) { return withSource(f, info.sourceMap); }),
+    summary: readSummary(buffer, statePtr, info),
+    frames: [],
     sites: [],
     heapGrowth: [],
   };
-  snapshot.summary = readSummary(buffer, statePtr, info);
-  if (!statePtr) return snapshot;
+  if (!statePtr) return finishFrames(snapshot, stackTable, info);
   var view = new DataView(buffer);
-  snapshot.mode = layout.readMode(view, statePtr);
+  var mode = layout.readMode(view, statePtr);
+  snapshot.mode = mode.mode;
+  snapshot.samplingInterval = mode.samplingInterval;
   var counters = snapshot.summary;
+  var shadowFrames = new Map(); // function pointer -> frame index in stackTable
   layout.forEachSite(view, statePtr, counters.siteCount, function (id, site) {
-    if (id === 0 && site.totalAllocs === 0) return; // no unattributed blocks ever
-    var stack = id === 0 ? null : stackTable.stacks[site.stackRef];
+    if (id === 0 && site.totalAllocs === 0) return; // nothing was ever unattributed
+    var stack = [];
+    var key = '(unattributed)';
+    if (site.stackKind === layout.STACK_JS && stackTable.stacks[site.stackRef]) {
+      stack = stackTable.stacks[site.stackRef].frames;
+      key = stackTable.stacks[site.stackRef].key;
+    } else if (site.stackKind === layout.STACK_SHADOW) {
+      for (var i = site.frames.length - 1; i >= 0; i--) {
+        stack.push(shadowFrame(stackTable, shadowFrames, site.frames[i], info));
+      }
+      key = stack.length ? stackTable.frames[stack[0]].name : key;
+    }
     snapshot.sites.push({
       id: id,
-      key: stack ? stack.key : '(unattributed)',
-      stack: stack ? stack.frames : [],
-      liveBytes: site.liveBytes,
-      liveBlocks: site.liveBlocks,
-      totalAllocs: site.totalAllocs,
-      totalBytes: site.totalBytes,
-      peakLiveBytes: site.peakLiveBytes,
+      key: key,
+      stack: stack,
+      liveBytes: Math.round(site.liveBytes),
+      liveBlocks: Math.round(site.liveBlocks),
+      totalAllocs: Math.round(site.totalAllocs),
+      totalBytes: Math.round(site.totalBytes),
+      peakLiveBytes: Math.round(site.peakLiveBytes),
     });
   });
   snapshot.sites.sort(function (a, b) {
     return b.liveBytes - a.liveBytes || b.totalBytes - a.totalBytes || a.id - b.id;
   });
   snapshot.heapGrowth = layout.readGrowth(view, statePtr, counters.heapGrowths);
+  return finishFrames(snapshot, stackTable, info);
+}
+
+// A shadow frame is a function pointer; the stack table interns it as a
+// frame like any other (name from the module's name section when known).
+function shadowFrame(stackTable, cache, pointer, info) {
+  var index = cache.get(pointer);
+  if (index === undefined) {
+    var sym = info.symbolize ? info.symbolize(pointer) : null;
+    index = stackTable.internFunction(sym ? sym.funcIndex : -1, sym ? sym.name : 'wasm-table[' + pointer + ']');
+    cache.set(pointer, index);
+  }
+  return index;
+}
+
+function finishFrames(snapshot, stackTable, info) {
+  snapshot.frames = stackTable.frames.map(function (f) { return withSource(f, info.sourceMap); });
   return snapshot;
 }
 
@@ -74,7 +104,7 @@ function emptySummary(buffer, info) {
   return {
     liveBytes: 0, peakLiveBytes: 0, totalBytes: 0, liveBlocks: 0, peakLiveBlocks: 0,
     mallocCalls: 0, callocCalls: 0, reallocCalls: 0, memalignCalls: 0, freeCalls: 0,
-    failedAllocs: 0, invalidFrees: 0, untrackedBlocks: 0, siteCount: 0, heapGrowths: 0,
+    failedAllocs: 0, invalidFrees: 0, sampledAllocs: 0, siteCount: 0, heapGrowths: 0,
     heapSize: buffer ? buffer.byteLength : 0, preRunDone: !!info.preRunDone,
   };
 }

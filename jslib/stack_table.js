@@ -83,6 +83,20 @@ StackTable.prototype.internFrame = function (f) {
   return index;
 };
 
+// A frame known only as a function (shadow stacks record functions, not
+// call offsets). funcIndex -1 when the function could not be identified.
+StackTable.prototype.internFunction = function (funcIndex, name) {
+  var identity = 'f' + funcIndex + ':' + name;
+  var index = this.frameIds.get(identity);
+  if (index !== undefined) return index;
+  var frame = {name: name, module: this.moduleName};
+  if (funcIndex >= 0) frame.funcIndex = funcIndex;
+  index = this.frames.length;
+  this.frames.push(frame);
+  this.frameIds.set(identity, index);
+  return index;
+};
+
 // The call site key: the first frame that is not an allocator wrapper,
 // precise enough to tell two calls in one function apart.
 function callSiteKey(f) {

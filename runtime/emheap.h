@@ -22,10 +22,10 @@ extern "C" {
 
 /* Version of the in-memory layout that the JS library reads. A JS library
 ** that does not know this number refuses to read the tables. */
-#define EMHEAP_LAYOUT_VERSION 1
+#define EMHEAP_LAYOUT_VERSION 2
 
 /* Global counters, copied out of the profiler state. Every field is exact
-** in every mode: sampling (when it exists) only thins the per-site data. */
+** in every mode: sampling only thins the per-site data. */
 typedef struct emheap_counters {
   uint64_t live_bytes;       /* bytes requested by the app and not yet freed */
   uint64_t peak_live_bytes;  /* highest live_bytes seen */
@@ -39,8 +39,7 @@ typedef struct emheap_counters {
   uint64_t free_calls;       /* free(NULL) included */
   uint64_t failed_allocs;    /* calls that returned NULL (out of memory, overflow, bad alignment) */
   uint64_t invalid_frees;    /* double frees and pointers emheap never handed out; ignored */
-  uint64_t untracked_blocks; /* blocks that could not be recorded because tracking memory
-                                ran out (cumulative: never decreases) */
+  uint64_t sampled_allocs;   /* allocations whose call stack was recorded (all, in exact mode) */
   uint32_t site_count;       /* distinct allocation call stacks */
   uint32_t heap_growths;     /* times the wasm memory grew during an allocation */
   uint64_t heap_size;        /* current size of the wasm memory, bytes */
@@ -48,6 +47,12 @@ typedef struct emheap_counters {
 
 /* Copies the current counters into *out. */
 void emheap_get_counters(emheap_counters *out);
+
+/* Stop and restart attributing new allocations to call stacks (a region
+** you do not want in the profile). Blocks allocated while paused are still
+** counted globally and freed correctly; they belong to no site. */
+void emheap_pause(void);
+void emheap_resume(void);
 
 #ifdef __cplusplus
 }

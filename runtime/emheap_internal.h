@@ -22,68 +22,88 @@
 
 #define EMHEAP_MAGIC 0x50484d45u /* "EMHP" little-endian */
 
-/* Stack sources. Written into every snapshot so a reader knows what the
-** per-site numbers mean. */
-#define EMHEAP_MODE_EXACT_JS 1 /* every allocation, stack from JS new Error().stack */
+/* What is recorded. The stack source (JS or shadow) is per site. */
+#define EMHEAP_MODE_EXACT 1   /* every allocation gets a site */
+#define EMHEAP_MODE_SAMPLED 2 /* Poisson sampling by bytes; sites hold estimates */
 
-/* Site 0 collects allocations whose stack was not captured (tracking
-** paused, or the site table could not grow). Its blocks are still tracked,
-** so their frees stay correct and the global counters stay exact. */
+#define EMHEAP_DEFAULT_INTERVAL (64u * 1024u) /* mean bytes between samples */
+
+/* Site 0 collects allocations whose stack was recorded but could not be
+** attributed (tracking paused, or the site table could not grow). */
 #define EMHEAP_SITE_UNATTRIBUTED 0u
 
-/* One live block. Invariant: ptr == 0 marks an empty slot (the allocators
-** never return address 0). `size` is the size the app asked for. */
-typedef struct emheap_block {
-  uint32_t ptr;
-  uint32_t size;
-  uint32_t site;
-} emheap_block;
+/* How a site's stack is stored. */
+#define EMHEAP_STACK_NONE 0   /* site 0 */
+#define EMHEAP_STACK_JS 1     /* stack_ref = JS stack id; JS holds the frames */
+#define EMHEAP_STACK_SHADOW 2 /* stack_ref = offset in frame_pool, stack_depth frames, root first */
 
-/* One allocation site = one distinct call stack.
-** Invariants: live_bytes == sum of sizes of live blocks with this site;
-** live_blocks likewise; peak_live_bytes >= live_bytes. */
+/* One allocation site = one distinct call stack. All statistics are
+** doubles holding integers (exact mode) or estimates rounded to integer
+** bytes and 1/65536 blocks (sampled mode): sums of such values are exact
+** in a double, so a site whose blocks are all freed returns to exactly 0.
+** Invariant: live_bytes == sum over live blocks of this site of their
+** weight; peak_live_bytes >= live_bytes. */
 typedef struct emheap_site {
-  uint64_t key;             /*  0 identity of the stack; exact-js: JS stack id */
-  uint64_t live_bytes;      /*  8 */
-  uint64_t total_bytes;     /* 16 bytes ever allocated here */
-  uint64_t peak_live_bytes; /* 24 */
-  uint64_t total_allocs;    /* 32 blocks ever allocated here */
-  uint32_t live_blocks;     /* 40 */
-  uint32_t stack_ref;       /* 44 exact-js: JS stack id (JS holds the frames) */
-  uint32_t reserved[2];     /* 48 */
-} emheap_site;              /* 56 bytes */
+  uint64_t key;           /*  0 identity of the stack (tagged by source) */
+  double live_bytes;      /*  8 */
+  double total_bytes;     /* 16 bytes ever allocated here */
+  double peak_live_bytes; /* 24 */
+  double total_allocs;    /* 32 blocks ever allocated here */
+  double live_blocks;     /* 40 */
+  uint32_t stack_kind;    /* 48 EMHEAP_STACK_* */
+  uint32_t stack_ref;     /* 52 */
+  uint32_t stack_depth;   /* 56 */
+  uint32_t reserved;      /* 60 */
+} emheap_site;            /* 64 bytes */
 
 /* A wasm memory growth that happened inside an allocation: who made the
 ** heap bigger, and by how much. Kept in a ring of the last N events. */
 typedef struct emheap_growth {
   uint32_t from_bytes;
   uint32_t to_bytes;
-  uint32_t site;
+  uint32_t site; /* 0 if the allocation had no recorded stack (unsampled) */
   uint32_t reserved;
 } emheap_growth;
 
 #define EMHEAP_GROWTH_LOG 64 /* power of two */
 
-/* The whole profiler state; one static instance, handed to JS once.
-** Invariant: counters.live_blocks == block_count == sum(site.live_blocks)
-** and counters.live_bytes == sum(site.live_bytes). */
+/* The shadow call stack, maintained by shadow_stack.c when the app is
+** compiled with -finstrument-functions. fn[i] is the function pointer
+** (table index) entered at depth i, root first; hash[d] identifies the
+** path fn[0..d). depth keeps counting past the capacity (frames beyond it
+** are not stored, and `truncated` counts them) so that it never drifts;
+** JS restores depth after exceptions and longjmp (jslib/library_emheap.js). */
+#define EMHEAP_SHADOW_CAPACITY 1024
+typedef struct emheap_shadow {
+  uint32_t depth;           /* logical depth */
+  uint32_t linked;          /* nonzero if shadow_stack.o is in the program */
+  uint32_t truncated;       /* pushes that did not fit */
+  uint32_t unmatched_exits; /* exits that matched no frame (unwound or foreign) */
+  uint32_t fn[EMHEAP_SHADOW_CAPACITY];
+  uint64_t hash[EMHEAP_SHADOW_CAPACITY + 1];
+} emheap_shadow;
+
+/* The whole profiler state; one static instance, handed to JS once. */
 typedef struct emheap_state {
-  uint32_t magic;             /*   0 EMHEAP_MAGIC once initialized */
-  uint32_t layout_version;    /*   4 EMHEAP_LAYOUT_VERSION */
-  uint32_t mode;              /*   8 EMHEAP_MODE_* */
-  uint32_t paused;            /*  12 nonzero: new blocks go to site 0 (JS may write it) */
-  emheap_counters counters;   /*  16 .. 128 */
-  emheap_site *sites;         /* 128 dense array, sites[0] = unattributed */
-  uint32_t site_capacity;     /* 132 */
-  uint32_t *site_index;       /* 136 open addressing on key: site number, 0 = empty */
-  uint32_t site_index_mask;   /* 140 capacity - 1 */
-  emheap_block *blocks;       /* 144 open addressing on ptr, linear probing */
-  uint32_t block_mask;        /* 148 capacity - 1 */
-  uint32_t block_count;       /* 152 occupied slots */
-  uint32_t block_table_full;  /* 156 nonzero once growing the table failed */
+  uint32_t magic;             /*    0 EMHEAP_MAGIC once initialized */
+  uint32_t layout_version;    /*    4 EMHEAP_LAYOUT_VERSION */
+  uint32_t mode;              /*    8 EMHEAP_MODE_* (JS may set it in emheap_js_attach) */
+  uint32_t paused;            /*   12 nonzero: new blocks get no site (JS may write it) */
+  emheap_counters counters;   /*   16 .. 128 */
+  emheap_site *sites;         /*  128 dense array, sites[0] = unattributed */
+  uint32_t site_capacity;     /*  132 */
+  uint32_t *site_index;       /*  136 open addressing on key: site number, 0 = empty */
+  uint32_t site_index_mask;   /*  140 capacity - 1 */
+  uint32_t *frame_pool;       /*  144 frames of shadow-stack sites */
+  uint32_t frame_pool_used;   /*  148 */
+  uint32_t frame_pool_capacity; /* 152 */
+  uint32_t sampling_interval; /*  156 mean bytes between samples (JS may set it) */
   emheap_growth growth[EMHEAP_GROWTH_LOG]; /* 160 ring; event i at growth[i % LOG] */
-  uint32_t last_heap_size;    /* heap size after the previous allocation */
-  uint32_t in_hook;           /* reentrancy guard (see alloc_hooks.c) */
+  uint32_t last_heap_size;    /* 1184 heap size after the previous allocation */
+  uint32_t reserved;          /* 1188 */
+  int64_t sample_countdown;   /* 1192 bytes until the next sampled byte */
+  uint64_t rng;               /* 1200 xorshift64* state */
+  emheap_shadow shadow;       /* 1208 */
 } emheap_state;
 
 extern emheap_state emheap_g;
@@ -95,36 +115,33 @@ static inline void emheap_ensure_init(void) {
 }
 void emheap_note_heap_growth(uint32_t site);
 
-/* block_table.c: pointer -> (size, site). */
-int emheap_blocks_init(void);
-/* Returns 1 if recorded, 0 if the table could not grow (block untracked). */
-int emheap_blocks_insert(uint32_t ptr, uint32_t size, uint32_t site);
-/* Removes ptr; returns its slot contents in *out. 0 if ptr is not live. */
-int emheap_blocks_remove(uint32_t ptr, emheap_block *out);
-/* Returns the slot of a live ptr, or NULL. */
-emheap_block *emheap_blocks_find(uint32_t ptr);
-
 /* site_table.c: key -> site number. */
 int emheap_sites_init(void);
-/* Finds or creates the site for key. Returns EMHEAP_SITE_UNATTRIBUTED if the
-** table is exhausted. */
-uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_ref);
+/* Finds or creates the site for key; a new shadow site copies `depth`
+** frames from `frames`. Returns EMHEAP_SITE_UNATTRIBUTED if the table is
+** exhausted. */
+uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_ref,
+                             const uint32_t *frames, uint32_t depth);
 
 /* stack_capture.c: the site of the allocation being made now. Called
-** directly from each public allocation entry point (the JS side relies on
-** that call depth to drop the runtime's own frames). */
+** directly from each public allocation entry point (the JS side drops the
+** runtime's frames by name, or by this call depth in builds without names). */
 uint32_t emheap_current_site(void);
 
-/* Bookkeeping shared by every entry point (alloc_hooks.c). */
-void emheap_record_alloc(void *ptr, size_t size, uint32_t site);
+/* sampler.c */
+int64_t emheap_next_sample_distance(void);
+/* Weight of one sampled block of `size` bytes: what it stands for. */
+void emheap_sample_weight(uint32_t size, double *bytes, double *blocks);
 
-_Static_assert(sizeof(emheap_block) == 12, "JS reads 12-byte blocks");
-_Static_assert(sizeof(emheap_site) == 56, "JS reads 56-byte sites");
+_Static_assert(sizeof(emheap_site) == 64, "JS reads 64-byte sites");
 _Static_assert(sizeof(emheap_counters) == 112, "JS reads 112 bytes of counters");
 _Static_assert(offsetof(emheap_state, counters) == 16, "layout");
 _Static_assert(offsetof(emheap_state, sites) == 128, "layout");
-_Static_assert(offsetof(emheap_state, blocks) == 144, "layout");
+_Static_assert(offsetof(emheap_state, frame_pool) == 144, "layout");
+_Static_assert(offsetof(emheap_state, sampling_interval) == 156, "layout");
 _Static_assert(offsetof(emheap_state, growth) == 160, "layout");
+_Static_assert(offsetof(emheap_state, shadow) == 1208, "layout");
+_Static_assert(offsetof(emheap_shadow, fn) == 16, "layout");
 _Static_assert(offsetof(emheap_counters, site_count) == 96, "layout");
 _Static_assert(offsetof(emheap_counters, heap_size) == 104, "layout");
 

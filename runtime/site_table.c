@@ -9,6 +9,9 @@
 ** Invariant: site_index holds every site number 1..site_count-1 exactly
 ** once; 0 marks an empty index slot (site 0 is the unattributed site,
 ** which is never looked up by key).
+**
+** Shadow-stack sites keep their frames in frame_pool, appended once when
+** the site is created; sites never move their frames, so JS can read them.
 */
 #include <string.h>
 
@@ -66,7 +69,26 @@ static int grow(void) {
   return 1;
 }
 
-uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_ref) {
+/* Appends depth frames to the pool; returns their offset, or -1. */
+static int64_t pool_append(const uint32_t *frames, uint32_t depth) {
+  uint32_t used = emheap_g.frame_pool_used;
+  if (depth > emheap_g.frame_pool_capacity - used) {
+    uint64_t want = (uint64_t)emheap_g.frame_pool_capacity * 2 + depth + 1024;
+    if (want > 0x20000000u) return -1;
+    uint32_t *pool = emscripten_builtin_malloc((size_t)want * sizeof(uint32_t));
+    if (!pool) return -1;
+    if (used) memcpy(pool, emheap_g.frame_pool, (size_t)used * sizeof(uint32_t));
+    emscripten_builtin_free(emheap_g.frame_pool);
+    emheap_g.frame_pool = pool;
+    emheap_g.frame_pool_capacity = (uint32_t)want;
+  }
+  memcpy(emheap_g.frame_pool + used, frames, (size_t)depth * sizeof(uint32_t));
+  emheap_g.frame_pool_used = used + depth;
+  return used;
+}
+
+uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_ref,
+                             const uint32_t *frames, uint32_t depth) {
   uint32_t mask = emheap_g.site_index_mask;
   uint32_t i = index_slot(key, mask);
   for (;; i = (i + 1) & mask) {
@@ -80,11 +102,18 @@ uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_ref) {
     mask = emheap_g.site_index_mask;
     for (i = index_slot(key, mask); emheap_g.site_index[i]; i = (i + 1) & mask) {}
   }
+  if (stack_kind == EMHEAP_STACK_SHADOW) {
+    int64_t at = pool_append(frames, depth);
+    if (at < 0) return EMHEAP_SITE_UNATTRIBUTED;
+    stack_ref = (uint32_t)at;
+  }
   uint32_t s = emheap_g.counters.site_count++;
   emheap_site *site = &emheap_g.sites[s];
   memset(site, 0, sizeof *site);
   site->key = key;
+  site->stack_kind = stack_kind;
   site->stack_ref = stack_ref;
+  site->stack_depth = depth;
   emheap_g.site_index[i] = s;
   return s;
 }

@@ -1,20 +1,28 @@
 /*
 ** stack_capture.c -- which call stack is allocating right now.
 **
-** Exact-JS mode: JS captures `new Error().stack`, interns it, and returns a
-** small stack id (>= 1); the id is the site key. The JS side cleans the
-** stack, dropping the runtime's own frames: this function and the public
-** entry point that called it, which is why it must not be inlined and
-** must be called directly from malloc, calloc, realloc, etc.
+** Shadow stack first: when the app's code is compiled with
+** -finstrument-functions, shadow_stack.c keeps the chain of functions and a
+** hash of it, so finding the site is one hash-table lookup with no call
+** into JS. Otherwise (system code, startup, blocks JS asks for) the stack
+** comes from JS: `new Error().stack`, interned into a small id.
 */
 #include "emheap_internal.h"
 
-/* jslib/emheap_runtime.js: 0 if no stack could be captured. */
+/* jslib/library_emheap.js: a JS stack id >= 1, or 0 if none was taken. */
 extern uint32_t emheap_js_capture_stack(void);
+
+#define JS_KEY_TAG (1ull << 63) /* JS stack ids and shadow hashes never collide */
 
 __attribute__((noinline)) uint32_t emheap_current_site(void) {
   if (emheap_g.paused) return EMHEAP_SITE_UNATTRIBUTED;
+  uint32_t depth = emheap_g.shadow.depth;
+  if (depth) {
+    uint32_t stored = depth < EMHEAP_SHADOW_CAPACITY ? depth : EMHEAP_SHADOW_CAPACITY;
+    uint64_t key = emheap_g.shadow.hash[stored] & ~JS_KEY_TAG;
+    return emheap_sites_intern(key, EMHEAP_STACK_SHADOW, 0, emheap_g.shadow.fn, stored);
+  }
   uint32_t stack_id = emheap_js_capture_stack();
   if (!stack_id) return EMHEAP_SITE_UNATTRIBUTED;
-  return emheap_sites_intern(stack_id, stack_id);
+  return emheap_sites_intern(JS_KEY_TAG | stack_id, EMHEAP_STACK_JS, stack_id, NULL, 0);
 }

@@ -5,6 +5,13 @@
 ** Initialization is lazy (first allocation, or the constructor below,
 ** whichever comes first) because libc and C++ constructors may allocate
 ** before any constructor of ours has run.
+**
+** The mode is decided once, here, before the first block is recorded:
+**   1. the page or environment (JS writes the state in emheap_js_attach:
+**      Module.emheapOptions, ?emheap=..., EMHEAP_MODE=...),
+**   2. else the link line (emheap-config --mode=..., mode_*.c),
+**   3. else exact when the shadow stack is linked (exact stacks are cheap
+**      there), sampled otherwise (exact JS stacks cost ~1000x a malloc).
 */
 #include <string.h>
 
@@ -12,8 +19,13 @@
 
 emheap_state emheap_g;
 
-/* JS side (jslib/emheap_runtime.js): remembers where the state lives. */
+/* JS side (jslib/library_emheap.js): remembers where the state lives and
+** may set mode and sampling_interval. */
 extern void emheap_js_attach(emheap_state *state);
+
+/* Defined only when mode_*.c / shadow_stack.c are linked. */
+extern const uint32_t emheap_link_mode __attribute__((weak));
+extern void __cyg_profile_func_enter(void *, void *) __attribute__((weak));
 
 static inline uint32_t heap_size_now(void) {
   return (uint32_t)__builtin_wasm_memory_size(0) * 65536u;
@@ -22,13 +34,25 @@ static inline uint32_t heap_size_now(void) {
 void emheap_init_slow(void) {
   if (emheap_g.magic == EMHEAP_MAGIC) return;
   emheap_g.layout_version = EMHEAP_LAYOUT_VERSION;
-  emheap_g.mode = EMHEAP_MODE_EXACT_JS;
-  /* Without its tables emheap cannot track; the hooks then only forward
-  ** (block_table_full makes every insert fail cleanly). */
-  if (!emheap_sites_init() || !emheap_blocks_init()) emheap_g.block_table_full = 1;
+  emheap_g.shadow.linked = __cyg_profile_func_enter != NULL;
+  if (&emheap_link_mode) emheap_g.mode = emheap_link_mode;
+  else emheap_g.mode = emheap_g.shadow.linked ? EMHEAP_MODE_EXACT : EMHEAP_MODE_SAMPLED;
+  emheap_g.sampling_interval = EMHEAP_DEFAULT_INTERVAL;
+  emheap_g.rng = 0x853C49E6748FEA9Bull;
+  int have_sites = emheap_sites_init();
   emheap_g.last_heap_size = heap_size_now();
   emheap_g.magic = EMHEAP_MAGIC;
   emheap_js_attach(&emheap_g);
+  if (emheap_g.mode != EMHEAP_MODE_EXACT && emheap_g.mode != EMHEAP_MODE_SAMPLED)
+    emheap_g.mode = EMHEAP_MODE_SAMPLED;
+  if (!emheap_g.sampling_interval) emheap_g.sampling_interval = EMHEAP_DEFAULT_INTERVAL;
+  emheap_g.sample_countdown = emheap_next_sample_distance();
+  if (!have_sites) {
+    /* No memory for even the first site table: count globally, never
+    ** touch a site (sampled mode with a countdown that never runs out). */
+    emheap_g.mode = EMHEAP_MODE_SAMPLED;
+    emheap_g.sample_countdown = INT64_MAX;
+  }
 }
 
 __attribute__((constructor(101))) static void emheap_constructor(void) {

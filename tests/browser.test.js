@@ -42,9 +42,11 @@ function functionLines(file, signature) {
   return [start, end];
 }
 
-async function openSample(name) {
+// Exact mode by default here: these tests check exact byte counts. The
+// query string is also how a user picks the mode at page load.
+async function openSample(name, query = '?emheap=exact') {
   const opened = await newPage(browser);
-  await opened.page.goto(`${server.url}/${name}/`);
+  await opened.page.goto(`${server.url}/${name}/${query}`);
   await opened.page.waitForFunction((t) => document.title === t, READY_TITLE, { timeout: 20000 });
   return opened;
 }

@@ -17,7 +17,7 @@ function summary(over) {
   return Object.assign({
     liveBytes: 0, liveBlocks: 0, peakLiveBytes: 0, peakLiveBlocks: 0, totalBytes: 0,
     mallocCalls: 0, callocCalls: 0, reallocCalls: 0, memalignCalls: 0, freeCalls: 0,
-    failedAllocs: 0, invalidFrees: 0, untrackedBlocks: 0,
+    failedAllocs: 0, invalidFrees: 0, sampledAllocs: 0,
     siteCount: 0, heapSize: 16777216, heapGrowths: 0, preRunDone: true,
   }, over);
 }

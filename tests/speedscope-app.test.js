@@ -82,7 +82,7 @@ describe('emheap files in the real speedscope app', { skip: SKIP }, () => {
     // Drive the sample as a user: leak 3 MiB, press Ctrl+Shift+H, keep the download.
     const { context, page, consoleMessages } = await newPage(browser);
     try {
-      await page.goto(`${server.url}/samples/leaky-canvas/`);
+      await page.goto(`${server.url}/samples/leaky-canvas/?emheap=exact`);
       await page.waitForFunction(() => document.title === 'emheap sample: ready', null, { timeout: 20000 });
       for (let i = 0; i < 3; i++) await page.click('#leak');
       const [download] = await Promise.all([
@@ -150,7 +150,7 @@ describe('emheap files in the real speedscope app', { skip: SKIP }, () => {
     let early;
     let empty;
     try {
-      await page.goto(`${server.url}/samples/leaky-canvas/`);
+      await page.goto(`${server.url}/samples/leaky-canvas/?emheap=exact`);
       await page.waitForFunction(() => document.title === 'emheap sample: ready', null, { timeout: 20000 });
       early = await page.evaluate(() => emheap.toSpeedscope());
       empty = await page.evaluate(() => emheap.toSpeedscope(Object.assign(emheap.snapshot(), { sites: [] })));

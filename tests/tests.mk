@@ -2,7 +2,8 @@
 # file under tests/ with node's test runner (browser tests included).
 
 TEST_BUILD := $(B)/tests
-TEST_LDFLAGS := $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1
+# Exact mode chosen on the link line, as `emheap-config --mode=exact` does.
+TEST_LDFLAGS := $(EMHEAP_LDFLAGS) $(B)/emheap_mode_exact.o -sALLOW_MEMORY_GROWTH=1
 # -fno-builtin: clang deletes malloc/free pairs it can see through, and the
 # tests need every call to reach the allocator.
 TEST_CFLAGS := -O2 -fno-builtin -Iruntime
@@ -12,29 +13,29 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/exhaustion.emmalloc.js $(TEST_BUILD)/cpp_new.nonames.js \
   $(TEST_BUILD)/cpp_new.sourcemap.js
 
-$(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+$(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=dlmalloc -o $@
 
-$(TEST_BUILD)/%.emmalloc.js: tests/runtime/%.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+$(TEST_BUILD)/%.emmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=emmalloc -o $@
 
 # Memory exhaustion: a fixed heap, no growth, so the app and emheap's tables
 # run out together.
-$(TEST_BUILD)/exhaustion.%.js: tests/runtime/exhaustion.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+$(TEST_BUILD)/exhaustion.%.js: tests/runtime/exhaustion.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sINITIAL_MEMORY=32MB -sALLOW_MEMORY_GROWTH=0 \
+	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) $(B)/emheap_mode_exact.o -sINITIAL_MEMORY=32MB -sALLOW_MEMORY_GROWTH=0 \
 	  -sABORTING_MALLOC=0 -sMALLOC=$* -o $@
 
 # Without a name section (no --profiling-funcs): frames must still read
 # wasm-function[N].
-$(TEST_BUILD)/cpp_new.nonames.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(B)/library_emheap.js
+$(TEST_BUILD)/cpp_new.nonames.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 -o $@
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(B)/emheap_mode_exact.o --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 -o $@
 
 # With a source map: frames must carry file and line.
-$(TEST_BUILD)/cpp_new.sourcemap.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(B)/library_emheap.js
+$(TEST_BUILD)/cpp_new.sourcemap.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -gsource-map $< $(TEST_LDFLAGS) -o $@
 

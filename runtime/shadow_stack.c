@@ -1,0 +1,73 @@
+/*
+** shadow_stack.c -- exact call stacks without JS: the hooks that
+** -finstrument-functions makes every instrumented function call.
+**
+** Linked only in shadow builds (bin/emheap-config --shadow): it defines
+** emscripten_return_address, which clang calls for the hooks' second
+** argument. Emscripten's own version is a JS import that aborts unless the
+** offset converter is linked; this one answers from the shadow stack: the
+** function pointer of the caller (level 0) or further up, NULL beyond the
+** stack. Code that compares or prints return addresses keeps working; an
+** address from here is a table index, not a code offset.
+**
+** Invariant kept across exceptions and longjmp: depth == number of
+** instrumented frames really live. An exit that does not match the top
+** frame means frames above it were unwound without running their exits:
+** it pops down to the matching frame. JS restores the depth after every
+** call that unwinds through an invoke_* wrapper (see jslib).
+*/
+#include "emheap_internal.h"
+
+#define NO_INSTRUMENT __attribute__((no_instrument_function))
+
+/* hash[d + 1] from hash[d] and the function entered at depth d. */
+static inline uint64_t mix(uint64_t h, uint32_t fn) {
+  h = (h ^ fn) * 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 29);
+}
+
+NO_INSTRUMENT void __cyg_profile_func_enter(void *fn, void *call_site) {
+  (void)call_site;
+  emheap_shadow *s = &emheap_g.shadow;
+  uint32_t d = s->depth;
+  if (__builtin_expect(d < EMHEAP_SHADOW_CAPACITY, 1)) {
+    uint32_t f = (uint32_t)(uintptr_t)fn;
+    s->fn[d] = f;
+    s->hash[d + 1] = mix(s->hash[d], f);
+  } else {
+    s->truncated++;
+  }
+  s->depth = d + 1;
+}
+
+NO_INSTRUMENT __attribute__((noinline)) static void exit_unwound(emheap_shadow *s, uint32_t f) {
+  for (uint32_t i = s->depth - 1; i-- > 0;) {
+    if (s->fn[i] == f) {
+      s->depth = i;
+      return;
+    }
+  }
+  s->unmatched_exits++;
+}
+
+NO_INSTRUMENT void __cyg_profile_func_exit(void *fn, void *call_site) {
+  (void)call_site;
+  emheap_shadow *s = &emheap_g.shadow;
+  uint32_t d = s->depth;
+  if (__builtin_expect(d == 0, 0)) {
+    s->unmatched_exits++;
+    return;
+  }
+  if (__builtin_expect(d > EMHEAP_SHADOW_CAPACITY || s->fn[d - 1] == (uint32_t)(uintptr_t)fn, 1)) {
+    s->depth = d - 1;
+    return;
+  }
+  exit_unwound(s, (uint32_t)(uintptr_t)fn);
+}
+
+NO_INSTRUMENT void *emscripten_return_address(int level) {
+  emheap_shadow *s = &emheap_g.shadow;
+  int64_t i = (int64_t)s->depth - 2 - level;
+  if (level < 0 || i < 0 || i >= EMHEAP_SHADOW_CAPACITY) return NULL;
+  return (void *)(uintptr_t)s->fn[i];
+}
