@@ -6,9 +6,15 @@
 ** emscripten_return_address, which clang calls for the hooks' second
 ** argument. Emscripten's own version is a JS import that aborts unless the
 ** offset converter is linked; this one answers from the shadow stack: the
-** function pointer of the caller (level 0) or further up, NULL beyond the
-** stack. Code that compares or prints return addresses keeps working; an
-** address from here is a table index, not a code offset.
+** function pointer at the top (level 0) or further down, NULL beyond it.
+** Clang computes the hooks' return address at function entry, before the
+** enter hook pushes the function, and in optimized builds LLVM merges the
+** app's own __builtin_return_address(0) with that call (it is a pure
+** intrinsic): so the top is the caller, and the app gets its caller's
+** function pointer. In -O0 builds the app's call runs after the push and
+** names the function itself. Either way code that compares or prints
+** return addresses keeps working; an address from here is a table index,
+** not a code offset.
 **
 ** Invariant kept across exceptions and longjmp: depth == number of
 ** instrumented frames really live. An exit that does not match the top
@@ -67,7 +73,7 @@ NO_INSTRUMENT void __cyg_profile_func_exit(void *fn, void *call_site) {
 
 NO_INSTRUMENT void *emscripten_return_address(int level) {
   emheap_shadow *s = &emheap_g.shadow;
-  int64_t i = (int64_t)s->depth - 2 - level;
+  int64_t i = (int64_t)s->depth - 1 - level;
   if (level < 0 || i < 0 || i >= EMHEAP_SHADOW_CAPACITY) return NULL;
   return (void *)(uintptr_t)s->fn[i];
 }

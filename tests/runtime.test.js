@@ -122,3 +122,94 @@ test('with -gsource-map, wasm frames carry source file and line', () => {
     assert.match(caller.file, /cpp_new\.cpp$/);
   }
 });
+
+test('shadow stack: exact chains, exceptions, longjmp, deep recursion, JS fallback', () => {
+  const r = runWasmProgram(path.join(BUILD, 'shadow.js'));
+  assert.deepEqual(r.failedChecks, [], r.stdout + r.stderr);
+  assert.ok(r.passedChecks.length >= 14, r.stdout);
+  const snap = r.tagged.SNAPSHOT;
+  assert.ok(snap, r.stdout + r.stderr);
+  assert.deepEqual(validateSnapshot(snap), []);
+  assert.equal(snap.mode, 'exact-shadow');
+  assert.equal(snap.samplingInterval, 0);
+  const names = (site) => site.stack.map((i) => snap.frames[i].name);
+  const bySize = (n) => snap.sites.find((s) => s.liveBytes === n);
+  const main = /^(__original_main|main)$/;
+
+  const chain = names(bySize(4096));
+  assert.deepEqual(chain.slice(0, 3), ['inner(unsigned long)', 'middle(unsigned long)', 'outer(unsigned long)']);
+  assert.match(chain[3], main);
+  // After catching 1000 exceptions and 100 longjmps, no stale frames of the
+  // unwound functions stay on the stack.
+  const afterCatch = names(bySize(5000));
+  assert.deepEqual(afterCatch.slice(0, 2), ['after_catch()', 'survives_exception()']);
+  assert.match(afterCatch[2], main);
+  assert.equal(afterCatch.length, 3);
+  const afterJump = names(bySize(6000));
+  assert.deepEqual(afterJump.slice(0, 2), ['after_longjmp()', 'survives_longjmp()']);
+  assert.equal(afterJump.length, 3);
+  // 3000-deep recursion: the stored stack stops at the capacity.
+  const deep = bySize(7000);
+  assert.equal(deep.stack.length, 1024);
+  assert.ok(names(deep).every((n) => n === 'recurse(int)' || main.test(n)));
+  // An allocation with an empty shadow stack (JS called malloc after main)
+  // takes its stack from JS.
+  const fromJs = bySize(12345);
+  assert.ok(fromJs.stack.length >= 1);
+  assert.equal(snap.frames[fromJs.stack[0]].funcIndex, undefined, 'a JS frame, not a wasm function');
+});
+
+test('sampled estimates land within 10% of exact for every site holding >= 1 MiB', () => {
+  const file = path.join(BUILD, 'sampling.js');
+  const run = (env) => {
+    const r = runWasmProgram(file, {env});
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(validateSnapshot(r.tagged.SNAPSHOT), []);
+    return r.tagged.SNAPSHOT;
+  };
+  const exact = run({EMHEAP_MODE: 'exact'});
+  // sqrt(R/B) is the relative error of a B-byte site of small blocks: with
+  // R = 1 KiB a 1 MiB site is within ~3% (1 sigma), 10% is > 3 sigma.
+  const sampled = run({EMHEAP_MODE: 'sampled', EMHEAP_SAMPLING_INTERVAL: '1024'});
+  assert.equal(exact.mode, 'exact-js');
+  assert.equal(sampled.mode, 'sampled');
+  assert.equal(sampled.samplingInterval, 1024);
+  // Global totals are exact in every mode.
+  for (const k of ['liveBytes', 'liveBlocks', 'mallocCalls', 'freeCalls', 'totalBytes']) {
+    assert.equal(sampled.summary[k], exact.summary[k], `summary.${k}`);
+  }
+  assert.ok(sampled.summary.sampledAllocs < exact.summary.sampledAllocs / 5, 'sampling records far fewer stacks');
+  const big = exact.sites.filter((s) => s.liveBytes >= 1 << 20);
+  assert.ok(big.length >= 4, `sites >= 1 MiB: ${big.length}`);
+  for (const site of big) {
+    const est = sampled.sites.find((s) => s.key === site.key);
+    assert.ok(est, `site ${site.key} sampled`);
+    const err = Math.abs(est.liveBytes / site.liveBytes - 1);
+    assert.ok(err <= 0.10, `${site.key}: ${est.liveBytes} vs exact ${site.liveBytes} (${(err * 100).toFixed(1)}%)`);
+    const blocksErr = Math.abs(est.liveBlocks / site.liveBlocks - 1);
+    assert.ok(blocksErr <= 0.10, `${site.key} blocks: ${est.liveBlocks} vs ${site.liveBlocks}`);
+  }
+  // Blocks freed again leave nothing behind, exactly, in sampled mode too.
+  const churnExact = exact.sites.find((s) => s.liveBytes === 0 && s.totalAllocs >= 20000);
+  assert.ok(churnExact, 'churn site in exact mode');
+  const churnSampled = sampled.sites.find((s) => s.key === churnExact.key);
+  assert.ok(churnSampled && churnSampled.totalAllocs > 0);
+  assert.equal(churnSampled.liveBytes, 0);
+  assert.equal(churnSampled.liveBlocks, 0);
+
+  // The default: sampled (no shadow stack linked), 64 KiB, still exact totals.
+  const byDefault = run({});
+  assert.equal(byDefault.mode, 'sampled');
+  assert.equal(byDefault.samplingInterval, 65536);
+  assert.equal(byDefault.summary.liveBytes, exact.summary.liveBytes);
+});
+
+test('a bad mode or interval from the environment is reported and ignored', () => {
+  const r = runWasmProgram(path.join(BUILD, 'sampling.js'),
+    {env: {EMHEAP_MODE: 'fastest', EMHEAP_SAMPLING_INTERVAL: '-5'}});
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /emheap: ignoring mode "fastest" from the environment: use exact or sampled/);
+  assert.match(r.stderr, /emheap: ignoring sampling interval "-5"/);
+  assert.equal(r.tagged.SNAPSHOT.mode, 'sampled');
+  assert.equal(r.tagged.SNAPSHOT.samplingInterval, 65536);
+});

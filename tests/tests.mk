@@ -11,7 +11,7 @@ TEST_CFLAGS := -O2 -fno-builtin -Iruntime
 TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_points.emmalloc.js \
   $(TEST_BUILD)/cpp_new.dlmalloc.js $(TEST_BUILD)/exhaustion.dlmalloc.js \
   $(TEST_BUILD)/exhaustion.emmalloc.js $(TEST_BUILD)/cpp_new.nonames.js \
-  $(TEST_BUILD)/cpp_new.sourcemap.js
+  $(TEST_BUILD)/cpp_new.sourcemap.js $(TEST_BUILD)/shadow.js $(TEST_BUILD)/sampling.js
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
@@ -33,6 +33,19 @@ $(TEST_BUILD)/exhaustion.%.js: tests/runtime/exhaustion.c $(B)/emheap.o $(RUNTIM
 $(TEST_BUILD)/cpp_new.nonames.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(B)/emheap_mode_exact.o --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 -o $@
+
+# The shadow stack: the app's code compiled with -finstrument-functions and
+# the shadow hooks linked, as `emheap-config --shadow` prints; C++ exceptions
+# on (JS-based, through invoke_* wrappers).
+$(TEST_BUILD)/shadow.js: tests/runtime/shadow.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -Iruntime -fexceptions -finstrument-functions $< $(EMHEAP_LDFLAGS) $(B)/emheap_shadow.o \
+	  -fexceptions -sALLOW_MEMORY_GROWTH=1 -sEXPORTED_FUNCTIONS=_main,_malloc,_print_snapshot -o $@
+
+# Mode left to the environment (no --mode object): the test runs it twice.
+$(TEST_BUILD)/sampling.js: tests/runtime/sampling.c $(B)/emheap.o $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -o $@
 
 # With a source map: frames must carry file and line.
 $(TEST_BUILD)/cpp_new.sourcemap.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
