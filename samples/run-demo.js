@@ -30,7 +30,8 @@ async function main() {
     const snap = profile.emheap;
     console.log(`\nemheap demo: pressed Ctrl+Shift+H after leaking 3 MiB in the sample.`);
     console.log(`saved ${path.relative(process.cwd(), file)}`);
-    console.log(`live: ${snap.summary.liveBytes} bytes in ${snap.summary.liveBlocks} blocks, ${snap.sites.length} sites\n`);
+    console.log(`mode: ${snap.mode}${snap.samplingInterval ? ` (one sample per ${snap.samplingInterval} bytes on average: per-site numbers are estimates)` : ''}`);
+    console.log(`live: ${snap.summary.liveBytes} bytes in ${snap.summary.liveBlocks} blocks (exact), ${snap.sites.length} sites\n`);
     console.log('  live bytes  blocks  call site');
     for (const site of snap.sites.slice(0, 5)) {
       const where = site.stack.map((i) => snap.frames[i].name).join(' < ');
