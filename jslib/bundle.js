@@ -16,12 +16,13 @@ const path = require('path');
 const ROOT = path.join(__dirname, '..');
 const MODULES = [
   'jslib/v8_stack', 'jslib/stack_table', 'jslib/layout', 'jslib/snapshot',
-  'jslib/wasm_sections', 'jslib/source_map',
+  'jslib/wasm_sections', 'jslib/source_map', 'jslib/symbol_map',
   'formats/speedscope', 'formats/perfview', 'formats/index',
 ];
 const EXPORTS = {
   snapshot: 'jslib/snapshot', stackTable: 'jslib/stack_table', layout: 'jslib/layout',
   formats: 'formats/index', wasmSections: 'jslib/wasm_sections', sourceMap: 'jslib/source_map',
+  symbolMap: 'jslib/symbol_map',
 };
 
 function moduleSource(id) {

@@ -91,8 +91,15 @@ mergeInto(LibraryManager.library, {
       };
       var useSections = function (bytes) {
         var found = sections.customSections(bytes);
-        EMHEAP.functionNames = sections.functionNames(found);
+        EMHEAP.functionNames = found.name ? sections.functionNames(found) : null;
         return sections.sourceMappingURL(found);
+      };
+      var useSymbols = function (text) {
+        try {
+          EMHEAP.functionNames = emheapModules.symbolMap.parseSymbolMap(text);
+        } catch (e) {
+          console.warn('emheap: ignoring the symbol map: ' + (e && e.message || e));
+        }
       };
       var useMap = function (text) {
         try {
@@ -109,6 +116,8 @@ mergeInto(LibraryManager.library, {
           var file = url.indexOf('file://') === 0 ? new URL(url).pathname : url;
           var mapUrl = useSections(fs.readFileSync(file));
           if (mapUrl) useMap(fs.readFileSync(nodePath.resolve(nodePath.dirname(file), mapUrl), 'utf8'));
+          var symbolsFile = emheapModules.symbolMap.symbolMapPathFor(file);
+          if (!EMHEAP.functionNames && fs.existsSync(symbolsFile)) useSymbols(fs.readFileSync(symbolsFile, 'utf8'));
         } catch (e) {
           // no readable wasm or map: frames simply carry no file and line
         }
@@ -121,12 +130,19 @@ mergeInto(LibraryManager.library, {
       } catch (e) {
         return done();
       }
+      var text = function (r) { return r.ok ? r.text() : null; };
       fetch(base).then(function (r) { return r.ok ? r.arrayBuffer() : null; }).then(function (buf) {
         var mapUrl = buf ? useSections(new Uint8Array(buf)) : '';
-        if (!mapUrl) return null;
-        return fetch(new URL(mapUrl, base).href).then(function (r) { return r.ok ? r.text() : null; });
-      }).then(function (text) {
-        if (text) useMap(text);
+        // Without a name section, a symbol map (emcc --emit-symbol-map) next
+        // to the JS names the functions of shadow stacks.
+        var symbols = buf && !EMHEAP.functionNames
+          ? fetch(new URL(emheapModules.symbolMap.symbolMapPathFor(base), base).href).then(text).then(function (t) {
+            if (t) useSymbols(t);
+          }).catch(function () {}) : null;
+        var map = mapUrl ? fetch(new URL(mapUrl, base).href).then(text).then(function (t) {
+          if (t) useMap(t);
+        }) : null;
+        return Promise.all([symbols, map]);
       }).catch(function () {}).then(done);
     },
 

@@ -213,3 +213,13 @@ test('a bad mode or interval from the environment is reported and ignored', () =
   assert.equal(r.tagged.SNAPSHOT.mode, 'sampled');
   assert.equal(r.tagged.SNAPSHOT.samplingInterval, 65536);
 });
+
+test('shadow frames get names from --emit-symbol-map when the wasm has no name section', () => {
+  const r = runWasmProgram(path.join(BUILD, 'shadow_symbols.js'));
+  assert.deepEqual(r.failedChecks, [], r.stdout + r.stderr);
+  const snap = r.tagged.SNAPSHOT;
+  assert.deepEqual(validateSnapshot(snap), []);
+  const site = snap.sites.find((s) => s.liveBytes === 4096);
+  assert.deepEqual(site.stack.slice(0, 3).map((i) => snap.frames[i].name),
+    ['inner(unsigned long)', 'middle(unsigned long)', 'outer(unsigned long)']);
+});

@@ -11,7 +11,8 @@ TEST_CFLAGS := -O2 -fno-builtin -Iruntime
 TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_points.emmalloc.js \
   $(TEST_BUILD)/cpp_new.dlmalloc.js $(TEST_BUILD)/exhaustion.dlmalloc.js \
   $(TEST_BUILD)/exhaustion.emmalloc.js $(TEST_BUILD)/cpp_new.nonames.js \
-  $(TEST_BUILD)/cpp_new.sourcemap.js $(TEST_BUILD)/shadow.js $(TEST_BUILD)/sampling.js
+  $(TEST_BUILD)/cpp_new.sourcemap.js $(TEST_BUILD)/shadow.js $(TEST_BUILD)/sampling.js \
+  $(TEST_BUILD)/shadow_symbols.js
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
@@ -41,6 +42,14 @@ $(TEST_BUILD)/shadow.js: tests/runtime/shadow.cpp $(B)/emheap.o $(RUNTIME_EXTRAS
 	@mkdir -p $(dir $@)
 	$(EMCC) -O2 -Iruntime -fexceptions -finstrument-functions $< $(EMHEAP_LDFLAGS) $(B)/emheap_shadow.o \
 	  -fexceptions -sALLOW_MEMORY_GROWTH=1 -sEXPORTED_FUNCTIONS=_main,_malloc,_print_snapshot -o $@
+
+# Shadow stack without a name section (no --profiling-funcs), names from
+# the symbol map that --emit-symbol-map writes.
+$(TEST_BUILD)/shadow_symbols.js: tests/runtime/shadow.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -Iruntime -fexceptions -finstrument-functions $< $(B)/emheap.o $(B)/emheap_shadow.o \
+	  --js-library $(B)/library_emheap.js --emit-symbol-map -fexceptions -sALLOW_MEMORY_GROWTH=1 \
+	  -sEXPORTED_FUNCTIONS=_main,_malloc,_print_snapshot -o $@
 
 # Mode left to the environment (no --mode object): the test runs it twice.
 $(TEST_BUILD)/sampling.js: tests/runtime/sampling.c $(B)/emheap.o $(B)/library_emheap.js
