@@ -17,7 +17,8 @@ const ROOT = path.join(__dirname, '..');
 const MODULES = [
   'jslib/v8_stack', 'jslib/stack_table', 'jslib/layout', 'jslib/snapshot',
   'jslib/wasm_sections', 'jslib/source_map', 'jslib/symbol_map',
-  'formats/speedscope', 'formats/perfview', 'formats/index',
+  'formats/speedscope', 'formats/perfview', 'formats/pprof', 'formats/collapsed',
+  'formats/chrome_trace', 'formats/index',
 ];
 const EXPORTS = {
   snapshot: 'jslib/snapshot', stackTable: 'jslib/stack_table', layout: 'jslib/layout',

@@ -11,7 +11,7 @@ var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   sites: 128, framePool: 144, samplingInterval: 156, growth: 160, shadow: 1208};
-var SHADOW = {depth: 0, linked: 4, truncated: 8, unmatchedExits: 12, fn: 16};
+var SHADOW = {depth: 0, linked: 4, truncated: 8, unmatchedExits: 12, fn: 32};
 var SITE_SIZE = 64;
 var GROWTH_LOG = 64;
 var GROWTH_SIZE = 16;

@@ -93,9 +93,20 @@ static void *fail(int err) {
 
 /* ---- slow path: sites --------------------------------------------------- */
 
+/* What a recorded block stands for: itself in exact mode (inline: every
+** allocation comes here), an estimate in sampled mode (sampler.c). */
+static inline void weight_of(uint32_t size, double *bytes, double *blocks) {
+  if (emheap_g.mode == EMHEAP_MODE_EXACT) {
+    *bytes = size;
+    *blocks = 1;
+  } else {
+    emheap_sample_weight(size, bytes, blocks);
+  }
+}
+
 __attribute__((noinline)) static void charge_site(uint32_t site, uint32_t size) {
   double bytes, blocks;
-  emheap_sample_weight(size, &bytes, &blocks);
+  weight_of(size, &bytes, &blocks);
   emheap_site *s = &emheap_g.sites[site];
   s->live_bytes += bytes;
   s->live_blocks += blocks;
@@ -107,7 +118,7 @@ __attribute__((noinline)) static void charge_site(uint32_t site, uint32_t size) 
 
 __attribute__((noinline)) static void discharge_site(uint32_t site, uint32_t size) {
   double bytes, blocks;
-  emheap_sample_weight(size, &bytes, &blocks);
+  weight_of(size, &bytes, &blocks);
   emheap_site *s = &emheap_g.sites[site];
   s->live_bytes -= bytes;
   s->live_blocks -= blocks;

@@ -2,7 +2,10 @@
 ** shadow_stack.c -- exact call stacks without JS: the hooks that
 ** -finstrument-functions makes every instrumented function call.
 **
-** Linked only in shadow builds (bin/emheap-config --shadow): it defines
+** Linked only in shadow builds (bin/emheap-config --shadow, which compiles
+** the app with -finstrument-functions-after-inlining: only calls that
+** survive inlining pay for the hooks, and the stacks match what a debugger
+** shows). It defines
 ** emscripten_return_address, which clang calls for the hooks' second
 ** argument. Emscripten's own version is a JS import that aborts unless the
 ** offset converter is linked; this one answers from the shadow stack: the
@@ -26,20 +29,13 @@
 
 #define NO_INSTRUMENT __attribute__((no_instrument_function))
 
-/* hash[d + 1] from hash[d] and the function entered at depth d. */
-static inline uint64_t mix(uint64_t h, uint32_t fn) {
-  h = (h ^ fn) * 0x9E3779B97F4A7C15ull;
-  return h ^ (h >> 29);
-}
-
 NO_INSTRUMENT void __cyg_profile_func_enter(void *fn, void *call_site) {
   (void)call_site;
   emheap_shadow *s = &emheap_g.shadow;
   uint32_t d = s->depth;
   if (__builtin_expect(d < EMHEAP_SHADOW_CAPACITY, 1)) {
-    uint32_t f = (uint32_t)(uintptr_t)fn;
-    s->fn[d] = f;
-    s->hash[d + 1] = mix(s->hash[d], f);
+    s->fn[d] = (uint32_t)(uintptr_t)fn;
+    if (s->hashed > d) s->hashed = d; /* hash[d + 1] described the old fn[d] */
   } else {
     s->truncated++;
   }

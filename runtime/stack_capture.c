@@ -16,11 +16,16 @@ extern uint32_t emheap_js_capture_stack(void);
 
 __attribute__((noinline)) uint32_t emheap_current_site(void) {
   if (emheap_g.paused) return EMHEAP_SITE_UNATTRIBUTED;
-  uint32_t depth = emheap_g.shadow.depth;
+  emheap_shadow *s = &emheap_g.shadow;
+  uint32_t depth = s->depth;
   if (depth) {
     uint32_t stored = depth < EMHEAP_SHADOW_CAPACITY ? depth : EMHEAP_SHADOW_CAPACITY;
-    uint64_t key = emheap_g.shadow.hash[stored] & ~JS_KEY_TAG;
-    return emheap_sites_intern(key, EMHEAP_STACK_SHADOW, 0, emheap_g.shadow.fn, stored);
+    /* Hash only the frames pushed since the last allocation (see the
+    ** invariant on emheap_shadow). */
+    for (uint32_t i = s->hashed; i < stored; i++) s->hash[i + 1] = emheap_shadow_mix(s->hash[i], s->fn[i]);
+    if (stored > s->hashed) s->hashed = stored;
+    uint64_t key = s->hash[stored] & ~JS_KEY_TAG;
+    return emheap_sites_intern(key, EMHEAP_STACK_SHADOW, 0, s->fn, stored);
   }
   uint32_t stack_id = emheap_js_capture_stack();
   if (!stack_id) return EMHEAP_SITE_UNATTRIBUTED;

@@ -8,59 +8,15 @@ const assert = require('node:assert/strict');
 
 const { toSpeedscope } = require('../formats/speedscope');
 const { toPerfView } = require('../formats/perfview');
+const { toCollapsed } = require('../formats/collapsed');
+const { toChromeTrace } = require('../formats/chrome_trace');
+const { toPprof } = require('../formats/pprof');
 const { FORMATS, formatByName } = require('../formats/index');
-const { validateSnapshot, validateSpeedscope, validatePerfView } = require('./lib/schemas');
+const { validateSnapshot, validateSpeedscope, validatePerfView, validateChromeTrace } = require('./lib/schemas');
 
 const clone = (o) => JSON.parse(JSON.stringify(o));
 
-function summary(over) {
-  return Object.assign({
-    liveBytes: 0, liveBlocks: 0, peakLiveBytes: 0, peakLiveBlocks: 0, totalBytes: 0,
-    mallocCalls: 0, callocCalls: 0, reallocCalls: 0, memalignCalls: 0, freeCalls: 0,
-    failedAllocs: 0, invalidFrees: 0, sampledAllocs: 0,
-    siteCount: 0, heapSize: 16777216, heapGrowths: 0, preRunDone: true,
-  }, over);
-}
-
-function site(id, key, stack, liveBytes, liveBlocks) {
-  return { id, key, stack, liveBytes, liveBlocks, totalAllocs: liveBlocks + 2, totalBytes: liveBytes + 100, peakLiveBytes: liveBytes + 50 };
-}
-
-// A small program: main -> load_level -> parse_chunk -> leak_memory, with
-// leak_memory called from two offsets (two snapshot frames, one function).
-function makeSnapshot() {
-  const frames = [
-    { name: 'leak_memory', file: 'app.c', line: 42, module: 'http://localhost:8000/build/app.wasm', funcIndex: 12, offset: 0x1a2b }, // 0
-    { name: 'leak_memory', file: 'app.c', line: 42, module: 'http://localhost:8000/build/app.wasm', funcIndex: 12, offset: 0x1a40 }, // 1: same fn, other offset
-    { name: 'parse_chunk', file: 'parser.c', line: 7, module: 'http://localhost:8000/build/app.wasm', funcIndex: 9, offset: 0x900 },  // 2
-    { name: 'load_level', module: 'app.wasm', funcIndex: 8, offset: 0x800 },                                                        // 3: no file/line
-    { name: 'main', file: 'app.c', line: 100, module: 'app.wasm', funcIndex: 3, offset: 0x300 },                                    // 4
-    { name: 'wasm-function[7]', module: 'app.wasm', funcIndex: 7, offset: 0x700 },                                                  // 5: no names
-    { name: 'onClick' },                                                                                                             // 6: JS, nothing else known
-  ];
-  const sites = [
-    site(3, 'leak_memory+0x1a2b', [0, 2, 3, 4], 4096, 4),
-    site(4, 'leak_memory+0x1a40', [1, 3, 4], 1024, 1),
-    site(0, '', [], 512, 2),                          // unattributed
-    site(5, 'wasm-function[7]+0x700', [5, 6], 300, 3),
-    site(6, 'parse_chunk+0x900', [2, 3, 4], 0, 0),    // everything freed
-  ];
-  return {
-    format: 'emheap-snapshot', version: 1,
-    capturedAt: '2026-11-22T02:22:24.123Z', source: 'http://localhost:8000/',
-    mode: 'exact-js', samplingInterval: 0,
-    summary: summary({ liveBytes: 5932, liveBlocks: 10, peakLiveBytes: 8000, peakLiveBlocks: 12, totalBytes: 9000, mallocCalls: 20, freeCalls: 10, siteCount: 5, heapGrowths: 1 }),
-    frames, sites,
-    heapGrowth: [{ fromBytes: 16777216, toBytes: 33554432, siteId: 3 }],
-  };
-}
-
-function emptySnapshot() {
-  return {
-    format: 'emheap-snapshot', version: 1, capturedAt: '2026-11-22T02:22:24.123Z', source: '',
-    mode: 'sampled', samplingInterval: 524288, summary: summary(), frames: [], sites: [], heapGrowth: [],
-  };
-}
+const { makeSnapshot, emptySnapshot } = require('./lib/fixtures');
 
 const frameNames = (file, sample) => sample.map((i) => file.shared.frames[i].name);
 
@@ -231,18 +187,134 @@ test('builders report a stack that points at a missing frame', () => {
   snap.sites[0].stack.push(99);
   assert.throws(() => toSpeedscope(snap), /missing frame 99/);
   assert.throws(() => toPerfView(snap), /missing frame 99/);
+  assert.throws(() => toPprof(snap), /missing frame 99/);
+  assert.throws(() => toCollapsed(snap), /missing frame 99/);
 });
 
 test('format registry', () => {
-  assert.deepEqual(Object.keys(FORMATS), ['speedscope', 'perfview']);
+  assert.deepEqual(Object.keys(FORMATS), ['speedscope', 'perfview', 'pprof', 'collapsed', 'chrome-trace']);
   assert.equal(formatByName('speedscope').build, toSpeedscope);
   assert.equal(formatByName('speedscope').suffix, '.speedscope.json');
   assert.equal(formatByName('perfview').build, toPerfView);
   assert.equal(formatByName('perfview').suffix, '.PerfView.json');
   assert.equal(formatByName('perfview').mime, 'application/json');
-  assert.throws(() => formatByName('pprof'), { message: 'unknown format "pprof": use one of speedscope, perfview' });
+  assert.deepEqual(formatByName('pprof'), { build: toPprof, suffix: '.pb.gz', mime: 'application/octet-stream', binary: true });
+  assert.deepEqual(formatByName('collapsed'), { build: toCollapsed, suffix: '.collapsed.txt', mime: 'text/plain' });
+  assert.deepEqual(formatByName('chrome-trace'), { build: toChromeTrace, suffix: '.trace.json', mime: 'application/json' });
+  // only pprof is binary; every other builder returns JSON objects or text
+  assert.deepEqual(Object.keys(FORMATS).filter((k) => FORMATS[k].binary), ['pprof']);
+  assert.throws(() => formatByName('xml'),
+    { message: 'unknown format "xml": use one of speedscope, perfview, pprof, collapsed, chrome-trace' });
   assert.throws(() => formatByName('toString'), /unknown format "toString"/);
   assert.throws(() => formatByName(undefined), /unknown format/);
+});
+
+test('collapsed: root first, live bytes, heaviest first, zero-live sites left out', () => {
+  const snap = makeSnapshot();
+  const before = clone(snap);
+  assert.equal(toCollapsed(snap),
+    'main;load_level;parse_chunk;leak_memory 4096\n' +
+    'main;load_level;leak_memory 1024\n' +
+    '(unattributed) 512\n' +
+    'onClick;wasm-function[7] 300\n');
+  assert.deepEqual(snap, before, 'snapshot unchanged');
+  const reversed = makeSnapshot();
+  reversed.sites.reverse();
+  assert.equal(toCollapsed(reversed), toCollapsed(snap), 'sorted whatever the site order');
+});
+
+test('collapsed: one line per name path, separators escaped, empty heap is empty text', () => {
+  const snap = makeSnapshot();
+  // a second site through the other leak_memory frame on the same path: one line
+  snap.sites.push({ id: 9, key: 'leak_memory+0x1a40', stack: [1, 2, 3, 4], liveBytes: 4, liveBlocks: 1, totalAllocs: 1, totalBytes: 4, peakLiveBytes: 4 });
+  snap.frames[6].name = 'on;click\nhandler x';
+  const text = toCollapsed(snap);
+  assert.match(text, /^main;load_level;parse_chunk;leak_memory 4100\n/);
+  assert.ok(text.includes('on:click handler x;wasm-function[7] 300\n'), text);
+  for (const line of text.trimEnd().split('\n')) assert.match(line, /^[^\n]+ [1-9]\d*$/);
+  assert.equal(toCollapsed(emptySnapshot()), '');
+  const proto = emptySnapshot();
+  proto.frames = [{ name: '__proto__' }];
+  proto.sites = [{ id: 1, key: 'x', stack: [0], liveBytes: 8, liveBlocks: 1, totalAllocs: 1, totalBytes: 8, peakLiveBytes: 8 }];
+  assert.equal(toCollapsed(proto), '__proto__ 8\n');
+});
+
+test('chrome-trace: one point from the summary when there is no timeline', () => {
+  const snap = makeSnapshot();
+  const before = clone(snap);
+  const trace = toChromeTrace(snap);
+  assert.deepEqual(validateChromeTrace(trace), []);
+  assert.deepEqual(validateChromeTrace(clone(trace)), []);
+  assert.deepEqual(snap, before);
+  const counters = trace.traceEvents.filter((e) => e.ph === 'C');
+  assert.deepEqual(counters.map((e) => [e.name, e.ts, e.args]),
+    [['live bytes', 0, { bytes: 5932 }], ['live blocks', 0, { blocks: 10 }]]);
+  const meta = trace.traceEvents.filter((e) => e.ph === 'M');
+  assert.deepEqual(meta.map((e) => e.name), ['process_name', 'thread_name']);
+  assert.equal(meta[0].args.name, 'emheap http://localhost:8000/');
+  const instant = trace.traceEvents.find((e) => e.ph === 'i');
+  assert.equal(instant.args.liveBytes, 5932);
+  assert.equal(instant.args.sites, 5);
+  assert.equal(trace.displayTimeUnit, 'ms');
+  assert.equal(trace.otherData.mode, 'exact-js');
+  // every event has the keys the Trace Event Format requires
+  for (const e of trace.traceEvents) {
+    for (const k of ['name', 'ph', 'pid', 'args']) assert.ok(k in e, `${JSON.stringify(e)} lacks ${k}`);
+    assert.equal(typeof e.pid, 'number');
+  }
+});
+
+test('chrome-trace: counters follow snapshot.timeline (ms -> us), sorted', () => {
+  const snap = makeSnapshot();
+  snap.timeline = [
+    { t: 0, liveBytes: 0, liveBlocks: 0 },
+    { t: 16.5, liveBytes: 1024, liveBlocks: 1 },
+    { t: 1000.25, liveBytes: 5932, liveBlocks: 10 },
+    { t: 33.0001, liveBytes: 2048, liveBlocks: 2 },
+  ];
+  assert.deepEqual(validateSnapshot(snap), [], 'the snapshot schema knows timeline');
+  const trace = toChromeTrace(snap);
+  assert.deepEqual(validateChromeTrace(trace), []);
+  const bytes = trace.traceEvents.filter((e) => e.name === 'live bytes');
+  assert.deepEqual(bytes.map((e) => [e.ts, e.args.bytes]), [[0, 0], [16500, 1024], [33000.1, 2048], [1000250, 5932]]);
+  const blocks = trace.traceEvents.filter((e) => e.name === 'live blocks');
+  assert.deepEqual(blocks.map((e) => e.args.blocks), [0, 1, 2, 10]);
+  assert.equal(trace.traceEvents.find((e) => e.ph === 'i').ts, 1000250);
+
+  const empty = emptySnapshot();
+  empty.timeline = [];
+  assert.deepEqual(toChromeTrace(empty).traceEvents.filter((e) => e.ph === 'C').map((e) => e.ts), [0, 0], 'empty timeline: the summary point');
+  for (const bad of [{ t: -1, liveBytes: 0, liveBlocks: 0 }, { t: 1, liveBytes: 1.5, liveBlocks: 0 }, { t: 'x', liveBytes: 0, liveBlocks: 0 }, null]) {
+    const s = makeSnapshot();
+    s.timeline = [bad];
+    assert.throws(() => toChromeTrace(s), /timeline\[0\]/);
+  }
+});
+
+test('chrome-trace validator rejects bad traces', () => {
+  const trace = toChromeTrace(makeSnapshot());
+  const bad = (mutate) => { const t = clone(trace); mutate(t); return validateChromeTrace(t); };
+  assert.notDeepEqual(bad((t) => { delete t.traceEvents; }), []);
+  assert.notDeepEqual(bad((t) => { t.traceEvents[2].ph = 'X'; }), []);
+  assert.notDeepEqual(bad((t) => { t.traceEvents[2].args.bytes = -1; }), []);
+  assert.notDeepEqual(bad((t) => { t.traceEvents[2].ts = 'now'; }), []);
+  assert.notDeepEqual(bad((t) => { t.traceEvents.splice(3, 1); }), []);   // blocks point gone
+  assert.notDeepEqual(bad((t) => { t.otherData.samplingInterval = 0; }), []);
+  assert.notDeepEqual(bad((t) => { t.displayTimeUnit = 'us'; }), []);
+});
+
+// The page gets formats/ through jslib/bundle.js: every module must be in the
+// bundle and load there with nothing but the language's globals.
+test('the --js-library bundle carries every format', () => {
+  const vm = require('node:vm');
+  const { bundleSource } = require('../jslib/bundle');
+  const modules = vm.runInNewContext(bundleSource(), {});
+  assert.deepEqual(Object.keys(modules.formats.FORMATS), Object.keys(FORMATS));
+  const snap = makeSnapshot();
+  const bytes = modules.formats.formatByName('pprof').build(snap);
+  assert.deepEqual(Array.from(bytes), Array.from(toPprof(snap)));
+  assert.equal(modules.formats.formatByName('collapsed').build(snap), toCollapsed(snap));
+  assert.deepEqual(clone(modules.formats.formatByName('chrome-trace').build(snap)), clone(toChromeTrace(snap)));
 });
 
 // formats/ is embedded into an Emscripten --js-library: check its rules here

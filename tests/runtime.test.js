@@ -197,10 +197,10 @@ test('sampled estimates land within 10% of exact for every site holding >= 1 MiB
   assert.equal(churnSampled.liveBytes, 0);
   assert.equal(churnSampled.liveBlocks, 0);
 
-  // The default: sampled (no shadow stack linked), 64 KiB, still exact totals.
+  // The default: sampled (no shadow stack linked), 256 KiB, still exact totals.
   const byDefault = run({});
   assert.equal(byDefault.mode, 'sampled');
-  assert.equal(byDefault.samplingInterval, 65536);
+  assert.equal(byDefault.samplingInterval, 262144);
   assert.equal(byDefault.summary.liveBytes, exact.summary.liveBytes);
 });
 
@@ -211,7 +211,7 @@ test('a bad mode or interval from the environment is reported and ignored', () =
   assert.match(r.stderr, /emheap: ignoring mode "fastest" from the environment: use exact or sampled/);
   assert.match(r.stderr, /emheap: ignoring sampling interval "-5"/);
   assert.equal(r.tagged.SNAPSHOT.mode, 'sampled');
-  assert.equal(r.tagged.SNAPSHOT.samplingInterval, 65536);
+  assert.equal(r.tagged.SNAPSHOT.samplingInterval, 262144);
 });
 
 test('shadow frames get names from --emit-symbol-map when the wasm has no name section', () => {

@@ -35,19 +35,20 @@ $(TEST_BUILD)/cpp_new.nonames.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RUNT
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(B)/emheap_mode_exact.o --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 -o $@
 
-# The shadow stack: the app's code compiled with -finstrument-functions and
+# The shadow stack: the app's code compiled with
+# -finstrument-functions-after-inlining and
 # the shadow hooks linked, as `emheap-config --shadow` prints; C++ exceptions
 # on (JS-based, through invoke_* wrappers).
 $(TEST_BUILD)/shadow.js: tests/runtime/shadow.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -Iruntime -fexceptions -finstrument-functions $< $(EMHEAP_LDFLAGS) $(B)/emheap_shadow.o \
+	$(EMCC) -O2 -Iruntime -fexceptions -finstrument-functions-after-inlining $< $(EMHEAP_LDFLAGS) $(B)/emheap_shadow.o \
 	  -fexceptions -sALLOW_MEMORY_GROWTH=1 -sEXPORTED_FUNCTIONS=_main,_malloc,_print_snapshot -o $@
 
 # Shadow stack without a name section (no --profiling-funcs), names from
 # the symbol map that --emit-symbol-map writes.
 $(TEST_BUILD)/shadow_symbols.js: tests/runtime/shadow.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -Iruntime -fexceptions -finstrument-functions $< $(B)/emheap.o $(B)/emheap_shadow.o \
+	$(EMCC) -O2 -Iruntime -fexceptions -finstrument-functions-after-inlining $< $(B)/emheap.o $(B)/emheap_shadow.o \
 	  --js-library $(B)/library_emheap.js --emit-symbol-map -fexceptions -sALLOW_MEMORY_GROWTH=1 \
 	  -sEXPORTED_FUNCTIONS=_main,_malloc,_print_snapshot -o $@
 

@@ -14,6 +14,7 @@ const readJson = (file) => JSON.parse(fs.readFileSync(path.join(root, file), 'ut
 const SNAPSHOT_ID = 'https://emheap.dev/schemas/emheap-snapshot.schema.json';
 const SPEEDSCOPE_ID = 'https://emheap.dev/schemas/speedscope.schema.json';
 const PERFVIEW_ID = 'https://emheap.dev/schemas/perfview.schema.json';
+const CHROME_TRACE_ID = 'https://emheap.dev/schemas/chrome-trace.schema.json';
 // speedscope's schema has no $id, so it is registered under a key of our own
 const UPSTREAM_KEY = 'speedscope-upstream';
 
@@ -23,6 +24,7 @@ addFormats(ajv);
 ajv.addSchema(readJson('schemas/emheap-snapshot.schema.json'));
 ajv.addSchema(readJson('schemas/speedscope.schema.json'));
 ajv.addSchema(readJson('schemas/perfview.schema.json'));
+ajv.addSchema(readJson('schemas/chrome-trace.schema.json'));
 // The upstream file is a bag of "definitions" whose root is just
 // {"$ref": "#/definitions/FileFormat.File"}; compiling the whole document keeps
 // that ref resolvable, and validating against it validates a whole file.
@@ -74,4 +76,24 @@ function validatePerfView(obj) {
   return run('perfview', PERFVIEW_ID, obj);
 }
 
-module.exports = { ajv, validateSnapshot, validateSpeedscope, validatePerfView };
+// Beyond the schema: counters come in (live bytes, live blocks) pairs at the
+// same times, in time order, and the instant sits at the last point.
+function validateChromeTrace(obj) {
+  const errors = run('chrome-trace', CHROME_TRACE_ID, obj);
+  if (errors.length === 0) {
+    const bytes = obj.traceEvents.filter((e) => e.name === 'live bytes');
+    const blocks = obj.traceEvents.filter((e) => e.name === 'live blocks');
+    const instants = obj.traceEvents.filter((e) => e.ph === 'i');
+    if (bytes.length === 0) errors.push('chrome-trace has no live bytes counter');
+    if (bytes.length !== blocks.length) errors.push(`chrome-trace has ${bytes.length} live bytes but ${blocks.length} live blocks points`);
+    bytes.forEach((e, i) => {
+      if (blocks[i] && blocks[i].ts !== e.ts) errors.push(`chrome-trace point ${i}: bytes at ${e.ts} but blocks at ${blocks[i].ts}`);
+      if (i > 0 && bytes[i - 1].ts > e.ts) errors.push(`chrome-trace point ${i} goes back in time`);
+    });
+    if (instants.length !== 1) errors.push(`chrome-trace has ${instants.length} snapshot instants, not 1`);
+    else if (bytes.length && instants[0].ts !== bytes[bytes.length - 1].ts) errors.push('chrome-trace snapshot instant is not at the last point');
+  }
+  return errors;
+}
+
+module.exports = { ajv, validateSnapshot, validateSpeedscope, validatePerfView, validateChromeTrace };

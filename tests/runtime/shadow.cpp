@@ -67,13 +67,16 @@ __attribute__((noinline)) void survives_longjmp() {
   after_longjmp();
 }
 
-// Recursion far deeper than the shadow capacity (1024).
+// Recursion far deeper than the shadow capacity (1024). The volatile
+// local read after the call keeps LLVM from turning it into a loop.
 __attribute__((noinline)) int recurse(int n) {
+  volatile int here = n;
   if (n == 0) {
     sink = malloc(7000);
     return 0;
   }
-  return recurse(n - 1 + zero) + 1;
+  int below = recurse(n - 1 + zero);
+  return below + here - n + 1;
 }
 
 // Real users of __builtin_return_address: same caller, same answer;

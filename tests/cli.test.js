@@ -1,0 +1,732 @@
+// tests/cli.test.js: the emheap command line (cli/emheap.js) run as a
+// subprocess, as a user or CI runs it: on files built from snapshot fixtures,
+// on a simulated session whose per-site growth is known (diff), on every
+// kind of bad input (one "emheap: " line on stderr, exit 2, no stack trace),
+// and on files downloaded from the real sample page in headless Chromium
+// (skipped without Chromium or without `make samples`).
+// Run: node --test tests/cli.test.js
+'use strict';
+
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const zlib = require('node:zlib');
+const { spawnSync } = require('node:child_process');
+
+const { makeSnapshot, summary } = require('./lib/fixtures');
+const { toSpeedscope } = require('../formats/speedscope');
+const { toPerfView } = require('../formats/perfview');
+const { toPprof } = require('../formats/pprof');
+const { toCollapsed } = require('../formats/collapsed');
+const { toChromeTrace } = require('../formats/chrome_trace');
+const { validateSpeedscope, validatePerfView, validateChromeTrace, validateSnapshot } = require('./lib/schemas');
+
+const ROOT = path.join(__dirname, '..');
+const CLI = path.join(ROOT, 'cli', 'emheap.js');
+const clone = (o) => JSON.parse(JSON.stringify(o));
+
+let tmp;
+before(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-cli-')); });
+after(() => { if (tmp) fs.rmSync(tmp, { recursive: true, force: true }); });
+
+function run(...args) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: tmp });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+function runBinary(...args) {
+  return spawnSync(process.execPath, [CLI, ...args], { cwd: tmp });
+}
+
+function write(name, body) {
+  const file = path.join(tmp, name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, typeof body === 'string' || Buffer.isBuffer(body) || body instanceof Uint8Array ? body : JSON.stringify(body));
+  return file;
+}
+
+// A bad-input or bad-usage answer: exit 2, nothing on stdout, exactly one
+// line on stderr that starts with "emheap: ", and no JS stack trace.
+function assertRejected(r, pattern, label = '') {
+  assert.equal(r.status, 2, `${label} exit status (stderr: ${r.stderr})`);
+  assert.equal(r.stdout, '', `${label} stdout`);
+  assert.match(r.stderr, /^emheap: [^\n]+\n$/, `${label} one line: ${JSON.stringify(r.stderr)}`);
+  assert.ok(!/\n\s+at |TypeError|SyntaxError|ReferenceError|internal error/.test(r.stderr), `${label} stack trace or crash: ${r.stderr}`);
+  if (pattern) assert.match(r.stderr, pattern, label);
+}
+
+// ---------------------------------------------------------------- a session with known growth
+//
+// Sites allocate and free at fixed rates per step of a simulated session;
+// a snapshot after `steps` steps holds exactly steps x those rates. Between
+// the snapshot after 2 steps and the one after 5, each site changed by 3 steps.
+const MODELS = [
+  // key, stack (leaf first), allocations per step, frees per step, block size
+  { key: 'leak_memory+0x1a2b', stack: ['leak_memory', 'on_click', 'main'], allocs: 64, frees: 0, size: 16388 },
+  { key: 'scratch_work+0x300', stack: ['scratch_work', 'render', 'main'], allocs: 60, frees: 60, size: 300 },
+  { key: 'cache_put+0x80', stack: ['cache_put', 'load_level', 'main'], allocs: 10, frees: 4, size: 1000 },
+  // one call site reached through two stacks: the key collides, the stacks decide
+  { key: 'grow+0x10', stack: ['grow', 'caller_a', 'main'], allocs: 2, frees: 0, size: 256 },
+  { key: 'grow+0x10', stack: ['grow', 'caller_b', 'main'], allocs: 5, frees: 5, size: 64 },
+  { key: '', stack: [], allocs: 3, frees: 1, size: 50 },   // site 0, unattributed
+  // appears only after step 3
+  { key: 'late_start+0x44', stack: ['late_start', 'main'], allocs: 7, frees: 2, size: 128, from: 3 },
+];
+
+function sessionSnapshot(steps, { reverse = false } = {}) {
+  const frames = [];
+  const frameIndex = new Map();
+  const intern = (name) => {
+    if (!frameIndex.has(name)) { frameIndex.set(name, frames.length); frames.push({ name, module: 'app.wasm' }); }
+    return frameIndex.get(name);
+  };
+  const sites = [];
+  MODELS.forEach((m, i) => {
+    const active = Math.max(0, steps - (m.from || 0));
+    if (active === 0) return;
+    const liveBlocks = active * (m.allocs - m.frees);
+    sites.push({
+      // ids differ between the two snapshots on purpose: matching must not use them
+      id: m.key === '' ? 0 : (reverse ? 100 : 1) + i,
+      key: m.key, stack: m.stack.map(intern),
+      liveBytes: liveBlocks * m.size, liveBlocks,
+      totalAllocs: active * m.allocs, totalBytes: active * m.allocs * m.size,
+      peakLiveBytes: liveBlocks * m.size,
+    });
+  });
+  if (reverse) sites.reverse();
+  const sum = (k) => sites.reduce((t, s) => t + s[k], 0);
+  return {
+    format: 'emheap-snapshot', version: 1,
+    capturedAt: new Date(Date.UTC(2026, 10, 22, 3, 0, steps)).toISOString(), source: 'http://localhost:8000/leaky-canvas/',
+    mode: 'exact-js', samplingInterval: 0,
+    summary: summary({
+      liveBytes: sum('liveBytes'), liveBlocks: sum('liveBlocks'), peakLiveBytes: sum('liveBytes'), peakLiveBlocks: sum('liveBlocks'),
+      totalBytes: sum('totalBytes'), mallocCalls: sum('totalAllocs'),
+      freeCalls: sum('totalAllocs') - sum('liveBlocks'), siteCount: sites.length,
+    }),
+    frames, sites, heapGrowth: [],
+  };
+}
+
+// What diff must report for model m between step `from` and step `to`.
+function expectedRow(m, from, to) {
+  const steps = Math.max(0, to - (m.from || 0)) - Math.max(0, from - (m.from || 0));
+  return {
+    newAllocs: steps * m.allocs, freedBlocks: steps * m.frees, countDelta: steps * (m.allocs - m.frees),
+    allocBytes: steps * m.allocs * m.size, freedBytes: steps * m.frees * m.size, sizeDelta: steps * (m.allocs - m.frees) * m.size,
+  };
+}
+const COLS = ['newAllocs', 'freedBlocks', 'countDelta', 'allocBytes', 'freedBytes', 'sizeDelta'];
+const pick = (row) => Object.fromEntries(COLS.map((c) => [c, row[c]]));
+
+describe('emheap diff', () => {
+  let beforeFile;
+  let afterFile;
+  before(() => {
+    const b = sessionSnapshot(2);
+    const a = sessionSnapshot(5, { reverse: true });
+    assert.deepEqual(validateSnapshot(b), []);
+    assert.deepEqual(validateSnapshot(a), []);
+    beforeFile = write('session/before.speedscope.json', toSpeedscope(b));
+    afterFile = write('session/after.PerfView.json', toPerfView(a));   // any file emheap writes
+  });
+
+  test('--json: every site changed by exactly its known growth', () => {
+    const r = run('diff', beforeFile, afterFile, '--json', '--top', '0');
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    const d = JSON.parse(r.stdout);
+    // every model changed, so every one has a row
+    assert.equal(d.changedSites, MODELS.length);
+    assert.equal(d.sites.length, MODELS.length);
+    for (const m of MODELS) {
+      const rows = d.sites.filter((s) => s.key === m.key && s.stack.join('<') === m.stack.join('<'));
+      assert.equal(rows.length, 1, `one row for ${m.key} ${m.stack.join('<')}`);
+      assert.deepEqual(pick(rows[0]), expectedRow(m, 2, 5), `${m.key} via ${m.stack[1]}`);
+      assert.equal(rows[0].matchedBy, m.key === 'grow+0x10' || m.key === '' ? 'stack' : 'key');
+      assert.equal(rows[0].status, m.from ? 'new' : 'both');
+    }
+    // sorted by size delta, largest growth first
+    const deltas = d.sites.map((s) => s.sizeDelta);
+    assert.deepEqual(deltas, deltas.slice().sort((x, y) => y - x));
+    assert.equal(d.sites[0].key, 'leak_memory+0x1a2b');
+    assert.equal(d.sites[0].sizeDelta, 3 * 64 * 16388);
+
+    // totals from the global counters
+    const b = sessionSnapshot(2).summary;
+    const a = sessionSnapshot(5).summary;
+    assert.deepEqual(d.totals.liveBytes, { before: b.liveBytes, after: a.liveBytes, delta: a.liveBytes - b.liveBytes });
+    assert.deepEqual(d.totals.liveBlocks, { before: b.liveBlocks, after: a.liveBlocks, delta: a.liveBlocks - b.liveBlocks });
+    assert.equal(d.totals.totalBytes.delta, a.totalBytes - b.totalBytes);
+    assert.equal(d.totals.freeCalls.delta, a.freeCalls - b.freeCalls);
+    assert.deepEqual(d.totals.sites, { before: 6, after: 7, delta: 1 });
+    // the column sums agree with the global counters here (exact mode)
+    assert.equal(d.sum.sizeDelta, d.totals.liveBytes.delta);
+    assert.equal(d.sum.countDelta, d.totals.liveBlocks.delta);
+    assert.equal(d.sum.allocBytes, d.totals.totalBytes.delta);
+    assert.equal(d.sum.freedBlocks, d.totals.freeCalls.delta);
+    assert.deepEqual(d.notes, []);
+  });
+
+  test('table: DevTools columns, totals, the growing site first', () => {
+    const r = run('diff', beforeFile, afterFile);
+    assert.equal(r.status, 0, r.stderr);
+    for (const h of ['# New', '# Deleted', '# Delta', 'Alloc. Size', 'Freed Size', 'Size Delta', 'totals (exact)', 'before', 'after', 'delta']) {
+      assert.ok(r.stdout.includes(h), `missing ${h}:\n${r.stdout}`);
+    }
+    const lines = r.stdout.split('\n');
+    const header = lines.findIndex((l) => l.trimStart().startsWith('# New'));
+    // first row: leak_memory, 192 new, 0 deleted, +192, 3.00 MiB allocated
+    assert.match(lines[header + 1], /^\s*192\s+0\s+\+192\s+3\.00 MiB\s+0 B\s+\+3\.00 MiB\s+leak_memory\+0x1a2b\s+leak_memory < on_click < main$/);
+    assert.match(r.stdout, /late_start\+0x44 \(new\)/);
+    assert.match(r.stdout, /total of 7 changed sites/);
+    assert.match(r.stdout, /live bytes\s+[\d.]+ \w?i?B\s+[\d.]+ \w?i?B\s+\+[\d.]+ MiB/);
+  });
+
+  test('--sort count / allocs and --top', () => {
+    const byCount = JSON.parse(run('diff', beforeFile, afterFile, '--json', '--sort', 'count').stdout);
+    assert.equal(byCount.sites[0].key, 'leak_memory+0x1a2b');
+    const counts = byCount.sites.map((s) => s.countDelta);
+    assert.deepEqual(counts, counts.slice().sort((x, y) => y - x));
+    const byAllocs = JSON.parse(run('diff', beforeFile, afterFile, '--json', '--sort=allocs', '--top', '2').stdout);
+    assert.equal(byAllocs.sites.length, 2);
+    assert.equal(byAllocs.changedSites, MODELS.length);
+    assert.deepEqual(byAllocs.sites.map((s) => s.newAllocs), [192, 180]);   // leak 3x64, scratch 3x60
+    const text = run('diff', beforeFile, afterFile, '--top', '1').stdout;
+    assert.match(text, /1 of 7 changed sites, sorted by size delta \(--top 0 shows all\)/);
+  });
+
+  test('a snapshot against itself: nothing changed', () => {
+    const r = run('diff', beforeFile, beforeFile);
+    assert.equal(r.status, 0);
+    assert.match(r.stdout, /no site changed/);
+  });
+
+  test('swapped files are flagged', () => {
+    const r = run('diff', afterFile, beforeFile, '--json');
+    assert.equal(r.status, 0);
+    const d = JSON.parse(r.stdout);
+    assert.ok(d.notes.some((n) => /swapped/.test(n)), d.notes.join('|'));
+    const text = run('diff', afterFile, beforeFile).stdout;
+    assert.match(text, /^note: .*swapped/m);
+  });
+
+  test('sampled snapshots get a note; different modes too', () => {
+    const s = sessionSnapshot(5);
+    s.mode = 'sampled';
+    s.samplingInterval = 65536;
+    const file = write('session/sampled.json', s);
+    const d = JSON.parse(run('diff', beforeFile, file, '--json').stdout);
+    assert.ok(d.notes.some((n) => /estimates/.test(n)));
+    assert.ok(d.notes.some((n) => /different modes/.test(n)));
+  });
+});
+
+// ---------------------------------------------------------------- top
+
+describe('emheap top', () => {
+  let files;
+  before(() => {
+    const snap = makeSnapshot();
+    files = {
+      speedscope: write('memory-profile-X.speedscope.json', toSpeedscope(snap)),
+      perfview: write('memory-profile-X.PerfView.json', toPerfView(snap)),
+      bare: write('snapshot.json', snap),
+      pretty: write('pretty.json', JSON.stringify(snap, null, 2)),
+      bom: write('bom.json', '\ufeff' + JSON.stringify(snap)),
+    };
+  });
+
+  test('reads speedscope, PerfView and bare snapshot files alike', () => {
+    const outs = Object.entries(files).map(([kind, file]) => {
+      const r = run('top', file, '--json');
+      assert.equal(r.status, 0, `${kind}: ${r.stderr}`);
+      const j = JSON.parse(r.stdout);
+      delete j.file;
+      return j;
+    });
+    for (const o of outs.slice(1)) assert.deepEqual(o, outs[0]);
+  });
+
+  test('--json: ranked sites with full stacks', () => {
+    const j = JSON.parse(run('top', files.speedscope, '--json').stdout);
+    assert.equal(j.mode, 'exact-js');
+    assert.equal(j.summary.liveBytes, 5932);
+    assert.equal(j.totalSites, 5);
+    assert.deepEqual(j.sites.map((s) => s.liveBytes), [4096, 1024, 512, 300, 0]);
+    assert.deepEqual(j.sites.map((s) => s.rank), [1, 2, 3, 4, 5]);
+    assert.equal(j.sites[0].label, 'leak_memory+0x1a2b');
+    assert.deepEqual(j.sites[0].stack[0], { name: 'leak_memory', file: 'app.c', line: 42 });
+    assert.deepEqual(j.sites[0].stack.map((f) => f.name), ['leak_memory', 'parse_chunk', 'load_level', 'main']);
+    assert.equal(j.sites[2].label, '(unattributed)');
+    assert.deepEqual(j.sites[2].stack, []);
+  });
+
+  test('--sort count / allocs, --top N', () => {
+    const count = JSON.parse(run('top', files.bare, '--json', '--sort', 'count').stdout);
+    assert.deepEqual(count.sites.map((s) => s.liveBlocks), [4, 3, 2, 1, 0]);
+    const allocs = JSON.parse(run('top', files.bare, '--json', '--sort', 'allocs').stdout);
+    assert.deepEqual(allocs.sites.map((s) => s.totalAllocs), [6, 5, 4, 3, 2]);
+    const two = JSON.parse(run('top', files.bare, '--json', '--top', '2').stdout);
+    assert.equal(two.sites.length, 2);
+    assert.equal(two.totalSites, 5);
+  });
+
+  test('table', () => {
+    const r = run('top', files.speedscope);
+    assert.equal(r.status, 0);
+    assert.equal(r.stderr, '');
+    assert.match(r.stdout, /mode exact-js/);
+    assert.match(r.stdout, /live 5\.79 KiB \(5,932 B\) in 10 blocks/);
+    const lines = r.stdout.split('\n');
+    const header = lines.findIndex((l) => /live bytes\s+live blocks\s+allocs/.test(l));
+    assert.ok(header > 0, r.stdout);
+    assert.match(lines[header + 1], /^1\s+4\.00 KiB\s+4\s+6\s+4\.10 KiB\s+leak_memory\+0x1a2b\s+leak_memory < parse_chunk < load_level < main$/);
+    assert.match(r.stdout, /5 of 5 sites, sorted by live bytes/);
+    const sampled = makeSnapshot();
+    sampled.mode = 'sampled';
+    sampled.samplingInterval = 65536;
+    assert.match(run('top', write('sampled.json', sampled)).stdout, /estimates/);
+  });
+});
+
+// ---------------------------------------------------------------- convert
+
+describe('emheap convert', () => {
+  const snap = makeSnapshot();
+  let input;
+  before(() => { input = write('conv/memory-profile-2026-11-22T02-35-18.930Z.speedscope.json', toSpeedscope(snap)); });
+  const out = (suffix) => path.join(tmp, 'conv', 'memory-profile-2026-11-22T02-35-18.930Z' + suffix);
+
+  test('every format, default output names, same bytes as formats/', () => {
+    let r = run('convert', input, '--to', 'pprof');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^wrote .*memory-profile-2026-11-22T02-35-18\.930Z\.pb\.gz \(pprof, [\d,]+ bytes\)\n$/);
+    assert.deepEqual(fs.readFileSync(out('.pb.gz')), Buffer.from(toPprof(snap)));
+    zlib.gunzipSync(fs.readFileSync(out('.pb.gz')));
+
+    r = run('convert', input, '--to', 'collapsed');
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(fs.readFileSync(out('.collapsed.txt'), 'utf8'), toCollapsed(snap));
+
+    r = run('convert', input, '--to', 'chrome-trace');
+    assert.equal(r.status, 0, r.stderr);
+    const trace = JSON.parse(fs.readFileSync(out('.trace.json'), 'utf8'));
+    assert.deepEqual(validateChromeTrace(trace), []);
+    assert.deepEqual(trace, clone(toChromeTrace(snap)));
+
+    r = run('convert', input, '--to', 'perfview');
+    assert.equal(r.status, 0, r.stderr);
+    const pv = JSON.parse(fs.readFileSync(out('.PerfView.json'), 'utf8'));
+    assert.deepEqual(validatePerfView(pv), []);
+    assert.deepEqual(pv, clone(toPerfView(snap)));
+
+    // and back: PerfView -> speedscope, the snapshot carried through
+    const back = path.join(tmp, 'conv', 'back.speedscope.json');
+    r = run('convert', out('.PerfView.json'), '--to', 'speedscope', '-o', back);
+    assert.equal(r.status, 0, r.stderr);
+    const ss = JSON.parse(fs.readFileSync(back, 'utf8'));
+    assert.deepEqual(validateSpeedscope(ss), []);
+    assert.deepEqual(ss, clone(toSpeedscope(snap)));
+  });
+
+  test('-o - writes to stdout (binary too); --output= works', () => {
+    const r = run('convert', input, '--to', 'collapsed', '-o', '-');
+    assert.equal(r.status, 0);
+    assert.equal(r.stdout, toCollapsed(snap));
+    const bin = runBinary('convert', input, '--to=pprof', '-o', '-');
+    assert.equal(bin.status, 0);
+    assert.deepEqual(bin.stdout, Buffer.from(toPprof(snap)));
+    const target = path.join(tmp, 'conv', 'custom name.txt');
+    assert.equal(run('convert', input, '--to', 'collapsed', `--output=${target}`).status, 0);
+    assert.equal(fs.readFileSync(target, 'utf8'), toCollapsed(snap));
+  });
+
+  test('a bare snapshot .json gets the new suffix; never overwrites the input', () => {
+    const bare = write('conv/snap.json', snap);
+    assert.equal(run('convert', bare, '--to', 'speedscope').status, 0);
+    assert.ok(fs.existsSync(path.join(tmp, 'conv', 'snap.speedscope.json')));
+    const before = fs.readFileSync(input);
+    assertRejected(run('convert', input, '--to', 'speedscope'), /overwrite/);
+    assertRejected(run('convert', input, '--to', 'pprof', '-o', input), /overwrite/);
+    assert.deepEqual(fs.readFileSync(input), before);
+    assertRejected(run('convert', input, '--to', 'pprof', '-o', path.join(tmp, 'no', 'such', 'dir', 'x.pb.gz')), /cannot write .*no such directory/);
+  });
+});
+
+// ---------------------------------------------------------------- check
+
+describe('emheap check', () => {
+  let file;
+  before(() => { file = write('check/profile.speedscope.json', toSpeedscope(makeSnapshot())); });   // 5932 live bytes
+
+  test('within budget: one OK line, exit 0', () => {
+    for (const args of [['--max-live-bytes', '10KB'], ['--max-live-bytes', '5932'], ['--max-site-bytes', '4KiB'],
+      ['--max-live-bytes', '1MiB', '--max-site-bytes', '0.5MB'], ['--max-live-bytes=6_000']]) {
+      const r = run('check', file, ...args);
+      assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stdout, /^emheap: OK: [^\n]+\n$/, args.join(' '));
+      assert.equal(r.stderr, '');
+    }
+    assert.match(run('check', file, '--max-site-bytes', '4KiB').stdout, /largest site leak_memory\+0x1a2b 4\.00 KiB \(4,096 B\) <= 4\.00 KiB/);
+  });
+
+  test('live budget exceeded: exit 1, figures and the biggest sites named', () => {
+    const r = run('check', file, '--max-live-bytes', '5KiB');
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^emheap: budget exceeded in .*profile\.speedscope\.json:\n/);
+    assert.match(r.stderr, /live bytes 5\.79 KiB \(5,932 B\) > --max-live-bytes 5\.00 KiB \(5,120 B\)/);
+    assert.match(r.stderr, /leak_memory\+0x1a2b 4\.00 KiB in 4 blocks \(leak_memory < parse_chunk < load_level < main\)/);
+    assert.ok(!/\n\s+at /.test(r.stderr));
+  });
+
+  test('site budget exceeded: exit 1, every site over it named', () => {
+    const r = run('check', file, '--max-live-bytes', '1GB', '--max-site-bytes', '1000');
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /2 sites over --max-site-bytes 1,000 B:/);
+    assert.match(r.stderr, /leak_memory\+0x1a2b 4\.00 KiB in 4 blocks/);
+    assert.match(r.stderr, /leak_memory\+0x1a40 1\.00 KiB in 1 block \(/);
+    assert.ok(!/unattributed/.test(r.stderr), 'a site within budget is not named');
+    assert.ok(!/live bytes .* > --max-live-bytes/.test(r.stderr));
+  });
+
+  test('bad budgets', () => {
+    assertRejected(run('check', file), /needs a budget/);
+    assertRejected(run('check', file, '--max-live-bytes', '10XB'), /--max-live-bytes: "10XB" is not a size/);
+    assertRejected(run('check', file, '--max-live-bytes', '-5'), /--max-live-bytes/);
+    assertRejected(run('check', file, '--max-site-bytes', 'lots'), /--max-site-bytes: "lots" is not a size/);
+    assertRejected(run('check', file, '--max-live-bytes'), /--max-live-bytes needs a value/);
+  });
+});
+
+// ---------------------------------------------------------------- bad input and usage
+
+describe('bad input: one line, exit 2, no stack trace', () => {
+  const good = () => toSpeedscope(makeSnapshot());
+  const cases = () => {
+    const text = JSON.stringify(good());
+    const wrongVersion = good();
+    wrongVersion.emheap.version = 2;
+    const oldVersion = makeSnapshot();
+    oldVersion.version = 0;
+    const wrongFormat = makeSnapshot();
+    wrongFormat.format = 'emheap-snapshot-v9';
+    const otherSpeedscope = good();
+    delete otherSpeedscope.emheap;
+    otherSpeedscope.exporter = 'speedscope@1.25.0';
+    const otherPerfView = toPerfView(makeSnapshot());
+    delete otherPerfView.emheap;
+    const badStack = makeSnapshot();
+    badStack.sites[0].stack.push(99);
+    const negative = makeSnapshot();
+    negative.sites[1].liveBytes = -1;
+    const noSummary = good();
+    delete noSummary.emheap.summary;
+    const badMode = makeSnapshot();
+    badMode.mode = 'exact';
+    const emheapNotObject = good();
+    emheapNotObject.emheap = 'yes';
+    return [
+      ['missing file', [path.join(tmp, 'does-not-exist.json')], /does-not-exist\.json: no such file/],
+      ['a directory', [tmp], /is a directory/],
+      ['empty file', [write('bad/empty.json', '')], /empty file/],
+      ['not JSON (text)', [write('bad/notes.txt', 'hello, world\n')], /not a JSON file/],
+      ['not JSON (collapsed output)', [write('bad/x.collapsed.txt', toCollapsed(makeSnapshot()))], /not a JSON file/],
+      ['invalid JSON', [write('bad/invalid.json', '{"emheap": {,}}')], /invalid JSON at byte \d+/],
+      ['truncated JSON (half)', [write('bad/half.speedscope.json', text.slice(0, text.length >> 1))], /truncated JSON/],
+      ['truncated JSON (last byte)', [write('bad/last.speedscope.json', text.slice(0, -1))], /truncated JSON/],
+      ['truncated JSON (mid string)', [write('bad/str.speedscope.json', text.slice(0, text.indexOf('leak_memory') + 4))], /truncated JSON/],
+      ['pprof (gzip) input', [write('bad/x.pb.gz', Buffer.from(toPprof(makeSnapshot())))], /gzip file \(a pprof profile\?\)/],
+      ['newer snapshot version', [write('bad/v2.speedscope.json', wrongVersion)], /snapshot version 2 is newer than this emheap reads \(version 1\): update emheap/],
+      ['unknown snapshot version', [write('bad/v0.json', oldVersion)], /unknown snapshot version 0/],
+      ['unknown snapshot format', [write('bad/fmt.json', wrongFormat)], /unknown snapshot format "emheap-snapshot-v9"/],
+      ['speedscope file from another tool', [write('bad/other.speedscope.json', otherSpeedscope)], /a speedscope file written by speedscope@1\.25\.0, not by emheap: it has no "emheap" field/],
+      ['PerfView file from another tool', [write('bad/other.PerfView.json', otherPerfView)], /a PerfView file not written by emheap/],
+      ['Chrome trace', [write('bad/x.trace.json', toChromeTrace(makeSnapshot()))], /a Chrome trace/],
+      ['other JSON object', [write('bad/package.json', { name: 'x', version: '1.0.0' })], /JSON, but not an emheap file/],
+      ['JSON array', [write('bad/array.json', [1, 2])], /the top level is an array/],
+      ['JSON null', [write('bad/null.json', 'null')], /the top level is null/],
+      ['"emheap" not an object', [write('bad/str.json', emheapNotObject)], /"emheap" field is not a snapshot object/],
+      ['stack out of range', [write('bad/stack.json', badStack)], /damaged emheap snapshot: sites\[0\]\.stack refers to frame 99, but there are 7 frames/],
+      ['negative count', [write('bad/neg.json', negative)], /damaged emheap snapshot: sites\[1\]\.liveBytes is not a whole number/],
+      ['no summary', [write('bad/nosummary.speedscope.json', noSummary)], /damaged emheap snapshot: summary is missing/],
+      ['unknown mode', [write('bad/mode.json', badMode)], /mode "exact" is not one of/],
+    ];
+  };
+
+  test('every command rejects every bad file the same way', () => {
+    const good1 = write('bad/good.speedscope.json', good());
+    for (const [label, [file], pattern] of cases()) {
+      for (const args of [['top', file], ['diff', good1, file], ['diff', file, good1], ['convert', file, '--to', 'pprof', '-o', path.join(tmp, 'bad', 'out.pb.gz')],
+        ['check', file, '--max-live-bytes', '1MB']]) {
+        assertRejected(run(...args), pattern, `${label}: emheap ${args[0]}`);
+      }
+    }
+    assert.ok(!fs.existsSync(path.join(tmp, 'bad', 'out.pb.gz')), 'nothing written from bad input');
+  });
+
+  test('every truncation point of a real-size file is reported as truncated', () => {
+    const text = JSON.stringify(good());
+    for (const cut of [1, 2, 10, 100, 500, text.length - 2]) {
+      assertRejected(run('top', write(`bad/cut${cut}.json`, text.slice(0, cut))), /truncated JSON/, `cut at ${cut}`);
+    }
+  });
+
+  test('usage errors', () => {
+    const file = write('usage/p.speedscope.json', good());
+    const usage = [
+      [[], /no command given/],
+      [['frobnicate'], /unknown command "frobnicate"/],
+      [['top'], /top needs FILE/],
+      [['diff', file], /diff needs AFTER/],
+      [['diff'], /diff needs BEFORE and AFTER/],
+      [['convert', file], /convert needs --to/],
+      [['convert'], /convert needs FILE/],
+      [['check'], /check needs FILE/],
+      [['top', file, 'extra'], /takes FILE, but got also "extra"/],
+      [['top', file, '--bogus'], /unknown option --bogus for "emheap top"/],
+      [['top', file, '-x'], /unknown option -x/],
+      [['top', file, '-json'], /unknown option -json/],
+      [['top', file, '--to', 'pprof'], /unknown option --to for "emheap top"/],
+      [['top', file, '--sort'], /--sort needs a value/],
+      [['top', file, '--sort', 'size'], /--sort: "size" is not one of bytes, count, allocs/],
+      [['top', file, '--top', 'ten'], /--top: "ten" is not a whole number/],
+      [['top', file, '--top', '-3'], /--top/],
+      [['top', file, '--json=yes'], /--json takes no value/],
+      [['top', file, '--top', '--json'], /--top needs a value/],
+      [['diff', file, file, '--sort', 'name'], /--sort: "name"/],
+      [['convert', file, '--to', 'xml'], /--to: unknown format "xml": use one of speedscope, perfview, pprof, collapsed, chrome-trace/],
+      [['convert', file, '--to', 'toString'], /unknown format "toString"/],
+      [['convert', file, '--to'], /--to needs a value/],
+      [['help', 'frobnicate'], /help: unknown command "frobnicate"/],
+    ];
+    for (const [args, pattern] of usage) assertRejected(run(...args), pattern, `emheap ${args.join(' ')}`);
+  });
+});
+
+describe('help and packaging', () => {
+  test('--help, help CMD, CMD --help', () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const r = run(...args);
+      assert.equal(r.status, 0);
+      assert.equal(r.stderr, '');
+      for (const cmd of ['top', 'diff', 'convert', 'check']) assert.match(r.stdout, new RegExp(`emheap ${cmd} `));
+    }
+    for (const cmd of ['top', 'diff', 'convert', 'check']) {
+      for (const args of [['help', cmd], [cmd, '--help'], [cmd, 'FILE', '-h']]) {
+        const r = run(...args);
+        assert.equal(r.status, 0, args.join(' '));
+        assert.match(r.stdout, new RegExp(`^Usage: emheap ${cmd} `), args.join(' '));
+      }
+    }
+    assert.match(run('help', 'check').stdout, /KiB/);
+    assert.match(run('--version').stdout, /^\d+\.\d+\.\d+\n$/);
+  });
+
+  test('package.json bin; executable with a node shebang', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    assert.deepEqual(pkg.bin, { emheap: 'cli/emheap.js' });
+    assert.ok(fs.readFileSync(CLI, 'utf8').startsWith('#!/usr/bin/env node\n'));
+    assert.ok(fs.statSync(CLI).mode & 0o111, 'cli/emheap.js is executable');
+    const r = spawnSync(CLI, ['--help'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  });
+
+  // The CLI must run from an npm install without devDependencies.
+  test('cli/ and formats/ need nothing but node and each other', () => {
+    for (const dir of ['cli', 'formats']) {
+      for (const name of fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.js'))) {
+        const src = fs.readFileSync(path.join(ROOT, dir, name), 'utf8');
+        for (const m of src.matchAll(/require\(['"]([^'"]+)['"]\)/g)) {
+          assert.ok(m[1].startsWith('node:') || m[1].startsWith('.'), `${dir}/${name} requires ${m[1]}`);
+        }
+        // a header comment says what the file is
+        assert.match(src.replace(/^#!.*\n/, ''), /^\/\/ \S+\.js: /, `${dir}/${name} header`);
+      }
+    }
+  });
+});
+
+// ---------------------------------------------------------------- the pure modules, directly
+
+describe('cli modules', () => {
+  const units = require('../cli/units');
+  const { diffSnapshots } = require('../cli/diff');
+  const { checkSnapshot } = require('../cli/read_snapshot');
+  const { renderTable } = require('../cli/table');
+
+  test('units: sizes, counts, bytes', () => {
+    const sizes = {
+      '0': 0, '1048576': 1048576, '10MB': 10e6, '10mb': 10e6, '10 MB': 10e6, '512KiB': 524288, '1.5KiB': 1536,
+      '2GiB': 2 * 1024 ** 3, '1k': 1000, '3M': 3e6, '100B': 100, '1_000_000': 1e6, '0.5MB': 500000, '1TiB': 1024 ** 4,
+    };
+    for (const [text, want] of Object.entries(sizes)) assert.equal(units.parseSize(text, '--x'), want, text);
+    for (const bad of ['', 'MB', '-1', '10XB', '1e6', '1.', 'ten', '10 M B', '99999999999999999999']) {
+      assert.throws(() => units.parseSize(bad, '--x'), (e) => e.name === 'EmheapError' && e.exitCode === 2 && /^--x: /.test(e.message), bad);
+    }
+    assert.equal(units.parseWhole('20', '--top'), 20);
+    assert.throws(() => units.parseWhole('2.5', '--top'), /not a whole number/);
+    assert.equal(units.formatCount(1234567), '1,234,567');
+    assert.equal(units.formatCount(-1000), '-1,000');
+    assert.equal(units.formatBytes(512), '512 B');
+    assert.equal(units.formatBytes(3 * 1024 * 1024), '3.00 MiB');
+    assert.equal(units.formatBytes(-2048), '-2.00 KiB');
+    assert.equal(units.formatBytesDelta(2048), '+2.00 KiB');
+    assert.equal(units.formatBytesDelta(0), '0 B');
+    assert.equal(units.formatCountDelta(-3), '-3');
+    assert.equal(units.formatBytesExact(5932), '5.79 KiB (5,932 B)');
+  });
+
+  test('diff: a key that collides in one snapshot only is matched by stack in both', () => {
+    const b = sessionSnapshot(2);
+    const a = sessionSnapshot(5);
+    // before: only the caller_a stack of grow+0x10 exists
+    b.sites = b.sites.filter((s) => !(s.key === 'grow+0x10' && b.frames[s.stack[1]].name === 'caller_b'));
+    const d = diffSnapshots(b, a);
+    const grow = d.rows.filter((r) => r.key === 'grow+0x10');
+    assert.deepEqual(grow.map((r) => [r.stack[1], r.status, r.matchedBy]), [['caller_a', 'both', 'stack'], ['caller_b', 'new', 'stack']]);
+    assert.equal(grow[0].newAllocs, 3 * 2);
+    assert.equal(grow[1].newAllocs, 5 * 5);
+    // a site gone from AFTER (two sessions) is reported, not dropped
+    const gone = diffSnapshots(a, sessionSnapshot(5, { reverse: true }));
+    assert.deepEqual(gone.rows, []);
+    const fewer = sessionSnapshot(5);
+    fewer.sites = fewer.sites.filter((s) => s.key !== 'cache_put+0x80');
+    const g = diffSnapshots(a, fewer).rows.find((r) => r.key === 'cache_put+0x80');
+    assert.equal(g.status, 'gone');
+    assert.equal(g.sizeDelta, -a.sites.find((s) => s.key === 'cache_put+0x80').liveBytes);
+  });
+
+  test('checkSnapshot accepts what the schema accepts, names the first problem otherwise', () => {
+    const snap = makeSnapshot();
+    assert.equal(checkSnapshot(snap), null);
+    snap.timeline = [{ t: 0, liveBytes: 1, liveBlocks: 1 }];
+    assert.equal(checkSnapshot(snap), null);
+    snap.timeline[0].t = -1;
+    assert.match(checkSnapshot(snap), /timeline\[0\]/);
+    const noName = makeSnapshot();
+    delete noName.frames[2].name;
+    assert.equal(checkSnapshot(noName), 'frames[2] has no name');
+  });
+
+  test('table: right-aligned numbers, no trailing blanks', () => {
+    const text = renderTable([{ title: 'n', align: 'right' }, { title: 'name', align: 'left' }], [['1', 'a'], ['100', 'bb']]);
+    assert.equal(text, '  n  name\n  1  a\n100  bb\n');
+  });
+});
+
+// ---------------------------------------------------------------- real files from the sample page
+
+const { haveChromium, CHROMIUM } = require('./lib/browser');
+const SAMPLES = path.join(ROOT, 'build', 'samples');
+const REAL_SKIP = !haveChromium() ? `no Chromium at ${CHROMIUM}`
+  : !fs.existsSync(path.join(SAMPLES, 'leaky-canvas', 'index.html')) ? 'build/samples is missing: run `make samples`' : false;
+const LEAK_BLOCKS = 64;
+const LEAK_BLOCK_BYTES = 16384 + 4;   // sizeof(leak) + 16 KiB, samples/leaky-canvas/leaky.c
+
+describe('on files downloaded from the sample page', { skip: REAL_SKIP, timeout: 120000 }, () => {
+  let dir;
+  const files = {};
+  before(async () => {
+    if (REAL_SKIP) return;
+    const { serve } = require('./lib/serve');
+    const { launch, newPage } = require('./lib/browser');
+    dir = path.join(tmp, 'real');
+    fs.mkdirSync(dir, { recursive: true });
+    const server = await serve({ '/': SAMPLES });
+    const browser = await launch();
+    const download = async (page, name) => {
+      const [d] = await Promise.all([page.waitForEvent('download', { timeout: 10000 }), page.keyboard.press('Control+Shift+H')]);
+      const file = path.join(dir, name + '-' + d.suggestedFilename());
+      await d.saveAs(file);
+      return file;
+    };
+    try {
+      for (const mode of ['exact', 'sampled']) {
+        const { context, page } = await newPage(browser);
+        try {
+          await page.goto(`${server.url}/leaky-canvas/?emheap=${mode}`);
+          await page.waitForFunction(() => document.title === 'emheap sample: ready', null, { timeout: 20000 });
+          await page.evaluate(() => emheap.ready());
+          files[mode + 'Before'] = await download(page, mode + '-before');
+          // known growth: 3 leaks, free them all, 2 leaks
+          for (let i = 0; i < 3; i++) await page.click('#leak');
+          await page.click('#free');
+          for (let i = 0; i < 2; i++) await page.click('#leak');
+          files[mode + 'After'] = await download(page, mode + '-after');
+          // a bare snapshot, as a user keeps one from the console
+          fs.writeFileSync(path.join(dir, mode + '-bare.json'), JSON.stringify(await page.evaluate(() => emheap.snapshot())));
+          files[mode + 'Bare'] = path.join(dir, mode + '-bare.json');
+        } finally {
+          await context.close();
+        }
+      }
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  });
+
+  test('top names leak_memory first (exact and sampled downloads)', () => {
+    for (const mode of ['exact', 'sampled']) {
+      const r = run('top', files[mode + 'After'], '--json');
+      assert.equal(r.status, 0, r.stderr);
+      const j = JSON.parse(r.stdout);
+      assert.equal(j.mode, mode === 'exact' ? 'exact-js' : 'sampled');
+      assert.equal(j.sites[0].stack[0].name, 'leak_memory', JSON.stringify(j.sites[0]));
+      if (mode === 'exact') assert.equal(j.sites[0].liveBytes, 2 * LEAK_BLOCKS * LEAK_BLOCK_BYTES);
+      const text = run('top', files[mode + 'After']);
+      assert.equal(text.status, 0);
+      assert.match(text.stdout, /leak_memory/);
+    }
+  });
+
+  test('diff of the exact downloads: leak_memory grew by exactly what was done', () => {
+    const r = run('diff', files.exactBefore, files.exactAfter, '--json', '--top', '0');
+    assert.equal(r.status, 0, r.stderr);
+    const d = JSON.parse(r.stdout);
+    const leak = d.sites.filter((s) => s.stack[0] === 'leak_memory');
+    assert.ok(leak.length >= 1, JSON.stringify(d.sites.map((s) => s.label)));
+    const sum = (k) => leak.reduce((t, s) => t + s[k], 0);
+    assert.equal(sum('newAllocs'), 5 * LEAK_BLOCKS);
+    assert.equal(sum('freedBlocks'), 3 * LEAK_BLOCKS);
+    assert.equal(sum('countDelta'), 2 * LEAK_BLOCKS);
+    assert.equal(sum('allocBytes'), 5 * LEAK_BLOCKS * LEAK_BLOCK_BYTES);
+    assert.equal(sum('freedBytes'), 3 * LEAK_BLOCKS * LEAK_BLOCK_BYTES);
+    assert.equal(sum('sizeDelta'), 2 * LEAK_BLOCKS * LEAK_BLOCK_BYTES);
+    assert.equal(d.sites[0].stack[0], 'leak_memory', 'the largest growth comes first');
+    assert.ok(d.totals.liveBytes.delta >= 2 * LEAK_BLOCKS * LEAK_BLOCK_BYTES);
+    // the bare snapshot taken after reads the same as the download
+    const bare = JSON.parse(run('diff', files.exactBefore, files.exactBare, '--json', '--top', '0').stdout);
+    assert.equal(bare.sites.filter((s) => s.stack[0] === 'leak_memory').reduce((t, s) => t + s.sizeDelta, 0), 2 * LEAK_BLOCKS * LEAK_BLOCK_BYTES);
+    const text = run('diff', files.sampledBefore, files.sampledAfter);
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /note: sampled mode/);
+  });
+
+  test('check and convert on a downloaded file', () => {
+    const f = files.exactAfter;
+    assert.equal(run('check', f, '--max-live-bytes', '64MiB').status, 0);
+    const r = run('check', f, '--max-live-bytes', '64MiB', '--max-site-bytes', '1MiB');
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /leak_memory/);
+    for (const to of ['pprof', 'collapsed', 'chrome-trace', 'perfview', 'speedscope']) {
+      const target = path.join(dir, `converted.${to}`);
+      const c = run('convert', f, '--to', to, '-o', target);
+      assert.equal(c.status, 0, `${to}: ${c.stderr}`);
+      assert.ok(fs.statSync(target).size > 0);
+    }
+    assert.match(fs.readFileSync(path.join(dir, 'converted.collapsed'), 'utf8').split('\n')[0], /;leak_memory \d+$/);
+    assert.deepEqual(validateChromeTrace(JSON.parse(fs.readFileSync(path.join(dir, 'converted.chrome-trace'), 'utf8'))), []);
+    assert.deepEqual(validatePerfView(JSON.parse(fs.readFileSync(path.join(dir, 'converted.perfview'), 'utf8'))), []);
+    // the default name of a downloaded file
+    const c = run('convert', f, '--to', 'pprof');
+    assert.equal(c.status, 0);
+    assert.ok(fs.existsSync(f.replace(/\.speedscope\.json$/, '.pb.gz')));
+    const go = spawnSync('go', ['tool', 'pprof', '-top', '-sample_index=inuse_space', f.replace(/\.speedscope\.json$/, '.pb.gz')], { encoding: 'utf8' });
+    if (go.status === 0) assert.match(go.stdout, /flat%[^\n]*\n\s*\S+\s+[\d.]+%\s+[\d.]+%\s+\S+\s+[\d.]+%\s+leak_memory/);
+  });
+});
