@@ -52,6 +52,7 @@ $(B)/library_emheap.js: $(JSLIB_SRC)
 
 include samples/samples.mk
 include tests/tests.mk
+include bench/bench.mk
 
 serve: samples
 	$(NODE) tests/lib/serve.js $(B)/samples

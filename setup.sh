@@ -12,6 +12,7 @@ cd "$(dirname "$0")"
 declare -A PACKAGES=(
   [emcc]=emscripten [wasm-opt]=binaryen [wasm-objdump]=wabt
   [chromium]=chromium [jq]=jq [node]=nodejs [npm]=npm [make]=make
+  [go]=golang-go   # `go tool pprof` reads the pprof export in the tests
 )
 
 missing=()

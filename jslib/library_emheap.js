@@ -260,13 +260,15 @@ mergeInto(LibraryManager.library, {
         var entry = emheapModules.formats.formatByName(format === undefined ? 'speedscope' : format);
         var snapshot = EMHEAP.snapshot();
         name = 'memory-profile-' + snapshot.capturedAt.replace(/:/g, '-') + entry.suffix;
-        text = JSON.stringify(entry.build(snapshot));
+        var body = entry.build(snapshot);
+        // JSON formats build objects; pprof builds bytes, collapsed a string.
+        text = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
       } catch (e) {
         console.error('emheap: ' + String(e && e.message || e).replace(/^emheap: /, ''));
         return null;
       }
       if (typeof document !== 'undefined' && typeof Blob !== 'undefined') {
-        var url = URL.createObjectURL(new Blob([text], {type: 'application/json'}));
+        var url = URL.createObjectURL(new Blob([text], {type: entry.mime || 'application/octet-stream'}));
         var a = document.createElement('a');
         a.href = url;
         a.download = name;

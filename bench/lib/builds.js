@@ -1,0 +1,132 @@
+// builds.js -- builds every bench workload in every build kind with emcc,
+// into build/bench/<kind>/<workload>.js (+ .wasm). A failed build is a value
+// ({error}), never an exception, so the bench table still prints.
+//
+// Objects are shared between kinds that compile the same way: baseline,
+// --memoryprofiler, -fsanitize=leak (it adds no compile-time instrumentation
+// on wasm: the objects are byte-identical) and emheap exact/js differ only
+// at link time. A binary is rebuilt when its command line changed or an input
+// (source, object, or any file named on the command line, such as
+// build/emheap.o) is newer.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const {spawnSync} = require('child_process');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const OUT = path.join(ROOT, 'build', 'bench');
+const EMCC = process.env.EMCC || 'emcc';
+const EMHEAP_CONFIG = process.env.EMHEAP_CONFIG || path.join(ROOT, 'bin', 'emheap-config');
+const SQLITE_DIR = path.join(OUT, 'sqlite');
+const PRE_JS = path.join(ROOT, 'bench', 'bench-pre.js');
+const RUNTIME_FAILED = path.join(OUT, 'runtime-build.failed');
+
+const CFLAGS = ['-O2'];
+const LDFLAGS = ['-O2', '-sALLOW_MEMORY_GROWTH=1', '--pre-js', PRE_JS];
+const SQLITE_CFLAGS = ['-DSQLITE_OMIT_LOAD_EXTENSION', '-DSQLITE_THREADSAFE=0', '-DSQLITE_OMIT_DEPRECATED'];
+
+// Emscripten's JS tools need Debian's node modules (../shared/TOOLCHAIN.md).
+const ENV = {...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':')};
+
+const WORKLOADS = {
+  micro: {sources: [{file: path.join(ROOT, 'bench', 'workloads', 'micro.c')}]},
+  sqlite: {
+    sources: [
+      {file: path.join(SQLITE_DIR, 'sqlite3.c'), cflags: SQLITE_CFLAGS},
+      {file: path.join(ROOT, 'bench', 'workloads', 'sqlite_bench.c'), cflags: ['-I' + SQLITE_DIR],
+        deps: [path.join(SQLITE_DIR, 'sqlite3.h')]},
+    ],
+  },
+  live_blocks: {sources: [{file: path.join(ROOT, 'bench', 'workloads', 'live_blocks.c')}]},
+  sites: {sources: [{file: path.join(OUT, 'gen', 'sites.c')}]}, // written by bench/gen-sites.js
+};
+
+// What bin/emheap-config prints for `args`, as an argument list, or {error}.
+function emheapConfig(...args) {
+  if (fs.existsSync(RUNTIME_FAILED)) {
+    return {error: `make runtime failed (see ${path.relative(ROOT, path.join(OUT, 'runtime-build.log'))})`};
+  }
+  const r = spawnSync(EMHEAP_CONFIG, args, {encoding: 'utf8'});
+  if (r.error || r.status !== 0) {
+    const why = (r.stderr || '').trim().split('\n')[0] || String(r.error || `exit ${r.status}`);
+    return {error: `emheap-config ${args.join(' ')}: ${why}`};
+  }
+  return {flags: r.stdout.trim().split(/\s+/).filter(Boolean)};
+}
+
+// The build kinds: {cflags, ldflags} or {error}. `objects` names the
+// directory of objects the kind shares with others.
+function buildKinds() {
+  const js = emheapConfig('--ldflags');
+  const shadowC = emheapConfig('--shadow', '--cflags');
+  const shadowL = emheapConfig('--shadow', '--ldflags');
+  const shadowError = shadowC.error || shadowL.error;
+  return {
+    plain: {objects: 'plain', cflags: [], ldflags: []},
+    memoryprofiler: {objects: 'plain', cflags: [], ldflags: ['--memoryprofiler']},
+    lsan: {objects: 'plain', cflags: [], ldflags: ['-fsanitize=leak']},
+    'emheap-js': js.error ? {error: js.error} : {objects: 'plain', cflags: [], ldflags: js.flags},
+    'emheap-shadow': shadowError ? {error: shadowError}
+      : {objects: 'shadow', cflags: shadowC.flags, ldflags: shadowL.flags},
+  };
+}
+
+function mtime(file) {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch (e) {
+    return -1;
+  }
+}
+
+// Runs `cmd` unless `out` is newer than every input and was made by the
+// same command. Returns null or an error message.
+function make(out, cmd, inputs) {
+  const stamp = out + '.cmd';
+  const line = JSON.stringify(cmd);
+  const files = inputs.concat(cmd.filter((a) => a.startsWith('/') && fs.existsSync(a) && fs.statSync(a).isFile()));
+  const missing = files.find((f) => mtime(f) < 0);
+  if (missing) return `missing ${path.relative(ROOT, missing)}`;
+  const outTime = mtime(out);
+  if (outTime >= 0 && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === line &&
+      files.every((f) => mtime(f) <= outTime)) return null;
+  fs.mkdirSync(path.dirname(out), {recursive: true});
+  fs.rmSync(stamp, {force: true});
+  const started = Date.now();
+  process.stderr.write(`bench: ${path.basename(cmd[0])} -> ${path.relative(ROOT, out)} ... `);
+  const r = spawnSync(cmd[0], cmd.slice(1), {encoding: 'utf8', env: ENV, maxBuffer: 64 << 20});
+  process.stderr.write(`${((Date.now() - started) / 1000).toFixed(1)} s${r.status === 0 ? '' : ' FAILED'}\n`);
+  if (r.error || r.status !== 0) {
+    fs.rmSync(out, {force: true});
+    const lines = `${r.stderr || ''}\n${r.stdout || ''}`.split('\n').map((l) => l.trim()).filter(Boolean);
+    const why = lines.find((l) => /error/i.test(l)) || lines[lines.length - 1] || String(r.error || `exit ${r.status}`);
+    return `${path.basename(cmd[0])} failed: ${why.slice(0, 300)}`;
+  }
+  fs.writeFileSync(stamp, line);
+  return null;
+}
+
+// Builds `workload` as `kindName`: {js} (absolute path) or {error}.
+function build(workload, kindName, kinds) {
+  const kind = kinds[kindName];
+  if (kind.error) return {error: kind.error};
+  const spec = WORKLOADS[workload];
+  const objects = [];
+  for (const src of spec.sources) {
+    if (!fs.existsSync(src.file)) {
+      const hint = workload === 'sqlite' ? ' (make bench fetches it with npm pack better-sqlite3)' : '';
+      return {error: `missing ${path.relative(ROOT, src.file)}${hint}`};
+    }
+    const obj = path.join(OUT, 'obj', kind.objects, path.basename(src.file).replace(/\.c$/, '.o'));
+    const cmd = [EMCC, ...CFLAGS, ...kind.cflags, ...(src.cflags || []), '-c', src.file, '-o', obj];
+    const error = make(obj, cmd, [src.file, ...(src.deps || [])]);
+    if (error) return {error};
+    objects.push(obj);
+  }
+  const js = path.join(OUT, kindName, `${workload}.js`);
+  const error = make(js, [EMCC, ...objects, ...LDFLAGS, ...kind.ldflags, '-o', js], objects);
+  return error ? {error} : {js};
+}
+
+module.exports = {ROOT, OUT, SQLITE_DIR, EMCC, EMHEAP_CONFIG, WORKLOADS, buildKinds, build, ENV};

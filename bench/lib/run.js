@@ -1,0 +1,99 @@
+// run.js -- runs one bench binary once, under node or in headless Chromium,
+// and returns what it printed: {result, summary} or {error}. `result` is the
+// workload's JSON line ({"workload":..,"ns_per_op":..}); `summary` is
+// emheap's counters (the EMHEAP_SUMMARY line of bench/bench-pre.js), or null
+// for a build without emheap.
+'use strict';
+
+const {spawnSync} = require('child_process');
+
+// V8 flags for both node and Chromium. --no-liftoff compiles the wasm with
+// the optimizing tier up front: otherwise the first second or so of a large
+// module (SQLite) runs in the baseline tier while the optimized code is
+// compiled in the background, and a short run measures the compiler.
+const V8_FLAGS = (process.env.BENCH_V8_FLAGS !== undefined ? process.env.BENCH_V8_FLAGS : '--no-liftoff')
+  .split(/\s+/).filter(Boolean);
+
+function lastLines(text, n = 3) {
+  return String(text || '').split('\n').map((l) => l.trim()).filter(Boolean).slice(-n).join(' | ').slice(0, 400);
+}
+
+function parseOutput(stdout) {
+  let result = null;
+  let summary = null;
+  for (const line of String(stdout).split('\n')) {
+    if (line.startsWith('EMHEAP_SUMMARY ')) {
+      try { summary = JSON.parse(line.slice(15)); } catch (e) { summary = {error: line}; }
+    } else if (line.startsWith('{"workload"')) {
+      try { result = JSON.parse(line); } catch (e) { /* reported as missing below */ }
+    }
+  }
+  return {result, summary};
+}
+
+// node --no-experimental-fetch (Emscripten 3.1.6 output under node 20).
+function runNode(js, args, {env = {}, timeoutMs = 300000} = {}) {
+  const r = spawnSync(process.execPath, ['--no-experimental-fetch', ...V8_FLAGS, js, ...args.map(String)], {
+    encoding: 'utf8', env: {...process.env, ...env}, timeout: timeoutMs, maxBuffer: 64 << 20,
+  });
+  if (r.error && r.error.code === 'ETIMEDOUT') return {error: `timeout after ${timeoutMs / 1000} s`};
+  if (r.error) return {error: String(r.error.message || r.error)};
+  const {result, summary} = parseOutput(r.stdout);
+  if (r.status !== 0) return {error: `exit ${r.status}${r.signal ? ' ' + r.signal : ''}: ${lastLines(r.stderr || r.stdout)}`};
+  if (!result) return {error: `no result line: ${lastLines(r.stderr || r.stdout)}`};
+  return {result, summary};
+}
+
+// Same flags as tests/lib/browser.js, plus the V8 flags above.
+async function launchChromium() {
+  const {chromium} = require('playwright-core');
+  const {CHROMIUM} = require('../../tests/lib/browser');
+  const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+  if (V8_FLAGS.length) args.push(`--js-flags=${V8_FLAGS.join(' ')}`);
+  return chromium.launch({executablePath: CHROMIUM, args, headless: true});
+}
+
+// Opens bench/page.html?js=..&args=..&<query> in a fresh context, waits for
+// the result line (and emheap's summary line when the build has emheap),
+// then runs `after(page)` if given; its value is returned as `extra`.
+async function runBrowser(browser, pageUrl, {timeoutMs = 300000, after} = {}) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e.message || e)));
+    page.on('crash', () => errors.push('page crashed'));
+    await page.goto(pageUrl);
+    try {
+      await page.waitForFunction(
+        () => (bench.result && (!globalThis.emheap || bench.summary)) || bench.errors.length > 0,
+        null, {timeout: timeoutMs, polling: 200});
+    } catch (e) {
+      return {error: errors.length ? errors[0] : `timeout after ${timeoutMs / 1000} s`};
+    }
+    const state = await page.evaluate(() => ({result: bench.result, summary: bench.summary,
+      errors: bench.errors, tail: bench.lines.slice(-3)}));
+    if (!state.result) {
+      return {error: [...state.errors, ...errors].concat(state.tail).join(' | ').slice(0, 400) || 'no result'};
+    }
+    const out = {result: state.result, summary: state.summary};
+    if (after) out.extra = await after(page);
+    return out;
+  } catch (e) {
+    return {error: String(e.message || e).split('\n')[0].slice(0, 300)};
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
+
+function chromiumAvailable() {
+  try {
+    const {haveChromium, CHROMIUM} = require('../../tests/lib/browser');
+    return haveChromium() ? null : `no Chromium at ${CHROMIUM}`;
+  } catch (e) {
+    return `cannot load playwright-core: ${e.message.split('\n')[0]}`;
+  }
+}
+
+module.exports = {runNode, runBrowser, launchChromium, chromiumAvailable, V8_FLAGS};

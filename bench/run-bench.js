@@ -1,0 +1,405 @@
+// run-bench.js -- `make bench`: builds the workloads (bench/workloads/) in
+// every configuration, runs them under node and in headless Chromium, and
+// prints one table of ns per op and the ratio to the baseline build measured
+// in the same run. Also two emheap tables: memory per live block, and the
+// cost of exporting a snapshot of 1,000,000 blocks in 100,000 sites.
+// Writes build/bench/results.json and build/bench/results.md.
+//
+// Every run of a configuration is calibrated to take about BENCH_TARGET_MS in
+// its own speed (slow profilers get fewer iterations; ns/op is per op, so
+// they compare), then runs are interleaved across configurations and the
+// median is reported. A failed build or run is an "error" cell with the
+// reason; the rest of the table still prints.
+//
+// Settings (environment): BENCH_RUNS (5), BENCH_TARGET_MS (500),
+// BENCH_WORKLOADS (micro,sqlite), BENCH_CONFIGS (names, comma separated),
+// BENCH_BROWSER=0 (node only), BENCH_EXTRAS=0 (skip the emheap tables),
+// BENCH_V8_FLAGS ("--no-liftoff"), EMHEAP_CONFIG (another emheap-config),
+// EMHEAP_SAMPLING_INTERVAL (passed to node, and to the page as
+// emheap_interval=).
+'use strict';
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const {execSync} = require('child_process');
+
+const {ROOT, OUT, EMCC, EMHEAP_CONFIG, buildKinds, build, ENV} = require('./lib/builds');
+const {runNode, runBrowser, launchChromium, chromiumAvailable, V8_FLAGS} = require('./lib/run');
+const {median, ns, ratio, fixed, Notes, table} = require('./lib/report');
+const {generate} = require('./gen-sites');
+
+const RUNS = Number(process.env.BENCH_RUNS || 5);
+const TARGET_MS = Number(process.env.BENCH_TARGET_MS || 500);
+const MAX_ITERATIONS = 5000;
+const INTERVAL = process.env.EMHEAP_SAMPLING_INTERVAL || '';
+const list = (name, all) => (process.env[name] ? process.env[name].split(',').map((s) => s.trim()) : all);
+
+const ALL_CONFIGS = [
+  {name: 'baseline', kind: 'plain'},
+  {name: 'memoryprofiler', kind: 'memoryprofiler', nodeNA: 'needs a page (browser only)'},
+  {name: 'lsan', kind: 'lsan', env: {LSAN_OPTIONS: 'detect_leaks=0'}, browserOptional: true},
+  {name: 'exact/js', kind: 'emheap-js', mode: 'exact'},
+  {name: 'exact/shadow', kind: 'emheap-shadow', mode: 'exact'},
+  {name: 'sampled/js', kind: 'emheap-js', mode: 'sampled'},
+  {name: 'sampled/shadow', kind: 'emheap-shadow', mode: 'sampled'},
+];
+const CONFIG = Object.fromEntries(ALL_CONFIGS.map((c) => [c.name, c]));
+// The speed table's rows (baseline always); the emheap tables use their own.
+const CONFIGS = ALL_CONFIGS.filter((c) => c.name === 'baseline' || list('BENCH_CONFIGS', [c.name]).includes(c.name));
+
+// What one op is, and how a run's size is passed (argv[1]).
+const WORKLOADS = {
+  micro: {op: 'one malloc, calloc, realloc or free call', args: (n) => [n]},
+  sqlite: {op: 'one row processed: inserted, returned by a query, or changed by UPDATE/DELETE',
+    args: (n) => [n, ...(process.env.BENCH_SQLITE_ORDERS ? [process.env.BENCH_SQLITE_ORDERS] : [])]},
+};
+const WORKLOAD_NAMES = list('BENCH_WORKLOADS', Object.keys(WORKLOADS)).filter((w) => WORKLOADS[w]);
+
+const log = (...a) => console.error('bench:', ...a);
+
+// ---- running one configuration once ---------------------------------------
+
+function modeProblem(config, summary) {
+  if (!config.mode) return null;
+  if (!summary) return 'the build printed no emheap summary (no Module.emheap)';
+  if (summary.error) return `emheap summary: ${summary.error}`;
+  const mode = typeof summary.mode === 'string' ? summary.mode : summary.mode && summary.mode.mode;
+  if (!mode) return null; // this runtime does not say; trust the request
+  const shadow = config.kind === 'emheap-shadow';
+  if (config.mode === 'sampled' ? !/sampl/i.test(mode) : !/exact/i.test(mode) || /shadow/i.test(mode) !== shadow) {
+    return `runtime reports mode "${mode}" (asked ${config.name})`;
+  }
+  return null;
+}
+
+function pageUrl(ctx, js, args, config) {
+  const q = new URLSearchParams({js: '/out/' + path.relative(OUT, js), args: args.join(',')});
+  if (config.mode) q.set('emheap', config.mode);
+  if (config.mode && INTERVAL) q.set('emheap_interval', INTERVAL);
+  return `${ctx.server.url}/page/page.html?${q}`;
+}
+
+async function runOnce(ctx, cell, iterations, extra = {}) {
+  const config = CONFIG[cell.config];
+  const args = extra.args || WORKLOADS[cell.workload].args(iterations);
+  let r;
+  if (cell.env === 'node') {
+    const env = {...(config.env || {}), ...(config.mode ? {EMHEAP_MODE: config.mode} : {})};
+    r = runNode(cell.js, args, {env, timeoutMs: extra.timeoutMs});
+  } else {
+    r = await runBrowser(ctx.browser, pageUrl(ctx, cell.js, args, config), extra);
+  }
+  if (!r.error) {
+    const problem = modeProblem(config, r.summary);
+    if (problem) r = {error: problem};
+  }
+  return r;
+}
+
+// ---- the speed table --------------------------------------------------------
+
+function makeCells(ctx) {
+  const cells = [];
+  for (const workload of WORKLOAD_NAMES) {
+    for (const config of CONFIGS) {
+      const built = ctx.builds[`${workload}|${config.kind}`];
+      for (const env of ['node', 'chromium']) {
+        const cell = {workload, config: config.name, env, js: built.js, samples: [], runs: RUNS};
+        if (env === 'node' && config.nodeNA) cell.na = config.nodeNA;
+        else if (env === 'chromium' && ctx.noBrowser) cell.na = ctx.noBrowser;
+        else if (built.error) cell.error = built.error;
+        cells.push(cell);
+      }
+    }
+  }
+  return cells;
+}
+
+function fail(cell, error) {
+  const config = CONFIG[cell.config];
+  if (cell.env === 'chromium' && config.browserOptional) cell.na = `does not run in Chromium: ${error}`;
+  else cell.error = error;
+  log(`${cell.workload} ${cell.config} ${cell.env}: ${cell.na || cell.error}`);
+}
+
+// Finds the iteration count that makes one run take about TARGET_MS.
+async function calibrate(ctx, cell) {
+  let n = 1;
+  let r;
+  for (let step = 0; step < 6; step++) {
+    r = await runOnce(ctx, cell, n);
+    if (r.error) return fail(cell, r.error);
+    if (r.result.ms >= TARGET_MS / 5 || n >= MAX_ITERATIONS) break;
+    n = Math.min(MAX_ITERATIONS, n * Math.min(50, Math.max(2, Math.ceil(TARGET_MS / 2 / Math.max(r.result.ms, 0.5)))));
+  }
+  cell.iterations = Math.max(1, Math.min(MAX_ITERATIONS, Math.round(n * TARGET_MS / r.result.ms)));
+  const runMs = r.result.ms * cell.iterations / n;
+  cell.runs = runMs > 20000 ? 1 : runMs > 3000 ? Math.min(RUNS, 3) : RUNS;
+  if (cell.iterations === n) cell.samples.push(r);
+  log(`${cell.workload} ${cell.config} ${cell.env}: ${cell.iterations} iterations, ${cell.runs} runs of ~${Math.round(runMs)} ms`);
+}
+
+async function measure(ctx, cells) {
+  const live = () => cells.filter((c) => !c.error && !c.na);
+  for (const cell of live()) await calibrate(ctx, cell);
+  // Interleaved: one run of every configuration per round.
+  for (let round = 0; round < RUNS; round++) {
+    for (const cell of live().filter((c) => c.samples.length < c.runs)) {
+      const r = await runOnce(ctx, cell, cell.iterations);
+      if (r.error) fail(cell, r.error);
+      else cell.samples.push(r);
+    }
+  }
+  for (const cell of cells) {
+    cell.nsPerOp = cell.samples.map((s) => s.result.ns_per_op);
+    cell.median = median(cell.nsPerOp);
+    const s = cell.samples[0];
+    if (s && s.summary) cell.emheapMode = s.summary.mode;
+    if (s) cell.opsPerRun = s.result.ops;
+    if (s && s.result.alloc_calls !== undefined) cell.allocCallsPerRun = s.result.alloc_calls;
+    delete cell.samples;
+  }
+  for (const cell of cells) {
+    const base = cells.find((c) => c.workload === cell.workload && c.env === cell.env && c.config === 'baseline');
+    cell.ratio = cell.median / base.median;
+  }
+}
+
+function speedTable(cells, notes) {
+  const show = (cell, what) => {
+    const where = `${cell.workload} ${cell.config} ${cell.env}`;
+    if (cell.na) return notes.cell('n/a', cell.na, where, {brief: true});
+    if (cell.error) return notes.cell('error', cell.error, where, {brief: what !== 'ns'});
+    return what === 'ns' ? ns(cell.median) : ratio(cell.ratio);
+  };
+  const rows = [];
+  for (const workload of WORKLOAD_NAMES) {
+    for (const config of CONFIGS) {
+      const get = (env) => cells.find((c) => c.workload === workload && c.config === config.name && c.env === env);
+      const n = get('node');
+      const c = get('chromium');
+      rows.push([workload, config.name, show(n, 'ns'), show(n, 'ratio'), show(c, 'ns'), show(c, 'ratio')]);
+    }
+  }
+  return table(['workload', 'configuration', 'node ns/op', 'node ratio', 'chromium ns/op', 'chromium ratio'], rows);
+}
+
+// ---- emheap table (a): memory per live block --------------------------------
+
+const MEMORY_CONFIGS = ['baseline', 'exact/js', 'exact/shadow', 'sampled/js', 'sampled/shadow'];
+
+async function memoryTable(ctx, notes) {
+  const rows = [];
+  const results = [];
+  let base = null;
+  for (const name of MEMORY_CONFIGS) {
+    const config = CONFIG[name];
+    const built = ctx.builds[`live_blocks|${config.kind}`];
+    const cell = {workload: 'live_blocks', config: name, env: 'node', js: built.js};
+    const r = built.error ? {error: built.error} : await runOnce(ctx, cell, 0, {args: [1000000], timeoutMs: 600000});
+    if (r.error) {
+      const brief = notes.cell('error', r.error, `memory ${name}`, {brief: true});
+      rows.push([name, notes.cell('error', r.error, `memory ${name}`), ...Array(5).fill(brief)]);
+      results.push({config: name, error: r.error});
+      continue;
+    }
+    const m = r.result;
+    const s = r.summary || {};
+    if (name === 'baseline') base = m;
+    const perBlock = (key) => (base && name !== 'baseline' ? (m[key] - base[key]) / m.blocks : NaN);
+    const MB = (x) => fixed(x / 1048576, 1);
+    rows.push([name, s.liveBlocks !== undefined ? s.liveBlocks.toLocaleString('en-US') : '-',
+      MB(m.malloc_in_use), MB(m.heap_size), fixed(perBlock('malloc_in_use')), fixed(perBlock('sbrk')),
+      fixed(perBlock('heap_size'))]);
+    results.push({config: name, ...m, emheapLiveBlocks: s.liveBlocks, emheapSampledAllocs: s.sampledAllocs,
+      emheapHeapSize: s.heapSize, emheapMode: s.mode, bytesPerBlock: {mallocInUse: perBlock('malloc_in_use'),
+        sbrk: perBlock('sbrk'), heapSize: perBlock('heap_size')}});
+  }
+  const md = table(['configuration', 'blocks emheap counts live', 'malloc in use MB', 'wasm heap MB',
+    'B/block (malloc in use)', 'B/block (sbrk)', 'B/block (wasm heap)'], rows);
+  return {md, results};
+}
+
+// ---- emheap table (b): snapshot export at 1M blocks, 100k sites --------------
+
+async function exportTiming(page) {
+  return page.evaluate(() => {
+    const api = globalThis.emheap;
+    const times = [];
+    const out = {};
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      const snap = api.snapshot();
+      const t1 = performance.now();
+      const file = api.toSpeedscope(snap);
+      const t2 = performance.now();
+      const text = JSON.stringify(file);
+      const t3 = performance.now();
+      times.push({snapshot: t1 - t0, speedscope: t2 - t1, stringify: t3 - t2, total: t3 - t0});
+      if (i === 0) {
+        out.bytes = new TextEncoder().encode(text).length;
+        out.sites = snap.sites.length;
+        out.liveBlocks = snap.summary && snap.summary.liveBlocks;
+        out.samples = file.profiles[0].samples.length;
+      }
+    }
+    return {...out, times};
+  });
+}
+
+async function exportTable(ctx, notes) {
+  const rows = [];
+  const results = [];
+  for (const name of ['exact/js', 'exact/shadow']) {
+    const config = CONFIG[name];
+    const built = ctx.builds[`sites|${config.kind}`];
+    const cell = {workload: 'sites', config: name, env: 'chromium', js: built.js};
+    let r = built.error ? {error: built.error} : ctx.noBrowser ? {error: ctx.noBrowser}
+      : await runOnce(ctx, cell, 0, {args: [], timeoutMs: 600000, after: exportTiming});
+    if (!r.error && !r.extra) r = {error: 'no timing'};
+    if (r.error) {
+      const brief = notes.cell('error', r.error, `export ${name}`, {brief: true});
+      rows.push([name, notes.cell('error', r.error, `export ${name}`), ...Array(6).fill(brief)]);
+      results.push({config: name, error: r.error});
+      continue;
+    }
+    const x = r.extra;
+    const med = (k) => median(x.times.map((t) => t[k]));
+    const first = x.times[0].total;
+    rows.push([name, Number(x.liveBlocks).toLocaleString('en-US'), Number(x.sites).toLocaleString('en-US'),
+      `${Math.round(med('snapshot'))} / ${Math.round(med('speedscope'))} / ${Math.round(med('stringify'))}`,
+      Math.round(first).toLocaleString('en-US'), Math.round(med('total')).toLocaleString('en-US'),
+      fixed(x.bytes / 1048576, 1), med('total') < 1000 && first < 1000 ? 'yes' : 'no']);
+    results.push({config: name, allocMs: r.result.ms, ...x});
+  }
+  const md = table(['configuration', 'live blocks', 'sites', 'snapshot / toSpeedscope / stringify ms (median)',
+    'first export ms', 'median export ms (of 3)', 'speedscope JSON MB', 'under 1 s'], rows);
+  return {md, results};
+}
+
+// ---- machine, builds, main -------------------------------------------------
+
+function machine(browserVersion) {
+  const sh = (cmd) => {
+    try {
+      return execSync(cmd, {encoding: 'utf8', env: ENV}).trim().split('\n')[0];
+    } catch (e) {
+      return '?';
+    }
+  };
+  const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
+  return {
+    date: new Date().toISOString(),
+    nproc: sh('nproc'),
+    cpu: (cpuinfo.match(/^model name\s*:\s*(.*)$/m) || [])[1] || os.cpus()[0].model,
+    node: process.version,
+    chromium: browserVersion ? `Chromium ${browserVersion}` : 'no Chromium',
+    emcc: `emcc ${(sh(`${EMCC} --version`).match(/\d+\.\d+\.\d+/) || ['?'])[0]}`,
+    v8Flags: V8_FLAGS.join(' '),
+  };
+}
+
+function buildAll() {
+  fs.mkdirSync(path.join(OUT, 'gen'), {recursive: true});
+  const sites = path.join(OUT, 'gen', 'sites.c');
+  const text = generate();
+  if (!fs.existsSync(sites) || fs.readFileSync(sites, 'utf8') !== text) fs.writeFileSync(sites, text);
+  const kinds = buildKinds();
+  const wanted = new Set();
+  for (const w of WORKLOAD_NAMES) for (const c of CONFIGS) wanted.add(`${w}|${c.kind}`);
+  if (process.env.BENCH_EXTRAS !== '0') {
+    for (const k of ['plain', 'emheap-js', 'emheap-shadow']) wanted.add(`live_blocks|${k}`);
+    for (const k of ['emheap-js', 'emheap-shadow']) wanted.add(`sites|${k}`);
+  }
+  const builds = {};
+  for (const key of wanted) {
+    const [workload, kind] = key.split('|');
+    builds[key] = build(workload, kind, kinds);
+    if (builds[key].error) log(`build ${workload} ${kind}: ${builds[key].error}`);
+  }
+  return builds;
+}
+
+async function main() {
+  const started = Date.now();
+  const ctx = {builds: buildAll()};
+  ctx.noBrowser = process.env.BENCH_BROWSER === '0' ? 'BENCH_BROWSER=0' : chromiumAvailable();
+  if (!ctx.noBrowser) {
+    try {
+      const {serve} = require('../tests/lib/serve');
+      ctx.browser = await launchChromium();
+      ctx.server = await serve({'/page/': path.join(ROOT, 'bench'), '/out/': OUT});
+    } catch (e) {
+      ctx.noBrowser = `cannot start Chromium: ${String(e.message || e).split('\n')[0]}`;
+    }
+  }
+  const info = machine(ctx.browser && ctx.browser.version());
+  const notes = new Notes();
+  try {
+    const cells = makeCells(ctx);
+    await measure(ctx, cells);
+    const speed = speedTable(cells, notes);
+    let memory = null;
+    let exported = null;
+    if (process.env.BENCH_EXTRAS !== '0') {
+      memory = await memoryTable(ctx, notes);
+      exported = await exportTable(ctx, notes);
+    }
+    const md = report(info, speed, memory, exported, notes, cells, started);
+    fs.writeFileSync(path.join(OUT, 'results.md'), md);
+    fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({
+      machine: info, settings: {runs: RUNS, targetMs: TARGET_MS, v8Flags: V8_FLAGS, emheapConfig: EMHEAP_CONFIG,
+        samplingInterval: INTERVAL || 'default'},
+      ops: Object.fromEntries(WORKLOAD_NAMES.map((w) => [w, WORKLOADS[w].op])),
+      speed: cells, memoryPerBlock: memory && memory.results, snapshotExport: exported && exported.results,
+      notes: notes.list(), seconds: (Date.now() - started) / 1000,
+    }, null, 2) + '\n');
+    process.stdout.write(md);
+  } finally {
+    if (ctx.browser) await ctx.browser.close().catch(() => {});
+    if (ctx.server) await ctx.server.close();
+  }
+}
+
+// For SQLite: how often it calls the allocator, which is what a heap
+// profiler's overhead follows.
+function allocDensity(cells, workload) {
+  const base = cells.find((c) => c.workload === workload && c.config === 'baseline' && c.allocCallsPerRun);
+  if (!base) return '';
+  return ` It makes ${Math.round(1000 * base.allocCallsPerRun / base.opsPerRun)} malloc/realloc/free calls per 1,000 ops.`;
+}
+
+function report(info, speed, memory, exported, notes, cells, started) {
+  const counts = [...new Set(cells.filter((c) => c.nsPerOp && c.nsPerOp.length).map((c) => c.nsPerOp.length))].sort();
+  const out = [
+    '# emheap bench', '',
+    `${info.date} | ${info.nproc} cores, ${info.cpu} | node ${info.node} | ${info.chromium} | ${info.emcc}`, '',
+    '## Speed', '',
+    ...WORKLOAD_NAMES.map((w) => `- ${w}: an op is ${WORKLOADS[w].op}.${allocDensity(cells, w)}`),
+    `- Median ns/op of ${counts.join(' or ') || RUNS} runs per cell (fewer for runs over 3 s), interleaved across`,
+    `  configurations; each run sized to ~${TARGET_MS} ms at its own speed (at least one iteration).`,
+    '  Ratio = median / median of baseline, same workload, same engine, same bench run.',
+    `- V8 flags: ${V8_FLAGS.join(' ') || '(none)'}; emheap mode by EMHEAP_MODE (node) or ?emheap= (page).`, '',
+    speed, '',
+  ];
+  if (memory) {
+    out.push('## emheap memory per live block', '',
+      '1,000,000 live blocks of 32 bytes, node; B/block = (this build - baseline) / 1,000,000.', '',
+      memory.md, '');
+  }
+  if (exported) {
+    out.push('## emheap snapshot export in headless Chromium', '',
+      '1,000,000 live blocks in 100,000 distinct call chains (bench/gen-sites.js); export =',
+      '`emheap.snapshot()` + `emheap.toSpeedscope()` + `JSON.stringify`, timed in the page. Target: under 1 s.', '',
+      exported.md, '');
+  }
+  if (notes.list().length) out.push('## Notes: errors and n/a, in full', '', ...notes.markdown(), '');
+  out.push(`Bench took ${Math.round((Date.now() - started) / 1000)} s. Full data: build/bench/results.json.`, '');
+  return out.join('\n');
+}
+
+main().catch((e) => {
+  console.error(e && e.stack || e);
+  process.exit(1);
+});

@@ -1,0 +1,130 @@
+// diff.js: compare two snapshots site by site, with the columns of Chrome
+// DevTools' heap snapshot "Comparison" view:
+//   # New       allocations made in between   (after.totalAllocs - before.totalAllocs)
+//   # Deleted   blocks freed in between       (before.liveBlocks + # New - after.liveBlocks)
+//   # Delta     change in live blocks         (after.liveBlocks - before.liveBlocks)
+//   Alloc. Size bytes allocated in between    (after.totalBytes - before.totalBytes)
+//   Freed Size  bytes freed in between        (before.liveBytes + Alloc. Size - after.liveBytes)
+//   Size Delta  change in live bytes          (after.liveBytes - before.liveBytes)
+// Sites are matched by call site key. Where a key is shared by several sites
+// (in either snapshot: one call site reached through several stacks, or site
+// 0's empty key), those sites are matched by their full stack, the frame
+// names joined; sites that still share an identity are added together.
+// The counters are cumulative within one page session, so the columns are
+// meaningful for two snapshots of the same session, BEFORE taken first.
+'use strict';
+
+const { stackNames, siteLabel, stackText, sortBy } = require('./sites');
+
+const COLUMNS = ['newAllocs', 'freedBlocks', 'countDelta', 'allocBytes', 'freedBytes', 'sizeDelta'];
+
+// --sort names -> ranking keys (descending: the largest growth first).
+const DIFF_SORTS = {
+  bytes: { title: 'size delta', keys: ['sizeDelta', 'allocBytes', 'countDelta'] },
+  count: { title: '# delta', keys: ['countDelta', 'sizeDelta', 'newAllocs'] },
+  allocs: { title: '# new', keys: ['newAllocs', 'allocBytes', 'sizeDelta'] },
+};
+
+function keyCounts(snapshot) {
+  const counts = new Map();
+  for (const s of snapshot.sites) counts.set(s.key, (counts.get(s.key) || 0) + 1);
+  return counts;
+}
+
+// identity -> {key, label, stack, siteIds, liveBytes, liveBlocks, totalAllocs, totalBytes}
+function groupSites(snapshot, collide) {
+  const groups = new Map();
+  for (const site of snapshot.sites) {
+    const names = stackNames(snapshot, site);
+    const byStack = collide.has(site.key);
+    const identity = byStack ? `${site.key}\n${names.join('\n')}` : site.key;
+    let g = groups.get(identity);
+    if (!g) {
+      g = { key: site.key, label: siteLabel(snapshot, site), stack: names, matchedBy: byStack ? 'stack' : 'key',
+        siteIds: [], liveBytes: 0, liveBlocks: 0, totalAllocs: 0, totalBytes: 0 };
+      groups.set(identity, g);
+    }
+    g.siteIds.push(site.id);
+    g.liveBytes += site.liveBytes;
+    g.liveBlocks += site.liveBlocks;
+    g.totalAllocs += site.totalAllocs;
+    g.totalBytes += site.totalBytes;
+  }
+  return groups;
+}
+
+const ZERO = { liveBytes: 0, liveBlocks: 0, totalAllocs: 0, totalBytes: 0, siteIds: [] };
+const counters = (g) => ({ liveBytes: g.liveBytes, liveBlocks: g.liveBlocks, totalAllocs: g.totalAllocs, totalBytes: g.totalBytes });
+
+function diffSnapshots(before, after) {
+  const collide = new Set(['']);
+  for (const counts of [keyCounts(before), keyCounts(after)]) {
+    for (const [key, n] of counts) if (n > 1) collide.add(key);
+  }
+  const b = groupSites(before, collide);
+  const a = groupSites(after, collide);
+  const identities = [...a.keys(), ...[...b.keys()].filter((k) => !a.has(k))];
+
+  const rows = [];
+  for (const id of identities) {
+    const x = b.get(id) || ZERO;
+    const y = a.get(id) || ZERO;
+    const shown = a.get(id) || b.get(id);
+    const newAllocs = y.totalAllocs - x.totalAllocs;
+    const allocBytes = y.totalBytes - x.totalBytes;
+    const row = {
+      key: shown.key,
+      label: shown.label,
+      stack: shown.stack,
+      matchedBy: shown.matchedBy,
+      status: !b.has(id) ? 'new' : !a.has(id) ? 'gone' : 'both',
+      newAllocs,
+      freedBlocks: x.liveBlocks + newAllocs - y.liveBlocks,
+      countDelta: y.liveBlocks - x.liveBlocks,
+      allocBytes,
+      freedBytes: x.liveBytes + allocBytes - y.liveBytes,
+      sizeDelta: y.liveBytes - x.liveBytes,
+      before: counters(x),
+      after: counters(y),
+    };
+    // unchanged sites are left out, as in DevTools
+    if (COLUMNS.some((c) => row[c] !== 0)) rows.push(row);
+  }
+
+  const sum = {};
+  for (const c of COLUMNS) sum[c] = rows.reduce((t, r) => t + r[c], 0);
+  const total = (s, k) => s.summary[k];
+  const allocCalls = (s) => s.summary.mallocCalls + s.summary.callocCalls + s.summary.reallocCalls + s.summary.memalignCalls;
+  const totals = {
+    // exact in every mode: the global counters
+    liveBytes: triple(total(before, 'liveBytes'), total(after, 'liveBytes')),
+    liveBlocks: triple(total(before, 'liveBlocks'), total(after, 'liveBlocks')),
+    totalBytes: triple(total(before, 'totalBytes'), total(after, 'totalBytes')),
+    allocCalls: triple(allocCalls(before), allocCalls(after)),
+    freeCalls: triple(total(before, 'freeCalls'), total(after, 'freeCalls')),
+    sites: triple(before.sites.length, after.sites.length),
+  };
+  return { rows, sum, totals, notes: notes(before, after) };
+}
+
+const triple = (before, after) => ({ before, after, delta: after - before });
+
+// Things the reader must know to trust the columns.
+function notes(before, after) {
+  const out = [];
+  if (after.summary.totalBytes < before.summary.totalBytes || after.summary.freeCalls < before.summary.freeCalls) {
+    out.push('AFTER has fewer allocations in total than BEFORE: the files are swapped or come from two page sessions, so # New and # Deleted are not meaningful');
+  } else if (Date.parse(after.capturedAt) < Date.parse(before.capturedAt)) {
+    out.push('AFTER was captured before BEFORE: are the files swapped?');
+  }
+  if (before.source !== after.source) out.push(`the snapshots come from different sources (${before.source || '?'} and ${after.source || '?'})`);
+  if (before.mode !== after.mode) out.push(`the snapshots were taken in different modes (${before.mode} and ${after.mode})`);
+  if (before.mode === 'sampled' || after.mode === 'sampled') out.push('sampled mode: per-site numbers are estimates; the totals are exact');
+  return out;
+}
+
+function sortDiffRows(rows, sort = 'bytes') {
+  return sortBy(rows, DIFF_SORTS[sort].keys);
+}
+
+module.exports = { diffSnapshots, sortDiffRows, DIFF_SORTS, COLUMNS, stackText };

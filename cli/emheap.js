@@ -1,0 +1,364 @@
+#!/usr/bin/env node
+// emheap.js: the emheap command line (see cli/README.md). This file only
+// parses arguments and prints; the work is in the modules beside it
+// (read_snapshot, sites, diff, budget, units, table) and, for every file
+// format, in formats/ (the same builders the page uses).
+//
+// Exit codes: 0 done, 1 `check` found a budget exceeded, 2 bad usage or bad
+// input (one "emheap: ..." line on stderr, never a stack trace).
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { EmheapError } = require('./errors');
+const { readSnapshotFile } = require('./read_snapshot');
+const { SORTS, topSites, stackText, modeNote } = require('./sites');
+const { diffSnapshots, sortDiffRows, DIFF_SORTS } = require('./diff');
+const { checkBudgets } = require('./budget');
+const units = require('./units');
+const { renderTable, clip } = require('./table');
+const { FORMATS, formatByName } = require('../formats/index');
+
+const STACK_WIDTH = 100;   // characters of stack shown per row in tables
+
+const USAGE = {
+  top: {
+    synopsis: 'emheap top FILE [--sort bytes|count|allocs] [--top N] [--json]',
+    text: `The sites of a snapshot, largest first.
+  --sort bytes   by live bytes (default); count: by live blocks; allocs: by allocations ever made
+  --top N        show the first N sites (default 20; 0 = all)
+  --json         print JSON instead of a table`,
+  },
+  diff: {
+    synopsis: 'emheap diff BEFORE AFTER [--sort bytes|count|allocs] [--top N] [--json]',
+    text: `What changed between two snapshots of one page session (BEFORE taken first).
+Sites are matched by call site key, and by full stack where keys collide.
+Columns, as in Chrome DevTools' heap comparison:
+  # New        allocations made in between      # Deleted   blocks freed in between
+  # Delta      change in live blocks            Alloc. Size bytes allocated in between
+  Freed Size   bytes freed in between           Size Delta  change in live bytes
+  --sort bytes   by size delta (default); count: by # delta; allocs: by # new (largest first)
+  --top N        show the first N changed sites (default 20; 0 = all)
+  --json         print JSON instead of a table`,
+  },
+  convert: {
+    synopsis: `emheap convert FILE --to ${Object.keys(FORMATS).join('|')} [-o OUT]`,
+    text: `Write the snapshot in another format (the same builders as the page).
+  --to FORMAT    speedscope (.speedscope.json), perfview (.PerfView.json), pprof (.pb.gz,
+                 for go tool pprof), collapsed (.collapsed.txt, folded stacks for
+                 flamegraph.pl), chrome-trace (.trace.json, for Perfetto / chrome://tracing)
+  -o OUT         output file (default: FILE with the format's suffix; "-" = stdout)`,
+  },
+  check: {
+    synopsis: 'emheap check FILE [--max-live-bytes N] [--max-site-bytes N]',
+    text: `Check memory budgets, for CI: exit 0 and print OK when within budget,
+exit 1 naming the sites when a budget is exceeded.
+  --max-live-bytes N   budget for all live bytes (summary.liveBytes, exact)
+  --max-site-bytes N   budget for the live bytes of any one site
+N is ${units.SIZE_HELP}.`,
+  },
+};
+
+const OPTIONS = {
+  top: { sort: 'value', top: 'value', json: 'flag' },
+  diff: { sort: 'value', top: 'value', json: 'flag' },
+  convert: { to: 'value', o: 'value', output: 'value' },
+  check: { 'max-live-bytes': 'value', 'max-site-bytes': 'value' },
+};
+const POSITIONAL = { top: ['FILE'], diff: ['BEFORE', 'AFTER'], convert: ['FILE'], check: ['FILE'] };
+
+function mainUsage() {
+  return `emheap: read the heap profiles emheap writes (Ctrl+Shift+H in the page)
+
+Usage:
+${Object.values(USAGE).map((u) => '  ' + u.synopsis).join('\n')}
+  emheap help COMMAND
+
+FILE is a *.speedscope.json or *.PerfView.json file emheap wrote, or a bare
+snapshot JSON (emheap.snapshot() in the page). Exit status: 0 ok, 1 budget
+exceeded (check), 2 bad usage or unreadable input.
+`;
+}
+
+function commandUsage(cmd) {
+  return `Usage: ${USAGE[cmd].synopsis}\n\n${USAGE[cmd].text}\n`;
+}
+
+// argv -> {cmd, args: [positional], opts: {name: value}} or {help: text}
+function parseArgs(argv) {
+  if (argv.length === 0) throw new EmheapError('no command given; run "emheap --help" for usage');
+  const [cmd, ...rest] = argv;
+  if (cmd === '--help' || cmd === '-h') return { help: mainUsage() };
+  if (cmd === '--version' || cmd === '-V') return { help: require('../package.json').version + '\n' };
+  if (cmd === 'help') {
+    if (rest.length === 0) return { help: mainUsage() };
+    if (!USAGE[rest[0]] || rest.length > 1) {
+      throw new EmheapError(`help: unknown command "${rest.join(' ')}" (commands: ${Object.keys(USAGE).join(', ')})`);
+    }
+    return { help: commandUsage(rest[0]) };
+  }
+  if (!OPTIONS[cmd]) {
+    throw new EmheapError(`unknown command "${cmd}" (commands: ${Object.keys(USAGE).join(', ')}, help)`);
+  }
+  const known = OPTIONS[cmd];
+  const args = [];
+  const opts = {};
+  let onlyArgs = false;
+  for (let i = 0; i < rest.length; i++) {
+    const token = rest[i];
+    if (onlyArgs || token === '-' || !token.startsWith('-')) {
+      args.push(token);
+      continue;
+    }
+    if (token === '--') {
+      onlyArgs = true;
+      continue;
+    }
+    if (token === '--help' || token === '-h') return { help: commandUsage(cmd) };
+    const eq = token.indexOf('=');
+    const spelled = eq > 0 ? token.slice(0, eq) : token;
+    const name = spelled.replace(/^--?/, '');
+    // long options take two dashes, the one-letter -o one
+    const wellFormed = name.length === 1 ? spelled === '-' + name : spelled === '--' + name;
+    if (!wellFormed || !Object.prototype.hasOwnProperty.call(known, name)) {
+      throw new EmheapError(`unknown option ${spelled} for "emheap ${cmd}" (see "emheap help ${cmd}")`);
+    }
+    if (known[name] === 'flag') {
+      if (eq > 0) throw new EmheapError(`option ${spelled} takes no value`);
+      opts[name] = true;
+    } else if (eq > 0) {
+      opts[name] = token.slice(eq + 1);
+    } else {
+      const value = rest[i + 1];
+      if (value === undefined || (value.startsWith('--') && value.length > 2)) {
+        throw new EmheapError(`option ${spelled} needs a value (see "emheap help ${cmd}")`);
+      }
+      opts[name] = value;
+      i++;
+    }
+  }
+  const want = POSITIONAL[cmd];
+  if (args.length < want.length) {
+    throw new EmheapError(`${cmd} needs ${want.slice(args.length).join(' and ')} (usage: ${USAGE[cmd].synopsis})`);
+  }
+  if (args.length > want.length) {
+    throw new EmheapError(`${cmd} takes ${want.join(' and ')}, but got also "${args[want.length]}" (usage: ${USAGE[cmd].synopsis})`);
+  }
+  return { cmd, args, opts };
+}
+
+function sortOption(opts, sorts) {
+  const sort = opts.sort === undefined ? 'bytes' : opts.sort;
+  if (!Object.prototype.hasOwnProperty.call(sorts, sort)) {
+    throw new EmheapError(`--sort: "${sort}" is not one of ${Object.keys(sorts).join(', ')}`);
+  }
+  return sort;
+}
+
+const plural = (n, word) => `${units.formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
+
+const topOption = (opts) => (opts.top === undefined ? 20 : units.parseWhole(opts.top, '--top'));
+
+function snapshotHeader(file, snap) {
+  const s = snap.summary;
+  return `${file}\n` +
+    `captured ${snap.capturedAt}${snap.source ? ' from ' + snap.source : ''}\n` +
+    `${modeNote(snap)}\n` +
+    `live ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}, ` +
+    `peak ${units.formatBytes(s.peakLiveBytes)}, ${plural(snap.sites.length, 'site')}\n`;
+}
+
+function cmdTop({ args, opts }, out) {
+  const sort = sortOption(opts, SORTS);
+  const top = topOption(opts);
+  const { snapshot } = readSnapshotFile(args[0]);
+  const result = topSites(snapshot, { sort, top });
+  if (opts.json) {
+    out(JSON.stringify(Object.assign({
+      file: args[0], capturedAt: snapshot.capturedAt, source: snapshot.source,
+      mode: snapshot.mode, samplingInterval: snapshot.samplingInterval, summary: snapshot.summary,
+    }, result), null, 2) + '\n');
+    return 0;
+  }
+  let text = snapshotHeader(args[0], snapshot) + '\n';
+  if (result.sites.length === 0) {
+    text += 'no sites\n';
+  } else {
+    const columns = [
+      { title: '#', align: 'right' }, { title: 'live bytes', align: 'right' }, { title: 'live blocks', align: 'right' },
+      { title: 'allocs', align: 'right' }, { title: 'alloc bytes', align: 'right' }, { title: 'site', align: 'left' },
+      { title: 'stack (leaf first)', align: 'left' },
+    ];
+    const rows = result.sites.map((s) => [
+      s.rank, units.formatBytes(s.liveBytes), units.formatCount(s.liveBlocks), units.formatCount(s.totalAllocs),
+      units.formatBytes(s.totalBytes), s.label, clip(stackText(s.stack.map((f) => f.name)), STACK_WIDTH),
+    ]);
+    text += renderTable(columns, rows);
+    text += `\n${result.sites.length} of ${result.totalSites} sites, sorted by ${SORTS[sort].title}` +
+      (result.sites.length < result.totalSites ? ' (--top 0 shows all)' : '') + '\n';
+  }
+  out(text);
+  return 0;
+}
+
+function cmdDiff({ args, opts }, out) {
+  const sort = sortOption(opts, DIFF_SORTS);
+  const top = topOption(opts);
+  const before = readSnapshotFile(args[0]).snapshot;
+  const after = readSnapshotFile(args[1]).snapshot;
+  const diff = diffSnapshots(before, after);
+  const ranked = sortDiffRows(diff.rows, sort);
+  const shown = top > 0 ? ranked.slice(0, top) : ranked;
+  if (opts.json) {
+    out(JSON.stringify({
+      before: { file: args[0], capturedAt: before.capturedAt, mode: before.mode },
+      after: { file: args[1], capturedAt: after.capturedAt, mode: after.mode },
+      totals: diff.totals, sum: diff.sum, notes: diff.notes, sort, changedSites: ranked.length, sites: shown,
+    }, null, 2) + '\n');
+    return 0;
+  }
+  const t = diff.totals;
+  const b = units.formatBytes;
+  const c = units.formatCount;
+  let text = `BEFORE ${args[0]} (captured ${before.capturedAt})\nAFTER  ${args[1]} (captured ${after.capturedAt})\n\n`;
+  text += renderTable(
+    [{ title: 'totals (exact)', align: 'left' }, { title: 'before', align: 'right' }, { title: 'after', align: 'right' }, { title: 'delta', align: 'right' }],
+    [
+      ['live bytes', b(t.liveBytes.before), b(t.liveBytes.after), units.formatBytesDelta(t.liveBytes.delta)],
+      ['live blocks', c(t.liveBlocks.before), c(t.liveBlocks.after), units.formatCountDelta(t.liveBlocks.delta)],
+      ['bytes allocated ever', b(t.totalBytes.before), b(t.totalBytes.after), units.formatBytesDelta(t.totalBytes.delta)],
+      ['allocation calls', c(t.allocCalls.before), c(t.allocCalls.after), units.formatCountDelta(t.allocCalls.delta)],
+      ['free calls', c(t.freeCalls.before), c(t.freeCalls.after), units.formatCountDelta(t.freeCalls.delta)],
+      ['sites', c(t.sites.before), c(t.sites.after), units.formatCountDelta(t.sites.delta)],
+    ]);
+  text += '\n';
+  if (shown.length === 0) {
+    text += 'no site changed\n';
+  } else {
+    const columns = [
+      { title: '# New', align: 'right' }, { title: '# Deleted', align: 'right' }, { title: '# Delta', align: 'right' },
+      { title: 'Alloc. Size', align: 'right' }, { title: 'Freed Size', align: 'right' }, { title: 'Size Delta', align: 'right' },
+      { title: 'site', align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
+    ];
+    const row = (r, label, stack) => [
+      c(r.newAllocs), c(r.freedBlocks), units.formatCountDelta(r.countDelta),
+      b(r.allocBytes), b(r.freedBytes), units.formatBytesDelta(r.sizeDelta), label, stack,
+    ];
+    const rows = shown.map((r) => row(r, r.label + (r.status === 'both' ? '' : ` (${r.status})`), clip(stackText(r.stack), STACK_WIDTH)));
+    rows.push(row(diff.sum, `total of ${c(ranked.length)} changed sites`, ''));
+    text += renderTable(columns, rows);
+    text += `\n${shown.length} of ${ranked.length} changed sites, sorted by ${DIFF_SORTS[sort].title}` +
+      (shown.length < ranked.length ? ' (--top 0 shows all)' : '') + '\n';
+  }
+  for (const note of diff.notes) text += `note: ${note}\n`;
+  out(text);
+  return 0;
+}
+
+// "dir/memory-profile-X.speedscope.json" + ".pb.gz" -> "dir/memory-profile-X.pb.gz"
+function defaultOutput(file, suffix) {
+  const base = path.basename(file).replace(/(\.speedscope|\.perfview)?\.json$/i, '');
+  return path.join(path.dirname(file), base + suffix);
+}
+
+function cmdConvert({ args, opts }, out) {
+  if (opts.to === undefined) throw new EmheapError(`convert needs --to ${Object.keys(FORMATS).join('|')}`);
+  let format;
+  try {
+    format = formatByName(opts.to);
+  } catch (e) {
+    throw new EmheapError(`--to: ${e.message}`);
+  }
+  const target = opts.o !== undefined ? opts.o : opts.output !== undefined ? opts.output : defaultOutput(args[0], format.suffix);
+  const { snapshot } = readSnapshotFile(args[0]);
+  if (target !== '-' && path.resolve(target) === path.resolve(args[0])) {
+    throw new EmheapError(`convert would overwrite its input ${args[0]}: give another name with -o`);
+  }
+  let body;
+  try {
+    body = format.build(snapshot);
+  } catch (e) {
+    throw new EmheapError(`${args[0]}: cannot build ${opts.to}: ${e.message}`);
+  }
+  const data = body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+    : typeof body === 'string' ? body : JSON.stringify(body);
+  if (target === '-') {
+    out(data);
+    return 0;
+  }
+  try {
+    fs.writeFileSync(target, data);
+  } catch (e) {
+    throw new EmheapError(`cannot write ${target}: ${e.code === 'ENOENT' ? 'no such directory' : e.code || e.message}`);
+  }
+  out(`wrote ${target} (${opts.to}, ${units.formatCount(Buffer.byteLength(data))} bytes)\n`);
+  return 0;
+}
+
+function cmdCheck({ args, opts }, out, err) {
+  const budgets = {};
+  if (opts['max-live-bytes'] !== undefined) budgets.maxLiveBytes = units.parseSize(opts['max-live-bytes'], '--max-live-bytes');
+  if (opts['max-site-bytes'] !== undefined) budgets.maxSiteBytes = units.parseSize(opts['max-site-bytes'], '--max-site-bytes');
+  if (Object.keys(budgets).length === 0) {
+    throw new EmheapError(`check needs a budget: --max-live-bytes N and/or --max-site-bytes N (usage: ${USAGE.check.synopsis})`);
+  }
+  const { snapshot } = readSnapshotFile(args[0]);
+  const result = checkBudgets(snapshot, budgets);
+  const ex = units.formatBytesExact;
+  const site = (s) => `${s.label} ${units.formatBytes(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}` +
+    (s.stack.length ? ` (${stackText(s.stack)})` : '');
+  if (result.ok) {
+    const parts = [];
+    if (budgets.maxLiveBytes !== undefined) parts.push(`live ${ex(snapshot.summary.liveBytes)} <= ${ex(budgets.maxLiveBytes)}`);
+    if (budgets.maxSiteBytes !== undefined) {
+      parts.push(result.largestSite
+        ? `largest site ${result.largestSite.label} ${ex(result.largestSite.liveBytes)} <= ${ex(budgets.maxSiteBytes)}`
+        : 'no live site');
+    }
+    out(`emheap: OK: ${parts.join('; ')} (${args[0]})\n`);
+    return 0;
+  }
+  const lines = [`emheap: budget exceeded in ${args[0]}:`];
+  for (const f of result.failures) {
+    if (f.kind === 'live') {
+      lines.push(`  live bytes ${ex(f.value)} > --max-live-bytes ${ex(f.limit)}, over by ${units.formatBytes(f.value - f.limit)}; largest sites:`);
+    } else {
+      lines.push(`  ${plural(f.sites.length, 'site')} over --max-site-bytes ${ex(f.limit)}:`);
+    }
+    for (const s of f.sites) lines.push(`    ${site(s)}`);
+  }
+  if (snapshot.mode === 'sampled' && result.failures.some((f) => f.kind === 'site')) {
+    lines.push('  (sampled mode: per-site bytes are estimates; take the profile with ?emheap=exact for exact ones)');
+  }
+  err(lines.join('\n') + '\n');
+  return 1;
+}
+
+const COMMANDS = { top: cmdTop, diff: cmdDiff, convert: cmdConvert, check: cmdCheck };
+
+function main(argv) {
+  const out = (text) => process.stdout.write(text);
+  const err = (text) => process.stderr.write(text);
+  // `emheap top x | head`: a closed pipe is not an error
+  process.stdout.on('error', (e) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode || 0);
+  });
+  try {
+    const parsed = parseArgs(argv);
+    if (parsed.help !== undefined) {
+      out(parsed.help);
+      return 0;
+    }
+    return COMMANDS[parsed.cmd](parsed, out, err);
+  } catch (e) {
+    const known = e instanceof EmheapError;
+    const message = known ? e.message : `internal error: ${e && e.message || e} (please report it)`;
+    err(`emheap: ${String(message).replace(/\s*\n\s*/g, ' ')}\n`);
+    return known ? e.exitCode : 2;
+  }
+}
+
+if (require.main === module) process.exitCode = main(process.argv.slice(2));
+
+module.exports = { main, parseArgs, defaultOutput };
