@@ -1,0 +1,70 @@
+// browser-downloads.test.js -- the page downloads every format, binary and
+// text ones included, as files their own readers accept: pprof (gzip'd
+// protobuf, decoded by pprof-format), collapsed stacks (plain text).
+'use strict';
+
+const {describe, test, before, after} = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const zlib = require('node:zlib');
+const {Profile} = require('pprof-format');
+const {serve} = require('./lib/serve');
+const {launch, newPage, haveChromium, CHROMIUM} = require('./lib/browser');
+
+const SAMPLES = path.join(__dirname, '..', 'build', 'samples');
+const skip = haveChromium() ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`;
+
+describe('page downloads of binary and text formats', {skip}, () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await serve({'/': SAMPLES});
+    browser = await launch();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (server) await server.close();
+  });
+
+  async function download(page, format) {
+    const [d] = await Promise.all([
+      page.waitForEvent('download', {timeout: 10000}),
+      page.evaluate((f) => downloadSnapshot(f), format),
+    ]);
+    return {name: d.suggestedFilename(), bytes: fs.readFileSync(await d.path())};
+  }
+
+  test('pprof and collapsed downloads are real files, not JSON dumps', async () => {
+    const {context, page, consoleMessages} = await newPage(browser);
+    try {
+      await page.goto(`${server.url}/leaky-canvas/?emheap=exact`);
+      await page.waitForFunction(() => document.title === 'emheap sample: ready');
+      await page.click('#leak');
+
+      const pprof = await download(page, 'pprof');
+      assert.match(pprof.name, /^memory-profile-.*\.pb\.gz$/);
+      assert.equal(pprof.bytes[0], 0x1f, 'gzip magic');
+      const profile = Profile.decode(zlib.gunzipSync(pprof.bytes));
+      const strings = profile.stringTable.strings;
+      const types = profile.sampleType.map((t) => strings[Number(t.type)]);
+      assert.deepEqual(types, ['alloc_objects', 'alloc_space', 'inuse_objects', 'inuse_space']);
+      const fnName = new Map(profile.function.map((f) => [Number(f.id), strings[Number(f.name)]]));
+      const locFn = new Map(profile.location.map((l) => [Number(l.id), Number(l.line[0].functionId)]));
+      const leafOf = (s) => fnName.get(locFn.get(Number(s.locationId[0])));
+      const top = profile.sample.slice().sort((a, b) => Number(b.value[3]) - Number(a.value[3]))[0];
+      assert.equal(leafOf(top), 'leak_memory');
+      assert.ok(Number(top.value[3]) >= 64 * 16384, 'inuse_space of the leak');
+
+      const collapsed = await download(page, 'collapsed');
+      assert.match(collapsed.name, /\.collapsed\.txt$/);
+      const first = collapsed.bytes.toString('utf8').split('\n')[0];
+      assert.match(first, /leak_memory \d+$/);
+      assert.ok(!first.startsWith('"'), 'plain text, not a JSON string');
+
+      assert.deepEqual(consoleMessages.filter((m) => m.type === 'error' || m.type === 'pageerror'), []);
+    } finally {
+      await context.close();
+    }
+  });
+});
