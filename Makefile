@@ -19,7 +19,8 @@ RUNTIME_OBJ := $(patsubst %,$(B)/obj/%.o,$(RUNTIME_CORE))
 RUNTIME_EXTRAS := $(B)/emheap_shadow.o $(B)/emheap_mode_exact.o $(B)/emheap_mode_sampled.o
 RUNTIME_CFLAGS := -O2 -std=c11 -Wall -Wextra -Werror -fno-builtin-malloc -fno-builtin-free
 
-JSLIB_SRC := jslib/library_emheap.js jslib/bundle.js $(wildcard jslib/*.js) $(wildcard formats/*.js)
+JSLIB_SRC := jslib/library_emheap.js jslib/bundle.js $(wildcard jslib/*.js) $(wildcard formats/*.js) \
+  cli/sites.js cli/diff.js
 SHELL_JS := shell/emheap-shell.js
 
 # What `bin/emheap-config --ldflags` prints, spelled with relative paths.

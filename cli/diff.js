@@ -58,8 +58,11 @@ const counters = (g) => ({ liveBytes: g.liveBytes, liveBlocks: g.liveBlocks, tot
 
 function diffSnapshots(before, after) {
   const collide = new Set(['']);
+  // forEach, not `for (const [key, n] of ...)`: the page embeds this file
+  // (jslib/bundle.js), and Emscripten 3.1.6's JS optimizer drops the
+  // destructuring of a for-of head.
   for (const counts of [keyCounts(before), keyCounts(after)]) {
-    for (const [key, n] of counts) if (n > 1) collide.add(key);
+    counts.forEach((n, key) => { if (n > 1) collide.add(key); });
   }
   const b = groupSites(before, collide);
   const a = groupSites(after, collide);

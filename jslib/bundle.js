@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // bundle.js -- writes the --js-library that emcc gets: the shared CommonJS
 // modules (jslib/*.js, formats/*.js) wrapped in a tiny module loader and
-// embedded as a string, followed by jslib/library_emheap.js.
+// embedded as a string, followed by jslib/library_emheap.js. cli/diff.js
+// (and cli/sites.js, which it requires) is pure too: emheap.diff() in the page
+// is the very comparison `emheap diff` prints.
 //
 // Why a string: Emscripten evaluates a library file at link time and emits
 // `$name: '=<expr>'` items as `var name = <expr>;`, so the page gets the very
@@ -16,14 +18,15 @@ const path = require('path');
 const ROOT = path.join(__dirname, '..');
 const MODULES = [
   'jslib/v8_stack', 'jslib/stack_table', 'jslib/layout', 'jslib/snapshot',
-  'jslib/wasm_sections', 'jslib/source_map', 'jslib/symbol_map',
+  'jslib/wasm_sections', 'jslib/source_map', 'jslib/symbol_map', 'jslib/leak_report',
   'formats/speedscope', 'formats/perfview', 'formats/pprof', 'formats/collapsed',
-  'formats/chrome_trace', 'formats/index',
+  'formats/chrome_trace', 'formats/index', 'cli/sites', 'cli/diff',
 ];
 const EXPORTS = {
   snapshot: 'jslib/snapshot', stackTable: 'jslib/stack_table', layout: 'jslib/layout',
   formats: 'formats/index', wasmSections: 'jslib/wasm_sections', sourceMap: 'jslib/source_map',
-  symbolMap: 'jslib/symbol_map',
+  symbolMap: 'jslib/symbol_map', leakReport: 'jslib/leak_report',
+  diff: 'cli/diff',
 };
 
 function moduleSource(id) {

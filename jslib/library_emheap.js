@@ -22,6 +22,7 @@ mergeInto(LibraryManager.library, {
     functionNames: null, // {functionIndex: name} from the wasm name section
     debugInfoState: 0, // 0 not started, 1 loading, 2 done (loaded or none)
     debugInfoWaiters: [],
+    leakReportDone: false, // the leak report is made once, at the first exit event
 
     install: function () {
       var api = {};
@@ -35,6 +36,8 @@ mergeInto(LibraryManager.library, {
         return emheapModules.formats.formatByName('perfview').build(snapshot || EMHEAP.snapshot());
       };
       api['downloadSnapshot'] = EMHEAP.downloadSnapshot;
+      api['diff'] = EMHEAP.diff;
+      api['downloadDiff'] = EMHEAP.downloadDiff;
       api['pause'] = function () { EMHEAP.setPaused(true); };
       api['resume'] = function () { EMHEAP.setPaused(false); };
       // Resolves once function names and the source map (if any) are loaded,
@@ -50,6 +53,7 @@ mergeInto(LibraryManager.library, {
       api['formats'] = Object.keys(emheapModules.formats.FORMATS);
       Module['emheap'] = api;
       if (typeof globalThis !== 'undefined') globalThis['emheap'] = api;
+      EMHEAP.installLeakReport();
     },
 
     table: function () {
@@ -210,6 +214,88 @@ mergeInto(LibraryManager.library, {
       return config;
     },
 
+    // Leak report at exit, asked for by Module.emheapOptions = {leakReport:
+    // true | 'file', leakExitCode: N} or, under node, by the environment
+    // (EMHEAP_LEAK_REPORT=1 | <file>, EMHEAP_LEAK_EXIT_CODE=N), which wins.
+    // An exit code alone also asks for the report. Returns null if not asked.
+    readLeakConfig: function () {
+      var report, code;
+      var options = Module['emheapOptions'];
+      if (options) {
+        report = options['leakReport'];
+        code = options['leakExitCode'];
+      }
+      if (EMHEAP.isNode()) {
+        var env = process.env['EMHEAP_LEAK_REPORT'];
+        if (env !== undefined && env !== '') report = env === '0' ? false : env === '1' ? true : env;
+        if (process.env['EMHEAP_LEAK_EXIT_CODE']) code = process.env['EMHEAP_LEAK_EXIT_CODE'];
+      }
+      var config = {file: typeof report === 'string' ? report : '', exitCode: 0};
+      if (code !== undefined && code !== null && code !== '') {
+        var n = Number(code);
+        if (n >= 1 && n <= 255 && Math.floor(n) === n) config.exitCode = n;
+        else console.warn('emheap: ignoring leak exit code "' + code + '": use a whole number from 1 to 255');
+      }
+      return report || config.exitCode ? config : null;
+    },
+
+    // When the program exits. Emscripten runs addOnExit (__ATEXIT__)
+    // callbacks only in builds linked with -sEXIT_RUNTIME=1, after atexit
+    // handlers and static destructors and while memory is still readable;
+    // Module.onExit comes later and is the app's to set. A build without
+    // EXIT_RUNTIME never exits its runtime (main returning leaves it alive for
+    // callbacks), so in a page there is no report; under node the process
+    // 'exit' event still comes, and the report is made there, with a note
+    // that atexit handlers did not run. The exit status can only be set under
+    // node: process.exit(status) emits 'exit' and then exits with
+    // process.exitCode, which a listener may change.
+    installLeakReport: function () {
+      var config = EMHEAP.readLeakConfig();
+      if (!config) return;
+      var report = function (runtimeExited) {
+        if (EMHEAP.leakReportDone) return;
+        EMHEAP.leakReportDone = true;
+        var result;
+        try {
+          result = emheapModules.leakReport.leakReport(EMHEAP.snapshot());
+        } catch (e) {
+          console.error('emheap: no leak report: ' + (e && e.message || e));
+          return false;
+        }
+        var text = result.text;
+        if (!runtimeExited && result.leaked) {
+          text += 'emheap: the runtime did not exit (link with -sEXIT_RUNTIME=1): atexit handlers and static destructors did not run, and what they free is counted above\n';
+        }
+        var print = typeof err === 'function' ? err : console.warn.bind(console);
+        if (config.file && EMHEAP.isNode()) {
+          try {
+            require('fs').writeFileSync(config.file, text);
+            print('emheap: leak report written to ' + config.file + (result.leaked ? ' (' + result.liveBytes + ' bytes still live)' : ' (no leaks)'));
+          } catch (e) {
+            print('emheap: cannot write ' + config.file + ': ' + (e && e.message || e));
+            print(text.replace(/\n$/, ''));
+          }
+        } else {
+          print(text.replace(/\n$/, ''));
+        }
+        return result.leaked;
+      };
+      // A program that already fails keeps its own status.
+      var setStatus = function (status) {
+        if (!status && config.exitCode && EMHEAP.isNode()) process.exitCode = config.exitCode;
+      };
+      var atExit = function () {
+        if (report(true) && EMHEAP.isNode()) process.on('exit', setStatus);
+      };
+      if (typeof addOnExit === 'function') addOnExit(atExit);
+      else if (typeof __ATEXIT__ !== 'undefined') __ATEXIT__.unshift(atExit);
+      if (EMHEAP.isNode()) {
+        process.on('exit', function (status) {
+          if (!EMHEAP.leakReportDone && report(false)) setStatus(status);
+        });
+      }
+    },
+
     // Calls from JS into wasm function pointers (invoke_* wrappers of
     // exceptions and setjmp, main loop and event callbacks) go through
     // getWasmTableEntry. An exception or longjmp that unwinds wasm frames
@@ -239,7 +325,63 @@ mergeInto(LibraryManager.library, {
     },
 
     snapshot: function () {
-      return emheapModules.snapshot.buildSnapshot(EMHEAP.buffer(), EMHEAP.state, EMHEAP.table(), EMHEAP.info());
+      var snapshot = emheapModules.snapshot.buildSnapshot(EMHEAP.buffer(), EMHEAP.state, EMHEAP.table(), EMHEAP.info());
+      if (EMHEAP.timeline) {
+        EMHEAP.sampleTimeline(); // the last point is the snapshot's own totals
+        snapshot['timeline'] = EMHEAP.readTimeline();
+      }
+      return snapshot;
+    },
+
+    // Live bytes and blocks over time: a timer reads the two global counters
+    // every 100 ms into a ring of the last 3000 points (5 minutes), so the
+    // cost is per tick, never per allocation. t is milliseconds since the
+    // first point. Off with Module.emheapOptions = {timeline: false}. Under
+    // node the timer is unref()ed: it never keeps a finished program alive.
+    TIMELINE_POINTS: 3000,
+    TIMELINE_MS: 100,
+    timeline: null,
+
+    startTimeline: function () {
+      var options = Module['emheapOptions'];
+      if (EMHEAP.timeline || (options && options['timeline'] === false) || typeof setInterval !== 'function') return;
+      var n = EMHEAP.TIMELINE_POINTS;
+      EMHEAP.timeline = {t: new Float64Array(n), bytes: new Float64Array(n), blocks: new Float64Array(n),
+        count: 0, start: EMHEAP.now()};
+      EMHEAP.sampleTimeline();
+      var timer = setInterval(EMHEAP.sampleTimeline, EMHEAP.TIMELINE_MS);
+      if (timer && typeof timer.unref === 'function') timer.unref();
+    },
+
+    now: function () {
+      return typeof performance !== 'undefined' && performance.now ? performance.now() : Date.now();
+    },
+
+    sampleTimeline: function () {
+      var tl = EMHEAP.timeline;
+      if (!tl || !EMHEAP.state) return;
+      try {
+        var c = emheapModules.layout.readCounters(new DataView(EMHEAP.buffer()), EMHEAP.state);
+        var i = tl.count % tl.t.length;
+        tl.t[i] = Math.max(0, EMHEAP.now() - tl.start);
+        tl.bytes[i] = c.liveBytes;
+        tl.blocks[i] = c.liveBlocks;
+        tl.count++;
+      } catch (e) {
+        // memory gone (the runtime exited or aborted): keep what we have
+      }
+    },
+
+    // The ring's points, oldest first.
+    readTimeline: function () {
+      var tl = EMHEAP.timeline;
+      var n = tl.t.length;
+      var out = [];
+      for (var k = Math.max(0, tl.count - n); k < tl.count; k++) {
+        var i = k % n;
+        out.push({'t': Math.round(tl.t[i] * 1000) / 1000, 'liveBytes': tl.bytes[i], 'liveBlocks': tl.blocks[i]});
+      }
+      return out;
     },
 
     getSnapshotJson: function () {
@@ -255,9 +397,9 @@ mergeInto(LibraryManager.library, {
     // working directory under node. Returns the file name, or null after
     // printing why to the console (unknown format, unreadable state).
     downloadSnapshot: function (format) {
-      var name, text;
+      var name, text, entry;
       try {
-        var entry = emheapModules.formats.formatByName(format === undefined ? 'speedscope' : format);
+        entry = emheapModules.formats.formatByName(format === undefined ? 'speedscope' : format);
         var snapshot = EMHEAP.snapshot();
         name = 'memory-profile-' + snapshot.capturedAt.replace(/:/g, '-') + entry.suffix;
         var body = entry.build(snapshot);
@@ -267,8 +409,71 @@ mergeInto(LibraryManager.library, {
         console.error('emheap: ' + String(e && e.message || e).replace(/^emheap: /, ''));
         return null;
       }
+      return EMHEAP.saveFile(name, text, entry.mime);
+    },
+
+    // A snapshot, or a file emheap wrote (speedscope/PerfView carry the
+    // snapshot in "emheap"), parsed or as JSON text.
+    asSnapshot: function (x, which) {
+      if (typeof x === 'string') x = JSON.parse(x);
+      if (x && x['format'] !== 'emheap-snapshot' && x['emheap']) x = x['emheap'];
+      if (!x || x['format'] !== 'emheap-snapshot' || !Array.isArray(x['sites'])) {
+        throw new Error(which + ' is not an emheap snapshot: pass emheap.snapshot() or a file emheap wrote');
+      }
+      return x;
+    },
+
+    // emheap.diff(before, after = now): the comparison `emheap diff` prints
+    // (cli/diff.js, the same code), printed with console.table and returned
+    // as {rows (largest size delta first), sum, totals, notes}.
+    diff: function (before, after) {
+      var d = emheapModules.diff;
+      var result;
+      try {
+        before = EMHEAP.asSnapshot(before, 'before');
+        after = after === undefined ? EMHEAP.snapshot() : EMHEAP.asSnapshot(after, 'after');
+        result = d.diffSnapshots(before, after);
+      } catch (e) {
+        console.error('emheap: ' + String(e && e.message || e).replace(/^emheap: /, ''));
+        return null;
+      }
+      result.rows = d.sortDiffRows(result.rows, 'bytes');
+      var t = result.totals;
+      console.log('emheap diff: live bytes ' + t.liveBytes.before + ' -> ' + t.liveBytes.after +
+        ' (' + (t.liveBytes.delta >= 0 ? '+' : '') + t.liveBytes.delta + '), live blocks ' + t.liveBlocks.before +
+        ' -> ' + t.liveBlocks.after + ', ' + result.rows.length + ' changed sites');
+      if (result.rows.length && typeof console.table === 'function') {
+        console.table(result.rows.map(function (r) {
+          return {'site': r.label + (r.status === 'both' ? '' : ' (' + r.status + ')'),
+            '# New': r.newAllocs, '# Deleted': r.freedBlocks, '# Delta': r.countDelta,
+            'Alloc. Size': r.allocBytes, 'Freed Size': r.freedBytes, 'Size Delta': r.sizeDelta,
+            'stack (leaf first)': d.stackText(r.stack)};
+        }));
+      }
+      result.notes.forEach(function (n) { console.log('emheap diff: note: ' + n); });
+      return result;
+    },
+
+    // Saves the diff as `emheap diff --json` prints it (sites by size delta).
+    downloadDiff: function (before, after) {
+      if (after === undefined) after = EMHEAP.snapshot();
+      var result = EMHEAP.diff(before, after);
+      if (!result) return null;
+      before = EMHEAP.asSnapshot(before, 'before');
+      after = EMHEAP.asSnapshot(after, 'after');
+      var body = {
+        'before': {'capturedAt': before.capturedAt, 'mode': before.mode},
+        'after': {'capturedAt': after.capturedAt, 'mode': after.mode},
+        'totals': result.totals, 'sum': result.sum, 'notes': result.notes, 'sort': 'bytes',
+        'changedSites': result.rows.length, 'sites': result.rows,
+      };
+      return EMHEAP.saveFile('memory-diff-' + after.capturedAt.replace(/:/g, '-') + '.json',
+        JSON.stringify(body, null, 2), 'application/json');
+    },
+
+    saveFile: function (name, text, mime) {
       if (typeof document !== 'undefined' && typeof Blob !== 'undefined') {
-        var url = URL.createObjectURL(new Blob([text], {type: entry.mime || 'application/octet-stream'}));
+        var url = URL.createObjectURL(new Blob([text], {type: mime || 'application/octet-stream'}));
         var a = document.createElement('a');
         a.href = url;
         a.download = name;
@@ -303,6 +508,7 @@ mergeInto(LibraryManager.library, {
     } catch (e) {
       console.error(String(e && e.message || e));
     }
+    EMHEAP.startTimeline();
     if (!EMHEAP.isNode()) EMHEAP.loadDebugInfo(); // node loads on first snapshot
   },
 

@@ -1,6 +1,7 @@
 // emheap-shell.js -- the page side of emheap: Ctrl+Shift+H (Cmd+Shift+H on
-// macOS) downloads a speedscope snapshot, and `downloadSnapshot(format)` is
-// callable from the devtools console.
+// macOS) downloads a speedscope snapshot, Ctrl+Shift+D (Cmd+Shift+D) the
+// diff against the snapshot of the previous Ctrl+Shift+D, and
+// `downloadSnapshot(format)` is callable from the devtools console.
 //
 // Linked with --extern-post-js (see bin/emheap-config), so it runs once when
 // the module's JS loads, outside the module (it works with MODULARIZE too);
@@ -33,13 +34,43 @@
     };
   }
 
+  // Snapshot of the previous Ctrl+Shift+D: the baseline of the next diff.
+  // Kept here, not in the library, so that only key presses move it.
+  var diffBaseline = null;
+
+  function downloadDiff(p) {
+    if (typeof p.downloadDiff !== 'function') return; // an older library
+    var now;
+    try {
+      now = p.snapshot();
+    } catch (e) {
+      console.error('emheap: ' + String(e && e.message || e).replace(/^emheap: /, ''));
+      return;
+    }
+    if (!diffBaseline) {
+      console.log('emheap: baseline snapshot taken (' + now.summary.liveBytes + ' live bytes); ' +
+        'press Ctrl+Shift+D again to download what changed since');
+    } else {
+      p.downloadDiff(diffBaseline, now);
+    }
+    diffBaseline = now;
+  }
+
+  function isKey(event, letter) {
+    return event.code === 'Key' + letter || event.key === letter || event.key === letter.toLowerCase();
+  }
+
   window.addEventListener('keydown', function (event) {
     if (!(event.ctrlKey || event.metaKey) || !event.shiftKey || event.altKey) return;
-    if (event.code !== 'KeyH' && event.key !== 'H' && event.key !== 'h') return;
+    var snapshotKey = isKey(event, 'H');
+    if (!snapshotKey && !isKey(event, 'D')) return;
     if (event.repeat) return;
     var p = profiler();
     if (!p) return;
-    event.preventDefault(); // Firefox opens its history library on Ctrl+Shift+H
-    p.downloadSnapshot('speedscope');
+    // Firefox opens its history library on Ctrl+Shift+H, and browsers
+    // bookmark all tabs on Ctrl+Shift+D.
+    event.preventDefault();
+    if (snapshotKey) p.downloadSnapshot('speedscope');
+    else downloadDiff(p);
   }, true);
 })();

@@ -223,3 +223,127 @@ test('shadow frames get names from --emit-symbol-map when the wasm has no name s
   assert.deepEqual(site.stack.slice(0, 3).map((i) => snap.frames[i].name),
     ['inner(unsigned long)', 'middle(unsigned long)', 'outer(unsigned long)']);
 });
+
+test('pause/resume (C and JS): paused blocks go to site 0, counters and frees stay exact', () => {
+  const r = runWasmProgram(path.join(BUILD, 'pause.dlmalloc.js'));
+  assert.equal(r.status, 0, r.stderr);
+  const {BASE: base, COUNTERS: c, SNAPSHOT: snap} = r.tagged;
+  assert.ok(base && c && snap, r.stdout + r.stderr);
+  assert.deepEqual(validateSnapshot(snap), []);
+  // 8 x 1000 tracked, 8 x 300 paused in C, 8 x 70 paused in JS; half of the
+  // paused ones freed after resume.
+  const paused = 4 * 300 + 4 * 70;
+  assert.equal(c.liveBytes, base.liveBytes + 8000 + paused);
+  assert.equal(c.liveBlocks, base.liveBlocks + 8 + 8);
+  assert.equal(c.totalBytes - base.totalBytes, 8000 + 8 * 300 + 8 * 70);
+  assert.equal(c.mallocCalls, base.mallocCalls + 24);
+  assert.equal(c.freeCalls, base.freeCalls + 8);
+  assert.equal(c.invalidFrees, 0, 'frees of paused blocks are valid');
+  for (const k of ['liveBytes', 'liveBlocks', 'totalBytes', 'mallocCalls', 'freeCalls', 'invalidFrees']) {
+    assert.equal(snap.summary[k], c[k], `summary.${k}`);
+  }
+
+  const names = (s) => s.stack.map((i) => snap.frames[i].name);
+  // No site names the functions that allocated while paused.
+  for (const s of snap.sites) {
+    assert.ok(!names(s).some((n) => /paused_site/.test(n)), `paused allocation attributed: ${names(s).join(' < ')}`);
+  }
+  const unattributed = snap.sites.find((s) => s.id === 0);
+  assert.ok(unattributed, 'site 0 is in the snapshot');
+  assert.equal(unattributed.key, '(unattributed)');
+  assert.deepEqual(unattributed.stack, []);
+  assert.equal(unattributed.totalAllocs, 16);
+  assert.equal(unattributed.liveBlocks, 8);
+  assert.equal(unattributed.liveBytes, paused);
+  // Tracking resumed: the tracked site holds exactly its blocks (the
+  // unrolled loop may make one site per call offset).
+  const tracked = snap.sites.filter((s) => names(s)[0] === 'tracked_site');
+  assert.equal(tracked.reduce((a, s) => a + s.liveBytes, 0), 8000);
+  assert.equal(tracked.reduce((a, s) => a + s.liveBlocks, 0), 8);
+  // Sites add up to the global counters.
+  assert.equal(snap.sites.reduce((a, s) => a + s.liveBytes, 0), snap.summary.liveBytes);
+});
+
+test('leak report at exit (-sEXIT_RUNTIME=1): stacks by bytes, exit status, report file', () => {
+  const fs = require('fs');
+  const os = require('os');
+  const env = {EMHEAP_LEAK_REPORT: '1', EMHEAP_LEAK_EXIT_CODE: '3', EMHEAP_MODE: 'exact'};
+  const leaky = runWasmProgram(path.join(BUILD, 'leak_exit.js'), {env});
+  assert.equal(leaky.status, 3, 'a leak turns exit status 0 into EMHEAP_LEAK_EXIT_CODE\n' + leaky.stderr);
+  const lines = leaky.stderr.split('\n');
+  const headers = lines.filter((l) => /^emheap: .* still live, allocated at:$/.test(l));
+  assert.ok(headers.length >= 2, leaky.stderr);
+  // Largest first, leaf frame first, with file and line from the source map.
+  const first = lines.indexOf(headers[0]);
+  assert.match(lines[first + 1], /^ {4}at leak_buffers tests\/runtime\/leak_exit\.c:\d+$/);
+  assert.match(lines[first + 2], /^ {4}at main tests\/runtime\/leak_exit\.c:\d+$/);
+  const bytes = headers.map((h) => Number(/\(([\d,]+) bytes?\)/.exec(h)[1].replace(/,/g, '')));
+  assert.deepEqual(bytes, bytes.slice().sort((a, b) => b - a), 'sorted by bytes descending');
+  // leak_buffers' blocks (an unrolled loop may give two lines) come before leak_small's.
+  const blame = (fn) => headers.map((h) => lines[lines.indexOf(h) + 1]).map((l, i) => l.includes(fn) ? i : -1).filter((i) => i >= 0);
+  assert.ok(Math.max(...blame('leak_buffers')) < Math.min(...blame('leak_small')), leaky.stderr);
+  assert.ok(!/freed_properly/.test(leaky.stderr), 'a freed block is not reported');
+  assert.ok(lines.includes('emheap: 12,488 bytes in 5 blocks still live at exit (' + headers.length + ' stacks)'), leaky.stderr);
+
+  const clean = runWasmProgram(path.join(BUILD, 'leak_clean.js'), {env});
+  assert.equal(clean.status, 0, clean.stderr);
+  assert.ok(!/still live/.test(clean.stderr), clean.stderr);
+  assert.match(clean.stderr, /^emheap: no leaks/m);
+
+  // Without the exit code setting the status stays 0; with a file name the
+  // report goes to the file.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-leak-'));
+  try {
+    const file = path.join(dir, 'leaks.txt');
+    const toFile = runWasmProgram(path.join(BUILD, 'leak_exit.js'), {env: {EMHEAP_LEAK_REPORT: file, EMHEAP_MODE: 'exact'}});
+    assert.equal(toFile.status, 0, toFile.stderr);
+    assert.match(toFile.stderr, /leak report written to .*leaks\.txt/);
+    const text = fs.readFileSync(file, 'utf8');
+    assert.match(text, /^emheap: \d+ blocks? \([\d,]+ bytes?\) still live, allocated at:\n {4}at leak_buffers /);
+    assert.match(text, /12,488 bytes in 5 blocks still live at exit/);
+  } finally {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+
+  // Not asked for: no report, status untouched.
+  const quiet = runWasmProgram(path.join(BUILD, 'leak_exit.js'));
+  assert.equal(quiet.status, 0);
+  assert.ok(!/still live/.test(quiet.stderr), quiet.stderr);
+});
+
+test('leak report at exit: Module.emheapOptions asks for it too', () => {
+  const fs = require('fs');
+  // The program with a Module object in front, as a page would define it
+  // (under node a require()d module's `var Module` hides any global one).
+  const file = path.join(BUILD, 'leak_exit.options.js');
+  fs.writeFileSync(file, 'var Module = {emheapOptions: {leakReport: true, leakExitCode: 5}};\n' +
+    fs.readFileSync(path.join(BUILD, 'leak_exit.js'), 'utf8'));
+  try {
+    const r = runWasmProgram(file, {env: {EMHEAP_MODE: 'exact'}});
+    assert.equal(r.status, 5, r.stderr);
+    assert.match(r.stderr, /still live, allocated at:\n {4}at leak_buffers /);
+  } finally {
+    fs.rmSync(file, {force: true});
+  }
+});
+
+test('timeline: under node too (its timer never keeps the program alive); off with emheapOptions.timeline = false', () => {
+  const fs = require('fs');
+  const on = runWasmProgram(path.join(BUILD, 'pause.dlmalloc.js'));
+  assert.equal(on.status, 0, on.stderr);
+  const tl = on.tagged.SNAPSHOT.timeline;
+  assert.ok(Array.isArray(tl) && tl.length >= 2, 'a point at start-up and one at the snapshot');
+  assert.equal(tl[0].liveBytes, 0, 'sampled when the runtime attached, before main allocated');
+  assert.equal(tl.at(-1).liveBytes, on.tagged.SNAPSHOT.summary.liveBytes);
+
+  const file = path.join(BUILD, 'pause.options.js');
+  fs.writeFileSync(file, 'var Module = {emheapOptions: {timeline: false}};\n' +
+    fs.readFileSync(path.join(BUILD, 'pause.dlmalloc.js'), 'utf8'));
+  try {
+    const off = runWasmProgram(file);
+    assert.equal(off.status, 0, off.stderr);
+    assert.equal(off.tagged.SNAPSHOT.timeline, undefined);
+  } finally {
+    fs.rmSync(file, {force: true});
+  }
+});

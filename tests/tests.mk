@@ -12,7 +12,8 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/cpp_new.dlmalloc.js $(TEST_BUILD)/exhaustion.dlmalloc.js \
   $(TEST_BUILD)/exhaustion.emmalloc.js $(TEST_BUILD)/cpp_new.nonames.js \
   $(TEST_BUILD)/cpp_new.sourcemap.js $(TEST_BUILD)/shadow.js $(TEST_BUILD)/sampling.js \
-  $(TEST_BUILD)/shadow_symbols.js
+  $(TEST_BUILD)/shadow_symbols.js $(TEST_BUILD)/pause.dlmalloc.js \
+  $(TEST_BUILD)/leak_exit.js $(TEST_BUILD)/leak_clean.js
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
@@ -65,6 +66,17 @@ $(TEST_BUILD)/cpp_new.sourcemap.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RU
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.cpp $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=dlmalloc -o $@
+
+# The leak report at exit: the runtime must exit (-sEXIT_RUNTIME=1) for
+# Emscripten to run exit callbacks; the leaky one has a source map, so its
+# report names files and lines.
+$(TEST_BUILD)/leak_exit.js: tests/runtime/leak_exit.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -gsource-map $< $(TEST_LDFLAGS) -sEXIT_RUNTIME=1 -o $@
+
+$(TEST_BUILD)/leak_clean.js: tests/runtime/leak_clean.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sEXIT_RUNTIME=1 -o $@
 
 test-programs: runtime samples $(TEST_PROGRAMS)
 

@@ -1,0 +1,90 @@
+// leak_report.js -- the text of the leak report printed when the program
+// exits: the blocks still live, grouped by stack, largest first, leaf frame
+// first, in the shape of LeakSanitizer's report. Pure: a snapshot in, text
+// out; the library decides when to call it and where the text goes.
+'use strict';
+
+var UNATTRIBUTED = '(unattributed: allocated while tracking was paused, or no stack could be taken)';
+
+// 12288 -> "12,288" (no toLocaleString: its output depends on the machine).
+function thousands(n) {
+  var s = String(Math.round(n));
+  var neg = s.charAt(0) === '-';
+  if (neg) s = s.slice(1);
+  var out = '';
+  while (s.length > 3) {
+    out = ',' + s.slice(-3) + out;
+    s = s.slice(0, -3);
+  }
+  return (neg ? '-' : '') + s + out;
+}
+
+function plural(n, one, many) {
+  return thousands(n) + ' ' + (n === 1 ? one : many);
+}
+
+// "leak_memory leaky.c:42", else "leaky.wasm!leak_memory", else the name.
+function frameText(frame) {
+  if (frame.file !== undefined && frame.file !== '') {
+    return frame.name + ' ' + frame.file + (frame.line !== undefined ? ':' + frame.line : '');
+  }
+  if (frame.module) return frame.module + '!' + frame.name;
+  return frame.name;
+}
+
+// The stacks holding live blocks: [{frames: [text, ...] leaf first,
+// liveBytes, liveBlocks, siteIds}], bytes descending. Sites whose frames
+// read the same (one call reached at several wasm offsets, e.g. an unrolled
+// loop) are one stack for the reader, so they are added together.
+function leakedStacks(snapshot) {
+  var byText = new Map();
+  var stacks = [];
+  snapshot.sites.forEach(function (site) {
+    if (!(site.liveBytes > 0 || site.liveBlocks > 0)) return;
+    var frames = site.stack.map(function (i) { return frameText(snapshot.frames[i]); });
+    if (!frames.length) frames = [UNATTRIBUTED];
+    var text = frames.join('\n');
+    var entry = byText.get(text);
+    if (!entry) {
+      entry = {frames: frames, liveBytes: 0, liveBlocks: 0, siteIds: []};
+      byText.set(text, entry);
+      stacks.push(entry);
+    }
+    entry.liveBytes += site.liveBytes;
+    entry.liveBlocks += site.liveBlocks;
+    entry.siteIds.push(site.id);
+  });
+  stacks.sort(function (a, b) { return b.liveBytes - a.liveBytes || b.liveBlocks - a.liveBlocks; });
+  return stacks;
+}
+
+// {leaked: bool, liveBytes, liveBlocks, stacks, text}. The totals are the
+// global counters (exact in every mode); per-stack numbers are estimates in
+// sampled mode, which the text says.
+function leakReport(snapshot) {
+  var stacks = leakedStacks(snapshot);
+  var liveBytes = snapshot.summary.liveBytes;
+  var liveBlocks = snapshot.summary.liveBlocks;
+  var leaked = liveBytes > 0 || liveBlocks > 0;
+  var lines = [];
+  if (!leaked) {
+    lines.push('emheap: no leaks: every block was freed before exit');
+    return {leaked: false, liveBytes: 0, liveBlocks: 0, stacks: [], text: lines.join('\n') + '\n'};
+  }
+  stacks.forEach(function (s) {
+    lines.push('emheap: ' + plural(s.liveBlocks, 'block', 'blocks') + ' (' + plural(s.liveBytes, 'byte', 'bytes') +
+      ') still live, allocated at:');
+    s.frames.forEach(function (f) { lines.push('    at ' + f); });
+    lines.push('');
+  });
+  if (snapshot.mode === 'sampled') {
+    lines.push('emheap: sampled mode (one stack per ' + thousands(snapshot.samplingInterval) +
+      ' bytes on average): the per-stack numbers are estimates, the total is exact; run with ' +
+      'EMHEAP_MODE=exact for every stack');
+  }
+  lines.push('emheap: ' + plural(liveBytes, 'byte', 'bytes') + ' in ' + plural(liveBlocks, 'block', 'blocks') +
+    ' still live at exit (' + plural(stacks.length, 'stack', 'stacks') + ')');
+  return {leaked: true, liveBytes: liveBytes, liveBlocks: liveBlocks, stacks: stacks, text: lines.join('\n') + '\n'};
+}
+
+module.exports = {leakReport: leakReport, leakedStacks: leakedStacks, frameText: frameText, thousands: thousands};

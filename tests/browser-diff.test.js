@@ -1,0 +1,211 @@
+// tests/browser-diff.test.js: several snapshots in one page session, in real
+// headless Chromium on the leaky-canvas sample: emheap.diff(a, b) in the page
+// is the comparison `emheap diff` makes (the same cli/diff.js), and
+// Ctrl+Shift+D downloads the diff against the previous Ctrl+Shift+D.
+// Also the timeline: live bytes and blocks sampled every 100 ms.
+// Helpers copied from tests/browser.test.js.
+//
+// Needs `make samples` and Debian's chromium (skipped without it).
+// Run: node --test tests/browser-diff.test.js
+'use strict';
+
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { serve } = require('./lib/serve');
+const { launch, newPage, haveChromium, CHROMIUM } = require('./lib/browser');
+const { diffSnapshots } = require('../cli/diff');
+const { validateSnapshot } = require('./lib/schemas');
+const { toChromeTrace } = require('../formats/chrome_trace');
+
+const SAMPLES = path.join(__dirname, '..', 'build', 'samples');
+const SKIP = haveChromium() ? false
+  : `no Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`;
+
+// One click on #leak: 64 blocks of a 4-byte list link + 16 KiB payload.
+const LEAK_BLOCKS = 64;
+const LEAK_BYTES = 64 * (4 + 16384);
+const READY_TITLE = 'emheap sample: ready';
+const DIFF_NAME = /^memory-diff-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(\.\d+)?Z\.json$/;
+
+let server;
+let browser;
+
+async function openSample(name, query = '?emheap=exact') {
+  const opened = await newPage(browser);
+  await opened.page.goto(`${server.url}/${name}/${query}`);
+  await opened.page.waitForFunction((t) => document.title === t, READY_TITLE, { timeout: 20000 });
+  return opened;
+}
+
+async function downloadFrom(page, action) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 10000 }),
+    action(),
+  ]);
+  const file = await download.path();
+  assert.ok(file, `download ${download.suggestedFilename()} failed: ${await download.failure()}`);
+  const text = fs.readFileSync(file, 'utf8');
+  return { name: download.suggestedFilename(), text, json: JSON.parse(text), download };
+}
+
+async function downloadsDuring(page, ms, action) {
+  let count = 0;
+  const onDownload = () => { count++; };
+  page.on('download', onDownload);
+  try {
+    const result = await action();
+    await page.waitForTimeout(ms);
+    return { count, result };
+  } finally {
+    page.off('download', onDownload);
+  }
+}
+
+const errorsIn = (messages) => messages.filter((m) => m.type === 'error' || m.type === 'pageerror');
+
+async function clickLeak(page, times) {
+  const before = await page.evaluate(() => Module._leaked_blocks());
+  for (let i = 0; i < times; i++) await page.click('#leak');
+  assert.equal(await page.evaluate(() => Module._leaked_blocks()), before + 64 * times,
+    'the #leak clicks reached the app');
+}
+
+// Rows of a diff whose call site is leak_memory, added up.
+function leakRows(rows) {
+  const mine = rows.filter((r) => r.label.startsWith('leak_memory'));
+  assert.ok(mine.length >= 1, `no leak_memory row in: ${rows.map((r) => r.label).join(', ')}`);
+  const sum = (k) => mine.reduce((a, r) => a + r[k], 0);
+  return { sizeDelta: sum('sizeDelta'), countDelta: sum('countDelta'), newAllocs: sum('newAllocs'), allocBytes: sum('allocBytes'), first: mine[0] };
+}
+
+describe('snapshot diffs in headless Chromium', { skip: SKIP }, () => {
+  before(async () => {
+    if (SKIP) return;
+    assert.ok(fs.existsSync(path.join(SAMPLES, 'leaky-canvas', 'index.html')),
+      'build/samples/leaky-canvas/index.html is missing: run `make samples` first');
+    server = await serve({ '/': SAMPLES });
+    browser = await launch();
+  });
+
+  after(async () => {
+    if (browser) await browser.close();
+    if (server) await server.close();
+  });
+
+  test('Ctrl+Shift+D: first press is the baseline, the second downloads the diff that shows the leak', async () => {
+    const { context, page, consoleMessages } = await openSample('leaky-canvas');
+    try {
+      await clickLeak(page, 1);
+      // First press: no download, a console line saying the baseline is kept.
+      const first = await downloadsDuring(page, 500, () => page.keyboard.press('Control+Shift+D'));
+      assert.equal(first.count, 0, 'the first Ctrl+Shift+D downloads nothing');
+      assert.ok(consoleMessages.some((m) => /baseline snapshot taken/.test(m.text)),
+        consoleMessages.map((m) => m.text).join('\n'));
+
+      await clickLeak(page, 2);
+      const file = await downloadFrom(page, () => page.keyboard.press('Control+Shift+D'));
+      assert.match(file.name, DIFF_NAME);
+      const diff = file.json;
+      const leak = leakRows(diff.sites);
+      assert.equal(leak.sizeDelta, 2 * LEAK_BYTES, 'leak_memory grew by two clicks');
+      assert.equal(leak.countDelta, 2 * LEAK_BLOCKS);
+      assert.equal(leak.newAllocs, 2 * LEAK_BLOCKS);
+      assert.equal(leak.allocBytes, 2 * LEAK_BYTES);
+      assert.equal(diff.sites[0].label.startsWith('leak_memory'), true, `largest growth first: ${diff.sites[0].label}`);
+      assert.ok(diff.sites[0].stack.includes('leak_memory'));
+      // Totals are the exact global counters: at least the leak's growth
+      // (the frame loop's scratch blocks come and go).
+      assert.ok(diff.totals.liveBytes.delta >= 2 * LEAK_BYTES - 65536, JSON.stringify(diff.totals.liveBytes));
+      assert.ok(Date.parse(diff.after.capturedAt) >= Date.parse(diff.before.capturedAt));
+      assert.equal(diff.before.mode, 'exact-js');
+
+      // A third press diffs against the second: free everything, the site shrinks.
+      await page.click('#free');
+      const third = await downloadFrom(page, () => page.keyboard.press('Control+Shift+D'));
+      assert.equal(leakRows(third.json.sites).sizeDelta, -3 * LEAK_BYTES);
+      assert.deepEqual(errorsIn(consoleMessages), []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('emheap.diff(a, b) in the page returns what cli/diff.js computes, and prints a table', async () => {
+    const { context, page, consoleMessages } = await openSample('leaky-canvas');
+    try {
+      await page.evaluate(() => { window.__a = emheap.snapshot(); });
+      await clickLeak(page, 1);
+      const { inPage, a, b } = await page.evaluate(() => {
+        const b = emheap.snapshot();
+        const d = emheap.diff(window.__a, b);
+        return { inPage: d, a: window.__a, b };
+      });
+      // The same comparison as node's cli/diff.js on the same two snapshots.
+      const inNode = diffSnapshots(a, b);
+      assert.deepEqual(inPage.totals, inNode.totals);
+      assert.deepEqual(inPage.sum, inNode.sum);
+      assert.deepEqual(new Set(inPage.rows.map((r) => JSON.stringify(r))), new Set(inNode.rows.map((r) => JSON.stringify(r))));
+      const leak = leakRows(inPage.rows);
+      assert.equal(leak.sizeDelta, LEAK_BYTES);
+      assert.equal(inPage.rows[0].label.startsWith('leak_memory'), true, 'sorted by size delta');
+      // console.table output and the summary line.
+      assert.ok(consoleMessages.some((m) => /^emheap diff: live bytes/.test(m.text)));
+      assert.ok(consoleMessages.some((m) => m.type === 'table' || /Size Delta/.test(m.text)),
+        consoleMessages.map((m) => `${m.type}: ${m.text}`).join('\n'));
+
+      // Files work too (a downloaded speedscope file carries the snapshot);
+      // with one argument the diff runs against now. Bad input: one console
+      // error, null.
+      const again = await page.evaluate(() => {
+        const file = JSON.stringify(emheap.toSpeedscope(window.__a));
+        const d = emheap.diff(file);
+        return { rows: d.rows.length, bad: emheap.diff({ hello: 1 }) };
+      });
+      assert.ok(again.rows >= 1);
+      assert.equal(again.bad, null);
+      assert.ok(errorsIn(consoleMessages).some((m) => /not an emheap snapshot/.test(m.text)));
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('snapshot.timeline: live bytes over time, sampled by a timer, ring of 3000 points', async () => {
+    const { context, page, consoleMessages } = await openSample('leaky-canvas');
+    try {
+      await page.waitForTimeout(350);
+      const before = await page.evaluate(() => emheap.snapshot().summary.liveBytes);
+      await clickLeak(page, 2);
+      await page.waitForTimeout(350);
+      const snap = await page.evaluate(() => emheap.snapshot());
+      assert.deepEqual(validateSnapshot(snap), []);
+      const tl = snap.timeline;
+      assert.ok(Array.isArray(tl) && tl.length >= 6, `timeline of ${tl && tl.length} points`);
+      for (let i = 1; i < tl.length; i++) assert.ok(tl[i].t >= tl[i - 1].t, 'oldest first');
+      // The timer ran on its own: points about 100 ms apart.
+      const gaps = tl.slice(1).map((p, i) => p.t - tl[i].t).filter((g) => g > 50);
+      assert.ok(gaps.length >= 4, `timer gaps: ${gaps.join(', ')}`);
+      // The last point is the snapshot's own totals; the leak shows as a step.
+      assert.equal(tl.at(-1).liveBytes, snap.summary.liveBytes);
+      assert.equal(tl.at(-1).liveBlocks, snap.summary.liveBlocks);
+      assert.ok(tl.some((p) => p.liveBytes <= before + 65536), 'a point before the leak');
+      assert.ok(tl.at(-1).liveBytes >= before + 2 * LEAK_BYTES - 65536, 'the leak is on the timeline');
+      // The Chrome trace has one counter event per point and quantity.
+      const counters = toChromeTrace(snap).traceEvents.filter((e) => e.ph === 'C' && e.name === 'live bytes');
+      assert.equal(counters.length, tl.length);
+
+      // The ring keeps the last 3000 points (each snapshot adds one).
+      const ring = await page.evaluate(() => {
+        for (let i = 0; i < 3100; i++) emheap.snapshot();
+        const t = emheap.snapshot().timeline;
+        return { length: t.length, sorted: t.every((p, i) => i === 0 || p.t >= t[i - 1].t) };
+      });
+      assert.equal(ring.length, 3000);
+      assert.equal(ring.sorted, true);
+      assert.deepEqual(errorsIn(consoleMessages), []);
+    } finally {
+      await context.close();
+    }
+  });
+});
