@@ -3,7 +3,6 @@
 // is the comparison `emheap diff` makes (the same cli/diff.js), and
 // Ctrl+Shift+D downloads the diff against the previous Ctrl+Shift+D.
 // Also the timeline: live bytes and blocks sampled every 100 ms.
-// Helpers copied from tests/browser.test.js.
 //
 // Needs `make samples` and Debian's chromium (skipped without it).
 // Run: node --test tests/browser-diff.test.js
@@ -15,7 +14,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { serve } = require('./lib/serve');
-const { launch, newPage, haveChromium, CHROMIUM } = require('./lib/browser');
+const samplePage = require('./lib/sample_page');
+const { downloadFrom, downloadsDuring, errorsIn, clickLeak } = samplePage;
+const { launch, haveChromium, CHROMIUM } = require('./lib/browser');
 const { diffSnapshots } = require('../cli/diff');
 const { validateSnapshot } = require('./lib/schemas');
 const { toChromeTrace } = require('../formats/chrome_trace');
@@ -27,51 +28,11 @@ const SKIP = haveChromium() ? false
 // One click on #leak: 64 blocks of a 4-byte list link + 16 KiB payload.
 const LEAK_BLOCKS = 64;
 const LEAK_BYTES = 64 * (4 + 16384);
-const READY_TITLE = 'emheap sample: ready';
 const DIFF_NAME = /^memory-diff-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(\.\d+)?Z\.json$/;
 
 let server;
 let browser;
-
-async function openSample(name, query = '?emheap=exact') {
-  const opened = await newPage(browser);
-  await opened.page.goto(`${server.url}/${name}/${query}`);
-  await opened.page.waitForFunction((t) => document.title === t, READY_TITLE, { timeout: 20000 });
-  return opened;
-}
-
-async function downloadFrom(page, action) {
-  const [download] = await Promise.all([
-    page.waitForEvent('download', { timeout: 10000 }),
-    action(),
-  ]);
-  const file = await download.path();
-  assert.ok(file, `download ${download.suggestedFilename()} failed: ${await download.failure()}`);
-  const text = fs.readFileSync(file, 'utf8');
-  return { name: download.suggestedFilename(), text, json: JSON.parse(text), download };
-}
-
-async function downloadsDuring(page, ms, action) {
-  let count = 0;
-  const onDownload = () => { count++; };
-  page.on('download', onDownload);
-  try {
-    const result = await action();
-    await page.waitForTimeout(ms);
-    return { count, result };
-  } finally {
-    page.off('download', onDownload);
-  }
-}
-
-const errorsIn = (messages) => messages.filter((m) => m.type === 'error' || m.type === 'pageerror');
-
-async function clickLeak(page, times) {
-  const before = await page.evaluate(() => Module._leaked_blocks());
-  for (let i = 0; i < times; i++) await page.click('#leak');
-  assert.equal(await page.evaluate(() => Module._leaked_blocks()), before + 64 * times,
-    'the #leak clicks reached the app');
-}
+const openSample = (name, query) => samplePage.openSample(browser, server.url, name, query);
 
 // Rows of a diff whose call site is leak_memory, added up.
 function leakRows(rows) {

@@ -13,7 +13,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { serve } = require('./lib/serve');
-const { launch, newPage, haveChromium, CHROMIUM } = require('./lib/browser');
+const samplePage = require('./lib/sample_page');
+const { downloadFrom, downloadsDuring, errorsIn, clickLeak } = samplePage;
+const { launch, haveChromium, CHROMIUM } = require('./lib/browser');
 const { validateSpeedscope, validatePerfView, validateSnapshot } = require('./lib/schemas');
 
 const SAMPLES = path.join(__dirname, '..', 'build', 'samples');
@@ -24,12 +26,11 @@ const LEAK_BYTES = 64 * 16384;            // one click on #leak: 64 blocks x 16 
 const MIB = 1024 * 1024;
 const SPEEDSCOPE_NAME = /^memory-profile-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(\.\d+)?Z\.speedscope\.json$/;
 const PERFVIEW_NAME = /^memory-profile-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(\.\d+)?Z\.PerfView\.json$/;
-const READY_TITLE = 'emheap sample: ready';
 
 let server;
 let browser;
+const openSample = (name, query) => samplePage.openSample(browser, server.url, name, query);
 
-// Opens a sample page in a fresh context and waits until its runtime is up.
 const LEAKY_C = path.join(__dirname, '..', 'samples', 'leaky-canvas', 'leaky.c');
 
 // [first, last] line numbers of a C function whose signature line contains
@@ -42,54 +43,10 @@ function functionLines(file, signature) {
   return [start, end];
 }
 
-// Exact mode by default here: these tests check exact byte counts. The
-// query string is also how a user picks the mode at page load.
-async function openSample(name, query = '?emheap=exact') {
-  const opened = await newPage(browser);
-  await opened.page.goto(`${server.url}/${name}/${query}`);
-  await opened.page.waitForFunction((t) => document.title === t, READY_TITLE, { timeout: 20000 });
-  return opened;
-}
-
-// Runs `action` and returns the download it causes, read and parsed.
-async function downloadFrom(page, action) {
-  const [download] = await Promise.all([
-    page.waitForEvent('download', { timeout: 10000 }),
-    action(),
-  ]);
-  const file = await download.path();       // waits until the download finished
-  assert.ok(file, `download ${download.suggestedFilename()} failed: ${await download.failure()}`);
-  const text = fs.readFileSync(file, 'utf8');
-  return { name: download.suggestedFilename(), text, json: JSON.parse(text), download };
-}
-
 const pressHotkey = (page) => () => page.keyboard.press('Control+Shift+H');
-
-// Runs `action`, waits `ms`, and returns how many downloads started meanwhile.
-async function downloadsDuring(page, ms, action) {
-  let count = 0;
-  const onDownload = () => { count++; };
-  page.on('download', onDownload);
-  try {
-    const result = await action();
-    await page.waitForTimeout(ms);
-    return { count, result };
-  } finally {
-    page.off('download', onDownload);
-  }
-}
-
-const errorsIn = (messages) => messages.filter((m) => m.type === 'error' || m.type === 'pageerror');
 
 function assertNoErrors(messages, where) {
   assert.deepEqual(errorsIn(messages), [], `console errors on ${where}`);
-}
-
-async function clickLeak(page, times) {
-  const before = await page.evaluate(() => Module._leaked_blocks());
-  for (let i = 0; i < times; i++) await page.click('#leak');
-  assert.equal(await page.evaluate(() => Module._leaked_blocks()), before + 64 * times,
-    'the #leak clicks reached the app');
 }
 
 // speedscope samples are root first: the leaf is the last frame.

@@ -1,0 +1,58 @@
+// sample_page.js -- driving the leaky-canvas sample in headless Chromium:
+// open it, click its buttons, catch the downloads the page makes. Shared by
+// the browser test files.
+'use strict';
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const {newPage} = require('./browser');
+
+const READY_TITLE = 'emheap sample: ready';
+
+// Opens a sample page in a fresh context and waits until its runtime is up.
+// Exact mode by default: tests check exact byte counts. The query string is
+// also how a user picks the mode at page load.
+async function openSample(browser, serverUrl, name, query = '?emheap=exact') {
+  const opened = await newPage(browser);
+  await opened.page.goto(`${serverUrl}/${name}/${query}`);
+  await opened.page.waitForFunction((t) => document.title === t, READY_TITLE, {timeout: 20000});
+  return opened;
+}
+
+// Runs `action` and returns the download it causes, read and parsed.
+async function downloadFrom(page, action) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download', {timeout: 10000}),
+    action(),
+  ]);
+  const file = await download.path(); // waits until the download finished
+  assert.ok(file, `download ${download.suggestedFilename()} failed: ${await download.failure()}`);
+  const text = fs.readFileSync(file, 'utf8');
+  return {name: download.suggestedFilename(), text, json: JSON.parse(text), download};
+}
+
+// Runs `action`, waits `ms`, and returns how many downloads started meanwhile.
+async function downloadsDuring(page, ms, action) {
+  let count = 0;
+  const onDownload = () => { count++; };
+  page.on('download', onDownload);
+  try {
+    const result = await action();
+    await page.waitForTimeout(ms);
+    return {count, result};
+  } finally {
+    page.off('download', onDownload);
+  }
+}
+
+const errorsIn = (messages) => messages.filter((m) => m.type === 'error' || m.type === 'pageerror');
+
+// Clicks #leak `times` times and checks the app saw every click.
+async function clickLeak(page, times) {
+  const before = await page.evaluate(() => Module._leaked_blocks());
+  for (let i = 0; i < times; i++) await page.click('#leak');
+  assert.equal(await page.evaluate(() => Module._leaked_blocks()), before + 64 * times,
+    'the #leak clicks reached the app');
+}
+
+module.exports = {READY_TITLE, openSample, downloadFrom, downloadsDuring, errorsIn, clickLeak};
