@@ -121,7 +121,14 @@ void emheap_init_slow(void);
 static inline void emheap_ensure_init(void) {
   if (__builtin_expect(emheap_g.magic != EMHEAP_MAGIC, 0)) emheap_init_slow();
 }
-void emheap_note_heap_growth(uint32_t site);
+void emheap_heap_grew(uint32_t site, uint32_t now);
+/* Called after every allocation (so inline: one memory.size and a compare).
+** A memory.grow can only have happened inside the real allocator, so this
+** catches every growth an allocation caused and charges it to its site. */
+static inline void emheap_note_heap_growth(uint32_t site) {
+  uint32_t now = (uint32_t)__builtin_wasm_memory_size(0) * 65536u;
+  if (__builtin_expect(now != emheap_g.last_heap_size, 0)) emheap_heap_grew(site, now);
+}
 
 /* site_table.c: key -> site number. */
 int emheap_sites_init(void);
@@ -145,7 +152,8 @@ static inline uint64_t emheap_shadow_mix(uint64_t h, uint32_t fn) {
 
 /* sampler.c */
 int64_t emheap_next_sample_distance(void);
-/* Weight of one sampled block of `size` bytes: what it stands for. */
+/* Weight of one sampled block of `size` bytes in sampled mode: what it
+** stands for. */
 void emheap_sample_weight(uint32_t size, double *bytes, double *blocks);
 
 _Static_assert(sizeof(emheap_site) == 64, "JS reads 64-byte sites");

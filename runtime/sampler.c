@@ -34,12 +34,8 @@ int64_t emheap_next_sample_distance(void) {
   return (int64_t)distance;
 }
 
+/* Sampled mode only: exact mode weighs every block 1 (alloc_hooks.c). */
 void emheap_sample_weight(uint32_t size, double *bytes, double *blocks) {
-  if (emheap_g.mode == EMHEAP_MODE_EXACT) {
-    *bytes = size;
-    *blocks = 1;
-    return;
-  }
   double p = -expm1(-(double)size / (double)emheap_g.sampling_interval);
   if (!(p > 0)) { /* zero-size blocks are never sampled; keep them finite */
     *bytes = size;

@@ -59,12 +59,9 @@ __attribute__((constructor(101))) static void emheap_constructor(void) {
   emheap_ensure_init();
 }
 
-/* Called after an allocation. A memory.grow can only have happened inside
-** the real allocator, so comparing sizes here catches every growth that an
-** allocation caused and charges it to that allocation's site. */
-void emheap_note_heap_growth(uint32_t site) {
-  uint32_t now = heap_size_now();
-  if (__builtin_expect(now == emheap_g.last_heap_size, 1)) return;
+/* Slow path of emheap_note_heap_growth (emheap_internal.h): the memory
+** did grow, so log the event and charge it to the allocation's site. */
+void emheap_heap_grew(uint32_t site, uint32_t now) {
   if (now > emheap_g.last_heap_size) {
     emheap_growth *g = &emheap_g.growth[emheap_g.counters.heap_growths % EMHEAP_GROWTH_LOG];
     g->from_bytes = emheap_g.last_heap_size;
