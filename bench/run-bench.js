@@ -40,6 +40,10 @@ const ALL_CONFIGS = [
   {name: 'memoryprofiler', kind: 'memoryprofiler', nodeNA: 'needs a page (browser only)'},
   {name: 'lsan', kind: 'lsan', env: {LSAN_OPTIONS: 'detect_leaks=0'}, browserOptional: true},
   {name: 'exact/js', kind: 'emheap-js', mode: 'exact'},
+  // --memoryprofiler and LSan read `new Error().stack` at V8's default
+  // Error.stackTraceLimit, 10 frames; exact/js takes 64 by default. This row
+  // compares the mechanisms at equal depth.
+  {name: 'exact/js depth 10', kind: 'emheap-js', mode: 'exact', stackDepth: 10},
   {name: 'exact/shadow', kind: 'emheap-shadow', mode: 'exact'},
   {name: 'sampled/js', kind: 'emheap-js', mode: 'sampled'},
   {name: 'sampled/shadow', kind: 'emheap-shadow', mode: 'sampled'},
@@ -77,6 +81,7 @@ function pageUrl(ctx, js, args, config) {
   const q = new URLSearchParams({js: '/out/' + path.relative(OUT, js), args: args.join(',')});
   if (config.mode) q.set('emheap', config.mode);
   if (config.mode && INTERVAL) q.set('emheap_interval', INTERVAL);
+  if (config.stackDepth) q.set('emheap_depth', String(config.stackDepth));
   return `${ctx.server.url}/page/page.html?${q}`;
 }
 
@@ -85,7 +90,8 @@ async function runOnce(ctx, cell, iterations, extra = {}) {
   const args = extra.args || WORKLOADS[cell.workload].args(iterations);
   let r;
   if (cell.env === 'node') {
-    const env = {...(config.env || {}), ...(config.mode ? {EMHEAP_MODE: config.mode} : {})};
+    const env = {...(config.env || {}), ...(config.mode ? {EMHEAP_MODE: config.mode} : {}),
+      ...(config.stackDepth ? {EMHEAP_STACK_DEPTH: String(config.stackDepth)} : {})};
     r = runNode(cell.js, args, {env, timeoutMs: extra.timeoutMs});
   } else {
     r = await runBrowser(ctx.browser, pageUrl(ctx, cell.js, args, config), extra);
@@ -380,7 +386,9 @@ function report(info, speed, memory, exported, notes, cells, started) {
     `- Median ns/op of ${counts.join(' or ') || RUNS} runs per cell (fewer for runs over 3 s), interleaved across`,
     `  configurations; each run sized to ~${TARGET_MS} ms at its own speed (at least one iteration).`,
     '  Ratio = median / median of baseline, same workload, same engine, same bench run.',
-    `- V8 flags: ${V8_FLAGS.join(' ') || '(none)'}; emheap mode by EMHEAP_MODE (node) or ?emheap= (page).`, '',
+    `- V8 flags: ${V8_FLAGS.join(' ') || '(none)'}; emheap mode by EMHEAP_MODE (node) or ?emheap= (page).`,
+    '- exact/js takes up to 64 JS stack frames per allocation; "exact/js depth 10" takes 10, as many as',
+    '  --memoryprofiler and LSan get from `new Error().stack` (V8\'s default Error.stackTraceLimit).', '',
     speed, '',
   ];
   if (memory) {

@@ -18,6 +18,7 @@ mergeInto(LibraryManager.library, {
   $EMHEAP: {
     state: 0,          // address of emheap_state, set by emheap_js_attach
     stacks: null,      // StackTable, created on first use
+    configCache: null, // EMHEAP.config()
     sourceMap: null,   // {lookup(offset)} once the app's source map is loaded
     functionNames: null, // {functionIndex: name} from the wasm name section
     debugInfoState: 0, // 0 not started, 1 loading, 2 done (loaded or none)
@@ -57,7 +58,9 @@ mergeInto(LibraryManager.library, {
     },
 
     table: function () {
-      if (!EMHEAP.stacks) EMHEAP.stacks = new emheapModules.stackTable.StackTable(EMHEAP.moduleName());
+      if (!EMHEAP.stacks) {
+        EMHEAP.stacks = new emheapModules.stackTable.StackTable(EMHEAP.moduleName(), EMHEAP.config().stackDepth);
+      }
       return EMHEAP.stacks;
     },
 
@@ -185,14 +188,20 @@ mergeInto(LibraryManager.library, {
       else emheapModules.layout.setPaused(new DataView(EMHEAP.buffer()), EMHEAP.state, paused);
     },
 
-    // Mode and sampling interval asked for at page load: the URL
-    // (?emheap=exact|sampled&emheap_interval=N), or under node the
-    // environment (EMHEAP_MODE, EMHEAP_SAMPLING_INTERVAL), win over
-    // Module.emheapOptions = {mode, samplingInterval}, which wins over the
-    // link line. A bad value is reported and ignored.
+    // Mode, sampling interval and JS stack depth asked for at page load: the
+    // URL (?emheap=exact|sampled&emheap_interval=N&emheap_depth=N), or under
+    // node the environment (EMHEAP_MODE, EMHEAP_SAMPLING_INTERVAL,
+    // EMHEAP_STACK_DEPTH), win over Module.emheapOptions = {mode,
+    // samplingInterval, stackDepth}, which wins over the link line. A bad
+    // value is reported (once) and ignored.
+    config: function () {
+      if (!EMHEAP.configCache) EMHEAP.configCache = EMHEAP.readConfig();
+      return EMHEAP.configCache;
+    },
+
     readConfig: function () {
       var config = {};
-      var take = function (mode, interval, where) {
+      var take = function (mode, interval, depth, where) {
         if (mode !== undefined && mode !== null && mode !== '') {
           if (mode === 'exact' || mode === 'sampled') config.mode = mode;
           else console.warn('emheap: ignoring mode "' + mode + '" from ' + where + ': use exact or sampled');
@@ -202,14 +211,20 @@ mergeInto(LibraryManager.library, {
           if (n >= 1 && n <= 0x40000000 && Math.floor(n) === n) config.samplingInterval = n;
           else console.warn('emheap: ignoring sampling interval "' + interval + '" from ' + where + ': use a whole number of bytes from 1 to 2^30');
         }
+        if (depth !== undefined && depth !== null && depth !== '') {
+          var d = Number(depth);
+          var limits = emheapModules.stackTable;
+          if (d >= 1 && d <= limits.MAX_STACK_DEPTH && Math.floor(d) === d) config.stackDepth = d;
+          else console.warn('emheap: ignoring stack depth "' + depth + '" from ' + where + ': use a whole number of frames from 1 to ' + limits.MAX_STACK_DEPTH);
+        }
       };
       var options = Module['emheapOptions'];
-      if (options) take(options['mode'], options['samplingInterval'], 'Module.emheapOptions');
+      if (options) take(options['mode'], options['samplingInterval'], options['stackDepth'], 'Module.emheapOptions');
       if (typeof location !== 'undefined' && location.search && typeof URLSearchParams !== 'undefined') {
         var params = new URLSearchParams(location.search);
-        take(params.get('emheap'), params.get('emheap_interval'), 'the page URL');
+        take(params.get('emheap'), params.get('emheap_interval'), params.get('emheap_depth'), 'the page URL');
       } else if (EMHEAP.isNode()) {
-        take(process.env['EMHEAP_MODE'], process.env['EMHEAP_SAMPLING_INTERVAL'], 'the environment');
+        take(process.env['EMHEAP_MODE'], process.env['EMHEAP_SAMPLING_INTERVAL'], process.env['EMHEAP_STACK_DEPTH'], 'the environment');
       }
       return config;
     },
@@ -502,7 +517,7 @@ mergeInto(LibraryManager.library, {
     var view = new DataView(EMHEAP.buffer());
     try {
       emheapModules.layout.checkState(view, state);
-      emheapModules.layout.writeConfig(view, state, EMHEAP.readConfig());
+      emheapModules.layout.writeConfig(view, state, EMHEAP.config());
       if (EMHEAP.pendingPause !== undefined) emheapModules.layout.setPaused(view, state, EMHEAP.pendingPause);
       if (emheapModules.layout.readMode(view, state).shadow.linked) EMHEAP.guardShadowDepth();
     } catch (e) {

@@ -1,42 +1,104 @@
 // stack_table.js -- JS half of exact-JS mode: capture the current stack,
 // intern it, hand the C runtime a small stack id.
 //
-// Cost model: every allocation pays one `new Error().stack` plus one Map
-// lookup on the raw text. Parsing and cleaning run once per distinct raw
-// text, so repeated sites cost a lookup, not a new record. Distinct raw
-// texts that clean to the same frames share one stack id (hence one site).
+// Cost model. Every allocation pays V8's stack walk, which costs a few
+// hundred ns per frame in node and Chromium whatever we do with it; the
+// goal is to add as little as possible on top:
+//  - V8 (node, Chromium): Error.captureStackTrace with a prepareStackTrace
+//    that returns V8's structured call sites, so no text is formatted. Each
+//    frame is identified by (script, position) with two builtin calls and
+//    one IntHash probe, and walked root first into a trie of raw frames:
+//    the trie node *is* the raw stack, found with no string or garbage.
+//    A call site's text is parsed once, when its frame is first seen;
+//    cleaning (v8_stack.cleanStack) runs once per distinct raw stack.
+//  - other engines, or if the structured form is unavailable: the text of
+//    `new Error().stack`, interned by its raw text (one Map lookup on the
+//    string per allocation, a parse per distinct text).
+// Distinct raw stacks that clean to the same frames share one stack id
+// (hence one site): their raw frames differ only in plumbing.
 'use strict';
 
 var v8 = require('./v8_stack');
+var IntHash = require('./int_hash').IntHash;
 
 // emheap_current_site() and the public entry point (malloc, calloc...):
 // the runtime's own wasm frames above every allocation (see stack_capture.c).
 var RUNTIME_FRAMES = 2;
-var STACK_LIMIT = 64;
+// Frames taken per allocation: V8 walks each one, so the cost of exact-JS
+// mode grows with it. 64 keeps whole stacks of most C++ apps; a user may
+// trade depth for speed (stackDepth option). Leaf frames are kept first, so
+// a deeper stack loses its outermost callers and gets a TRUNCATED root.
+var DEFAULT_STACK_DEPTH = 64;
+var MAX_STACK_DEPTH = 1024;
+var TRUNCATED = {name: '(stack truncated)', url: '', wasm: false};
+var NO_FILE = 1; // file id of call sites that report no script (eval, native)
+var TRUNCATED_RAW = 1; // raw frame id of the TRUNCATED root
 
 function basename(url) {
   var s = String(url).split(/[?#]/)[0];
   return s.slice(s.lastIndexOf('/') + 1);
 }
 
-function StackTable(moduleName) {
+function returnCallSites(error, callSites) {
+  return callSites;
+}
+
+function StackTable(moduleName, stackDepth) {
   this.moduleName = moduleName || 'wasm';
+  this.depth = stackDepth >= 1 && stackDepth <= MAX_STACK_DEPTH ? stackDepth : DEFAULT_STACK_DEPTH;
   this.frames = [];            // snapshot frames (see formats/README.md)
   this.frameIds = new Map();   // frame identity -> index in frames
   this.stacks = [null];        // stack id -> {frames: [index...] leaf first, key}
   this.stackIds = new Map();   // cleaned frame list -> stack id
-  this.byRawText = new Map();  // raw Error().stack text -> stack id
+  this.byRawText = new Map();  // text path: raw Error().stack text -> stack id
+  // Structured path (see the cost model). Invariants: raw frame ids and
+  // trie nodes are dense from 1; node 0 is the empty stack; nodeStack[n]
+  // is 0 until the stack ending at node n is first cleaned.
+  this.structured = typeof Error.captureStackTrace === 'function';
+  this.fileIds = new Map();    // script name -> file id >= 2
+  this.fileIsWasm = [false, false];
+  this.lastFile = null;        // one-entry cache: most frames are in one module
+  this.lastFileId = 0;
+  this.rawFrameIds = new IntHash();  // (file id, position or line, 0 or column) -> raw frame id
+  this.rawFrameByText = new Map();   // NO_FILE call sites: text -> raw frame id
+  this.rawFrames = [null, TRUNCATED]; // raw frame id -> parsed frame (v8_stack.parseFrameLine)
+  this.edges = new IntHash();        // (parent node, raw frame id, 0) -> node
+  this.nodeCount = 1;
+  this.nodeParent = new Int32Array(1024);
+  this.nodeFrame = new Int32Array(1024);
+  this.nodeStack = new Int32Array(1024);
 }
 
 // Returns the stack id of the caller's stack (>= 1).
 StackTable.prototype.capture = function () {
   var limit = Error.stackTraceLimit;
   var prepare = Error.prepareStackTrace;
-  Error.stackTraceLimit = STACK_LIMIT;
-  if (prepare) Error.prepareStackTrace = undefined; // app formatters change the text
-  var text = new Error().stack;
-  Error.stackTraceLimit = limit;
-  if (prepare) Error.prepareStackTrace = prepare;
+  var callSites = null;
+  var text;
+  // One frame more than kept, to tell a stack of exactly `depth` frames
+  // from a truncated one; the text path also sees capture() itself.
+  Error.stackTraceLimit = this.depth + (this.structured ? 1 : 2);
+  try {
+    if (this.structured) {
+      Error.prepareStackTrace = returnCallSites;
+      var holder = {};
+      // Frames above capture() itself are left out. V8 formats lazily, on
+      // the first read of .stack: read it while our formatter is installed.
+      Error.captureStackTrace(holder, StackTable.prototype.capture);
+      callSites = holder.stack;
+    } else {
+      Error.prepareStackTrace = undefined; // app formatters change the text
+      text = new Error().stack;
+    }
+  } finally {
+    Error.stackTraceLimit = limit;
+    Error.prepareStackTrace = prepare;
+  }
+  if (this.structured) {
+    if (Array.isArray(callSites)) return this.internCallSites(callSites);
+    this.structured = false; // not V8's call sites: use text from now on
+    return this.capture();
+  }
   var id = this.byRawText.get(text);
   if (id === undefined) {
     id = this.internText(text);
@@ -45,8 +107,103 @@ StackTable.prototype.capture = function () {
   return id;
 };
 
+// V8 call sites, leaf first -> stack id. The hot path of exact-JS mode.
+StackTable.prototype.internCallSites = function (callSites) {
+  var node = 0;
+  var i = callSites.length - 1;
+  if (i >= this.depth) {
+    node = this.edges.get(0, TRUNCATED_RAW, 0) || this.addNode(0, TRUNCATED_RAW);
+    i = this.depth - 1;
+  }
+  for (; i >= 0; i--) {
+    var site = callSites[i];
+    var file = site.getFileName();
+    var fileId = file === this.lastFile && file ? this.lastFileId : this.fileIdOf(file, site);
+    var raw;
+    if (fileId === NO_FILE) raw = this.rawFrameOfText(site);
+    else if (this.fileIsWasm[fileId]) raw = this.rawFrameIds.get(fileId, site.getPosition(), 0);
+    else raw = this.rawFrameIds.get(fileId, site.getLineNumber(), site.getColumnNumber());
+    if (raw === 0) raw = this.addRawFrame(fileId, site);
+    var next = this.edges.get(node, raw, 0);
+    if (next === 0) next = this.addNode(node, raw);
+    node = next;
+  }
+  var stack = this.nodeStack[node];
+  if (stack === 0) {
+    var parsed = [];
+    for (var n = node; n !== 0; n = this.nodeParent[n]) parsed.push(this.rawFrames[this.nodeFrame[n]]);
+    stack = this.internParsed(parsed);
+    this.nodeStack[node] = stack;
+  }
+  return stack;
+};
+
+StackTable.prototype.fileIdOf = function (file, site) {
+  if (!file) return NO_FILE;
+  var id = this.fileIds.get(file);
+  if (id === undefined) {
+    id = this.fileIsWasm.length;
+    var parsed = parseCallSite(site);
+    this.fileIsWasm.push(!!parsed.wasm);
+    this.fileIds.set(file, id);
+  }
+  this.lastFile = file;
+  this.lastFileId = id;
+  return id;
+};
+
+StackTable.prototype.rawFrameOfText = function (site) {
+  var id = this.rawFrameByText.get(String(site));
+  return id === undefined ? 0 : id;
+};
+
+StackTable.prototype.addRawFrame = function (fileId, site) {
+  var id = this.rawFrames.length;
+  this.rawFrames.push(parseCallSite(site));
+  if (fileId === NO_FILE) this.rawFrameByText.set(String(site), id);
+  else if (this.fileIsWasm[fileId]) this.rawFrameIds.add(fileId, site.getPosition(), 0, id);
+  else this.rawFrameIds.add(fileId, site.getLineNumber(), site.getColumnNumber(), id);
+  return id;
+};
+
+StackTable.prototype.addNode = function (parent, raw) {
+  var id = this.nodeCount++;
+  if (id === this.nodeParent.length) {
+    this.nodeParent = grown(this.nodeParent);
+    this.nodeFrame = grown(this.nodeFrame);
+    this.nodeStack = grown(this.nodeStack);
+  }
+  this.nodeParent[id] = parent;
+  this.nodeFrame[id] = raw;
+  this.edges.add(parent, raw, 0, id);
+  return id;
+};
+
+function grown(array) {
+  var bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}
+
+// A V8 call site as the text parser sees it: String(site) is the part of a
+// stack line after "at ".
+function parseCallSite(site) {
+  var text = String(site);
+  return v8.parseFrameLine('at ' + text) || {name: text, url: '', wasm: false};
+}
+
 StackTable.prototype.internText = function (text) {
+  // The first frame is capture() itself, which the structured path leaves out.
   var parsed = v8.parseV8Stack(text);
+  if (parsed.length > this.depth + 1) {
+    parsed.length = this.depth + 1;
+    parsed.push(TRUNCATED);
+  }
+  return this.internParsed(parsed);
+};
+
+// Parsed frames, leaf first, capture code included -> stack id.
+StackTable.prototype.internParsed = function (parsed) {
   var glueUrl = parsed.length && !parsed[0].wasm ? parsed[0].url : '';
   var cleaned = v8.cleanStack(parsed, glueUrl, RUNTIME_FRAMES);
   var indices = cleaned.map(this.internFrame, this);
@@ -105,4 +262,9 @@ function callSiteKey(f) {
   return f.line !== undefined ? f.name + ' ' + f.url + ':' + f.line + ':' + f.col : f.name;
 }
 
-module.exports = {StackTable: StackTable, RUNTIME_FRAMES: RUNTIME_FRAMES};
+module.exports = {
+  StackTable: StackTable,
+  RUNTIME_FRAMES: RUNTIME_FRAMES,
+  DEFAULT_STACK_DEPTH: DEFAULT_STACK_DEPTH,
+  MAX_STACK_DEPTH: MAX_STACK_DEPTH,
+};

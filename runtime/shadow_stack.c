@@ -67,9 +67,13 @@ NO_INSTRUMENT void __cyg_profile_func_exit(void *fn, void *call_site) {
   exit_unwound(s, (uint32_t)(uintptr_t)fn);
 }
 
+/* Called twice per instrumented function (clang passes its result to both
+** hooks), so it is one subtraction and one unsigned compare: a negative
+** level or one past the top wraps to a huge index and fails the compare. */
 NO_INSTRUMENT void *emscripten_return_address(int level) {
   emheap_shadow *s = &emheap_g.shadow;
-  int64_t i = (int64_t)s->depth - 1 - level;
-  if (level < 0 || i < 0 || i >= EMHEAP_SHADOW_CAPACITY) return NULL;
-  return (void *)(uintptr_t)s->fn[i];
+  uint32_t d = s->depth;
+  uint32_t i = d - 1u - (uint32_t)level;
+  uint32_t stored = d < EMHEAP_SHADOW_CAPACITY ? d : EMHEAP_SHADOW_CAPACITY;
+  return i < stored ? (void *)(uintptr_t)s->fn[i] : NULL;
 }

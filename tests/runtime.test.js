@@ -347,3 +347,51 @@ test('timeline: under node too (its timer never keeps the program alive); off wi
     fs.rmSync(file, {force: true});
   }
 });
+
+test('exact-JS stacks: structured call sites and the text path agree', () => {
+  const program = path.join(BUILD, 'cpp_new.dlmalloc.js');
+  const structured = runWasmProgram(program);
+  const text = runWasmProgram(program, {nodeArgs: ['-r', path.join(__dirname, 'lib', 'no_structured_stacks.js')]});
+  for (const r of [structured, text]) assert.equal(r.status, 0, r.stderr);
+  const describe = (snap) => snap.sites.map((s) => ({
+    key: s.key, liveBytes: s.liveBytes, totalAllocs: s.totalAllocs,
+    stack: s.stack.map((i) => {
+      const f = snap.frames[i];
+      return `${f.name} ${f.funcIndex} ${f.offset} ${f.file || ''}:${f.line || ''}`;
+    }),
+  })).sort((a, b) => (a.key + a.stack.join()).localeCompare(b.key + b.stack.join()));
+  const a = describe(structured.tagged.SNAPSHOT);
+  assert.ok(a.length >= 3 && a.some((s) => s.stack.length >= 2), JSON.stringify(a));
+  assert.deepEqual(describe(text.tagged.SNAPSHOT), a);
+  assert.ok(!a.some((s) => s.stack.some((f) => f.startsWith('(stack truncated)'))), 'nothing truncated at 64');
+});
+
+test('exact-JS stacks: EMHEAP_STACK_DEPTH keeps the leaf frames and marks the cut', () => {
+  const program = path.join(BUILD, 'cpp_new.dlmalloc.js');
+  const full = runWasmProgram(program).tagged.SNAPSHOT;
+  const depth = 6; // frames after capture: 1 glue, emheap_current_site, malloc, operator new...
+  for (const nodeArgs of [[], ['-r', path.join(__dirname, 'lib', 'no_structured_stacks.js')]]) {
+    const r = runWasmProgram(program, {env: {EMHEAP_STACK_DEPTH: String(depth)}, nodeArgs});
+    assert.equal(r.status, 0, r.stderr);
+    const snap = r.tagged.SNAPSHOT;
+    assert.deepEqual(validateSnapshot(snap), []);
+    const names = (s, x) => s.stack.map((i) => x.frames[i].name);
+    let cut = 0;
+    for (const site of snap.sites) {
+      const n = names(site, snap);
+      assert.ok(n.length <= depth + 1, n.join(' < '));
+      if (n.at(-1) === '(stack truncated)') {
+        cut++;
+        // The kept frames are the leaf end of the full stack of that site.
+        const whole = full.sites.filter((s) => s.key === site.key).map((s) => names(s, full));
+        assert.ok(whole.some((w) => w.length >= n.length - 1 &&
+          w.slice(0, n.length - 1).join() === n.slice(0, -1).join()), `${n.join(' < ')} is a leaf end of ${whole.join(' | ')}`);
+      }
+    }
+    assert.ok(cut >= 1, 'some stacks were cut');
+    assert.equal(snap.summary.liveBytes, full.summary.liveBytes, 'depth never changes the byte counts');
+  }
+  const bad = runWasmProgram(program, {env: {EMHEAP_STACK_DEPTH: '0'}});
+  assert.equal(bad.status, 0);
+  assert.match(bad.stderr + bad.stdout, /ignoring stack depth "0" from the environment/);
+});

@@ -6,8 +6,8 @@ const {spawnSync} = require('child_process');
 
 // Emscripten 3.1.6 output needs --no-experimental-fetch under node >= 18
 // to load its .wasm (see ../shared/TOOLCHAIN.md).
-function runWasmProgram(jsFile, {env = {}, args = []} = {}) {
-  const r = spawnSync(process.execPath, ['--no-experimental-fetch', jsFile, ...args], {
+function runWasmProgram(jsFile, {env = {}, args = [], nodeArgs = []} = {}) {
+  const r = spawnSync(process.execPath, ['--no-experimental-fetch', ...nodeArgs, jsFile, ...args], {
     encoding: 'utf8', env: {...process.env, ...env}, maxBuffer: 256 << 20,
   });
   const lines = (r.stdout || '').split('\n');
