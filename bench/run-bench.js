@@ -44,6 +44,9 @@ const ALL_CONFIGS = [
   // Error.stackTraceLimit, 10 frames; exact/js takes 64 by default. This row
   // compares the mechanisms at equal depth.
   {name: 'exact/js depth 10', kind: 'emheap-js', mode: 'exact', stackDepth: 10},
+  // The -finstrument-functions hooks alone, no emheap allocator: the floor
+  // under both shadow rows (bench/workloads/shadow_hooks_state.c).
+  {name: 'shadow hooks only', kind: 'shadow-hooks'},
   {name: 'exact/shadow', kind: 'emheap-shadow', mode: 'exact'},
   {name: 'sampled/js', kind: 'emheap-js', mode: 'sampled'},
   {name: 'sampled/shadow', kind: 'emheap-shadow', mode: 'sampled'},
@@ -388,7 +391,9 @@ function report(info, speed, memory, exported, notes, cells, started) {
     '  Ratio = median / median of baseline, same workload, same engine, same bench run.',
     `- V8 flags: ${V8_FLAGS.join(' ') || '(none)'}; emheap mode by EMHEAP_MODE (node) or ?emheap= (page).`,
     '- exact/js takes up to 64 JS stack frames per allocation; "exact/js depth 10" takes 10, as many as',
-    '  --memoryprofiler and LSan get from `new Error().stack` (V8\'s default Error.stackTraceLimit).', '',
+    '  --memoryprofiler and LSan get from `new Error().stack` (V8\'s default Error.stackTraceLimit).',
+    '- "shadow hooks only": the workload compiled as for exact/shadow and linked with the shadow-stack',
+    '  hooks but not emheap\'s allocator: what -finstrument-functions costs by itself.', '',
     speed, '',
   ];
   if (memory) {

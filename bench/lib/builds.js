@@ -69,6 +69,11 @@ function buildKinds() {
     'emheap-js': js.error ? {error: js.error} : {objects: 'plain', cflags: [], ldflags: js.flags},
     'emheap-shadow': shadowError ? {error: shadowError}
       : {objects: 'shadow', cflags: shadowC.flags, ldflags: shadowL.flags},
+    'shadow-hooks': shadowError ? {error: shadowError} : {
+      objects: 'shadow', cflags: shadowC.flags,
+      ldflags: [...shadowL.flags.filter((f) => /emheap_shadow\.o$/.test(f)), '-I' + path.join(ROOT, 'runtime'),
+        path.join(ROOT, 'bench', 'workloads', 'shadow_hooks_state.c')],
+    },
   };
 }
 
