@@ -314,6 +314,31 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
     }
   });
 
+  test('?emheap_depth=N cuts JS stacks at N frames, leaf end kept; a bad N is reported', async () => {
+    const { context, page } = await openSample('leaky-canvas', '?emheap=exact&emheap_depth=5');
+    try {
+      const snap = await page.evaluate(() => { Module._leak_memory(); return emheap.snapshot(); });
+      const site = snap.sites.find((s) => s.key.startsWith('leak_memory'));
+      assert.ok(site, 'leak_memory site');
+      const names = site.stack.map((i) => snap.frames[i].name);
+      assert.equal(names[0], 'leak_memory', names.join(' < '));
+      assert.equal(names.at(-1), '(stack truncated)', names.join(' < '));
+      assert.ok(names.length <= 6, names.join(' < '));
+    } finally {
+      await context.close();
+    }
+    const bad = await openSample('leaky-canvas', '?emheap=exact&emheap_depth=many');
+    try {
+      const snap = await bad.page.evaluate(() => { Module._leak_memory(); return emheap.snapshot(); });
+      const site = snap.sites.find((s) => s.key.startsWith('leak_memory'));
+      assert.ok(!site.stack.some((i) => snap.frames[i].name === '(stack truncated)'), 'default depth: whole stack');
+      assert.ok(bad.consoleMessages.some((m) => /ignoring stack depth "many" from the page URL/.test(m.text)),
+        JSON.stringify(bad.consoleMessages));
+    } finally {
+      await bad.context.close();
+    }
+  });
+
   test('emheap.toSpeedscope() right after load is a valid speedscope file', async () => {
     const { context, page, consoleMessages } = await openSample('leaky-canvas');
     try {
