@@ -120,10 +120,19 @@ StackTable.prototype.internCallSites = function (callSites) {
     var file = site.getFileName();
     var fileId = file === this.lastFile && file ? this.lastFileId : this.fileIdOf(file, site);
     var raw;
-    if (fileId === NO_FILE) raw = this.rawFrameOfText(site);
-    else if (this.fileIsWasm[fileId]) raw = this.rawFrameIds.get(fileId, site.getPosition(), 0);
-    else raw = this.rawFrameIds.get(fileId, site.getLineNumber(), site.getColumnNumber());
-    if (raw === 0) raw = this.addRawFrame(fileId, site);
+    if (fileId === NO_FILE) {
+      raw = this.rawFrameOfText(site);
+    } else {
+      // The frame's key: its byte offset in a wasm module, line and column in JS.
+      var wasm = this.fileIsWasm[fileId];
+      var a = wasm ? site.getPosition() : site.getLineNumber();
+      var b = wasm ? 0 : site.getColumnNumber();
+      raw = this.rawFrameIds.get(fileId, a, b);
+      if (raw === 0) {
+        raw = this.addRawFrame(site);
+        this.rawFrameIds.add(fileId, a, b, raw);
+      }
+    }
     var next = this.edges.get(node, raw, 0);
     if (next === 0) next = this.addNode(node, raw);
     node = next;
@@ -152,18 +161,21 @@ StackTable.prototype.fileIdOf = function (file, site) {
   return id;
 };
 
+// Call sites with no script (eval, native) are keyed by their text.
 StackTable.prototype.rawFrameOfText = function (site) {
-  var id = this.rawFrameByText.get(String(site));
-  return id === undefined ? 0 : id;
+  var text = String(site);
+  var id = this.rawFrameByText.get(text);
+  if (id === undefined) {
+    id = this.addRawFrame(site);
+    this.rawFrameByText.set(text, id);
+  }
+  return id;
 };
 
-StackTable.prototype.addRawFrame = function (fileId, site) {
-  var id = this.rawFrames.length;
+// A raw frame seen for the first time: parsed once, here.
+StackTable.prototype.addRawFrame = function (site) {
   this.rawFrames.push(parseCallSite(site));
-  if (fileId === NO_FILE) this.rawFrameByText.set(String(site), id);
-  else if (this.fileIsWasm[fileId]) this.rawFrameIds.add(fileId, site.getPosition(), 0, id);
-  else this.rawFrameIds.add(fileId, site.getLineNumber(), site.getColumnNumber(), id);
-  return id;
+  return this.rawFrames.length - 1;
 };
 
 StackTable.prototype.addNode = function (parent, raw) {
