@@ -39,6 +39,9 @@ const ALL_CONFIGS = [
   {name: 'baseline', kind: 'plain'},
   {name: 'memoryprofiler', kind: 'memoryprofiler', nodeNA: 'needs a page (browser only)'},
   {name: 'lsan', kind: 'lsan', env: {LSAN_OPTIONS: 'detect_leaks=0'}, browserOptional: true},
+  // malloc/free/calloc/realloc counted and forwarded, nothing else
+  // (bench/workloads/forwarding_wrapper.c): the floor under every emheap row.
+  {name: 'forwarding only', kind: 'forwarding'},
   {name: 'exact/js', kind: 'emheap-js', mode: 'exact'},
   // --memoryprofiler and LSan read `new Error().stack` at V8's default
   // Error.stackTraceLimit, 10 frames; exact/js takes 64 by default. This row
@@ -392,6 +395,8 @@ function report(info, speed, memory, exported, notes, cells, started) {
     `- V8 flags: ${V8_FLAGS.join(' ') || '(none)'}; emheap mode by EMHEAP_MODE (node) or ?emheap= (page).`,
     '- exact/js takes up to 64 JS stack frames per allocation; "exact/js depth 10" takes 10, as many as',
     '  --memoryprofiler and LSan get from `new Error().stack` (V8\'s default Error.stackTraceLimit).',
+    '- "forwarding only": malloc, free, calloc and realloc wrapped by functions that count the call and',
+    '  forward it, nothing else: the floor under every emheap row (one more call level per allocation).',
     '- "shadow hooks only": the workload compiled as for exact/shadow and linked with the shadow-stack',
     '  hooks but not emheap\'s allocator: what -finstrument-functions costs by itself.', '',
     speed, '',

@@ -66,6 +66,8 @@ function buildKinds() {
     plain: {objects: 'plain', cflags: [], ldflags: []},
     memoryprofiler: {objects: 'plain', cflags: [], ldflags: ['--memoryprofiler']},
     lsan: {objects: 'plain', cflags: [], ldflags: ['-fsanitize=leak']},
+    forwarding: {objects: 'plain', cflags: [],
+      ldflags: [path.join(ROOT, 'bench', 'workloads', 'forwarding_wrapper.c')]},
     'emheap-js': js.error ? {error: js.error} : {objects: 'plain', cflags: [], ldflags: js.flags},
     'emheap-shadow': shadowError ? {error: shadowError}
       : {objects: 'shadow', cflags: shadowC.flags, ldflags: shadowL.flags},
