@@ -13,6 +13,7 @@ declare -A PACKAGES=(
   [emcc]=emscripten [wasm-opt]=binaryen [wasm-objdump]=wabt
   [chromium]=chromium [jq]=jq [node]=nodejs [npm]=npm [make]=make
   [go]=golang-go   # `go tool pprof` reads the pprof export in the tests
+  [firefox-esr]=firefox-esr   # tests/firefox.test.js: JS stacks from Firefox's stack text
 )
 
 missing=()

@@ -11,14 +11,16 @@
 //    the trie node *is* the raw stack, found with no string or garbage.
 //    A call site's text is parsed once, when its frame is first seen;
 //    cleaning (v8_stack.cleanStack) runs once per distinct raw stack.
-//  - other engines, or if the structured form is unavailable: the text of
-//    `new Error().stack`, interned by its raw text (one Map lookup on the
+//  - other engines (Firefox), or if the structured form is unavailable: the
+//    text of `new Error().stack` (stack_text.js reads V8's and Firefox's
+//    forms), interned by its raw text (one Map lookup on the
 //    string per allocation, a parse per distinct text).
 // Distinct raw stacks that clean to the same frames share one stack id
 // (hence one site): their raw frames differ only in plumbing.
 'use strict';
 
 var v8 = require('./v8_stack');
+var stackText = require('./stack_text');
 var IntHash = require('./int_hash').IntHash;
 
 // emheap_current_site() and the public entry point (malloc, calloc...):
@@ -206,7 +208,7 @@ function parseCallSite(site) {
 
 StackTable.prototype.internText = function (text) {
   // The first frame is capture() itself, which the structured path leaves out.
-  var parsed = v8.parseV8Stack(text);
+  var parsed = stackText.parseStackText(text);
   if (parsed.length > this.depth + 1) {
     parsed.length = this.depth + 1;
     parsed.push(TRUNCATED);

@@ -1,7 +1,7 @@
 // v8_stack.js -- parse V8 `Error().stack` text into frames, and tell which
 // frames are allocator plumbing rather than the code that asked for memory.
 //
-// Pure functions, shared by the page (embedded into the --js-library by
+// Pure functions (stack_text.js reads whole texts), shared by the page (embedded into the --js-library by
 // jslib/bundle.js) and node tests. V8 writes one frame per line:
 //   at NAME (wasm://wasm/1a2b3c:wasm-function[12]:0x4d2)   wasm, with names
 //   at wasm://wasm/1a2b3c:wasm-function[12]:0x4d2          wasm, no names
@@ -79,11 +79,18 @@ function parseFrameLine(text) {
   if (name.indexOf('new ') === 0) name = name.slice(4);
   var alias = name.indexOf(' [as ');
   if (alias > 0) name = name.slice(0, alias);
+  // Some V8 versions print wasm names as "$name".
+  if (name.charAt(0) === '$' && WASM_LOCATION.test(location)) name = name.slice(1);
+  return frameFromLocation(name, location);
+}
+
+// A frame from its name ('' if none) and location: "URL:wasm-function[N]:0xOFFSET"
+// (wasm; both V8 and Firefox spell it so), "URL:LINE:COL" (JS), or anything
+// else (kept as the name). Shared with gecko_stack.js.
+function frameFromLocation(name, location) {
   var m = WASM_LOCATION.exec(location);
   if (m) {
     var funcIndex = parseInt(m[2], 10);
-    // Some V8 versions print wasm names as "$name" or "module.name".
-    if (name.charAt(0) === '$') name = name.slice(1);
     return {
       name: name || 'wasm-function[' + funcIndex + ']',
       url: m[1], wasm: true, funcIndex: funcIndex, offset: parseInt(m[3], 16),
@@ -97,17 +104,6 @@ function parseFrameLine(text) {
     };
   }
   return {name: name || location, url: location, wasm: false};
-}
-
-// Whole stack text -> frames, leaf first.
-function parseV8Stack(text) {
-  var lines = String(text).split('\n');
-  var frames = [];
-  for (var i = 0; i < lines.length; i++) {
-    var f = parseFrameLine(lines[i]);
-    if (f) frames.push(f);
-  }
-  return frames;
 }
 
 // Keeps the frames a user wants to see, leaf first:
@@ -141,7 +137,7 @@ function cleanStack(frames, glueUrl, runtimeFrames) {
 
 module.exports = {
   parseFrameLine: parseFrameLine,
-  parseV8Stack: parseV8Stack,
+  frameFromLocation: frameFromLocation,
   cleanStack: cleanStack,
   isAllocatorWrapper: isAllocatorWrapper,
 };

@@ -4,7 +4,8 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const {parseFrameLine, parseV8Stack, cleanStack, isAllocatorWrapper} = require('../jslib/v8_stack');
+const {parseFrameLine, cleanStack, isAllocatorWrapper} = require('../jslib/v8_stack');
+const {parseStackText} = require('../jslib/stack_text');
 const {StackTable} = require('../jslib/stack_table');
 
 const GLUE = 'http://127.0.0.1:8000/app.js';
@@ -81,20 +82,20 @@ const STACK = [
 ].join('\n');
 
 test('cleaning drops capture code, runtime, wrappers and glue; keeps page JS', () => {
-  const kept = cleanStack(parseV8Stack(STACK), GLUE, 2);
+  const kept = cleanStack(parseStackText(STACK), GLUE, 2);
   assert.deepEqual(kept.map((f) => f.name), ['make_node', 'main', 'HTMLButtonElement.onclick']);
 });
 
 test('cleaning goes by name: an inlined runtime frame does not eat the caller', () => {
   // binaryen may inline emheap_current_site into malloc, or valloc into main.
   const inlined = STACK.split('\n').filter((l) => !l.includes('emheap_current_site')).join('\n');
-  const kept = cleanStack(parseV8Stack(inlined), GLUE, 2);
+  const kept = cleanStack(parseStackText(inlined), GLUE, 2);
   assert.equal(kept[0].name, 'make_node');
 });
 
 test('without names, the runtime frames are dropped by count', () => {
   const noNames = STACK.replace(/at (\w+) \((http[^)]*wasm-function[^)]*)\)/g, 'at $2');
-  const kept = cleanStack(parseV8Stack(noNames), GLUE, 2);
+  const kept = cleanStack(parseStackText(noNames), GLUE, 2);
   assert.equal(kept[0].name, 'wasm-function[50]'); // operator new, unnamed, cannot be recognized
   assert.equal(kept.length, 4);
 });
@@ -108,7 +109,7 @@ test('a block allocated from JS keeps the glue function that asked', () => {
     `    at stringToNewUTF8 (${GLUE}:1:700)`,
     `    at ccall (${GLUE}:1:800)`,
   ].join('\n');
-  assert.deepEqual(cleanStack(parseV8Stack(fromJs), GLUE, 2).map((f) => f.name), ['stringToNewUTF8']);
+  assert.deepEqual(cleanStack(parseStackText(fromJs), GLUE, 2).map((f) => f.name), ['stringToNewUTF8']);
 });
 
 test('StackTable interns frames and stacks; the call site key names the first real frame', () => {
