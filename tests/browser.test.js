@@ -31,18 +31,6 @@ let server;
 let browser;
 const openSample = (name, query) => samplePage.openSample(browser, server.url, name, query);
 
-const LEAKY_C = path.join(__dirname, '..', 'samples', 'leaky-canvas', 'leaky.c');
-
-// [first, last] line numbers of a C function whose signature line contains
-// `signature` (its body ends at the next line that is just "}").
-function functionLines(file, signature) {
-  const lines = fs.readFileSync(file, 'utf8').split('\n');
-  const start = lines.findIndex((l) => l.includes(signature)) + 1;
-  const end = lines.findIndex((l, i) => i >= start && l === '}') + 1;
-  assert.ok(start > 0 && end > start, `${signature} not found in ${file}`);
-  return [start, end];
-}
-
 const pressHotkey = (page) => () => page.keyboard.press('Control+Shift+H');
 
 function assertNoErrors(messages, where) {
@@ -99,7 +87,7 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
       // leak_memory's body in leaky.c, in the snapshot and in speedscope.
       const leafFrame = snap.frames[snap.sites[0].stack[0]];
       assert.match(leafFrame.file || '', /samples\/leaky-canvas\/leaky\.c$/);
-      const [bodyStart, bodyEnd] = functionLines(LEAKY_C, 'void leak_memory(void)');
+      const [bodyStart, bodyEnd] = samplePage.leakMemoryLines();
       assert.ok(leafFrame.line >= bodyStart && leafFrame.line <= bodyEnd,
         `line ${leafFrame.line} outside leak_memory (${bodyStart}-${bodyEnd})`);
       const ssFrame = first.json.shared.frames[profile.samples[0].at(-1)];

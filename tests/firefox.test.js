@@ -15,12 +15,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const {serve} = require('./lib/serve');
-const {errorsIn} = require('./lib/sample_page');
+const {errorsIn, clickLeak, leakMemoryLines} = require('./lib/sample_page');
 const firefox = require('./lib/firefox');
 const {validateSpeedscope, validatePerfView, validateSnapshot} = require('./lib/schemas');
 
 const SAMPLES = path.join(__dirname, '..', 'build', 'samples');
-const LEAKY_C = path.join(__dirname, '..', 'samples', 'leaky-canvas', 'leaky.c');
 const SKIP = firefox.haveFirefox() ? false
   : `no Firefox at ${firefox.FIREFOX} (apt-get install firefox-esr; ./setup.sh installs it)`;
 
@@ -31,20 +30,6 @@ const PERFVIEW_NAME = /^memory-profile-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(\.\d+)?Z\.
 
 let server;
 let browser;
-
-// Lines of leak_memory's body in leaky.c (to check source-map lines).
-function leakMemoryLines() {
-  const lines = fs.readFileSync(LEAKY_C, 'utf8').split('\n');
-  const start = lines.findIndex((l) => l.includes('void leak_memory(void)')) + 1;
-  const end = lines.findIndex((l, i) => i >= start && l === '}') + 1;
-  assert.ok(start > 0 && end > start, 'leak_memory not found in leaky.c');
-  return [start, end];
-}
-
-async function clickLeak(page, times) {
-  for (let i = 0; i < times; i++) await page.click('#leak');
-  assert.equal(await page.evaluate(() => Module._leaked_blocks()), 64 * times, 'the clicks reached the app');
-}
 
 describe('emheap sample in headless Firefox', {skip: SKIP}, () => {
   before(async () => {

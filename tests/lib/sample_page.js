@@ -5,7 +5,10 @@
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const path = require('node:path');
 const {newPage} = require('./browser');
+
+const LEAKY_C = path.join(__dirname, '..', '..', 'samples', 'leaky-canvas', 'leaky.c');
 
 const READY_TITLE = 'emheap sample: ready';
 
@@ -47,7 +50,19 @@ async function downloadsDuring(page, ms, action) {
 
 const errorsIn = (messages) => messages.filter((m) => m.type === 'error' || m.type === 'pageerror');
 
-// Clicks #leak `times` times and checks the app saw every click.
+// [first, last] line numbers of leak_memory in the sample's leaky.c (its
+// body ends at the next line that is just "}"): where source-mapped frames
+// of the leak must point.
+function leakMemoryLines() {
+  const lines = fs.readFileSync(LEAKY_C, 'utf8').split('\n');
+  const start = lines.findIndex((l) => l.includes('void leak_memory(void)')) + 1;
+  const end = lines.findIndex((l, i) => i >= start && l === '}') + 1;
+  assert.ok(start > 0 && end > start, `leak_memory not found in ${LEAKY_C}`);
+  return [start, end];
+}
+
+// Clicks #leak `times` times and checks the app saw every click (playwright
+// and puppeteer pages alike).
 async function clickLeak(page, times) {
   const before = await page.evaluate(() => Module._leaked_blocks());
   for (let i = 0; i < times; i++) await page.click('#leak');
@@ -55,4 +70,4 @@ async function clickLeak(page, times) {
     'the #leak clicks reached the app');
 }
 
-module.exports = {READY_TITLE, openSample, downloadFrom, downloadsDuring, errorsIn, clickLeak};
+module.exports = {READY_TITLE, openSample, downloadFrom, downloadsDuring, errorsIn, clickLeak, leakMemoryLines};
