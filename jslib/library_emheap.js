@@ -45,11 +45,7 @@ mergeInto(LibraryManager.library, {
       // so that the next snapshot has them; a page loads them in the
       // background from startup on.
       api['ready'] = function () {
-        EMHEAP.loadDebugInfo();
-        return new Promise(function (resolve) {
-          if (EMHEAP.debugInfoState === 2) resolve();
-          else EMHEAP.debugInfoWaiters.push(resolve);
-        });
+        return new Promise(EMHEAP.whenDebugInfo);
       };
       api['formats'] = Object.keys(emheapModules.formats.FORMATS);
       Module['emheap'] = api;
@@ -87,6 +83,14 @@ mergeInto(LibraryManager.library, {
     // the background from attach time on (the browser's cache serves the
     // .wasm again), so the map is usually there by the first snapshot. A
     // module without the section never requests anything: no 404s.
+    // Runs fn once the debug info is in (or known to be absent): at once
+    // when it is, else when loadDebugInfo finishes.
+    whenDebugInfo: function (fn) {
+      EMHEAP.loadDebugInfo();
+      if (EMHEAP.debugInfoState === 2) fn();
+      else EMHEAP.debugInfoWaiters.push(fn);
+    },
+
     loadDebugInfo: function () {
       if (EMHEAP.debugInfoState) return;
       EMHEAP.debugInfoState = 1;
@@ -163,6 +167,7 @@ mergeInto(LibraryManager.library, {
         preRunDone: typeof runtimeInitialized !== 'undefined' ? !!runtimeInitialized : true,
         sourceMap: EMHEAP.sourceMap,
         symbolize: EMHEAP.symbolize,
+        functionName: EMHEAP.functionName,
       };
     },
 
@@ -179,8 +184,13 @@ mergeInto(LibraryManager.library, {
       }
       var index = fn && /^\d+$/.test(fn.name) ? Number(fn.name) : -1;
       if (index < 0) return null;
+      return {funcIndex: index, name: EMHEAP.functionName(index) || 'wasm-function[' + index + ']'};
+    },
+
+    // The name section's (or symbol map's) name of a wasm function, or null.
+    functionName: function (funcIndex) {
       var names = EMHEAP.functionNames;
-      return {funcIndex: index, name: names && names[index] ? names[index] : 'wasm-function[' + index + ']'};
+      return names && names[funcIndex] ? names[funcIndex] : null;
     },
 
     setPaused: function (paused) {
@@ -411,20 +421,43 @@ mergeInto(LibraryManager.library, {
     // Builds the file and saves it: a Blob download in a page, a file in the
     // working directory under node. Returns the file name, or null after
     // printing why to the console (unknown format, unreadable state).
+    // Returns the name of the file it saves, or null on error. The heap is
+    // read now; if the module's debug info (function names, source map) is
+    // still loading, as in the first tens of ms after startup, the file is
+    // built and saved when it arrives, so that its frames have names and
+    // lines whenever the key was pressed.
     downloadSnapshot: function (format) {
-      var name, text, entry;
+      var entry, snapshot;
       try {
         entry = emheapModules.formats.formatByName(format === undefined ? 'speedscope' : format);
-        var snapshot = EMHEAP.snapshot();
-        name = 'memory-profile-' + snapshot.capturedAt.replace(/:/g, '-') + entry.suffix;
+        snapshot = EMHEAP.snapshot();
+      } catch (e) {
+        return EMHEAP.reportError(e);
+      }
+      var name = 'memory-profile-' + snapshot.capturedAt.replace(/:/g, '-') + entry.suffix;
+      if (EMHEAP.debugInfoState === 2) return EMHEAP.saveSnapshot(name, entry, snapshot);
+      EMHEAP.whenDebugInfo(function () {
+        emheapModules.snapshot.completeFrames(snapshot, EMHEAP.info());
+        EMHEAP.saveSnapshot(name, entry, snapshot);
+      });
+      return name;
+    },
+
+    saveSnapshot: function (name, entry, snapshot) {
+      var text;
+      try {
         var body = entry.build(snapshot);
         // JSON formats build objects; pprof builds bytes, collapsed a string.
         text = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
       } catch (e) {
-        console.error('emheap: ' + String(e && e.message || e).replace(/^emheap: /, ''));
-        return null;
+        return EMHEAP.reportError(e);
       }
       return EMHEAP.saveFile(name, text, entry.mime);
+    },
+
+    reportError: function (e) {
+      console.error('emheap: ' + String(e && e.message || e).replace(/^emheap: /, ''));
+      return null;
     },
 
     // A snapshot, or a file emheap wrote (speedscope/PerfView carry the
@@ -449,8 +482,7 @@ mergeInto(LibraryManager.library, {
         after = after === undefined ? EMHEAP.snapshot() : EMHEAP.asSnapshot(after, 'after');
         result = d.diffSnapshots(before, after);
       } catch (e) {
-        console.error('emheap: ' + String(e && e.message || e).replace(/^emheap: /, ''));
-        return null;
+        return EMHEAP.reportError(e);
       }
       result.rows = d.sortDiffRows(result.rows, 'bytes');
       var t = result.totals;

@@ -9,7 +9,8 @@ var SNAPSHOT_VERSION = 1;
 // buffer: the wasm memory's ArrayBuffer. statePtr: 0 if the runtime has not
 // started yet (then the snapshot is of an empty heap). info: {source,
 // preRunDone, sourceMap: {lookup(offset)} or null, symbolize: fn(pointer)
-// -> {name, funcIndex} for shadow frames}.
+// -> {name, funcIndex} for shadow frames, functionName: fn(funcIndex) -> name
+// or null}.
 function buildSnapshot(buffer, statePtr, stackTable, info) {
   var snapshot = {
     format: 'emheap-snapshot',
@@ -78,16 +79,33 @@ function finishFrames(snapshot, stackTable, info) {
   return snapshot;
 }
 
+// Completes the frames of a snapshot taken before the module's debug info
+// arrived (see downloadSnapshot): wasm functions known only by index get
+// their names (info.functionName), wasm frames their file and line. The
+// sites are untouched: they were read when the snapshot was taken.
+function completeFrames(snapshot, info) {
+  snapshot.frames = snapshot.frames.map(function (f) {
+    var name = f.funcIndex >= 0 && f.name === 'wasm-function[' + f.funcIndex + ']' && info.functionName
+      ? info.functionName(f.funcIndex) : null;
+    return withSource(name ? withFields(f, {name: name}) : f, info.sourceMap);
+  });
+  return snapshot;
+}
+
+// A copy of frame with some fields set.
+function withFields(frame, fields) {
+  var out = {};
+  Object.keys(frame).forEach(function (k) { out[k] = frame[k]; });
+  Object.keys(fields).forEach(function (k) { out[k] = fields[k]; });
+  return out;
+}
+
 // Adds file and line to a wasm frame when a source map knows its offset.
 function withSource(frame, sourceMap) {
   if (!sourceMap || frame.offset === undefined || frame.file !== undefined) return frame;
   var where = sourceMap.lookup(frame.offset);
   if (!where) return frame;
-  var out = {};
-  Object.keys(frame).forEach(function (k) { out[k] = frame[k]; });
-  out.file = where.file;
-  out.line = where.line;
-  return out;
+  return withFields(frame, {file: where.file, line: where.line});
 }
 
 // Global counters only: cheap at any heap size (getSnapshotJson uses it).
@@ -109,4 +127,7 @@ function emptySummary(buffer, info) {
   };
 }
 
-module.exports = {buildSnapshot: buildSnapshot, readSummary: readSummary, SNAPSHOT_VERSION: SNAPSHOT_VERSION};
+module.exports = {
+  buildSnapshot: buildSnapshot, completeFrames: completeFrames, readSummary: readSummary,
+  SNAPSHOT_VERSION: SNAPSHOT_VERSION,
+};

@@ -15,7 +15,7 @@ const path = require('node:path');
 const { serve } = require('./lib/serve');
 const samplePage = require('./lib/sample_page');
 const { downloadFrom, downloadsDuring, errorsIn, clickLeak } = samplePage;
-const { launch, haveChromium, CHROMIUM } = require('./lib/browser');
+const { launch, newPage, haveChromium, CHROMIUM } = require('./lib/browser');
 const { validateSpeedscope, validatePerfView, validateSnapshot } = require('./lib/schemas');
 
 const SAMPLES = path.join(__dirname, '..', 'build', 'samples');
@@ -324,6 +324,50 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
         JSON.stringify(bad.consoleMessages));
     } finally {
       await bad.context.close();
+    }
+  });
+
+  // The page loads the module's names and source map in the background from
+  // startup on. A key pressed before they arrive must still give a file with
+  // lines, of the heap as it was at the press.
+  test('Ctrl+Shift+H before the source map has arrived: heap read at the press, file saved with lines', async () => {
+    const { context, page, consoleMessages } = await newPage(browser);
+    let releaseMap;
+    const mapHeld = new Promise((resolve) => { releaseMap = resolve; });
+    let mapRequested = false;
+    await page.route('**/*.wasm.map', async (route) => {
+      mapRequested = true;
+      await mapHeld;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${server.url}/leaky-canvas/?emheap=exact`);
+      await page.waitForFunction((t) => document.title === t, samplePage.READY_TITLE, { timeout: 20000 });
+      await clickLeak(page, 2);
+      const downloads = [];
+      page.on('download', (d) => downloads.push(d));
+      await pressHotkey(page)();
+      await page.click('#free'); // after the press: must not show in the file
+      await page.waitForTimeout(300);
+      assert.ok(mapRequested, 'the page asked for the source map');
+      assert.equal(downloads.length, 0, 'nothing saved while the source map is held back');
+      const saved = page.waitForEvent('download', { timeout: 10000 });
+      releaseMap();
+      const download = await saved;
+      const json = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+      assert.match(download.suggestedFilename(), SPEEDSCOPE_NAME);
+      assert.deepEqual(validateSpeedscope(json), []);
+      const top = json.emheap.sites[0];
+      assert.ok(top.key.startsWith('leak_memory'), `sites[0].key = ${top.key}`);
+      assert.ok(top.liveBytes >= 2 * LEAK_BYTES, `the leak freed after the press is in the file: ${top.liveBytes}`);
+      const leaf = json.emheap.frames[top.stack[0]];
+      assert.match(leaf.file || '', /samples\/leaky-canvas\/leaky\.c$/, JSON.stringify(leaf));
+      const [bodyStart, bodyEnd] = samplePage.leakMemoryLines();
+      assert.ok(leaf.line >= bodyStart && leaf.line <= bodyEnd, `line ${leaf.line} outside leak_memory`);
+      assertNoErrors(consoleMessages, 'the emheap sample');
+    } finally {
+      releaseMap();
+      await context.close();
     }
   });
 
