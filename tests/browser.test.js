@@ -46,7 +46,7 @@ function speedscopeLeaves(file) {
 describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
   before(async () => {
     if (SKIP) return;
-    for (const dir of ['leaky-canvas', 'leaky-canvas-plain']) {
+    for (const dir of ['leaky-canvas', 'leaky-canvas-plain', 'leaky-canvas-module']) {
       assert.ok(fs.existsSync(path.join(SAMPLES, dir, 'index.html')),
         `build/samples/${dir}/index.html is missing: run \`make samples\` first`);
     }
@@ -324,6 +324,28 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
         JSON.stringify(bad.consoleMessages));
     } finally {
       await bad.context.close();
+    }
+  });
+
+  test('an ES module build (-sMODULARIZE -sEXPORT_ES6): Ctrl+Shift+H works, frames have lines', async () => {
+    const { context, page, consoleMessages } = await openSample('leaky-canvas-module');
+    try {
+      assert.equal(await page.evaluate(() => typeof Module), 'undefined', 'no global Module in this build');
+      for (let i = 0; i < 2; i++) await page.click('#leak');
+      assert.equal(await page.evaluate(() => app._leaked_blocks()), 2 * 64, 'the clicks reached the app');
+      const file = await downloadFrom(page, pressHotkey(page));
+      assert.match(file.name, SPEEDSCOPE_NAME);
+      assert.deepEqual(validateSpeedscope(file.json), []);
+      const snap = file.json.emheap;
+      assert.equal(snap.mode, 'exact-js');
+      assert.ok(snap.sites[0].key.startsWith('leak_memory'), `sites[0].key = ${snap.sites[0].key}`);
+      assert.ok(snap.sites[0].liveBytes >= 2 * LEAK_BYTES, `sites[0].liveBytes = ${snap.sites[0].liveBytes}`);
+      const leaf = snap.frames[snap.sites[0].stack[0]];
+      assert.match(leaf.file || '', /samples\/leaky-canvas\/leaky\.c$/, JSON.stringify(leaf));
+      assert.equal(await page.evaluate(() => app.emheap === globalThis.emheap), true, 'one API, on the instance too');
+      assertNoErrors(consoleMessages, 'the ES module sample');
+    } finally {
+      await context.close();
     }
   });
 
