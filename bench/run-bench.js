@@ -1,5 +1,6 @@
 // run-bench.js -- `make bench`: builds the workloads (bench/workloads/) in
-// every configuration, runs them under node and in headless Chromium, and
+// every configuration, runs them under node, headless Chromium and headless
+// Firefox, and
 // prints one table of ns per op and the ratio to the baseline build measured
 // in the same run. Also two emheap tables: memory per live block, and the
 // cost of exporting a snapshot of 1,000,000 blocks in 100,000 sites.
@@ -13,7 +14,7 @@
 //
 // Settings (environment): BENCH_RUNS (5), BENCH_TARGET_MS (500),
 // BENCH_WORKLOADS (micro,sqlite), BENCH_CONFIGS (names, comma separated),
-// BENCH_BROWSER=0 (node only), BENCH_EXTRAS=0 (skip the emheap tables),
+// BENCH_BROWSER=0 (node only), BENCH_FIREFOX=0 (no Firefox column), BENCH_EXTRAS=0 (skip the emheap tables),
 // BENCH_V8_FLAGS ("--no-liftoff"), EMHEAP_CONFIG (another emheap-config),
 // EMHEAP_SAMPLING_INTERVAL (passed to node, and to the page as
 // emheap_interval=).
@@ -25,7 +26,8 @@ const path = require('path');
 const {execSync} = require('child_process');
 
 const {ROOT, OUT, EMCC, EMHEAP_CONFIG, buildKinds, build, ENV} = require('./lib/builds');
-const {runNode, runBrowser, launchChromium, chromiumAvailable, V8_FLAGS} = require('./lib/run');
+const {runNode, runBrowser, launchChromium, launchFirefox, chromiumAvailable, firefoxAvailable, V8_FLAGS} =
+  require('./lib/run');
 const {median, ns, ratio, fixed, Notes, table} = require('./lib/report');
 const {generate} = require('./gen-sites');
 
@@ -33,6 +35,9 @@ const RUNS = Number(process.env.BENCH_RUNS || 5);
 const TARGET_MS = Number(process.env.BENCH_TARGET_MS || 500);
 const MAX_ITERATIONS = 5000;
 const INTERVAL = process.env.EMHEAP_SAMPLING_INTERVAL || '';
+// Where each cell runs; the browsers are engines of lib/run.js.
+const ENVS = ['node', 'chromium', 'firefox'];
+const ENV_LABEL = {node: 'node', chromium: 'Chromium', firefox: 'Firefox'};
 const list = (name, all) => (process.env[name] ? process.env[name].split(',').map((s) => s.trim()) : all);
 
 const ALL_CONFIGS = [
@@ -100,7 +105,7 @@ async function runOnce(ctx, cell, iterations, extra = {}) {
       ...(config.stackDepth ? {EMHEAP_STACK_DEPTH: String(config.stackDepth)} : {})};
     r = runNode(cell.js, args, {env, timeoutMs: extra.timeoutMs});
   } else {
-    r = await runBrowser(ctx.browser, pageUrl(ctx, cell.js, args, config), extra);
+    r = await runBrowser(ctx.engines[cell.env], pageUrl(ctx, cell.js, args, config), extra);
   }
   if (!r.error) {
     const problem = modeProblem(config, r.summary);
@@ -116,10 +121,10 @@ function makeCells(ctx) {
   for (const workload of WORKLOAD_NAMES) {
     for (const config of CONFIGS) {
       const built = ctx.builds[`${workload}|${config.kind}`];
-      for (const env of ['node', 'chromium']) {
+      for (const env of ENVS) {
         const cell = {workload, config: config.name, env, js: built.js, samples: [], runs: RUNS};
         if (env === 'node' && config.nodeNA) cell.na = config.nodeNA;
-        else if (env === 'chromium' && ctx.noBrowser) cell.na = ctx.noBrowser;
+        else if (env !== 'node' && ctx.unavailable[env]) cell.na = ctx.unavailable[env];
         else if (built.error) cell.error = built.error;
         cells.push(cell);
       }
@@ -130,7 +135,7 @@ function makeCells(ctx) {
 
 function fail(cell, error) {
   const config = CONFIG[cell.config];
-  if (cell.env === 'chromium' && config.browserOptional) cell.na = `does not run in Chromium: ${error}`;
+  if (cell.env !== 'node' && config.browserOptional) cell.na = `does not run in ${ENV_LABEL[cell.env]}: ${error}`;
   else cell.error = error;
   log(`${cell.workload} ${cell.config} ${cell.env}: ${cell.na || cell.error}`);
 }
@@ -189,12 +194,10 @@ function speedTable(cells, notes) {
   for (const workload of WORKLOAD_NAMES) {
     for (const config of CONFIGS) {
       const get = (env) => cells.find((c) => c.workload === workload && c.config === config.name && c.env === env);
-      const n = get('node');
-      const c = get('chromium');
-      rows.push([workload, config.name, show(n, 'ns'), show(n, 'ratio'), show(c, 'ns'), show(c, 'ratio')]);
+      rows.push([workload, config.name, ...ENVS.flatMap((env) => [show(get(env), 'ns'), show(get(env), 'ratio')])]);
     }
   }
-  return table(['workload', 'configuration', 'node ns/op', 'node ratio', 'chromium ns/op', 'chromium ratio'], rows);
+  return table(['workload', 'configuration', ...ENVS.flatMap((env) => [`${env} ns/op`, `${env} ratio`])], rows);
 }
 
 // ---- emheap table (a): memory per live block --------------------------------
@@ -267,7 +270,7 @@ async function exportTable(ctx, notes) {
     const config = CONFIG[name];
     const built = ctx.builds[`sites|${config.kind}`];
     const cell = {workload: 'sites', config: name, env: 'chromium', js: built.js};
-    let r = built.error ? {error: built.error} : ctx.noBrowser ? {error: ctx.noBrowser}
+    let r = built.error ? {error: built.error} : ctx.unavailable.chromium ? {error: ctx.unavailable.chromium}
       : await runOnce(ctx, cell, 0, {args: [], timeoutMs: 600000, after: exportTiming});
     if (!r.error && !r.extra) r = {error: 'no timing'};
     if (r.error) {
@@ -292,7 +295,7 @@ async function exportTable(ctx, notes) {
 
 // ---- machine, builds, main -------------------------------------------------
 
-function machine(browserVersion) {
+function machine(engines) {
   const sh = (cmd) => {
     try {
       return execSync(cmd, {encoding: 'utf8', env: ENV}).trim().split('\n')[0];
@@ -306,7 +309,8 @@ function machine(browserVersion) {
     nproc: sh('nproc'),
     cpu: (cpuinfo.match(/^model name\s*:\s*(.*)$/m) || [])[1] || os.cpus()[0].model,
     node: process.version,
-    chromium: browserVersion ? `Chromium ${browserVersion}` : 'no Chromium',
+    chromium: engines.chromium ? engines.chromium.version : 'no Chromium',
+    firefox: engines.firefox ? engines.firefox.version : 'no Firefox',
     emcc: `emcc ${(sh(`${EMCC} --version`).match(/\d+\.\d+\.\d+/) || ['?'])[0]}`,
     v8Flags: V8_FLAGS.join(' '),
   };
@@ -336,17 +340,26 @@ function buildAll() {
 async function main() {
   const started = Date.now();
   const ctx = {builds: buildAll()};
-  ctx.noBrowser = process.env.BENCH_BROWSER === '0' ? 'BENCH_BROWSER=0' : chromiumAvailable();
-  if (!ctx.noBrowser) {
+  ctx.engines = {};
+  ctx.unavailable = {
+    chromium: process.env.BENCH_BROWSER === '0' ? 'BENCH_BROWSER=0' : chromiumAvailable(),
+    firefox: process.env.BENCH_BROWSER === '0' ? 'BENCH_BROWSER=0'
+      : process.env.BENCH_FIREFOX === '0' ? 'BENCH_FIREFOX=0' : firefoxAvailable(),
+  };
+  const launchers = {chromium: launchChromium, firefox: launchFirefox};
+  for (const env of Object.keys(launchers)) {
+    if (ctx.unavailable[env]) continue;
     try {
-      const {serve} = require('../tests/lib/serve');
-      ctx.browser = await launchChromium();
-      ctx.server = await serve({'/page/': path.join(ROOT, 'bench'), '/out/': OUT});
+      ctx.engines[env] = await launchers[env]();
     } catch (e) {
-      ctx.noBrowser = `cannot start Chromium: ${String(e.message || e).split('\n')[0]}`;
+      ctx.unavailable[env] = `cannot start ${ENV_LABEL[env]}: ${String(e.message || e).split('\n')[0]}`;
     }
   }
-  const info = machine(ctx.browser && ctx.browser.version());
+  if (Object.keys(ctx.engines).length) {
+    const {serve} = require('../tests/lib/serve');
+    ctx.server = await serve({'/page/': path.join(ROOT, 'bench'), '/out/': OUT});
+  }
+  const info = machine(ctx.engines);
   const notes = new Notes();
   try {
     const cells = makeCells(ctx);
@@ -369,7 +382,7 @@ async function main() {
     }, null, 2) + '\n');
     process.stdout.write(md);
   } finally {
-    if (ctx.browser) await ctx.browser.close().catch(() => {});
+    for (const engine of Object.values(ctx.engines)) await engine.browser.close().catch(() => {});
     if (ctx.server) await ctx.server.close();
   }
 }
@@ -386,13 +399,15 @@ function report(info, speed, memory, exported, notes, cells, started) {
   const counts = [...new Set(cells.filter((c) => c.nsPerOp && c.nsPerOp.length).map((c) => c.nsPerOp.length))].sort();
   const out = [
     '# emheap bench', '',
-    `${info.date} | ${info.nproc} cores, ${info.cpu} | node ${info.node} | ${info.chromium} | ${info.emcc}`, '',
+    `${info.date} | ${info.nproc} cores, ${info.cpu} | node ${info.node} | ${info.chromium} | ${info.firefox} | ${info.emcc}`, '',
     '## Speed', '',
     ...WORKLOAD_NAMES.map((w) => `- ${w}: an op is ${WORKLOADS[w].op}.${allocDensity(cells, w)}`),
     `- Median ns/op of ${counts.join(' or ') || RUNS} runs per cell (fewer for runs over 3 s), interleaved across`,
     `  configurations; each run sized to ~${TARGET_MS} ms at its own speed (at least one iteration).`,
     '  Ratio = median / median of baseline, same workload, same engine, same bench run.',
-    `- V8 flags: ${V8_FLAGS.join(' ') || '(none)'}; emheap mode by EMHEAP_MODE (node) or ?emheap= (page).`,
+    `- V8 flags: ${V8_FLAGS.join(' ') || '(none)'}; Firefox: wasm baseline compiler off`,
+    '  (javascript.options.wasm_baselinejit=false), its counterpart of --no-liftoff.',
+    '  emheap mode by EMHEAP_MODE (node) or ?emheap= (page).',
     '- exact/js takes up to 64 JS stack frames per allocation; "exact/js depth 10" takes 10, as many as',
     '  --memoryprofiler and LSan get from `new Error().stack` (V8\'s default Error.stackTraceLimit).',
     '- "forwarding only": malloc, free, calloc and realloc wrapped by functions that count the call and',

@@ -21,6 +21,8 @@
 
 #include <stdint.h>
 
+#include "emheap_internal.h"
+
 #define EMHEAP_HEADER_SIZE 16u
 #define EMHEAP_BLOCK_MAGIC 0xE5A11C0Bu
 /* Set in site_word when the block is charged to a site (every block in
@@ -41,11 +43,14 @@ static inline emheap_header *emheap_header_of(void *ptr) {
 }
 
 /* The header of ptr if ptr is a live block from emheap, else NULL. Never
-** reads outside the wasm memory, whatever ptr is. */
+** reads outside the wasm memory, whatever ptr is: every live block lies
+** below the allocator's break (a load, emheap_internal.h); a pointer above
+** it is checked against memory.size before its header is read. */
 static inline emheap_header *emheap_live_header(void *ptr) {
   uintptr_t p = (uintptr_t)ptr;
-  uintptr_t heap = (uintptr_t)__builtin_wasm_memory_size(0) * 65536u;
-  if ((p & 7) || p < 2 * EMHEAP_HEADER_SIZE || p > heap) return NULL;
+  if ((p & 7) || p < 2 * EMHEAP_HEADER_SIZE) return NULL;
+  if (__builtin_expect(p > *emheap_brk.sbrk_ptr, 0) &&
+      p > (uintptr_t)__builtin_wasm_memory_size(0) * 65536u) return NULL;
   emheap_header *h = emheap_header_of(ptr);
   if (h->magic != (EMHEAP_BLOCK_MAGIC ^ (uint32_t)p)) return NULL;
   if (h->back < EMHEAP_HEADER_SIZE || h->back > p) return NULL;

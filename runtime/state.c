@@ -15,9 +15,16 @@
 */
 #include <string.h>
 
+#include <emscripten/heap.h>
+
 #include "emheap_internal.h"
 
 emheap_state emheap_g;
+
+/* Before initialization the break reads as 0: every pointer is above it,
+** so block checks take their slow path (block_header.h). */
+static const uintptr_t no_break_yet = 0;
+emheap_break_watch emheap_brk = {&no_break_yet, 0};
 
 /* JS side (jslib/library_emheap.js): remembers where the state lives and
 ** may set mode and sampling_interval. */
@@ -41,6 +48,8 @@ void emheap_init_slow(void) {
   emheap_g.rng = 0x853C49E6748FEA9Bull;
   int have_sites = emheap_sites_init();
   emheap_g.last_heap_size = heap_size_now();
+  emheap_brk.sbrk_ptr = emscripten_get_sbrk_ptr();
+  emheap_brk.last_break = *emheap_brk.sbrk_ptr;
   emheap_g.magic = EMHEAP_MAGIC;
   emheap_js_attach(&emheap_g);
   if (emheap_g.mode != EMHEAP_MODE_EXACT && emheap_g.mode != EMHEAP_MODE_SAMPLED)
@@ -59,9 +68,13 @@ __attribute__((constructor(101))) static void emheap_constructor(void) {
   emheap_ensure_init();
 }
 
-/* Slow path of emheap_note_heap_growth (emheap_internal.h): the memory
-** did grow, so log the event and charge it to the allocation's site. */
-void emheap_heap_grew(uint32_t site, uint32_t now) {
+/* Slow path of emheap_note_heap_growth (emheap_internal.h): the break
+** moved, so the memory may have grown; if it did, log the event and charge
+** it to the allocation's site. */
+void emheap_break_moved(uint32_t site, uintptr_t now_break) {
+  emheap_brk.last_break = now_break;
+  uint32_t now = heap_size_now();
+  if (now == emheap_g.last_heap_size) return;
   if (now > emheap_g.last_heap_size) {
     emheap_growth *g = &emheap_g.growth[emheap_g.counters.heap_growths % EMHEAP_GROWTH_LOG];
     g->from_bytes = emheap_g.last_heap_size;

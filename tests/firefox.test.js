@@ -84,7 +84,8 @@ describe('emheap sample in headless Firefox', {skip: SKIP}, () => {
   });
 
   test('sampled mode (the default) estimates the leak from Firefox stacks', async () => {
-    // A 4 KiB interval: 3 MiB in 16 KiB blocks is then estimated within a few %.
+    // A 4 KiB interval: 3 MiB in 16 KiB blocks is then estimated within
+    // about sqrt(4 KiB / 3 MiB) = 3.6% (one standard deviation); 15% is 4 of them.
     const opened = await firefox.openSample(browser, server.url, 'leaky-canvas', '?emheap_interval=4096');
     try {
       await clickLeak(opened.page, 3);
@@ -94,7 +95,7 @@ describe('emheap sample in headless Firefox', {skip: SKIP}, () => {
       const top = snap.sites[0];
       assert.ok(top.key.startsWith('leak_memory+0x'), `sites[0].key = ${top.key}`);
       const error = Math.abs(top.liveBytes - 3 * LEAK_BYTES) / (3 * LEAK_BYTES);
-      assert.ok(error < 0.1, `estimate ${top.liveBytes} is ${(error * 100).toFixed(1)}% off ${3 * LEAK_BYTES}`);
+      assert.ok(error < 0.15, `estimate ${top.liveBytes} is ${(error * 100).toFixed(1)}% off ${3 * LEAK_BYTES}`);
       assert.ok(snap.summary.liveBytes >= 3 * LEAK_BYTES, 'global totals stay exact');
       assert.deepEqual(errorsIn(opened.consoleMessages), []);
     } finally {

@@ -1,5 +1,6 @@
-// run.js -- runs one bench binary once, under node or in headless Chromium,
-// and returns what it printed: {result, summary} or {error}. `result` is the
+// run.js -- runs one bench binary once, under node or in a headless browser
+// (Chromium through playwright-core, Firefox through puppeteer-core), and
+// returns what it printed: {result, summary} or {error}. `result` is the
 // workload's JSON line ({"workload":..,"ns_per_op":..}); `summary` is
 // emheap's counters (the EMHEAP_SUMMARY line of bench/bench-pre.js), or null
 // for a build without emheap.
@@ -44,6 +45,17 @@ function runNode(js, args, {env = {}, timeoutMs = 300000} = {}) {
   return {result, summary};
 }
 
+// An engine = {name, browser, driver}: the two drivers differ in how a
+// context is made and how a page function is waited for.
+const PLAYWRIGHT = {
+  newContext: (browser) => browser.newContext(),
+  waitFor: (page, fn, timeout) => page.waitForFunction(fn, null, {timeout, polling: 200}),
+};
+const PUPPETEER = {
+  newContext: (browser) => browser.createBrowserContext(),
+  waitFor: (page, fn, timeout) => page.waitForFunction(fn, {timeout, polling: 200}),
+};
+
 // Same flags as tests/lib/browser.js, plus the V8 flags above.
 async function launchChromium() {
   const {chromium} = require('playwright-core');
@@ -51,14 +63,25 @@ async function launchChromium() {
   const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
   if (V8_FLAGS.length) args.push(`--js-flags=${V8_FLAGS.join(' ')}`);
-  return chromium.launch({executablePath: CHROMIUM, args, headless: true});
+  const browser = await chromium.launch({executablePath: CHROMIUM, args, headless: true});
+  return {name: 'chromium', browser, driver: PLAYWRIGHT, version: `Chromium ${browser.version()}`};
+}
+
+// Firefox's counterpart of --no-liftoff: wasm compiled by its optimizing
+// tier (Ion) only, not first by the baseline compiler.
+async function launchFirefox() {
+  const puppeteer = (await import('puppeteer-core')).default;
+  const {FIREFOX} = require('../../tests/lib/firefox');
+  const browser = await puppeteer.launch({browser: 'firefox', executablePath: FIREFOX, headless: true,
+    extraPrefsFirefox: {'javascript.options.wasm_baselinejit': false}});
+  return {name: 'firefox', browser, driver: PUPPETEER, version: `Firefox ${(await browser.version()).replace(/^firefox\//i, '')}`};
 }
 
 // Opens bench/page.html?js=..&args=..&<query> in a fresh context, waits for
 // the result line (and emheap's summary line when the build has emheap),
 // then runs `after(page)` if given; its value is returned as `extra`.
-async function runBrowser(browser, pageUrl, {timeoutMs = 300000, after} = {}) {
-  const context = await browser.newContext();
+async function runBrowser(engine, pageUrl, {timeoutMs = 300000, after} = {}) {
+  const context = await engine.driver.newContext(engine.browser);
   try {
     const page = await context.newPage();
     const errors = [];
@@ -66,9 +89,8 @@ async function runBrowser(browser, pageUrl, {timeoutMs = 300000, after} = {}) {
     page.on('crash', () => errors.push('page crashed'));
     await page.goto(pageUrl);
     try {
-      await page.waitForFunction(
-        () => (bench.result && (!globalThis.emheap || bench.summary)) || bench.errors.length > 0,
-        null, {timeout: timeoutMs, polling: 200});
+      await engine.driver.waitFor(page,
+        () => (bench.result && (!globalThis.emheap || bench.summary)) || bench.errors.length > 0, timeoutMs);
     } catch (e) {
       return {error: errors.length ? errors[0] : `timeout after ${timeoutMs / 1000} s`};
     }
@@ -96,4 +118,9 @@ function chromiumAvailable() {
   }
 }
 
-module.exports = {runNode, runBrowser, launchChromium, chromiumAvailable, V8_FLAGS};
+function firefoxAvailable() {
+  const {haveFirefox, FIREFOX} = require('../../tests/lib/firefox');
+  return haveFirefox() ? null : `no Firefox at ${FIREFOX}`;
+}
+
+module.exports = {runNode, runBrowser, launchChromium, launchFirefox, chromiumAvailable, firefoxAvailable, V8_FLAGS};

@@ -154,6 +154,24 @@ static void test_misuse(void) {
   char *q = malloc(64);
   free(q + 8);
   CHECK(now().invalid_frees == before.invalid_frees + 4, "frees of foreign and interior pointers are counted");
+  /* Above the allocator's break, inside the memory (the header check reads
+  ** there) and beyond its end (it must not read at all: that would trap). */
+  uintptr_t brk_top = (uintptr_t)sbrk(0);
+  uintptr_t mem_end = (uintptr_t)__builtin_wasm_memory_size(0) * 65536u;
+  void *volatile above_break = (void *)((brk_top + 64) & ~(uintptr_t)7);
+  void *volatile beyond_memory = (void *)(mem_end + 4096);
+  void *volatile last_word = (void *)(uintptr_t)0xFFFFFFF8u;
+  int tried = 0;
+  if ((uintptr_t)above_break + 16 < mem_end) {
+    free(above_break);
+    tried++;
+  }
+  free(beyond_memory);
+  free(last_word);
+  CHECK(realloc(beyond_memory, 8) == NULL, "realloc of a pointer beyond the memory gives NULL");
+  CHECK(malloc_usable_size(beyond_memory) == 0, "malloc_usable_size of a pointer beyond the memory is 0");
+  CHECK(now().invalid_frees == before.invalid_frees + 7 + (uint64_t)tried,
+        "frees of pointers above the break and beyond the memory are counted");
   /* The allocator must not be corrupted: fresh blocks are distinct and usable. */
   char *a = malloc(24), *b = malloc(24);
   CHECK(a && b && a != b, "the allocator still hands out distinct blocks after misuse");
