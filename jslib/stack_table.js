@@ -57,6 +57,10 @@ function StackTable(moduleName, stackDepth) {
   // trie nodes are dense from 1; node 0 is the empty stack; nodeStack[n]
   // is 0 until the stack ending at node n is first cleaned.
   this.structured = typeof Error.captureStackTrace === 'function';
+  // Text path: Firefox's Error.captureStackTrace gives text, without the
+  // frame of capture() itself, at ~80% of the cost of `new Error().stack`
+  // (Firefox 153, 27 frames: 9.8 vs 12.4 us). Set when structured fails so.
+  this.captureText = false;
   this.fileIds = new Map();    // script name -> file id >= 2
   this.fileIsWasm = [false, false];
   this.lastFile = null;        // one-entry cache: most frames are in one module
@@ -78,8 +82,8 @@ StackTable.prototype.capture = function () {
   var callSites = null;
   var text;
   // One frame more than kept, to tell a stack of exactly `depth` frames
-  // from a truncated one; the text path also sees capture() itself.
-  Error.stackTraceLimit = this.depth + (this.structured ? 1 : 2);
+  // from a truncated one; `new Error().stack` also sees capture() itself.
+  Error.stackTraceLimit = this.depth + (this.structured || this.captureText ? 1 : 2);
   try {
     if (this.structured) {
       Error.prepareStackTrace = returnCallSites;
@@ -88,8 +92,13 @@ StackTable.prototype.capture = function () {
       // the first read of .stack: read it while our formatter is installed.
       Error.captureStackTrace(holder, StackTable.prototype.capture);
       callSites = holder.stack;
-    } else {
+    } else if (this.captureText) {
       Error.prepareStackTrace = undefined; // app formatters change the text
+      var textHolder = {};
+      Error.captureStackTrace(textHolder, StackTable.prototype.capture);
+      text = textHolder.stack;
+    } else {
+      Error.prepareStackTrace = undefined;
       text = new Error().stack;
     }
   } finally {
@@ -99,6 +108,7 @@ StackTable.prototype.capture = function () {
   if (this.structured) {
     if (Array.isArray(callSites)) return this.internCallSites(callSites);
     this.structured = false; // not V8's call sites: use text from now on
+    this.captureText = typeof callSites === 'string';
     return this.capture();
   }
   var id = this.byRawText.get(text);
@@ -207,10 +217,12 @@ function parseCallSite(site) {
 }
 
 StackTable.prototype.internText = function (text) {
-  // The first frame is capture() itself, which the structured path leaves out.
+  // From `new Error().stack` the first frame is capture() itself, which
+  // captureStackTrace leaves out.
   var parsed = stackText.parseStackText(text);
-  if (parsed.length > this.depth + 1) {
-    parsed.length = this.depth + 1;
+  var kept = this.depth + (this.captureText ? 0 : 1);
+  if (parsed.length > kept) {
+    parsed.length = kept;
     parsed.push(TRUNCATED);
   }
   return this.internParsed(parsed);

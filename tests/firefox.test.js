@@ -66,6 +66,7 @@ describe('emheap sample in headless Firefox', {skip: SKIP}, () => {
       assert.equal(top.liveBlocks, 3 * 64);
       const names = top.stack.map((i) => snap.frames[i].name);
       assert.equal(names[0], 'leak_memory', `stack: ${names.join(' < ')}`);
+      assert.ok(!names.includes('(stack truncated)'), `whole stack at the default depth: ${names.join(' < ')}`);
       assert.ok(!names.some((n) => /malloc|emheap|capture/i.test(n)), `runtime frames left in: ${names.join(' < ')}`);
       const leaf = snap.frames[top.stack[0]];
       assert.match(leaf.file || '', /samples\/leaky-canvas\/leaky\.c$/);
@@ -77,6 +78,25 @@ describe('emheap sample in headless Firefox', {skip: SKIP}, () => {
 
       const leaves = file.json.profiles[0].samples.map((s) => file.json.shared.frames[s[s.length - 1]].name);
       assert.equal(leaves[0], 'leak_memory');
+      assert.deepEqual(errorsIn(opened.consoleMessages), []);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  test('?emheap_depth=N cuts Firefox stacks at N frames, leaf end kept', async () => {
+    const opened = await firefox.openSample(browser, server.url, 'leaky-canvas', '?emheap=exact&emheap_depth=5');
+    try {
+      const snap = await opened.page.evaluate(() => { Module._leak_memory(); return emheap.snapshot(); });
+      const site = snap.sites.find((s) => s.key.startsWith('leak_memory'));
+      assert.ok(site, 'leak_memory site');
+      const names = site.stack.map((i) => snap.frames[i].name);
+      assert.equal(names[0], 'leak_memory', names.join(' < '));
+      assert.equal(names.at(-1), '(stack truncated)', names.join(' < '));
+      // Five frames taken: emheap's three (the JS glue, emheap_current_site,
+      // malloc), leak_memory, and the glue's Module._leak_memory, which
+      // cleaning drops; the caller below it is cut, so the marker follows.
+      assert.deepEqual(names, ['leak_memory', '(stack truncated)']);
       assert.deepEqual(errorsIn(opened.consoleMessages), []);
     } finally {
       await opened.close();
