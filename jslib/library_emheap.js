@@ -78,11 +78,6 @@ mergeInto(LibraryManager.library, {
         typeof require === 'function';
     },
 
-    // Finds the app's source map (emcc -gsource-map) from the wasm's
-    // sourceMappingURL section. Node reads synchronously; a page fetches in
-    // the background from attach time on (the browser's cache serves the
-    // .wasm again), so the map is usually there by the first snapshot. A
-    // module without the section never requests anything: no 404s.
     // Runs fn once the debug info is in (or known to be absent): at once
     // when it is, else when loadDebugInfo finishes.
     whenDebugInfo: function (fn) {
@@ -91,6 +86,11 @@ mergeInto(LibraryManager.library, {
       else EMHEAP.debugInfoWaiters.push(fn);
     },
 
+    // Finds the app's source map (emcc -gsource-map) from the wasm's
+    // sourceMappingURL section. Node reads synchronously; a page fetches in
+    // the background from attach time on (the browser's cache serves the
+    // .wasm again), so the map is usually there by the first snapshot. A
+    // module without the section never requests anything: no 404s.
     loadDebugInfo: function () {
       if (EMHEAP.debugInfoState) return;
       EMHEAP.debugInfoState = 1;
@@ -420,12 +420,11 @@ mergeInto(LibraryManager.library, {
 
     // Builds the file and saves it: a Blob download in a page, a file in the
     // working directory under node. Returns the file name, or null after
-    // printing why to the console (unknown format, unreadable state).
-    // Returns the name of the file it saves, or null on error. The heap is
-    // read now; if the module's debug info (function names, source map) is
-    // still loading, as in the first tens of ms after startup, the file is
-    // built and saved when it arrives, so that its frames have names and
-    // lines whenever the key was pressed.
+    // printing why to the console (unknown format, unreadable state). The
+    // heap is read now; if the module's debug info (function names, source
+    // map) is still loading, as in the first tens of ms after startup, the
+    // file is built and saved when it arrives, so that its frames have
+    // names and lines however early the key was pressed.
     downloadSnapshot: function (format) {
       var entry, snapshot;
       try {

@@ -12,9 +12,10 @@
 //    A call site's text is parsed once, when its frame is first seen;
 //    cleaning (v8_stack.cleanStack) runs once per distinct raw stack.
 //  - other engines (Firefox), or if the structured form is unavailable: the
-//    text of `new Error().stack` (stack_text.js reads V8's and Firefox's
-//    forms), interned by its raw text (one Map lookup on the
-//    string per allocation, a parse per distinct text).
+//    stack text, from Error.captureStackTrace where it gives text (Firefox)
+//    or `new Error().stack` (stack_text.js reads V8's and Firefox's forms),
+//    interned by its raw text (one Map lookup on the string per
+//    allocation, a parse per distinct text).
 // Distinct raw stacks that clean to the same frames share one stack id
 // (hence one site): their raw frames differ only in plumbing.
 'use strict';

@@ -139,7 +139,8 @@ void emheap_break_moved(uint32_t site, uintptr_t now);
 /* Called after every allocation (so inline: one load and a compare). A
 ** memory.grow can only happen inside the allocator's sbrk, which moves the
 ** break: so this catches every growth an allocation caused and charges it
-** to its site, and reads memory.size only when the break moved. */
+** to its site, and reads memory.size only when the break moved. (A growth
+** from elsewhere, JS growing the memory say, is logged at the next move.) */
 static inline void emheap_note_heap_growth(uint32_t site) {
   uintptr_t now = *emheap_brk.sbrk_ptr;
   if (__builtin_expect(now != emheap_brk.last_break, 0)) emheap_break_moved(site, now);
