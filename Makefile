@@ -12,11 +12,17 @@ NODE_RUN := $(NODE) --no-experimental-fetch
 
 B := build
 # The core runtime; the shadow-stack hooks and the link-time mode choices
-# are separate objects that emheap-config adds on request.
-RUNTIME_CORE := alloc_hooks sampler site_table stack_capture state
+# are separate objects that emheap-config adds on request. Everything that
+# touches thread-local or shared state is built twice: for single-threaded
+# programs, and with -pthread (atomics, a lock) for threaded ones
+# (`emheap-config --pthread`); objects built with atomics cannot be linked
+# into a program without shared memory.
+RUNTIME_CORE := alloc_hooks allocator block_table record sampler site_table stack_capture state table_memory
 RUNTIME_HDR := $(wildcard runtime/*.h)
 RUNTIME_OBJ := $(patsubst %,$(B)/obj/%.o,$(RUNTIME_CORE))
-RUNTIME_EXTRAS := $(B)/emheap_shadow.o $(B)/emheap_mode_exact.o $(B)/emheap_mode_sampled.o
+RUNTIME_OBJ_MT := $(patsubst %,$(B)/obj-mt/%.o,$(RUNTIME_CORE))
+RUNTIME_EXTRAS := $(B)/emheap_shadow.o $(B)/emheap-mt.o $(B)/emheap_shadow-mt.o \
+  $(B)/emheap_mode_exact.o $(B)/emheap_mode_sampled.o $(B)/emheap_mode_off.o
 RUNTIME_CFLAGS := -O2 -std=c11 -Wall -Wextra -Werror -fno-builtin-malloc -fno-builtin-free
 
 JSLIB_SRC := jslib/library_emheap.js jslib/bundle.js $(wildcard jslib/*.js) $(wildcard formats/*.js) \
@@ -35,6 +41,10 @@ $(B)/obj/%.o: runtime/%.c $(RUNTIME_HDR)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(RUNTIME_CFLAGS) -c $< -o $@
 
+$(B)/obj-mt/%.o: runtime/%.c $(RUNTIME_HDR)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(RUNTIME_CFLAGS) -pthread -c $< -o $@
+
 # One relocatable object, not an archive: an archive member defining malloc
 # would only be pulled in if malloc were still undefined when the linker
 # reached it, so apps that allocate only through libc/libc++ would silently
@@ -42,7 +52,13 @@ $(B)/obj/%.o: runtime/%.c $(RUNTIME_HDR)
 $(B)/emheap.o: $(RUNTIME_OBJ)
 	$(EMCC) -r $^ -o $@
 
+$(B)/emheap-mt.o: $(RUNTIME_OBJ_MT)
+	$(EMCC) -pthread -r $^ -o $@
+
 $(B)/emheap_shadow.o: $(B)/obj/shadow_stack.o
+	cp $< $@
+
+$(B)/emheap_shadow-mt.o: $(B)/obj-mt/shadow_stack.o
 	cp $< $@
 
 $(B)/emheap_mode_%.o: $(B)/obj/mode_%.o

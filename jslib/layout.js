@@ -1,24 +1,31 @@
 // layout.js -- reads the runtime's state out of linear memory, and writes
-// the few fields JS may set (mode, sampling interval, paused, shadow depth).
+// the few fields JS may set (mode, sampling interval, seed, paused).
 //
-// Mirrors runtime/emheap_internal.h (layout version 2); the C side pins
+// Mirrors runtime/emheap_internal.h (layout version 3); the C side pins
 // these offsets with static asserts, tests/runtime.test.js checks that both
-// sides read the same numbers. Never calls into wasm.
+// sides read the same numbers. Never calls into wasm. In a threaded program
+// (runtime built with -pthread) every read of the tables happens under the
+// runtime's own spin lock (withLock), taken with Atomics on the same word,
+// so a snapshot never sees a half-made change.
 'use strict';
 
-var LAYOUT_VERSION = 2;
+var LAYOUT_VERSION = 3;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
-  sites: 128, framePool: 144, samplingInterval: 156, growth: 160, shadow: 1208};
-var SHADOW = {depth: 0, linked: 4, truncated: 8, unmatchedExits: 12, fn: 32};
+  sites: 160, framePool: 176, samplingInterval: 188, blocks: 192, blockMask: 196,
+  blockCount: 200, allocator: 204, lock: 208, threaded: 212, shadowLinked: 216,
+  shadowDepthAddr: 220, seed: 224, growth: 240};
 var SITE_SIZE = 64;
 var GROWTH_LOG = 64;
 var GROWTH_SIZE = 16;
 var MODE_EXACT = 1;
 var MODE_SAMPLED = 2;
+var MODE_OFF = 3;
 var STACK_JS = 1;
 var STACK_SHADOW = 2;
+var FRAME_TRUNCATED = 0xFFFFFFFF;
+var ALLOCATORS = ['generic', 'dlmalloc', 'emmalloc'];
 
 // [name, offset within emheap_counters, byte width]
 var COUNTERS = [
@@ -28,6 +35,8 @@ var COUNTERS = [
   ['memalignCalls', 56, 8], ['freeCalls', 64, 8], ['failedAllocs', 72, 8],
   ['invalidFrees', 80, 8], ['sampledAllocs', 88, 8],
   ['siteCount', 96, 4], ['heapGrowths', 100, 4],
+  ['lostAllocs', 112, 8], ['lostBytes', 120, 8], ['lostSites', 128, 4],
+  ['truncatedStacks', 132, 4], ['tableBytes', 136, 8],
 ];
 
 function u64(view, at) {
@@ -45,6 +54,22 @@ function checkState(view, statePtr) {
   }
 }
 
+// Runs fn() holding the runtime's lock when the memory is shared (a
+// threaded program), else just runs it. The lock is only ever held for a
+// few stores by an allocating thread, so spinning is short.
+function withLock(buffer, statePtr, fn) {
+  if (typeof SharedArrayBuffer === 'undefined' || !(buffer instanceof SharedArrayBuffer) || !statePtr) return fn();
+  var word = new Int32Array(buffer, statePtr + STATE.lock, 1);
+  while (Atomics.compareExchange(word, 0, 0, 1) !== 0) {
+    // another thread is inside an allocation's bookkeeping
+  }
+  try {
+    return fn();
+  } finally {
+    Atomics.store(word, 0, 0);
+  }
+}
+
 function readCounters(view, statePtr) {
   var base = statePtr + STATE.counters;
   var out = {};
@@ -55,29 +80,29 @@ function readCounters(view, statePtr) {
   return out;
 }
 
-// What the numbers mean: {mode: 'exact-js' | 'exact-shadow' | 'sampled',
-// samplingInterval (0 in exact modes), shadow: {linked, truncated, ...}}.
+// What the numbers mean: {mode: 'exact-js' | 'exact-shadow' | 'sampled' |
+// 'off', samplingInterval (0 unless sampled), shadowLinked, threaded,
+// allocator}.
 function readMode(view, statePtr) {
-  var sh = statePtr + STATE.shadow;
-  var shadow = {
-    linked: view.getUint32(sh + SHADOW.linked, true) !== 0,
-    depth: view.getUint32(sh + SHADOW.depth, true),
-    truncated: view.getUint32(sh + SHADOW.truncated, true),
-    unmatchedExits: view.getUint32(sh + SHADOW.unmatchedExits, true),
-  };
-  var sampled = view.getUint32(statePtr + STATE.mode, true) === MODE_SAMPLED;
+  var mode = view.getUint32(statePtr + STATE.mode, true);
+  var shadowLinked = view.getUint32(statePtr + STATE.shadowLinked, true) !== 0;
+  var name = mode === MODE_OFF ? 'off' : mode === MODE_SAMPLED ? 'sampled' : shadowLinked ? 'exact-shadow' : 'exact-js';
   return {
-    mode: sampled ? 'sampled' : shadow.linked ? 'exact-shadow' : 'exact-js',
-    samplingInterval: sampled ? view.getUint32(statePtr + STATE.samplingInterval, true) : 0,
-    shadow: shadow,
+    mode: name,
+    samplingInterval: mode === MODE_SAMPLED ? view.getUint32(statePtr + STATE.samplingInterval, true) : 0,
+    shadowLinked: shadowLinked,
+    threaded: view.getUint32(statePtr + STATE.threaded, true) !== 0,
+    allocator: ALLOCATORS[view.getUint32(statePtr + STATE.allocator, true)] || 'generic',
   };
 }
 
 // Calls fn(siteNumber, record) for every site, site 0 included. Shadow
-// sites come with `frames`: function pointers, root first.
+// sites come with `frames`: function pointers, root first
+// (FRAME_TRUNCATED stands for frames cut off the root end).
 function forEachSite(view, statePtr, siteCount, fn) {
   var sites = view.getUint32(statePtr + STATE.sites, true);
   var pool = view.getUint32(statePtr + STATE.framePool, true);
+  if (!sites) return;
   for (var s = 0; s < siteCount; s++) {
     var at = sites + s * SITE_SIZE;
     var kind = view.getUint32(at + 48, true);
@@ -96,6 +121,7 @@ function forEachSite(view, statePtr, siteCount, fn) {
       liveBlocks: view.getFloat64(at + 40, true),
       stackKind: kind,
       stackRef: ref,
+      thread: view.getUint32(at + 60, true), // 0: the main thread
       frames: frames,
     });
   }
@@ -116,25 +142,32 @@ function readGrowth(view, statePtr, heapGrowths) {
   return out;
 }
 
-// Settings JS may write before the first block is recorded.
+// Settings JS may write before the first block is recorded. seed: a
+// number below 2^53 (0 = none).
 function writeConfig(view, statePtr, config) {
-  if (config.mode) view.setUint32(statePtr + STATE.mode, config.mode === 'exact' ? MODE_EXACT : MODE_SAMPLED, true);
+  var modes = {exact: MODE_EXACT, sampled: MODE_SAMPLED, off: MODE_OFF};
+  if (config.mode) view.setUint32(statePtr + STATE.mode, modes[config.mode], true);
   if (config.samplingInterval) view.setUint32(statePtr + STATE.samplingInterval, config.samplingInterval, true);
+  if (config.seed) {
+    view.setUint32(statePtr + STATE.seed, config.seed % 4294967296, true);
+    view.setUint32(statePtr + STATE.seed + 4, Math.floor(config.seed / 4294967296), true);
+  }
 }
 
 function setPaused(view, statePtr, paused) {
   view.setUint32(statePtr + STATE.paused, paused ? 1 : 0, true);
 }
 
-// Address of the shadow stack depth (JS saves and restores it around calls
-// that exceptions or longjmp may unwind).
-function shadowDepthAddress(statePtr) {
-  return statePtr + STATE.shadow + SHADOW.depth;
+// Address of the main thread's shadow stack depth (JS saves and restores
+// it around calls that exceptions or longjmp may unwind).
+function shadowDepthAddress(view, statePtr) {
+  return view.getUint32(statePtr + STATE.shadowDepthAddr, true);
 }
 
 module.exports = {
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_SHADOW: STACK_SHADOW,
+  FRAME_TRUNCATED: FRAME_TRUNCATED,
   checkState: checkState, readCounters: readCounters, readMode: readMode,
   forEachSite: forEachSite, readGrowth: readGrowth, writeConfig: writeConfig,
-  setPaused: setPaused, shadowDepthAddress: shadowDepthAddress,
+  setPaused: setPaused, shadowDepthAddress: shadowDepthAddress, withLock: withLock,
 };

@@ -58,6 +58,21 @@ function leakedStacks(snapshot) {
   return stacks;
 }
 
+// One standard error of a sampled estimate of `bytes` live bytes, as a
+// fraction: sampling by bytes with mean interval R records about B/R
+// sampling points in B bytes, so the estimate is off by about sqrt(R/B)
+// (blocks of at least R are recorded exactly; a site made of them is
+// exact, which this bound does not know, so it is an upper bound there).
+function estimateError(bytes, interval) {
+  if (!(bytes > 0) || !(interval > 0)) return 1;
+  return Math.min(1, Math.sqrt(interval / bytes));
+}
+
+// "+-12%": how a person reads the precision of an estimate.
+function errorText(bytes, interval) {
+  return '+-' + Math.max(1, Math.round(estimateError(bytes, interval) * 100)) + '%';
+}
+
 // {leaked: bool, liveBytes, liveBlocks, stacks, text}. The totals are the
 // global counters (exact in every mode); per-stack numbers are estimates in
 // sampled mode, which the text says.
@@ -71,20 +86,27 @@ function leakReport(snapshot) {
     lines.push('emheap: no leaks: every block was freed before exit');
     return {leaked: false, liveBytes: 0, liveBlocks: 0, stacks: [], text: lines.join('\n') + '\n'};
   }
+  var sampled = snapshot.mode === 'sampled';
   stacks.forEach(function (s) {
-    lines.push('emheap: ' + plural(s.liveBlocks, 'block', 'blocks') + ' (' + plural(s.liveBytes, 'byte', 'bytes') +
-      ') still live, allocated at:');
+    if (sampled) {
+      lines.push('emheap: about ' + plural(s.liveBlocks, 'block', 'blocks') + ' (about ' + plural(s.liveBytes, 'byte', 'bytes') +
+        ', ' + errorText(s.liveBytes, snapshot.samplingInterval) + ', estimated) still live, allocated at:');
+    } else {
+      lines.push('emheap: ' + plural(s.liveBlocks, 'block', 'blocks') + ' (' + plural(s.liveBytes, 'byte', 'bytes') +
+        ') still live, allocated at:');
+    }
     s.frames.forEach(function (f) { lines.push('    at ' + f); });
     lines.push('');
   });
-  if (snapshot.mode === 'sampled') {
+  if (sampled) {
     lines.push('emheap: sampled mode (one stack per ' + thousands(snapshot.samplingInterval) +
-      ' bytes on average): the per-stack numbers are estimates, the total is exact; run with ' +
-      'EMHEAP_MODE=exact for every stack');
+      ' bytes on average): the per-stack numbers above are estimates (+-: one standard error), a stack can be ' +
+      'missing, the total below is exact; run with EMHEAP_MODE=exact (in a page: ?emheap=exact) for exact stacks');
   }
   lines.push('emheap: ' + plural(liveBytes, 'byte', 'bytes') + ' in ' + plural(liveBlocks, 'block', 'blocks') +
     ' still live at exit (' + plural(stacks.length, 'stack', 'stacks') + ')');
   return {leaked: true, liveBytes: liveBytes, liveBlocks: liveBlocks, stacks: stacks, text: lines.join('\n') + '\n'};
 }
 
-module.exports = {leakReport: leakReport, leakedStacks: leakedStacks, frameText: frameText, thousands: thousands};
+module.exports = {leakReport: leakReport, leakedStacks: leakedStacks, frameText: frameText, thousands: thousands,
+  estimateError: estimateError, errorText: errorText};

@@ -211,10 +211,10 @@ mergeInto(LibraryManager.library, {
 
     readConfig: function () {
       var config = {};
-      var take = function (mode, interval, depth, where) {
+      var take = function (mode, interval, depth, seed, where) {
         if (mode !== undefined && mode !== null && mode !== '') {
-          if (mode === 'exact' || mode === 'sampled') config.mode = mode;
-          else console.warn('emheap: ignoring mode "' + mode + '" from ' + where + ': use exact or sampled');
+          if (mode === 'exact' || mode === 'sampled' || mode === 'off') config.mode = mode;
+          else console.warn('emheap: ignoring mode "' + mode + '" from ' + where + ': use exact, sampled or off');
         }
         if (interval !== undefined && interval !== null && interval !== '') {
           var n = Number(interval);
@@ -227,16 +227,42 @@ mergeInto(LibraryManager.library, {
           if (d >= 1 && d <= limits.MAX_STACK_DEPTH && Math.floor(d) === d) config.stackDepth = d;
           else console.warn('emheap: ignoring stack depth "' + depth + '" from ' + where + ': use a whole number of frames from 1 to ' + limits.MAX_STACK_DEPTH);
         }
+        if (seed !== undefined && seed !== null && seed !== '') {
+          var sd = Number(seed);
+          if (sd >= 1 && sd <= Number.MAX_SAFE_INTEGER && Math.floor(sd) === sd) config.seed = sd;
+          else console.warn('emheap: ignoring seed "' + seed + '" from ' + where + ': use a whole number from 1 to 2^53-1');
+        }
       };
-      var options = Module['emheapOptions'];
-      if (options) take(options['mode'], options['samplingInterval'], options['stackDepth'], 'Module.emheapOptions');
+      var options;
+      try {
+        options = Module['emheapOptions'];
+        if (options) take(options['mode'], options['samplingInterval'], options['stackDepth'], options['seed'], 'Module.emheapOptions');
+      } catch (e) {
+        console.warn('emheap: ignoring Module.emheapOptions: ' + (e && e.message || e));
+      }
       if (typeof location !== 'undefined' && location.search && typeof URLSearchParams !== 'undefined') {
         var params = new URLSearchParams(location.search);
-        take(params.get('emheap'), params.get('emheap_interval'), params.get('emheap_depth'), 'the page URL');
+        take(params.get('emheap'), params.get('emheap_interval'), params.get('emheap_depth'), params.get('emheap_seed'), 'the page URL');
       } else if (EMHEAP.isNode()) {
-        take(process.env['EMHEAP_MODE'], process.env['EMHEAP_SAMPLING_INTERVAL'], process.env['EMHEAP_STACK_DEPTH'], 'the environment');
+        var env = process.env;
+        take(env['EMHEAP_MODE'], env['EMHEAP_SAMPLING_INTERVAL'], env['EMHEAP_STACK_DEPTH'], env['EMHEAP_SEED'], 'the environment');
       }
+      // A fresh seed per run unless one was asked for: sampling points, and
+      // so estimates, differ from run to run.
+      if (!config.seed) config.seed = EMHEAP.randomSeed();
       return config;
+    },
+
+    randomSeed: function () {
+      var words = new Uint32Array(2);
+      try {
+        if (typeof crypto !== 'undefined' && crypto.getRandomValues) crypto.getRandomValues(words);
+        else throw 0;
+      } catch (e) {
+        words[0] = Math.random() * 4294967296;
+        words[1] = Math.random() * 4294967296;
+      }
+      return (words[1] & 0x1FFFFF) * 4294967296 + words[0] + 1;
     },
 
     // Leak report at exit, asked for by Module.emheapOptions = {leakReport:
@@ -330,7 +356,7 @@ mergeInto(LibraryManager.library, {
       if (typeof getWasmTableEntry !== 'function' || typeof HEAPU32 === 'undefined') return;
       var original = getWasmTableEntry;
       var wrappers = [];
-      var depthIndex = emheapModules.layout.shadowDepthAddress(EMHEAP.state) >> 2;
+      var depthIndex = emheapModules.layout.shadowDepthAddress(new DataView(EMHEAP.buffer()), EMHEAP.state) >> 2;
       getWasmTableEntry = function (pointer) {
         var target = original(pointer);
         var wrapper = wrappers[pointer];
@@ -414,6 +440,7 @@ mergeInto(LibraryManager.library, {
       summary['capturedAt'] = new Date().toISOString();
       var mode = EMHEAP.state ? emheapModules.layout.readMode(new DataView(EMHEAP.buffer()), EMHEAP.state) : null;
       summary['mode'] = mode ? mode.mode : 'sampled';
+      if (mode) summary['allocator'] = mode.allocator;
       summary['samplingInterval'] = mode ? mode.samplingInterval : 0;
       return JSON.stringify(summary);
     },
@@ -550,7 +577,13 @@ mergeInto(LibraryManager.library, {
       emheapModules.layout.checkState(view, state);
       emheapModules.layout.writeConfig(view, state, EMHEAP.config());
       if (EMHEAP.pendingPause !== undefined) emheapModules.layout.setPaused(view, state, EMHEAP.pendingPause);
-      if (emheapModules.layout.readMode(view, state).shadow.linked) EMHEAP.guardShadowDepth();
+      var mode = emheapModules.layout.readMode(view, state);
+      if (mode.shadowLinked) EMHEAP.guardShadowDepth();
+      var shared = typeof SharedArrayBuffer !== 'undefined' && view.buffer instanceof SharedArrayBuffer;
+      if (shared && !mode.threaded && mode.mode !== 'off') {
+        console.warn('emheap: this program has threads (-pthread) but the single-threaded emheap runtime is linked: ' +
+          'its counts can be wrong when threads allocate at once; link with $(emheap-config --pthread --ldflags)');
+      }
     } catch (e) {
       console.error(String(e && e.message || e));
     }

@@ -19,7 +19,7 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
     source: info.source || '',
     mode: 'sampled',
     samplingInterval: 0,
-    summary: readSummary(buffer, statePtr, info),
+    summary: statePtr ? null : emptySummary(buffer, info),
     frames: [],
     sites: [],
     heapGrowth: [],
@@ -29,13 +29,22 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
   var mode = layout.readMode(view, statePtr);
   snapshot.mode = mode.mode;
   snapshot.samplingInterval = mode.samplingInterval;
-  var counters = snapshot.summary;
+  var raw = [];
+  layout.withLock(buffer, statePtr, function () {
+    snapshot.summary = readSummaryUnlocked(view, statePtr, info);
+    layout.forEachSite(view, statePtr, snapshot.summary.siteCount, function (id, site) { raw.push([id, site]); });
+    snapshot.heapGrowth = layout.readGrowth(view, statePtr, snapshot.summary.heapGrowths);
+  });
   var shadowFrames = new Map(); // function pointer -> frame index in stackTable
-  layout.forEachSite(view, statePtr, counters.siteCount, function (id, site) {
+  raw.forEach(function (entry) {
+    var id = entry[0];
+    var site = entry[1];
     if (id === 0 && site.totalAllocs === 0) return; // nothing was ever unattributed
     var stack = [];
     var key = '(unattributed)';
-    if (site.stackKind === layout.STACK_JS && stackTable.stacks[site.stackRef]) {
+    if (site.stackKind === layout.STACK_JS && site.thread) {
+      key = '(JS stack of a worker thread)';
+    } else if (site.stackKind === layout.STACK_JS && stackTable.stacks[site.stackRef]) {
       stack = stackTable.stacks[site.stackRef].frames;
       key = stackTable.stacks[site.stackRef].key;
     } else if (site.stackKind === layout.STACK_SHADOW) {
@@ -58,7 +67,6 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
   snapshot.sites.sort(function (a, b) {
     return b.liveBytes - a.liveBytes || b.totalBytes - a.totalBytes || a.id - b.id;
   });
-  snapshot.heapGrowth = layout.readGrowth(view, statePtr, counters.heapGrowths);
   return finishFrames(snapshot, stackTable, info);
 }
 
@@ -67,7 +75,8 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
 function shadowFrame(stackTable, cache, pointer, info) {
   var index = cache.get(pointer);
   if (index === undefined) {
-    var sym = info.symbolize ? info.symbolize(pointer) : null;
+    var sym = pointer === layout.FRAME_TRUNCATED ? {funcIndex: -1, name: '(stack truncated)'}
+      : info.symbolize ? info.symbolize(pointer) : null;
     index = stackTable.internFunction(sym ? sym.funcIndex : -1, sym ? sym.name : 'wasm-table[' + pointer + ']');
     cache.set(pointer, index);
   }
@@ -112,6 +121,10 @@ function withSource(frame, sourceMap) {
 function readSummary(buffer, statePtr, info) {
   if (!statePtr) return emptySummary(buffer, info);
   var view = new DataView(buffer);
+  return layout.withLock(buffer, statePtr, function () { return readSummaryUnlocked(view, statePtr, info); });
+}
+
+function readSummaryUnlocked(view, statePtr, info) {
   layout.checkState(view, statePtr);
   var counters = layout.readCounters(view, statePtr);
   counters.preRunDone = !!info.preRunDone;
@@ -123,6 +136,7 @@ function emptySummary(buffer, info) {
     liveBytes: 0, peakLiveBytes: 0, totalBytes: 0, liveBlocks: 0, peakLiveBlocks: 0,
     mallocCalls: 0, callocCalls: 0, reallocCalls: 0, memalignCalls: 0, freeCalls: 0,
     failedAllocs: 0, invalidFrees: 0, sampledAllocs: 0, siteCount: 0, heapGrowths: 0,
+    lostAllocs: 0, lostBytes: 0, lostSites: 0, truncatedStacks: 0, tableBytes: 0,
     heapSize: buffer ? buffer.byteLength : 0, preRunDone: !!info.preRunDone,
   };
 }

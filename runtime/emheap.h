@@ -2,13 +2,15 @@
 ** emheap.h -- public C API of the emheap heap profiler.
 **
 ** Linking emheap (see `bin/emheap-config --ldflags`) replaces malloc, free,
-** calloc, realloc, memalign, posix_memalign, aligned_alloc, valloc, pvalloc
-** and malloc_usable_size with tracking versions that forward to the real
-** allocator (dlmalloc or emmalloc). Nothing has to change in the app: this
-** header is only for programs that want to read the counters themselves.
+** calloc, realloc, memalign, posix_memalign, aligned_alloc, valloc and
+** pvalloc with tracking versions that forward to the real allocator
+** (dlmalloc or emmalloc) and return the allocator's own pointers. Nothing
+** has to change in the app: this header is only for programs that want to
+** read the counters themselves or leave a region out of the profile.
 **
-** All functions are safe to call at any time, including before main and
-** from inside allocation-heavy code; none of them allocates.
+** All functions are safe to call at any time and from any thread,
+** including before main and from inside allocation-heavy code; none of
+** them allocates.
 */
 #ifndef EMHEAP_H
 #define EMHEAP_H
@@ -22,14 +24,17 @@ extern "C" {
 
 /* Version of the in-memory layout that the JS library reads. A JS library
 ** that does not know this number refuses to read the tables. */
-#define EMHEAP_LAYOUT_VERSION 2
+#define EMHEAP_LAYOUT_VERSION 3
 
 /* Global counters, copied out of the profiler state. Every field is exact
-** in every mode: sampling only thins the per-site data. */
+** in every mode (sampling only thins the per-site data); all are zero in
+** mode off, which counts nothing. Sizes are usable sizes: what the
+** allocator reserved for the block (malloc_usable_size), at least what the
+** app asked for, and what the block really occupies in the heap. */
 typedef struct emheap_counters {
-  uint64_t live_bytes;       /* bytes requested by the app and not yet freed */
+  uint64_t live_bytes;       /* bytes of blocks allocated and not yet freed */
   uint64_t peak_live_bytes;  /* highest live_bytes seen */
-  uint64_t total_bytes;      /* bytes ever requested */
+  uint64_t total_bytes;      /* bytes ever allocated */
   uint32_t live_blocks;      /* blocks allocated and not yet freed */
   uint32_t peak_live_blocks;
   uint64_t malloc_calls;     /* malloc, plus operator new through malloc */
@@ -38,11 +43,17 @@ typedef struct emheap_counters {
   uint64_t memalign_calls;   /* memalign, posix_memalign, aligned_alloc, valloc, pvalloc */
   uint64_t free_calls;       /* free(NULL) included */
   uint64_t failed_allocs;    /* calls that returned NULL (out of memory, overflow, bad alignment) */
-  uint64_t invalid_frees;    /* double frees and pointers emheap never handed out; ignored */
+  uint64_t invalid_frees;    /* frees of blocks that are not live (double frees, foreign pointers): ignored */
   uint64_t sampled_allocs;   /* allocations whose call stack was recorded (all, in exact mode) */
   uint32_t site_count;       /* distinct allocation call stacks */
   uint32_t heap_growths;     /* times the wasm memory grew during an allocation */
   uint64_t heap_size;        /* current size of the wasm memory, bytes */
+  uint64_t lost_allocs;      /* allocations that should have been recorded but emheap's own tables
+                                had no room (fixed heap): counted globally, charged to no site */
+  uint64_t lost_bytes;       /* their bytes */
+  uint32_t lost_sites;       /* new call stacks charged to "(unattributed)" for want of room */
+  uint32_t truncated_stacks; /* recorded stacks deeper than the shadow stack keeps (leaf end kept) */
+  uint64_t table_bytes;      /* heap bytes emheap's own tables hold */
 } emheap_counters;
 
 /* Copies the current counters into *out. */
@@ -50,7 +61,8 @@ void emheap_get_counters(emheap_counters *out);
 
 /* Stop and restart attributing new allocations to call stacks (a region
 ** you do not want in the profile). Blocks allocated while paused are still
-** counted globally and freed correctly; they belong to no site. */
+** counted globally and freed correctly; they belong to no site. Global to
+** all threads. */
 void emheap_pause(void);
 void emheap_resume(void);
 

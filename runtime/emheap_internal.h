@@ -8,9 +8,16 @@
 ** in emheap.h and jslib/layout.js together; the static asserts at the end
 ** pin the offsets that JS relies on.
 **
-** Memory for the tables comes only from emscripten_builtin_malloc/free:
-** the tracking code never calls the malloc it replaces, so it cannot
-** recurse and never shows up in its own numbers.
+** Memory for the tables comes only from emheap_table_alloc (table_memory.c),
+** which takes it from the builtin allocator and only when the heap has room
+** to spare: the tracking code never calls the malloc it replaces, so it
+** cannot recurse, never shows up in its own numbers, and never makes an app
+** with a fixed heap run out of memory.
+**
+** Threads (-pthread builds, runtime compiled with -pthread): every field
+** of emheap_state is guarded by `lock` (lock.h), JS included when it reads
+** the tables; what a thread keeps for itself (shadow stack, sampling
+** countdown, random state) is thread-local and never read by JS.
 */
 #ifndef EMHEAP_INTERNAL_H
 #define EMHEAP_INTERNAL_H
@@ -24,7 +31,8 @@
 
 /* What is recorded. The stack source (JS or shadow) is per site. */
 #define EMHEAP_MODE_EXACT 1   /* every allocation gets a site */
-#define EMHEAP_MODE_SAMPLED 2 /* Poisson sampling by bytes; sites hold estimates */
+#define EMHEAP_MODE_SAMPLED 2 /* sampling by bytes; sites hold estimates */
+#define EMHEAP_MODE_OFF 3     /* nothing: every entry point forwards */
 
 /* Mean bytes between samples. Measured (make bench, SQLite workload, node):
 ** 64 KiB cost 1.14x, 512 KiB 1.02x; 256 KiB keeps a 16 MiB site within
@@ -40,12 +48,22 @@
 #define EMHEAP_STACK_JS 1     /* stack_ref = JS stack id; JS holds the frames */
 #define EMHEAP_STACK_SHADOW 2 /* stack_ref = offset in frame_pool, stack_depth frames, root first */
 
+/* A shadow frame that stands for the frames cut off a stack deeper than the
+** shadow stack keeps; JS names it "(stack truncated)". Never a real table
+** index (tables are far smaller). */
+#define EMHEAP_FRAME_TRUNCATED 0xFFFFFFFFu
+
+/* Which allocator is linked (allocator.c decides at startup). */
+#define EMHEAP_ALLOCATOR_GENERIC 0  /* size from malloc_usable_size, records found by lookup */
+#define EMHEAP_ALLOCATOR_DLMALLOC 1 /* size and record flag read from the chunk head */
+#define EMHEAP_ALLOCATOR_EMMALLOC 2 /* size read from the region head, records found by lookup */
+
 /* One allocation site = one distinct call stack. All statistics are
 ** doubles holding integers (exact mode) or estimates rounded to integer
 ** bytes and 1/65536 blocks (sampled mode): sums of such values are exact
 ** in a double, so a site whose blocks are all freed returns to exactly 0.
-** Invariant: live_bytes == sum over live blocks of this site of their
-** weight; peak_live_bytes >= live_bytes. */
+** Invariant: live_bytes == sum over recorded live blocks of this site of
+** their weight; peak_live_bytes >= live_bytes. */
 typedef struct emheap_site {
   uint64_t key;           /*  0 identity of the stack (tagged by source) */
   double live_bytes;      /*  8 */
@@ -56,7 +74,8 @@ typedef struct emheap_site {
   uint32_t stack_kind;    /* 48 EMHEAP_STACK_* */
   uint32_t stack_ref;     /* 52 */
   uint32_t stack_depth;   /* 56 */
-  uint32_t reserved;      /* 60 */
+  uint32_t thread;        /* 60 JS stacks: 0 = main thread, else the worker's serial (its JS
+                             stack table is not visible to the main thread) */
 } emheap_site;            /* 64 bytes */
 
 /* A wasm memory growth that happened inside an allocation: who made the
@@ -70,26 +89,17 @@ typedef struct emheap_growth {
 
 #define EMHEAP_GROWTH_LOG 64 /* power of two */
 
-/* The shadow call stack, maintained by shadow_stack.c when the app is
-** compiled with -finstrument-functions-after-inlining. fn[i] is the
-** function pointer (table index) entered at depth i, root first; hash[d]
-** identifies the path fn[0..d) and is valid for d <= hashed: entering a
-** function only stores it (the hot path of every instrumented call), and
-** the hashes are extended when an allocation needs them. depth keeps
-** counting past the capacity (frames beyond it are not stored, and
-** `truncated` counts them) so that it never drifts; JS restores depth after
-** exceptions and longjmp (jslib/library_emheap.js). */
-#define EMHEAP_SHADOW_CAPACITY 1024
-typedef struct emheap_shadow {
-  uint32_t depth;           /* logical depth */
-  uint32_t linked;          /* nonzero if shadow_stack.o is in the program */
-  uint32_t truncated;       /* pushes that did not fit */
-  uint32_t unmatched_exits; /* exits that matched no frame (unwound or foreign) */
-  uint32_t hashed;          /* hash[0..hashed] are valid, hashed <= capacity */
-  uint32_t reserved[3];
-  uint32_t fn[EMHEAP_SHADOW_CAPACITY];
-  uint64_t hash[EMHEAP_SHADOW_CAPACITY + 1];
-} emheap_shadow;
+/* A recorded live block: every block in exact mode, the sampled ones in
+** sampled mode. Found by address (block_table.c). size is the usable size
+** at allocation: the block's weight is computed from it again at free, and
+** a block freed behind emheap's back (Emscripten 3.1.6 frees thread stacks
+** with its builtin allocator) can be discharged when its address comes
+** back. */
+typedef struct emheap_block {
+  uint32_t addr; /* 0 = empty slot */
+  uint32_t site;
+  uint32_t size;
+} emheap_block;
 
 /* The whole profiler state; one static instance, handed to JS once. */
 typedef struct emheap_state {
@@ -97,21 +107,27 @@ typedef struct emheap_state {
   uint32_t layout_version;    /*    4 EMHEAP_LAYOUT_VERSION */
   uint32_t mode;              /*    8 EMHEAP_MODE_* (JS may set it in emheap_js_attach) */
   uint32_t paused;            /*   12 nonzero: new blocks get no site (JS may write it) */
-  emheap_counters counters;   /*   16 .. 128 */
-  emheap_site *sites;         /*  128 dense array, sites[0] = unattributed */
-  uint32_t site_capacity;     /*  132 */
-  uint32_t *site_index;       /*  136 open addressing on key: site number, 0 = empty */
-  uint32_t site_index_mask;   /*  140 capacity - 1 */
-  uint32_t *frame_pool;       /*  144 frames of shadow-stack sites */
-  uint32_t frame_pool_used;   /*  148 */
-  uint32_t frame_pool_capacity; /* 152 */
-  uint32_t sampling_interval; /*  156 mean bytes between samples (JS may set it) */
-  emheap_growth growth[EMHEAP_GROWTH_LOG]; /* 160 ring; event i at growth[i % LOG] */
-  uint32_t last_heap_size;    /* 1184 heap size when the break last moved */
-  uint32_t reserved;          /* 1188 */
-  int64_t sample_countdown;   /* 1192 bytes until the next sampled byte */
-  uint64_t rng;               /* 1200 xorshift64* state */
-  emheap_shadow shadow;       /* 1208 */
+  emheap_counters counters;   /*   16 .. 160 */
+  emheap_site *sites;         /*  160 dense array, sites[0] = unattributed */
+  uint32_t site_capacity;     /*  164 */
+  uint32_t *site_index;       /*  168 open addressing on key: site number, 0 = empty */
+  uint32_t site_index_mask;   /*  172 capacity - 1 */
+  uint32_t *frame_pool;       /*  176 frames of shadow-stack sites */
+  uint32_t frame_pool_used;   /*  180 */
+  uint32_t frame_pool_capacity; /* 184 */
+  uint32_t sampling_interval; /*  188 mean bytes between samples (JS may set it) */
+  emheap_block *blocks;       /*  192 recorded live blocks, open addressing on addr */
+  uint32_t block_mask;        /*  196 capacity - 1 */
+  uint32_t block_count;       /*  200 */
+  uint32_t allocator;         /*  204 EMHEAP_ALLOCATOR_* */
+  uint32_t lock;              /*  208 spin lock of -pthread builds (lock.h); 0 when free */
+  uint32_t threaded;          /*  212 nonzero in a runtime built with -pthread */
+  uint32_t shadow_linked;     /*  216 nonzero if shadow_stack.o is in the program */
+  uint32_t shadow_depth_addr; /*  220 main thread's shadow depth (JS restores it after unwinding) */
+  uint64_t seed;              /*  224 random seed (JS may set it; 0 = JS did not) */
+  uint32_t last_heap_size;    /*  232 heap size when the break last moved */
+  uint32_t reserved;          /*  236 */
+  emheap_growth growth[EMHEAP_GROWTH_LOG]; /* 240 ring; event i at growth[i % LOG] */
 } emheap_state;
 
 extern emheap_state emheap_g;
@@ -121,8 +137,7 @@ extern emheap_state emheap_g;
 ** allocators take all their memory from sbrk, so every block lies below the
 ** break, and the wasm memory only grows when the break passes its end.
 ** Reading the break is a plain load; memory.size is not everywhere:
-** Firefox compiles it to a call (~2-3 ns each, measured on micro), and the
-** fast paths used to run it on every malloc and free. */
+** Firefox compiles it to a call (~2-3 ns each, measured on micro). */
 typedef struct emheap_break_watch {
   const uintptr_t *sbrk_ptr; /* emscripten_get_sbrk_ptr() once initialized; until then a zero */
   uintptr_t last_break;      /* *sbrk_ptr after the previous allocation */
@@ -132,32 +147,51 @@ extern emheap_break_watch emheap_brk;
 
 /* state.c */
 void emheap_init_slow(void);
-static inline void emheap_ensure_init(void) {
-  if (__builtin_expect(emheap_g.magic != EMHEAP_MAGIC, 0)) emheap_init_slow();
-}
 void emheap_break_moved(uint32_t site, uintptr_t now);
-/* Called after every allocation (so inline: one load and a compare). A
+/* Called (under the lock) after every allocation: one load and a compare. A
 ** memory.grow can only happen inside the allocator's sbrk, which moves the
 ** break: so this catches every growth an allocation caused and charges it
-** to its site, and reads memory.size only when the break moved. (A growth
-** from elsewhere, JS growing the memory say, is logged at the next move.) */
+** to its site, and reads memory.size only when the break moved. */
 static inline void emheap_note_heap_growth(uint32_t site) {
   uintptr_t now = *emheap_brk.sbrk_ptr;
   if (__builtin_expect(now != emheap_brk.last_break, 0)) emheap_break_moved(site, now);
 }
+static inline uint32_t emheap_heap_size_now(void) {
+  return (uint32_t)__builtin_wasm_memory_size(0) * 65536u;
+}
 
-/* site_table.c: key -> site number. */
+/* table_memory.c: memory for emheap's own tables, or NULL when taking it
+** could starve the app (see there). */
+void *emheap_table_alloc(size_t bytes);
+void emheap_table_free(void *p, size_t bytes);
+
+/* site_table.c: key -> site number (under the lock). */
 int emheap_sites_init(void);
 /* Finds or creates the site for key; a new shadow site copies `depth`
-** frames from `frames`. Returns EMHEAP_SITE_UNATTRIBUTED if the table is
-** exhausted. */
+** frames from `frames`. Returns EMHEAP_SITE_UNATTRIBUTED (and counts a lost
+** site) if the table cannot grow. */
 uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_ref,
-                             const uint32_t *frames, uint32_t depth);
+                             const uint32_t *frames, uint32_t depth, uint32_t thread);
 
-/* stack_capture.c: the site of the allocation being made now. Called
-** directly from each public allocation entry point (the JS side drops the
-** runtime's frames by name, or by this call depth in builds without names). */
-uint32_t emheap_current_site(void);
+/* block_table.c: recorded live blocks (under the lock). */
+int emheap_blocks_init(void);
+/* 0 if the table has no room (the block then stays unrecorded). If addr
+** was recorded already (its block was freed behind emheap's back), *stale
+** gets that record and 1 is still returned; else stale->addr = 0. */
+int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, emheap_block *stale);
+/* Removes addr's record into *out; 0 if addr is not recorded. */
+int emheap_blocks_remove(uint32_t addr, emheap_block *out);
+
+/* stack_capture.c: the key and stack of the allocation being made now,
+** taken outside the lock (a JS capture can take microseconds), interned
+** under it. Called directly from each public allocation entry point's slow
+** path (the JS side drops the runtime's frames by name). */
+typedef struct emheap_stack {
+  uint64_t key;
+  uint32_t kind, ref, depth, thread;
+  const uint32_t *frames;
+} emheap_stack;
+void emheap_capture_stack(emheap_stack *out);
 
 /* shadow_stack.c hashing, shared with stack_capture.c: hash[d + 1] from
 ** hash[d] and the function entered at depth d. */
@@ -166,22 +200,28 @@ static inline uint64_t emheap_shadow_mix(uint64_t h, uint32_t fn) {
   return h ^ (h >> 29);
 }
 
-/* sampler.c */
-int64_t emheap_next_sample_distance(void);
-/* Weight of one sampled block of `size` bytes in sampled mode: what it
-** stands for. */
-void emheap_sample_weight(uint32_t size, double *bytes, double *blocks);
+/* sampler.c (thread-local state) */
+/* Bytes until the next sampled byte of this thread. */
+extern _Thread_local int64_t emheap_countdown;
+void emheap_reset_countdown(void);
+/* Weight of one recorded block of `size` bytes: itself in exact mode and
+** for blocks of at least the interval; size/p and 1/p blocks for a block
+** sampled with probability p. */
+void emheap_weight(uint32_t size, double *bytes, double *blocks);
 
 _Static_assert(sizeof(emheap_site) == 64, "JS reads 64-byte sites");
-_Static_assert(sizeof(emheap_counters) == 112, "JS reads 112 bytes of counters");
+_Static_assert(sizeof(emheap_counters) == 144, "JS reads 144 bytes of counters");
 _Static_assert(offsetof(emheap_state, counters) == 16, "layout");
-_Static_assert(offsetof(emheap_state, sites) == 128, "layout");
-_Static_assert(offsetof(emheap_state, frame_pool) == 144, "layout");
-_Static_assert(offsetof(emheap_state, sampling_interval) == 156, "layout");
-_Static_assert(offsetof(emheap_state, growth) == 160, "layout");
-_Static_assert(offsetof(emheap_state, shadow) == 1208, "layout");
-_Static_assert(offsetof(emheap_shadow, fn) == 32, "layout");
+_Static_assert(offsetof(emheap_state, sites) == 160, "layout");
+_Static_assert(offsetof(emheap_state, frame_pool) == 176, "layout");
+_Static_assert(offsetof(emheap_state, sampling_interval) == 188, "layout");
+_Static_assert(offsetof(emheap_state, blocks) == 192, "layout");
+_Static_assert(offsetof(emheap_state, lock) == 208, "layout");
+_Static_assert(offsetof(emheap_state, seed) == 224, "layout");
+_Static_assert(offsetof(emheap_state, growth) == 240, "layout");
 _Static_assert(offsetof(emheap_counters, site_count) == 96, "layout");
 _Static_assert(offsetof(emheap_counters, heap_size) == 104, "layout");
+_Static_assert(offsetof(emheap_counters, lost_allocs) == 112, "layout");
+_Static_assert(offsetof(emheap_counters, table_bytes) == 136, "layout");
 
 #endif /* EMHEAP_INTERNAL_H */

@@ -1,6 +1,7 @@
 /*
 ** shadow_stack.c -- exact call stacks without JS: the hooks that
-** -finstrument-functions makes every instrumented function call.
+** -finstrument-functions makes every instrumented function call, keeping
+** this thread's shadow stack (shadow_state.h).
 **
 ** Linked only in shadow builds (bin/emheap-config --shadow, which compiles
 ** the app with -finstrument-functions-after-inlining: only calls that
@@ -26,23 +27,33 @@
 ** call that unwinds through an invoke_* wrapper (see jslib).
 */
 #include "emheap_internal.h"
+#include "shadow_state.h"
 
 #define NO_INSTRUMENT __attribute__((no_instrument_function))
+#define RING_MASK (EMHEAP_SHADOW_RING - 1)
+
+/* Beyond the capacity: the ring, and the high-water mark that says which
+** ring slots still hold their frame. */
+NO_INSTRUMENT __attribute__((noinline)) static void enter_deep(emheap_shadow_stack *s, uint32_t d, uint32_t f) {
+  if (d == EMHEAP_SHADOW_CAPACITY) s->deep_high = 0; /* fresh descent: older ring contents are gone */
+  s->ring[(d - EMHEAP_SHADOW_CAPACITY) & RING_MASK] = f;
+  if (d + 1 > s->deep_high) s->deep_high = d + 1;
+}
 
 NO_INSTRUMENT void __cyg_profile_func_enter(void *fn, void *call_site) {
   (void)call_site;
-  emheap_shadow *s = &emheap_g.shadow;
+  emheap_shadow_stack *s = &emheap_shadow;
   uint32_t d = s->depth;
   if (__builtin_expect(d < EMHEAP_SHADOW_CAPACITY, 1)) {
     s->fn[d] = (uint32_t)(uintptr_t)fn;
     if (s->hashed > d) s->hashed = d; /* hash[d + 1] described the old fn[d] */
   } else {
-    s->truncated++;
+    enter_deep(s, d, (uint32_t)(uintptr_t)fn);
   }
   s->depth = d + 1;
 }
 
-NO_INSTRUMENT __attribute__((noinline)) static void exit_unwound(emheap_shadow *s, uint32_t f) {
+NO_INSTRUMENT __attribute__((noinline)) static void exit_unwound(emheap_shadow_stack *s, uint32_t f) {
   for (uint32_t i = s->depth - 1; i-- > 0;) {
     if (s->fn[i] == f) {
       s->depth = i;
@@ -54,7 +65,7 @@ NO_INSTRUMENT __attribute__((noinline)) static void exit_unwound(emheap_shadow *
 
 NO_INSTRUMENT void __cyg_profile_func_exit(void *fn, void *call_site) {
   (void)call_site;
-  emheap_shadow *s = &emheap_g.shadow;
+  emheap_shadow_stack *s = &emheap_shadow;
   uint32_t d = s->depth;
   if (__builtin_expect(d == 0, 0)) {
     s->unmatched_exits++;
@@ -68,12 +79,12 @@ NO_INSTRUMENT void __cyg_profile_func_exit(void *fn, void *call_site) {
 }
 
 /* Called twice per instrumented function (clang passes its result to both
-** hooks), so it is one subtraction and one unsigned compare: a negative
-** level or one past the top wraps to a huge index and fails the compare. */
+** hooks), so the common case is one subtraction and one unsigned compare:
+** a negative level or one past the top wraps to a huge index. */
 NO_INSTRUMENT void *emscripten_return_address(int level) {
-  emheap_shadow *s = &emheap_g.shadow;
-  uint32_t d = s->depth;
-  uint32_t i = d - 1u - (uint32_t)level;
-  uint32_t stored = d < EMHEAP_SHADOW_CAPACITY ? d : EMHEAP_SHADOW_CAPACITY;
-  return i < stored ? (void *)(uintptr_t)s->fn[i] : NULL;
+  emheap_shadow_stack *s = &emheap_shadow;
+  uint32_t i = s->depth - 1u - (uint32_t)level;
+  if (__builtin_expect(i < EMHEAP_SHADOW_CAPACITY && i < s->depth, 1)) return (void *)(uintptr_t)s->fn[i];
+  if (i < s->depth) return (void *)(uintptr_t)s->ring[(i - EMHEAP_SHADOW_CAPACITY) & RING_MASK];
+  return 0;
 }

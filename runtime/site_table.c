@@ -12,14 +12,16 @@
 **
 ** Shadow-stack sites keep their frames in frame_pool, appended once when
 ** the site is created; sites never move their frames, so JS can read them.
+** All memory comes from emheap_table_alloc: when it refuses, a new stack is
+** charged to site 0 and counted in counters.lost_sites.
+**
+** Called under the lock (lock.h).
 */
 #include <string.h>
 
-#include <emscripten/emmalloc.h>
-
 #include "emheap_internal.h"
 
-#define INITIAL_SITES 1024u /* power of two */
+#define INITIAL_SITES 256u /* power of two; 16 KiB of sites */
 
 static inline uint32_t index_slot(uint64_t key, uint32_t mask) {
   uint64_t h = key * 0x9E3779B97F4A7C15ull;
@@ -27,14 +29,20 @@ static inline uint32_t index_slot(uint64_t key, uint32_t mask) {
 }
 
 int emheap_sites_init(void) {
-  emheap_g.sites = emscripten_builtin_malloc(INITIAL_SITES * sizeof(emheap_site));
-  emheap_g.site_index = emscripten_builtin_malloc(2 * INITIAL_SITES * sizeof(uint32_t));
-  if (!emheap_g.sites || !emheap_g.site_index) return 0;
+  emheap_g.counters.site_count = 1; /* site 0, unattributed */
+  emheap_g.sites = emheap_table_alloc(INITIAL_SITES * sizeof(emheap_site));
+  emheap_g.site_index = emheap_table_alloc(2 * INITIAL_SITES * sizeof(uint32_t));
+  if (!emheap_g.sites || !emheap_g.site_index) {
+    emheap_table_free(emheap_g.sites, INITIAL_SITES * sizeof(emheap_site));
+    emheap_table_free(emheap_g.site_index, 2 * INITIAL_SITES * sizeof(uint32_t));
+    emheap_g.sites = NULL;
+    emheap_g.site_index = NULL;
+    return 0;
+  }
   memset(emheap_g.sites, 0, INITIAL_SITES * sizeof(emheap_site));
   memset(emheap_g.site_index, 0, 2 * INITIAL_SITES * sizeof(uint32_t));
   emheap_g.site_capacity = INITIAL_SITES;
   emheap_g.site_index_mask = 2 * INITIAL_SITES - 1;
-  emheap_g.counters.site_count = 1; /* site 0, unattributed */
   return 1;
 }
 
@@ -44,11 +52,10 @@ static int grow(void) {
   uint32_t old_cap = emheap_g.site_capacity;
   if (old_cap >= 0x08000000u) return 0;
   uint32_t new_cap = old_cap * 2;
-  emheap_site *sites = emscripten_builtin_malloc((size_t)new_cap * sizeof(emheap_site));
-  uint32_t *index = emscripten_builtin_malloc((size_t)new_cap * 2 * sizeof(uint32_t));
-  if (!sites || !index) {
-    emscripten_builtin_free(sites);
-    emscripten_builtin_free(index);
+  emheap_site *sites = emheap_table_alloc((size_t)new_cap * sizeof(emheap_site));
+  uint32_t *index = sites ? emheap_table_alloc((size_t)new_cap * 2 * sizeof(uint32_t)) : NULL;
+  if (!index) {
+    emheap_table_free(sites, (size_t)new_cap * sizeof(emheap_site));
     return 0;
   }
   memcpy(sites, emheap_g.sites, (size_t)old_cap * sizeof(emheap_site));
@@ -60,8 +67,8 @@ static int grow(void) {
     while (index[i]) i = (i + 1) & mask;
     index[i] = s;
   }
-  emscripten_builtin_free(emheap_g.sites);
-  emscripten_builtin_free(emheap_g.site_index);
+  emheap_table_free(emheap_g.sites, (size_t)old_cap * sizeof(emheap_site));
+  emheap_table_free(emheap_g.site_index, (size_t)old_cap * 2 * sizeof(uint32_t));
   emheap_g.sites = sites;
   emheap_g.site_index = index;
   emheap_g.site_capacity = new_cap;
@@ -75,10 +82,10 @@ static int64_t pool_append(const uint32_t *frames, uint32_t depth) {
   if (depth > emheap_g.frame_pool_capacity - used) {
     uint64_t want = (uint64_t)emheap_g.frame_pool_capacity * 2 + depth + 1024;
     if (want > 0x20000000u) return -1;
-    uint32_t *pool = emscripten_builtin_malloc((size_t)want * sizeof(uint32_t));
+    uint32_t *pool = emheap_table_alloc((size_t)want * sizeof(uint32_t));
     if (!pool) return -1;
     if (used) memcpy(pool, emheap_g.frame_pool, (size_t)used * sizeof(uint32_t));
-    emscripten_builtin_free(emheap_g.frame_pool);
+    emheap_table_free(emheap_g.frame_pool, (size_t)emheap_g.frame_pool_capacity * sizeof(uint32_t));
     emheap_g.frame_pool = pool;
     emheap_g.frame_pool_capacity = (uint32_t)want;
   }
@@ -88,7 +95,11 @@ static int64_t pool_append(const uint32_t *frames, uint32_t depth) {
 }
 
 uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_ref,
-                             const uint32_t *frames, uint32_t depth) {
+                             const uint32_t *frames, uint32_t depth, uint32_t thread) {
+  if (!emheap_g.sites) {
+    emheap_g.counters.lost_sites++;
+    return EMHEAP_SITE_UNATTRIBUTED;
+  }
   uint32_t mask = emheap_g.site_index_mask;
   uint32_t i = index_slot(key, mask);
   for (;; i = (i + 1) & mask) {
@@ -98,13 +109,19 @@ uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_r
   }
   /* Miss: a new site. */
   if (emheap_g.counters.site_count == emheap_g.site_capacity) {
-    if (!grow()) return EMHEAP_SITE_UNATTRIBUTED;
+    if (!grow()) {
+      emheap_g.counters.lost_sites++;
+      return EMHEAP_SITE_UNATTRIBUTED;
+    }
     mask = emheap_g.site_index_mask;
     for (i = index_slot(key, mask); emheap_g.site_index[i]; i = (i + 1) & mask) {}
   }
   if (stack_kind == EMHEAP_STACK_SHADOW) {
     int64_t at = pool_append(frames, depth);
-    if (at < 0) return EMHEAP_SITE_UNATTRIBUTED;
+    if (at < 0) {
+      emheap_g.counters.lost_sites++;
+      return EMHEAP_SITE_UNATTRIBUTED;
+    }
     stack_ref = (uint32_t)at;
   }
   uint32_t s = emheap_g.counters.site_count++;
@@ -114,6 +131,7 @@ uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_r
   site->stack_kind = stack_kind;
   site->stack_ref = stack_ref;
   site->stack_depth = depth;
+  site->thread = thread;
   emheap_g.site_index[i] = s;
   return s;
 }

@@ -2,32 +2,98 @@
 ** stack_capture.c -- which call stack is allocating right now.
 **
 ** Shadow stack first: when the app's code is compiled with
-** -finstrument-functions, shadow_stack.c keeps the chain of functions and a
-** hash of it, so finding the site is one hash-table lookup with no call
-** into JS. Otherwise (system code, startup, blocks JS asks for) the stack
-** comes from JS: `new Error().stack`, interned into a small id.
+** -finstrument-functions-after-inlining, shadow_stack.c keeps the chain of
+** functions and a hash of it, so finding the site is one hash-table lookup
+** with no call into JS. Otherwise (system code, startup, blocks JS asks
+** for, builds without the shadow stack) the stack comes from JS: an id in
+** the JS stack table of the thread that allocates.
+**
+** Runs outside the lock: only this thread's own state is touched.
 */
 #include "emheap_internal.h"
+#include "lock.h"
+#include "shadow_state.h"
+
+#if EMHEAP_THREADED
+#include <emscripten/threading.h>
+#endif
 
 /* jslib/library_emheap.js: a JS stack id >= 1, or 0 if none was taken. */
 extern uint32_t emheap_js_capture_stack(void);
 
-#define JS_KEY_TAG (1ull << 63) /* JS stack ids and shadow hashes never collide */
+_Thread_local emheap_shadow_stack emheap_shadow;
 
-__attribute__((noinline)) uint32_t emheap_current_site(void) {
-  if (emheap_g.paused) return EMHEAP_SITE_UNATTRIBUTED;
-  emheap_shadow *s = &emheap_g.shadow;
+#define JS_KEY_TAG (1ull << 63)   /* JS stack ids and shadow hashes never collide */
+#define DEEP_SEED 0x6A09E667F3BCC909ull
+
+/* Which JS realm's stack table an id belongs to: each pthread worker has
+** its own, so ids of different threads must not meet in one site. 0 for
+** the main thread, a serial from 1 for workers. */
+static uint32_t js_thread_serial(void) {
+#if EMHEAP_THREADED
+  static uint32_t next_serial = 1;
+  static _Thread_local uint32_t serial;
+  if (__builtin_expect(!serial, 0))
+    serial = emscripten_is_main_runtime_thread() ? 0xFFFFFFFFu : __atomic_fetch_add(&next_serial, 1, __ATOMIC_RELAXED);
+  return serial == 0xFFFFFFFFu ? 0 : serial;
+#else
+  return 0;
+#endif
+}
+
+/* Frames of a stack deeper than the capacity: the truncation marker, then
+** the valid leaf end (shadow_state.h), root first. */
+static _Thread_local uint32_t deep_frames[EMHEAP_SHADOW_RING + 1];
+
+static void capture_deep(emheap_shadow_stack *s, emheap_stack *out) {
   uint32_t depth = s->depth;
+  uint32_t first = EMHEAP_SHADOW_CAPACITY;
+  if (s->deep_high > EMHEAP_SHADOW_RING && s->deep_high - EMHEAP_SHADOW_RING > first)
+    first = s->deep_high - EMHEAP_SHADOW_RING;
+  if (first > depth) first = depth;
+  if (depth - first > EMHEAP_SHADOW_RING) first = depth - EMHEAP_SHADOW_RING;
+  uint32_t n = 0;
+  uint64_t h = DEEP_SEED;
+  deep_frames[n++] = EMHEAP_FRAME_TRUNCATED;
+  for (uint32_t i = first; i < depth; i++) {
+    uint32_t f = s->ring[(i - EMHEAP_SHADOW_CAPACITY) & (EMHEAP_SHADOW_RING - 1)];
+    deep_frames[n++] = f;
+    h = emheap_shadow_mix(h, f);
+  }
+  out->key = h & ~JS_KEY_TAG;
+  out->kind = EMHEAP_STACK_SHADOW;
+  out->ref = 0;
+  out->thread = 0;
+  out->frames = deep_frames;
+  out->depth = n;
+}
+
+void emheap_capture_stack(emheap_stack *out) {
+  emheap_shadow_stack *s = &emheap_shadow;
+  uint32_t depth = s->depth;
+  if (depth > EMHEAP_SHADOW_CAPACITY) {
+    capture_deep(s, out);
+    return;
+  }
   if (depth) {
-    uint32_t stored = depth < EMHEAP_SHADOW_CAPACITY ? depth : EMHEAP_SHADOW_CAPACITY;
     /* Hash only the frames pushed since the last allocation (see the
-    ** invariant on emheap_shadow). */
-    for (uint32_t i = s->hashed; i < stored; i++) s->hash[i + 1] = emheap_shadow_mix(s->hash[i], s->fn[i]);
-    if (stored > s->hashed) s->hashed = stored;
-    uint64_t key = s->hash[stored] & ~JS_KEY_TAG;
-    return emheap_sites_intern(key, EMHEAP_STACK_SHADOW, 0, s->fn, stored);
+    ** invariant in shadow_state.h). */
+    for (uint32_t i = s->hashed; i < depth; i++) s->hash[i + 1] = emheap_shadow_mix(s->hash[i], s->fn[i]);
+    if (depth > s->hashed) s->hashed = depth;
+    out->key = s->hash[depth] & ~JS_KEY_TAG;
+    out->kind = EMHEAP_STACK_SHADOW;
+    out->ref = 0;
+    out->thread = 0;
+    out->frames = s->fn;
+    out->depth = depth;
+    return;
   }
   uint32_t stack_id = emheap_js_capture_stack();
-  if (!stack_id) return EMHEAP_SITE_UNATTRIBUTED;
-  return emheap_sites_intern(JS_KEY_TAG | stack_id, EMHEAP_STACK_JS, stack_id, NULL, 0);
+  uint32_t thread = js_thread_serial();
+  out->kind = stack_id ? EMHEAP_STACK_JS : EMHEAP_STACK_NONE;
+  out->key = JS_KEY_TAG | (uint64_t)thread << 32 | stack_id;
+  out->thread = thread;
+  out->ref = stack_id;
+  out->frames = 0;
+  out->depth = 0;
 }

@@ -4,7 +4,8 @@
 **
 ** Initialization is lazy (first allocation, or the constructor below,
 ** whichever comes first) because libc and C++ constructors may allocate
-** before any constructor of ours has run.
+** before any constructor of ours has run. It runs before any thread is
+** started (the main thread's startup allocates), so it needs no lock.
 **
 ** The mode is decided once, here, before the first block is recorded:
 **   1. the page or environment (JS writes the state in emheap_js_attach:
@@ -17,63 +18,67 @@
 
 #include <emscripten/heap.h>
 
-#include "emheap_internal.h"
+#include "allocator.h"
+#include "alloc_fast.h"
+#include "lock.h"
+#include "shadow_state.h"
 
 emheap_state emheap_g;
+uint32_t emheap_on;
+uint32_t emheap_record_threshold;
 
 /* Before initialization the break reads as 0: every pointer is above it,
-** so block checks take their slow path (block_header.h). */
+** so no pointer passes the block checks (allocator.h). */
 static const uintptr_t no_break_yet = 0;
 emheap_break_watch emheap_brk = {&no_break_yet, 0};
 
 /* JS side (jslib/library_emheap.js): remembers where the state lives and
-** may set mode and sampling_interval. */
+** may set mode, sampling_interval, seed and paused. */
 extern void emheap_js_attach(emheap_state *state);
 
 /* Defined only when mode_*.c / shadow_stack.c are linked. */
 extern const uint32_t emheap_link_mode __attribute__((weak));
 extern void __cyg_profile_func_enter(void *, void *) __attribute__((weak));
 
-static inline uint32_t heap_size_now(void) {
-  return (uint32_t)__builtin_wasm_memory_size(0) * 65536u;
-}
-
 void emheap_init_slow(void) {
   if (emheap_g.magic == EMHEAP_MAGIC) return;
-  emheap_g.layout_version = EMHEAP_LAYOUT_VERSION;
-  emheap_g.shadow.linked = __cyg_profile_func_enter != NULL;
-  if (&emheap_link_mode) emheap_g.mode = emheap_link_mode;
-  else emheap_g.mode = emheap_g.shadow.linked ? EMHEAP_MODE_EXACT : EMHEAP_MODE_SAMPLED;
-  emheap_g.sampling_interval = EMHEAP_DEFAULT_INTERVAL;
-  emheap_g.rng = 0x853C49E6748FEA9Bull;
-  int have_sites = emheap_sites_init();
-  emheap_g.last_heap_size = heap_size_now();
   emheap_brk.sbrk_ptr = emscripten_get_sbrk_ptr();
   emheap_brk.last_break = *emheap_brk.sbrk_ptr;
+  emheap_allocator_detect();
+  emheap_g.layout_version = EMHEAP_LAYOUT_VERSION;
+  emheap_g.threaded = EMHEAP_THREADED;
+  emheap_g.shadow_linked = __cyg_profile_func_enter != NULL;
+  emheap_g.shadow_depth_addr = (uint32_t)(uintptr_t)&emheap_shadow.depth;
+  if (&emheap_link_mode) emheap_g.mode = emheap_link_mode;
+  else emheap_g.mode = emheap_g.shadow_linked ? EMHEAP_MODE_EXACT : EMHEAP_MODE_SAMPLED;
+  emheap_g.sampling_interval = EMHEAP_DEFAULT_INTERVAL;
+  emheap_g.last_heap_size = emheap_heap_size_now();
   emheap_g.magic = EMHEAP_MAGIC;
   emheap_js_attach(&emheap_g);
-  if (emheap_g.mode != EMHEAP_MODE_EXACT && emheap_g.mode != EMHEAP_MODE_SAMPLED)
-    emheap_g.mode = EMHEAP_MODE_SAMPLED;
+  uint32_t mode = emheap_g.mode;
+  if (mode != EMHEAP_MODE_EXACT && mode != EMHEAP_MODE_SAMPLED && mode != EMHEAP_MODE_OFF)
+    emheap_g.mode = mode = EMHEAP_MODE_SAMPLED;
   if (!emheap_g.sampling_interval) emheap_g.sampling_interval = EMHEAP_DEFAULT_INTERVAL;
-  emheap_g.sample_countdown = emheap_next_sample_distance();
-  if (!have_sites) {
-    /* No memory for even the first site table: count globally, never
-    ** touch a site (sampled mode with a countdown that never runs out). */
-    emheap_g.mode = EMHEAP_MODE_SAMPLED;
-    emheap_g.sample_countdown = INT64_MAX;
-  }
+  if (!emheap_g.seed) emheap_g.seed = 0x853C49E6748FEA9Bull ^ (uint64_t)(uintptr_t)&emheap_g;
+  if (mode == EMHEAP_MODE_OFF) return; /* no tables, nothing counted: every entry point forwards */
+  /* Without room for the first tables, blocks are counted globally and
+  ** recorded nowhere (lost_*). */
+  emheap_sites_init();
+  emheap_blocks_init();
+  emheap_record_threshold = mode == EMHEAP_MODE_EXACT ? 0 : emheap_g.sampling_interval;
+  emheap_on = 1;
 }
 
 __attribute__((constructor(101))) static void emheap_constructor(void) {
-  emheap_ensure_init();
+  if (!emheap_on) emheap_init_slow();
 }
 
 /* Slow path of emheap_note_heap_growth (emheap_internal.h): the break
 ** moved, so the memory may have grown; if it did, log the event and charge
-** it to the allocation's site. */
+** it to the allocation's site. Under the lock. */
 void emheap_break_moved(uint32_t site, uintptr_t now_break) {
   emheap_brk.last_break = now_break;
-  uint32_t now = heap_size_now();
+  uint32_t now = emheap_heap_size_now();
   if (now == emheap_g.last_heap_size) return;
   if (now > emheap_g.last_heap_size) {
     emheap_growth *g = &emheap_g.growth[emheap_g.counters.heap_growths % EMHEAP_GROWTH_LOG];
@@ -86,7 +91,12 @@ void emheap_break_moved(uint32_t site, uintptr_t now_break) {
 }
 
 void emheap_get_counters(emheap_counters *out) {
-  emheap_ensure_init();
-  emheap_g.counters.heap_size = heap_size_now();
+  if (!emheap_g.magic) emheap_init_slow();
+  emheap_lock();
+  emheap_g.counters.heap_size = emheap_heap_size_now();
   memcpy(out, &emheap_g.counters, sizeof *out);
+  emheap_unlock();
 }
+
+void emheap_pause(void) { __atomic_store_n(&emheap_g.paused, 1u, __ATOMIC_RELAXED); }
+void emheap_resume(void) { __atomic_store_n(&emheap_g.paused, 0u, __ATOMIC_RELAXED); }

@@ -62,6 +62,9 @@ test('nothing live: one line; sampled mode says the per-stack numbers are estima
   assert.equal(clean.leaked, false);
   assert.equal(clean.text, 'emheap: no leaks: every block was freed before exit\n');
   const sampled = leakReport(snapshot([site(1, [0], 262144, 64)], {liveBytes: 4096, liveBlocks: 1}, 'sampled'));
-  assert.match(sampled.text, /sampled mode .* estimates, the total is exact/);
+  assert.match(sampled.text, /sampled mode .* estimates .* the total below is exact/);
+  // Each stack is labelled an estimate, with its precision: 262,144 bytes
+  // at the default interval is one sampling point, +-100%.
+  assert.match(sampled.text, /^emheap: about 64 blocks \(about 262,144 bytes, \+-100%, estimated\) still live/m);
   assert.match(sampled.text, /4,096 bytes in 1 block still live at exit \(1 stack\)\n$/);
 });

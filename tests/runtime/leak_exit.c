@@ -4,21 +4,25 @@
 ** from leak_small, and a block that is freed. Linked with -sEXIT_RUNTIME=1
 ** so that the runtime exits when main returns.
 */
+#include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static void *volatile sink;
+static unsigned long long leaked; /* usable sizes, what the report counts */
 
 __attribute__((noinline)) void leak_buffers(void) {
   for (int i = 0; i < 3; i++) {
     char *p = malloc(4096);
     memset(p, i, 4096);
+    leaked += malloc_usable_size(p);
     sink = p;
   }
 }
 
 __attribute__((noinline)) void leak_small(void) {
-  for (int i = 0; i < 2; i++) sink = malloc(100);
+  for (int i = 0; i < 2; i++) leaked += malloc_usable_size(sink = malloc(100));
 }
 
 __attribute__((noinline)) void freed_properly(void) {
@@ -33,5 +37,6 @@ static void (*volatile calls[])(void) = {leak_buffers, leak_small, freed_properl
 
 int main(void) {
   for (int i = 0; i < 3; i++) calls[i]();
+  printf("LEAKED {\"bytes\":%llu}\n", leaked);
   return 0;
 }

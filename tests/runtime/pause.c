@@ -6,6 +6,7 @@
 ** mode and run under node by tests/runtime.test.js, which reads the
 ** "COUNTERS {...}" and "SNAPSHOT {...}" lines printed at the end.
 */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -44,6 +45,14 @@ int main(void) {
   sink = tracked[0];
   sink = paused_c[N - 1];
   sink = paused_js[N - 1];
+  /* Usable sizes, what emheap counts: tracked, paused still live, paused ever. */
+  unsigned long long t = 0, live = 0, ever = 0;
+  for (int i = 0; i < N; i++) {
+    t += malloc_usable_size(tracked[i]);
+    if (i >= N / 2) live += malloc_usable_size(paused_c[i]) + malloc_usable_size(paused_js[i]);
+  }
+  ever = live * 2; /* the freed halves had the same sizes (same requests, fresh heap) */
+  printf("SIZES {\"tracked\":%llu,\"pausedLive\":%llu,\"pausedEver\":%llu}\n", t, live, ever);
 
   emheap_counters c;
   emheap_get_counters(&c);

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "emheap_internal.h"
+#include "shadow_state.h"
 
 static int checks, failures;
 #define CHECK(cond, msg)                                           \
@@ -24,7 +25,7 @@ static int checks, failures;
 
 static void *volatile sink;
 static volatile int zero = 0;
-static uint32_t depth() { return emheap_g.shadow.depth; }
+static uint32_t depth() { return emheap_shadow.depth; }
 
 // Plain chain: the site of the 4096-byte block is inner < middle < outer < main.
 __attribute__((noinline)) void inner(size_t n) { sink = malloc(n); }
@@ -67,15 +68,20 @@ __attribute__((noinline)) void survives_longjmp() {
   after_longjmp();
 }
 
-// Recursion far deeper than the shadow capacity (1024). The volatile
-// local read after the call keeps LLVM from turning it into a loop.
-__attribute__((noinline)) int recurse(int n) {
+// Recursion far deeper than the shadow capacity (1024), ending in one of
+// two allocating leaves: the stored stacks keep the leaf end, so the two
+// are two sites named after their leaves. The volatile local read after
+// the call keeps LLVM from turning it into a loop.
+__attribute__((noinline)) void deep_leaf_a() { sink = malloc(7000); }
+__attribute__((noinline)) void deep_leaf_b() { sink = malloc(7100); }
+__attribute__((noinline)) int recurse(int n, int which) {
   volatile int here = n;
   if (n == 0) {
-    sink = malloc(7000);
+    if (which) deep_leaf_b();
+    else deep_leaf_a();
     return 0;
   }
-  int below = recurse(n - 1 + zero);
+  int below = recurse(n - 1 + zero, which);
   return below + here - n + 1;
 }
 
@@ -93,15 +99,16 @@ extern "C" EMSCRIPTEN_KEEPALIVE void print_snapshot() {
 
 int main() {
   uint32_t base = depth();
-  CHECK(emheap_g.shadow.linked, "the shadow stack hooks are linked");
+  CHECK(emheap_g.shadow_linked, "the shadow stack hooks are linked");
   CHECK(base >= 1, "main is on the shadow stack");
   outer(4096);
   CHECK(depth() == base, "depth back after a plain call chain");
   CHECK(survives_exception() == 1000, "1000 exceptions caught");
   survives_longjmp();
-  uint32_t truncated = emheap_g.shadow.truncated;
-  CHECK(recurse(3000) == 3000, "recursion 3000 deep returns");
-  CHECK(emheap_g.shadow.truncated > truncated, "frames beyond the capacity are counted as truncated");
+  uint32_t truncated = emheap_g.counters.truncated_stacks;
+  CHECK(recurse(3000, 0) == 3000, "recursion 3000 deep returns");
+  CHECK(recurse(2000, 1) == 2000, "recursion 2000 deep returns");
+  CHECK(emheap_g.counters.truncated_stacks == truncated + 2, "both deep allocations are counted as truncated stacks");
   CHECK(depth() == base, "depth back after recursion past the capacity");
   void *a1 = caller_a(), *a2 = caller_a(), *b = caller_b();
   CHECK(a1 == (void *)&caller_a && b == (void *)&caller_b,
@@ -109,7 +116,7 @@ int main() {
   CHECK(a1 && a1 == a2, "__builtin_return_address is stable for one caller");
   CHECK(a1 != b, "__builtin_return_address tells callers apart");
   CHECK(depth() == base, "depth back after __builtin_return_address");
-  CHECK(emheap_g.shadow.unmatched_exits == 0, "no exit was left unmatched");
+  CHECK(emheap_shadow.unmatched_exits == 0, "no exit was left unmatched");
   // With an empty shadow stack (after main), a block JS asks for falls back
   // to the JS stack.
   EM_ASM({

@@ -1,0 +1,76 @@
+/*
+** alloc_fast.h -- the fast path shared by every allocation entry point:
+** count a block, and decide whether it is recorded. Inline, so each entry
+** point is one call into the allocator plus a few loads, adds and compares;
+** everything that records a stack lives in record.c, out of line.
+**
+** Sizes are usable sizes (allocator.h): the only size free can learn without
+** storing anything per block, and what the block occupies in the heap.
+*/
+#ifndef EMHEAP_ALLOC_FAST_H
+#define EMHEAP_ALLOC_FAST_H
+
+#include "allocator.h"
+#include "emheap_internal.h"
+#include "lock.h"
+
+/* 1 once initialized and not off (state.c). The one check every entry
+** point makes before its fast path; 0 sends it to its slow path, which
+** initializes, or forwards when the mode is off. */
+extern uint32_t emheap_on;
+/* Blocks of at least this many usable bytes are always recorded: 0 in
+** exact mode (every block), the sampling interval in sampled mode. */
+extern uint32_t emheap_record_threshold;
+
+/* Under the lock. */
+static inline void emheap_count_live(uint32_t u) {
+  emheap_counters *c = &emheap_g.counters;
+  c->live_bytes += u;
+  c->total_bytes += u;
+  c->live_blocks++;
+  if (c->live_bytes > c->peak_live_bytes) c->peak_live_bytes = c->live_bytes;
+  if (c->live_blocks > c->peak_live_blocks) c->peak_live_blocks = c->live_blocks;
+}
+
+/* Saturates at 0: emmalloc can grow a live block when it pads an aligned
+** neighbour (allocator.h), so its free may return more than was counted. */
+static inline void emheap_count_dead(uint32_t u) {
+  uint64_t live = emheap_g.counters.live_bytes;
+  emheap_g.counters.live_bytes = live > u ? live - u : 0;
+  emheap_g.counters.live_blocks--;
+}
+
+/* record.c: the slow paths. */
+void *emheap_record_new(void *p, uint32_t u, uint64_t *calls);
+void emheap_forget(void *p, uint32_t u, uint64_t *calls);
+void emheap_count_call(uint64_t *calls, int failed);
+
+/* A block the allocator just handed out: count it (and record it when its
+** size or the sampling countdown says so); returns it. */
+static inline void *emheap_track_new(void *p, uint64_t *calls) {
+  uint32_t u = emheap_usable_size(p);
+  if (__builtin_expect(u >= emheap_record_threshold || (emheap_countdown -= u) < 0, 0))
+    return emheap_record_new(p, u, calls);
+  emheap_lock();
+  (*calls)++;
+  emheap_count_live(u);
+  emheap_note_heap_growth(EMHEAP_SITE_UNATTRIBUTED);
+  emheap_unlock();
+  return p;
+}
+
+/* A live block about to go back to the allocator (free) or to be resized
+** away (realloc's old block is handled in alloc_hooks.c). */
+static inline void emheap_track_free(void *p, uint64_t *calls) {
+  uint32_t u = emheap_usable_size(p);
+  if (__builtin_expect(emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC, 1) && !emheap_flag_is_set(p)) {
+    emheap_lock();
+    (*calls)++;
+    emheap_count_dead(u);
+    emheap_unlock();
+    return;
+  }
+  emheap_forget(p, u, calls); /* recorded, or an allocator whose blocks must be looked up */
+}
+
+#endif /* EMHEAP_ALLOC_FAST_H */

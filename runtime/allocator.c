@@ -1,0 +1,46 @@
+/*
+** allocator.c -- decides which block header layout emheap may read
+** (allocator.h), by trying it on real blocks before the first allocation
+** of the app.
+**
+** The layouts are those of Emscripten's dlmalloc and emmalloc (both read
+** in their sources, 3.1.6 and current). A check that fails (another
+** allocator, a changed layout) leaves the generic variant, which is slower
+** but right for any allocator with a malloc_usable_size.
+*/
+#include <emscripten/emmalloc.h>
+
+#include "allocator.h"
+
+uint32_t emheap_allocator = EMHEAP_ALLOCATOR_GENERIC;
+
+/* Defined only by emmalloc. */
+extern size_t emmalloc_usable_size(void *) __attribute__((weak));
+
+static int layout_matches(uint32_t kind) {
+  static const uint32_t sizes[] = {1, 13, 24, 100, 1000, 5000};
+  int ok = 1;
+  for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0] && ok; i++) {
+    void *p = emscripten_builtin_malloc(sizes[i]);
+    if (!p) return 0;
+    emheap_allocator = kind;
+    size_t truth = malloc_usable_size(p);
+    ok = emheap_plausible_block(p) && emheap_usable_size(p) == truth && truth >= sizes[i];
+    if (ok && kind == EMHEAP_ALLOCATOR_DLMALLOC) {
+      /* the spare bit must be clear on a fresh chunk and invisible to dlmalloc */
+      ok = !emheap_flag_is_set(p);
+      emheap_flag_set(p);
+      ok = ok && malloc_usable_size(p) == truth && emheap_usable_size(p) == truth;
+      emheap_flag_clear(p);
+    }
+    emheap_allocator = EMHEAP_ALLOCATOR_GENERIC;
+    emscripten_builtin_free(p);
+  }
+  return ok;
+}
+
+void emheap_allocator_detect(void) {
+  uint32_t kind = emmalloc_usable_size ? EMHEAP_ALLOCATOR_EMMALLOC : EMHEAP_ALLOCATOR_DLMALLOC;
+  emheap_allocator = layout_matches(kind) ? kind : EMHEAP_ALLOCATOR_GENERIC;
+  emheap_g.allocator = emheap_allocator;
+}

@@ -1,0 +1,86 @@
+/*
+** allocator.h -- what emheap reads from the linked allocator's own block
+** headers: a block's usable size, and (dlmalloc) one spare bit that marks
+** recorded blocks.
+**
+** emheap returns the allocator's pointers unchanged and keeps nothing in
+** front of a block. So at free it learns the size from the allocator, and
+** whether the block is recorded (has a site) either from that spare bit or
+** by looking the address up in the block table. allocator.c picks the
+** variant at startup and checks it on a real block first; an allocator it
+** does not know (mimalloc in newer Emscripten, a custom one) gets the
+** generic variant: malloc_usable_size, which emheap does not replace, and
+** a lookup.
+**
+** dlmalloc (2.8.6, FOOTERS off, no mmap, 32-bit size_t): the head word sits
+** right before the user pointer: chunk size | FLAG4 | CINUSE | PINUSE.
+** Usable size = chunk size - 4. FLAG4_BIT is "not used by this malloc";
+** chunksize() masks it, and dlmalloc only ever ORs PINUSE into or clears it
+** from the head of an in-use neighbour, so the bit survives until the chunk
+** itself is freed, reallocated in place or trimmed by memalign, all of
+** which go through emheap, which clears and sets it around them.
+**
+** emmalloc: the region's size word sits right before the user pointer;
+** usable size = size - 8. No bit of it is spare (emmalloc walks regions by
+** the raw value), so recorded blocks are found by lookup. One drift emheap
+** cannot see: to align a block, emmalloc may grow the live block just
+** before it by the padding, so that block is freed with more bytes than it
+** was allocated with (live bytes run low by the padding, never below 0).
+*/
+#ifndef EMHEAP_ALLOCATOR_H
+#define EMHEAP_ALLOCATOR_H
+
+#include <malloc.h>
+#include <stdint.h>
+
+#include "emheap_internal.h"
+
+#define DL_CINUSE 2u
+#define DL_FLAG4 4u
+#define DL_SIZE_MASK (~7u)
+
+/* Set once by emheap_allocator_detect, before the first block. */
+extern uint32_t emheap_allocator;
+
+void emheap_allocator_detect(void);
+
+static inline uint32_t *emheap_head_word(void *p) { return (uint32_t *)p - 1; }
+
+/* Usable size of a live block the allocator handed out. */
+static inline uint32_t emheap_usable_size(void *p) {
+  if (__builtin_expect(emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC, 1))
+    return (*emheap_head_word(p) & DL_SIZE_MASK) - 4u;
+  if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) return *emheap_head_word(p) - 8u;
+  return (uint32_t)malloc_usable_size(p);
+}
+
+/* Whether p can be a live block: inside the memory, aligned, and (where the
+** allocator's header says so) in use. A double free of a dlmalloc chunk
+** that is still the start of a free chunk fails here, and so does a
+** pointer above the heap; an interior or foreign pointer into live data is
+** not always caught (the allocator itself would not catch it either). */
+extern unsigned char __heap_base; /* wasm-ld: where the heap starts (data and stack lie below) */
+
+static inline int emheap_plausible_block(void *p) {
+  uintptr_t a = (uintptr_t)p;
+  if ((a & 7) || a < (uintptr_t)&__heap_base + 8) return 0;
+  if (__builtin_expect(a > *emheap_brk.sbrk_ptr, 0)) return 0; /* every block lies below the break */
+  if (emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) {
+    uint32_t head = *emheap_head_word(p);
+    uint32_t size = head & DL_SIZE_MASK;
+    return (head & DL_CINUSE) && size >= 16 && size <= *emheap_brk.sbrk_ptr - a + 8;
+  }
+  if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) {
+    uint32_t size = *emheap_head_word(p);
+    if ((size & 3) || size < 16 || size > *emheap_brk.sbrk_ptr - a + 4) return 0;
+    return *(uint32_t *)((char *)p - 4 + size - 4) == size; /* ceiling word: used region */
+  }
+  return 1;
+}
+
+/* The record flag (dlmalloc only; elsewhere the block table is asked). */
+static inline int emheap_flag_is_set(void *p) { return (*emheap_head_word(p) & DL_FLAG4) != 0; }
+static inline void emheap_flag_set(void *p) { *emheap_head_word(p) |= DL_FLAG4; }
+static inline void emheap_flag_clear(void *p) { *emheap_head_word(p) &= ~DL_FLAG4; }
+
+#endif /* EMHEAP_ALLOCATOR_H */

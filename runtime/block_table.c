@@ -1,0 +1,100 @@
+/*
+** block_table.c -- the recorded live blocks: address -> site and size.
+**
+** Every block in exact mode, the sampled ones in sampled mode. Open
+** addressing with linear probing on the address, deletion by backward shift
+** (no tombstones, so lookups never slow down with churn). The table doubles
+** when half full; if it cannot (emheap_table_alloc refuses), the block is
+** simply not recorded: the caller counts it as lost.
+**
+** Invariant: every recorded block appears exactly once, at or after its
+** home slot with no empty slot in between; block_count is their number;
+** block_count <= capacity / 2. With dlmalloc, a block is recorded iff its
+** FLAG4 bit is set (allocator.h). Called under the lock.
+*/
+#include <string.h>
+
+#include "emheap_internal.h"
+
+#define INITIAL_BLOCKS 1024u /* power of two */
+
+static inline uint32_t home(uint32_t addr, uint32_t mask) {
+  uint32_t h = (addr >> 3) * 0x9E3779B1u;
+  return (h ^ (h >> 15)) & mask;
+}
+
+int emheap_blocks_init(void) {
+  emheap_block *t = emheap_table_alloc(INITIAL_BLOCKS * sizeof(emheap_block));
+  if (!t) return 0;
+  memset(t, 0, INITIAL_BLOCKS * sizeof(emheap_block));
+  emheap_g.blocks = t;
+  emheap_g.block_mask = INITIAL_BLOCKS - 1;
+  return 1;
+}
+
+/* Slow path: a table twice as large. */
+static int grow(void) {
+  uint32_t old_cap = emheap_g.block_mask + 1;
+  if (old_cap >= 0x10000000u) return 0;
+  uint32_t cap = old_cap * 2;
+  emheap_block *t = emheap_table_alloc((size_t)cap * sizeof(emheap_block));
+  if (!t) return 0;
+  memset(t, 0, (size_t)cap * sizeof(emheap_block));
+  emheap_block *old = emheap_g.blocks;
+  for (uint32_t i = 0; i < old_cap; i++) {
+    if (!old[i].addr) continue;
+    uint32_t j = home(old[i].addr, cap - 1);
+    while (t[j].addr) j = (j + 1) & (cap - 1);
+    t[j] = old[i];
+  }
+  emheap_g.blocks = t;
+  emheap_g.block_mask = cap - 1;
+  emheap_table_free(old, (size_t)old_cap * sizeof(emheap_block));
+  return 1;
+}
+
+int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, emheap_block *stale) {
+  stale->addr = 0;
+  if (!emheap_g.blocks) return 0;
+  if (__builtin_expect((emheap_g.block_count + 1) * 2 > emheap_g.block_mask + 1, 0) && !grow()) return 0;
+  emheap_block *t = emheap_g.blocks;
+  uint32_t mask = emheap_g.block_mask;
+  uint32_t i = home(addr, mask);
+  for (; t[i].addr; i = (i + 1) & mask) {
+    if (t[i].addr == addr) {
+      *stale = t[i];
+      t[i].site = site;
+      t[i].size = size;
+      return 1;
+    }
+  }
+  t[i].addr = addr;
+  t[i].site = site;
+  t[i].size = size;
+  emheap_g.block_count++;
+  return 1;
+}
+
+int emheap_blocks_remove(uint32_t addr, emheap_block *out) {
+  emheap_block *t = emheap_g.blocks;
+  if (!t) return 0;
+  uint32_t mask = emheap_g.block_mask;
+  uint32_t i = home(addr, mask);
+  while (t[i].addr != addr) {
+    if (!t[i].addr) return 0;
+    i = (i + 1) & mask;
+  }
+  *out = t[i];
+  /* Backward shift: pull later entries of the cluster into the hole when
+  ** the hole lies between their home and their slot. */
+  for (uint32_t j = (i + 1) & mask; t[j].addr; j = (j + 1) & mask) {
+    uint32_t h = home(t[j].addr, mask);
+    if (((j - h) & mask) >= ((j - i) & mask)) {
+      t[i] = t[j];
+      i = j;
+    }
+  }
+  t[i].addr = 0;
+  emheap_g.block_count--;
+  return 1;
+}

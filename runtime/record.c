@@ -1,0 +1,94 @@
+/*
+** record.c -- the slow paths: recording a block with its stack, and
+** forgetting it at free.
+**
+** A recorded block is in the block table (address -> site, size), is
+** charged to its site with its weight (sampler.c), and with dlmalloc has
+** its FLAG4 bit set so that free finds it without a lookup. The stack is
+** taken before the lock (a JS stack takes microseconds); everything shared
+** is changed under it.
+**
+** When a table cannot grow (fixed heap, table_memory.c), the block is
+** counted globally as always and recorded nowhere: counters.lost_allocs
+** and lost_bytes say how many, and the snapshot shows it.
+*/
+#include "alloc_fast.h"
+#include "shadow_state.h"
+
+static _Thread_local int countdown_started;
+
+static void charge(uint32_t site, uint32_t size, double sign) {
+  double bytes, blocks;
+  emheap_weight(size, &bytes, &blocks);
+  emheap_site *s = &emheap_g.sites[site];
+  s->live_bytes += sign * bytes;
+  s->live_blocks += sign * blocks;
+  if (sign > 0) {
+    s->total_bytes += bytes;
+    s->total_allocs += blocks;
+    if (s->live_bytes > s->peak_live_bytes) s->peak_live_bytes = s->live_bytes;
+  }
+}
+
+void emheap_count_call(uint64_t *calls, int failed) {
+  emheap_lock();
+  (*calls)++;
+  if (failed) emheap_g.counters.failed_allocs++;
+  emheap_unlock();
+}
+
+__attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t *calls) {
+  if (u < emheap_record_threshold) { /* the countdown ran out (not a large block) */
+    int first = !countdown_started;
+    countdown_started = 1;
+    emheap_reset_countdown();
+    /* A thread's countdown starts at 0: draw it, then decide afresh. */
+    if (first && (emheap_countdown -= u) >= 0) {
+      emheap_lock();
+      (*calls)++;
+      emheap_count_live(u);
+      emheap_note_heap_growth(EMHEAP_SITE_UNATTRIBUTED);
+      emheap_unlock();
+      return p;
+    }
+  }
+  emheap_stack st;
+  st.kind = EMHEAP_STACK_NONE;
+  if (!__atomic_load_n(&emheap_g.paused, __ATOMIC_RELAXED)) emheap_capture_stack(&st);
+
+  emheap_lock();
+  (*calls)++;
+  emheap_count_live(u);
+  uint32_t site = EMHEAP_SITE_UNATTRIBUTED;
+  if (st.kind != EMHEAP_STACK_NONE) {
+    site = emheap_sites_intern(st.key, st.kind, st.ref, st.frames, st.depth, st.thread);
+    if (st.kind == EMHEAP_STACK_SHADOW && st.depth && st.frames[0] == EMHEAP_FRAME_TRUNCATED)
+      emheap_g.counters.truncated_stacks++;
+  }
+  emheap_block stale;
+  if (emheap_g.sites && emheap_blocks_insert((uint32_t)(uintptr_t)p, site, u, &stale)) {
+    if (stale.addr) { /* freed behind emheap's back, and handed out again */
+      emheap_count_dead(stale.size);
+      charge(stale.site, stale.size, -1);
+    }
+    charge(site, u, 1);
+    emheap_g.counters.sampled_allocs++;
+    if (emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_set(p);
+  } else {
+    emheap_g.counters.lost_allocs++;
+    emheap_g.counters.lost_bytes += u;
+  }
+  emheap_note_heap_growth(site);
+  emheap_unlock();
+  return p;
+}
+
+__attribute__((noinline)) void emheap_forget(void *p, uint32_t u, uint64_t *calls) {
+  emheap_block b;
+  emheap_lock();
+  (*calls)++;
+  emheap_count_dead(u);
+  if (emheap_blocks_remove((uint32_t)(uintptr_t)p, &b)) charge(b.site, b.size, -1);
+  emheap_unlock();
+  if (emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_clear(p);
+}
