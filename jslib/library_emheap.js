@@ -194,7 +194,7 @@ mergeInto(LibraryManager.library, {
     },
 
     setPaused: function (paused) {
-      if (!EMHEAP.state) EMHEAP.pendingPause = paused;
+      if (!EMHEAP.stateAddress()) EMHEAP.pendingPause = paused;
       else emheapModules.layout.setPaused(new DataView(EMHEAP.buffer()), EMHEAP.state, paused);
     },
 
@@ -375,8 +375,39 @@ mergeInto(LibraryManager.library, {
       };
     },
 
+    // Emscripten <= 3.1.13 frees a finished thread's struct and stack with
+    // its builtin allocator after taking them from malloc: its JS calls
+    // _emscripten_thread_free_data first, and runtime/thread_exit.c takes
+    // them out of emheap's books just before.
+    watchThreadDataFrees: function () {
+      if (typeof __emscripten_thread_free_data !== 'function') return;
+      var original = __emscripten_thread_free_data;
+      var wrapper = function (thread) {
+        try {
+          _emheap_thread_data_freed(thread);
+        } catch (e) {
+          // never stand in the way of Emscripten's own cleanup
+        }
+        var result = original.apply(this, arguments);
+        // Emscripten's lazy export stub replaces itself on its first call.
+        __emscripten_thread_free_data = wrapper;
+        return result;
+      };
+      __emscripten_thread_free_data = wrapper;
+    },
+
+    // The state's address: known once the runtime has attached (on the
+    // thread that initialized it); a pthread's realm asks the runtime.
+    stateAddress: function () {
+      if (!EMHEAP.state && typeof ENVIRONMENT_IS_PTHREAD !== 'undefined' && ENVIRONMENT_IS_PTHREAD &&
+          typeof _emheap_state_address === 'function') {
+        EMHEAP.state = _emheap_state_address();
+      }
+      return EMHEAP.state;
+    },
+
     snapshot: function () {
-      var snapshot = emheapModules.snapshot.buildSnapshot(EMHEAP.buffer(), EMHEAP.state, EMHEAP.table(), EMHEAP.info());
+      var snapshot = emheapModules.snapshot.buildSnapshot(EMHEAP.buffer(), EMHEAP.stateAddress(), EMHEAP.table(), EMHEAP.info());
       if (EMHEAP.timeline) {
         EMHEAP.sampleTimeline(); // the last point is the snapshot's own totals
         snapshot['timeline'] = EMHEAP.readTimeline();
@@ -436,7 +467,7 @@ mergeInto(LibraryManager.library, {
     },
 
     getSnapshotJson: function () {
-      var summary = emheapModules.snapshot.readSummary(EMHEAP.buffer(), EMHEAP.state, EMHEAP.info());
+      var summary = emheapModules.snapshot.readSummary(EMHEAP.buffer(), EMHEAP.stateAddress(), EMHEAP.info());
       summary['capturedAt'] = new Date().toISOString();
       var mode = EMHEAP.state ? emheapModules.layout.readMode(new DataView(EMHEAP.buffer()), EMHEAP.state) : null;
       summary['mode'] = mode ? mode.mode : 'sampled';
@@ -568,7 +599,7 @@ mergeInto(LibraryManager.library, {
     },
   },
 
-  emheap_js_attach__deps: ['$EMHEAP'],
+  emheap_js_attach__deps: ['$EMHEAP', 'emheap_thread_data_freed', 'emheap_state_address'],
   emheap_js_attach__sig: 'vp',
   emheap_js_attach: function (state) {
     EMHEAP.state = state;
@@ -579,6 +610,7 @@ mergeInto(LibraryManager.library, {
       if (EMHEAP.pendingPause !== undefined) emheapModules.layout.setPaused(view, state, EMHEAP.pendingPause);
       var mode = emheapModules.layout.readMode(view, state);
       if (mode.shadowLinked) EMHEAP.guardShadowDepth();
+      if (mode.threaded) EMHEAP.watchThreadDataFrees();
       var shared = typeof SharedArrayBuffer !== 'undefined' && view.buffer instanceof SharedArrayBuffer;
       if (shared && !mode.threaded && mode.mode !== 'off') {
         console.warn('emheap: this program has threads (-pthread) but the single-threaded emheap runtime is linked: ' +

@@ -43,7 +43,8 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
     var stack = [];
     var key = '(unattributed)';
     if (site.stackKind === layout.STACK_JS && site.thread) {
-      key = '(JS stack of a worker thread)';
+      // No JS stacks are taken off the main thread (runtime/stack_capture.c).
+      key = '(worker thread ' + site.thread + ': link with emheap-config --shadow for its stacks)';
     } else if (site.stackKind === layout.STACK_JS && stackTable.stacks[site.stackRef]) {
       stack = stackTable.stacks[site.stackRef].frames;
       key = stackTable.stacks[site.stackRef].key;

@@ -13,6 +13,7 @@
 #include "allocator.h"
 #include "emheap_internal.h"
 #include "lock.h"
+#include "thread_state.h"
 
 /* 1 once initialized and not off (state.c). The one check every entry
 ** point makes before its fast path; 0 sends it to its slow path, which
@@ -49,7 +50,7 @@ void emheap_count_call(uint64_t *calls, int failed);
 ** size or the sampling countdown says so); returns it. */
 static inline void *emheap_track_new(void *p, uint64_t *calls) {
   uint32_t u = emheap_usable_size(p);
-  if (__builtin_expect(u >= emheap_record_threshold || (emheap_countdown -= u) < 0, 0))
+  if (__builtin_expect(u >= emheap_record_threshold || (emheap_self.countdown -= u) < 0, 0))
     return emheap_record_new(p, u, calls);
   emheap_lock();
   (*calls)++;
@@ -63,7 +64,7 @@ static inline void *emheap_track_new(void *p, uint64_t *calls) {
 ** away (realloc's old block is handled in alloc_hooks.c). */
 static inline void emheap_track_free(void *p, uint64_t *calls) {
   uint32_t u = emheap_usable_size(p);
-  if (__builtin_expect(emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC, 1) && !emheap_flag_is_set(p)) {
+  if (EMHEAP_USE_FLAG && __builtin_expect(emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC, 1) && !emheap_flag_is_set(p)) {
     emheap_lock();
     (*calls)++;
     emheap_count_dead(u);

@@ -26,7 +26,7 @@ static int layout_matches(uint32_t kind) {
     emheap_allocator = kind;
     size_t truth = malloc_usable_size(p);
     ok = emheap_plausible_block(p) && emheap_usable_size(p) == truth && truth >= sizes[i];
-    if (ok && kind == EMHEAP_ALLOCATOR_DLMALLOC) {
+    if (ok && kind == EMHEAP_ALLOCATOR_DLMALLOC && EMHEAP_USE_FLAG) {
       /* the spare bit must be clear on a fresh chunk and invisible to dlmalloc */
       ok = !emheap_flag_is_set(p);
       emheap_flag_set(p);

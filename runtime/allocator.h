@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "emheap_internal.h"
+#include "lock.h"
 
 #define DL_CINUSE 2u
 #define DL_FLAG4 4u
@@ -78,7 +79,13 @@ static inline int emheap_plausible_block(void *p) {
   return 1;
 }
 
-/* The record flag (dlmalloc only; elsewhere the block table is asked). */
+/* The record flag (dlmalloc only; elsewhere the block table is asked).
+** Single-threaded builds only: dlmalloc updates the PINUSE bit of an in-use
+** neighbour's head (a plain read-modify-write, under its own lock), which
+** would race with emheap setting FLAG4 on the same word from another
+** thread; a lost PINUSE update corrupts the heap. Threaded builds look
+** recorded blocks up instead (measured in make bench's threaded rows). */
+#define EMHEAP_USE_FLAG (!EMHEAP_THREADED && 1)
 static inline int emheap_flag_is_set(void *p) { return (*emheap_head_word(p) & DL_FLAG4) != 0; }
 static inline void emheap_flag_set(void *p) { *emheap_head_word(p) |= DL_FLAG4; }
 static inline void emheap_flag_clear(void *p) { *emheap_head_word(p) &= ~DL_FLAG4; }

@@ -201,8 +201,6 @@ static inline uint64_t emheap_shadow_mix(uint64_t h, uint32_t fn) {
 }
 
 /* sampler.c (thread-local state) */
-/* Bytes until the next sampled byte of this thread. */
-extern _Thread_local int64_t emheap_countdown;
 void emheap_reset_countdown(void);
 /* Weight of one recorded block of `size` bytes: itself in exact mode and
 ** for blocks of at least the interval; size/p and 1/p blocks for a block

@@ -13,9 +13,7 @@
 ** and lost_bytes say how many, and the snapshot shows it.
 */
 #include "alloc_fast.h"
-#include "shadow_state.h"
-
-static _Thread_local int countdown_started;
+#include "thread_state.h"
 
 static void charge(uint32_t site, uint32_t size, double sign) {
   double bytes, blocks;
@@ -39,11 +37,11 @@ void emheap_count_call(uint64_t *calls, int failed) {
 
 __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t *calls) {
   if (u < emheap_record_threshold) { /* the countdown ran out (not a large block) */
-    int first = !countdown_started;
-    countdown_started = 1;
+    int first = !emheap_self.countdown_started;
+    emheap_self.countdown_started = 1;
     emheap_reset_countdown();
     /* A thread's countdown starts at 0: draw it, then decide afresh. */
-    if (first && (emheap_countdown -= u) >= 0) {
+    if (first && (emheap_self.countdown -= u) >= 0) {
       emheap_lock();
       (*calls)++;
       emheap_count_live(u);
@@ -73,7 +71,7 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t 
     }
     charge(site, u, 1);
     emheap_g.counters.sampled_allocs++;
-    if (emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_set(p);
+    if (EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_set(p);
   } else {
     emheap_g.counters.lost_allocs++;
     emheap_g.counters.lost_bytes += u;
@@ -83,12 +81,20 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t 
   return p;
 }
 
+/* A record whose size is not the block's is stale: its block was freed
+** behind emheap's back and the address handed out again (Emscripten up to
+** 3.1.13 takes a thread's struct and stack from malloc and frees them with
+** its builtin allocator). Both are gone now. */
 __attribute__((noinline)) void emheap_forget(void *p, uint32_t u, uint64_t *calls) {
   emheap_block b;
   emheap_lock();
   (*calls)++;
   emheap_count_dead(u);
-  if (emheap_blocks_remove((uint32_t)(uintptr_t)p, &b)) charge(b.site, b.size, -1);
+  if (emheap_blocks_remove((uint32_t)(uintptr_t)p, &b)) {
+    charge(b.site, b.size, -1);
+    /* (emmalloc may legitimately grow a live block: allocator.h) */
+    if (EMHEAP_THREADED && b.size != u && emheap_allocator != EMHEAP_ALLOCATOR_EMMALLOC) emheap_count_dead(b.size);
+  }
   emheap_unlock();
-  if (emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_clear(p);
+  if (EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_clear(p);
 }

@@ -23,9 +23,8 @@
 
 #include "emheap_internal.h"
 #include "lock.h"
+#include "thread_state.h"
 
-_Thread_local int64_t emheap_countdown;
-static _Thread_local uint64_t rng;
 static uint32_t threads_seeded;
 
 static uint64_t splitmix(uint64_t x) {
@@ -36,7 +35,7 @@ static uint64_t splitmix(uint64_t x) {
 }
 
 static uint64_t next_random(void) {
-  uint64_t x = rng;
+  uint64_t x = emheap_self.rng;
   if (__builtin_expect(!x, 0)) {
     uint32_t n = __atomic_fetch_add(&threads_seeded, 1, __ATOMIC_RELAXED);
     x = splitmix(emheap_g.seed + n) | 1;
@@ -44,14 +43,14 @@ static uint64_t next_random(void) {
   x ^= x >> 12;
   x ^= x << 25;
   x ^= x >> 27;
-  rng = x;
+  emheap_self.rng = x;
   return x * 0x2545F4914F6CDD1Dull;
 }
 
 void emheap_reset_countdown(void) {
   double u = (double)((next_random() >> 11) + 1) * (1.0 / 9007199254740992.0); /* (0, 1] */
   double distance = -log(u) * (double)emheap_g.sampling_interval;
-  emheap_countdown = distance < 1 ? 1 : distance > 4e18 ? (int64_t)4e18 : (int64_t)distance;
+  emheap_self.countdown = distance < 1 ? 1 : distance > 4e18 ? (int64_t)4e18 : (int64_t)distance;
 }
 
 void emheap_weight(uint32_t size, double *bytes, double *blocks) {

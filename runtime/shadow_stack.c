@@ -1,7 +1,7 @@
 /*
 ** shadow_stack.c -- exact call stacks without JS: the hooks that
 ** -finstrument-functions makes every instrumented function call, keeping
-** this thread's shadow stack (shadow_state.h).
+** this thread's shadow stack (thread_state.h).
 **
 ** Linked only in shadow builds (bin/emheap-config --shadow, which compiles
 ** the app with -finstrument-functions-after-inlining: only calls that
@@ -27,7 +27,7 @@
 ** call that unwinds through an invoke_* wrapper (see jslib).
 */
 #include "emheap_internal.h"
-#include "shadow_state.h"
+#include "thread_state.h"
 
 #define NO_INSTRUMENT __attribute__((no_instrument_function))
 #define RING_MASK (EMHEAP_SHADOW_RING - 1)
@@ -42,7 +42,7 @@ NO_INSTRUMENT __attribute__((noinline)) static void enter_deep(emheap_shadow_sta
 
 NO_INSTRUMENT void __cyg_profile_func_enter(void *fn, void *call_site) {
   (void)call_site;
-  emheap_shadow_stack *s = &emheap_shadow;
+  emheap_shadow_stack *s = &emheap_self.shadow;
   uint32_t d = s->depth;
   if (__builtin_expect(d < EMHEAP_SHADOW_CAPACITY, 1)) {
     s->fn[d] = (uint32_t)(uintptr_t)fn;
@@ -65,7 +65,7 @@ NO_INSTRUMENT __attribute__((noinline)) static void exit_unwound(emheap_shadow_s
 
 NO_INSTRUMENT void __cyg_profile_func_exit(void *fn, void *call_site) {
   (void)call_site;
-  emheap_shadow_stack *s = &emheap_shadow;
+  emheap_shadow_stack *s = &emheap_self.shadow;
   uint32_t d = s->depth;
   if (__builtin_expect(d == 0, 0)) {
     s->unmatched_exits++;
@@ -82,7 +82,7 @@ NO_INSTRUMENT void __cyg_profile_func_exit(void *fn, void *call_site) {
 ** hooks), so the common case is one subtraction and one unsigned compare:
 ** a negative level or one past the top wraps to a huge index. */
 NO_INSTRUMENT void *emscripten_return_address(int level) {
-  emheap_shadow_stack *s = &emheap_shadow;
+  emheap_shadow_stack *s = &emheap_self.shadow;
   uint32_t i = s->depth - 1u - (uint32_t)level;
   if (__builtin_expect(i < EMHEAP_SHADOW_CAPACITY && i < s->depth, 1)) return (void *)(uintptr_t)s->fn[i];
   if (i < s->depth) return (void *)(uintptr_t)s->ring[(i - EMHEAP_SHADOW_CAPACITY) & RING_MASK];

@@ -6,13 +6,14 @@
 ** functions and a hash of it, so finding the site is one hash-table lookup
 ** with no call into JS. Otherwise (system code, startup, blocks JS asks
 ** for, builds without the shadow stack) the stack comes from JS: an id in
-** the JS stack table of the thread that allocates.
+** the main thread's JS stack table, or on a worker thread one site for the
+** whole thread.
 **
 ** Runs outside the lock: only this thread's own state is touched.
 */
 #include "emheap_internal.h"
 #include "lock.h"
-#include "shadow_state.h"
+#include "thread_state.h"
 
 #if EMHEAP_THREADED
 #include <emscripten/threading.h>
@@ -21,7 +22,7 @@
 /* jslib/library_emheap.js: a JS stack id >= 1, or 0 if none was taken. */
 extern uint32_t emheap_js_capture_stack(void);
 
-_Thread_local emheap_shadow_stack emheap_shadow;
+_Thread_local emheap_thread_state emheap_self;
 
 #define JS_KEY_TAG (1ull << 63)   /* JS stack ids and shadow hashes never collide */
 #define DEEP_SEED 0x6A09E667F3BCC909ull
@@ -31,19 +32,16 @@ _Thread_local emheap_shadow_stack emheap_shadow;
 ** the main thread, a serial from 1 for workers. */
 static uint32_t js_thread_serial(void) {
 #if EMHEAP_THREADED
-  static uint32_t next_serial = 1;
-  static _Thread_local uint32_t serial;
+  static uint32_t next_serial = 2;
+  uint32_t serial = emheap_self.js_serial;
   if (__builtin_expect(!serial, 0))
-    serial = emscripten_is_main_runtime_thread() ? 0xFFFFFFFFu : __atomic_fetch_add(&next_serial, 1, __ATOMIC_RELAXED);
-  return serial == 0xFFFFFFFFu ? 0 : serial;
+    emheap_self.js_serial = serial =
+        emscripten_is_main_runtime_thread() ? 1 : __atomic_fetch_add(&next_serial, 1, __ATOMIC_RELAXED);
+  return serial - 1;
 #else
   return 0;
 #endif
 }
-
-/* Frames of a stack deeper than the capacity: the truncation marker, then
-** the valid leaf end (shadow_state.h), root first. */
-static _Thread_local uint32_t deep_frames[EMHEAP_SHADOW_RING + 1];
 
 static void capture_deep(emheap_shadow_stack *s, emheap_stack *out) {
   uint32_t depth = s->depth;
@@ -54,6 +52,7 @@ static void capture_deep(emheap_shadow_stack *s, emheap_stack *out) {
   if (depth - first > EMHEAP_SHADOW_RING) first = depth - EMHEAP_SHADOW_RING;
   uint32_t n = 0;
   uint64_t h = DEEP_SEED;
+  uint32_t *deep_frames = emheap_self.deep_frames;
   deep_frames[n++] = EMHEAP_FRAME_TRUNCATED;
   for (uint32_t i = first; i < depth; i++) {
     uint32_t f = s->ring[(i - EMHEAP_SHADOW_CAPACITY) & (EMHEAP_SHADOW_RING - 1)];
@@ -69,7 +68,7 @@ static void capture_deep(emheap_shadow_stack *s, emheap_stack *out) {
 }
 
 void emheap_capture_stack(emheap_stack *out) {
-  emheap_shadow_stack *s = &emheap_shadow;
+  emheap_shadow_stack *s = &emheap_self.shadow;
   uint32_t depth = s->depth;
   if (depth > EMHEAP_SHADOW_CAPACITY) {
     capture_deep(s, out);
@@ -77,7 +76,7 @@ void emheap_capture_stack(emheap_stack *out) {
   }
   if (depth) {
     /* Hash only the frames pushed since the last allocation (see the
-    ** invariant in shadow_state.h). */
+    ** invariant in thread_state.h). */
     for (uint32_t i = s->hashed; i < depth; i++) s->hash[i + 1] = emheap_shadow_mix(s->hash[i], s->fn[i]);
     if (depth > s->hashed) s->hashed = depth;
     out->key = s->hash[depth] & ~JS_KEY_TAG;
@@ -88,9 +87,13 @@ void emheap_capture_stack(emheap_stack *out) {
     out->depth = depth;
     return;
   }
-  uint32_t stack_id = emheap_js_capture_stack();
   uint32_t thread = js_thread_serial();
-  out->kind = stack_id ? EMHEAP_STACK_JS : EMHEAP_STACK_NONE;
+  /* Off the main thread no JS stack is taken: each worker has its own JS
+  ** stack table, which the main thread (where snapshots are taken) cannot
+  ** read. Such blocks are charged to one site per thread; shadow stacks
+  ** (--shadow) live in linear memory and name them exactly. */
+  uint32_t stack_id = thread ? 0 : emheap_js_capture_stack();
+  out->kind = stack_id || thread ? EMHEAP_STACK_JS : EMHEAP_STACK_NONE;
   out->key = JS_KEY_TAG | (uint64_t)thread << 32 | stack_id;
   out->thread = thread;
   out->ref = stack_id;

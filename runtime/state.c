@@ -16,12 +16,13 @@
 */
 #include <string.h>
 
+#include <emscripten/emscripten.h>
 #include <emscripten/heap.h>
 
 #include "allocator.h"
 #include "alloc_fast.h"
 #include "lock.h"
-#include "shadow_state.h"
+#include "thread_state.h"
 
 emheap_state emheap_g;
 uint32_t emheap_on;
@@ -48,7 +49,7 @@ void emheap_init_slow(void) {
   emheap_g.layout_version = EMHEAP_LAYOUT_VERSION;
   emheap_g.threaded = EMHEAP_THREADED;
   emheap_g.shadow_linked = __cyg_profile_func_enter != NULL;
-  emheap_g.shadow_depth_addr = (uint32_t)(uintptr_t)&emheap_shadow.depth;
+  emheap_g.shadow_depth_addr = (uint32_t)(uintptr_t)&emheap_self.shadow.depth;
   if (&emheap_link_mode) emheap_g.mode = emheap_link_mode;
   else emheap_g.mode = emheap_g.shadow_linked ? EMHEAP_MODE_EXACT : EMHEAP_MODE_SAMPLED;
   emheap_g.sampling_interval = EMHEAP_DEFAULT_INTERVAL;
@@ -96,6 +97,12 @@ void emheap_get_counters(emheap_counters *out) {
   emheap_g.counters.heap_size = emheap_heap_size_now();
   memcpy(out, &emheap_g.counters, sizeof *out);
   emheap_unlock();
+}
+
+/* For JS on a pthread (jslib: stateAddress): emheap_js_attach told only the
+** realm that initialized the runtime. NULL before initialization. */
+EMSCRIPTEN_KEEPALIVE emheap_state *emheap_state_address(void) {
+  return emheap_g.magic == EMHEAP_MAGIC ? &emheap_g : NULL;
 }
 
 void emheap_pause(void) { __atomic_store_n(&emheap_g.paused, 1u, __ATOMIC_RELAXED); }

@@ -443,3 +443,47 @@ test('exact-JS stacks: EMHEAP_STACK_DEPTH keeps the leaf frames and marks the cu
   assert.equal(bad.status, 0);
   assert.match(bad.stderr + bad.stdout, /ignoring stack depth "0" from the environment/);
 });
+
+// Threads (-pthread, the thread-safe runtime): 4 threads allocating at
+// once, 16 more started and joined; Emscripten 3.1.6 frees thread data with
+// its builtin allocator. Never a crash; with the threads quiet the totals
+// equal the sum over sites; what is left beyond the kept blocks is at most
+// each thread's TSD array (README, known limits).
+for (const variant of ['exact', 'shadow', 'proxied']) {
+  test(`threads (${variant}): no crash, exact totals, sites add up`, () => {
+    const r = runWasmProgram(path.join(BUILD, `threads.${variant}.js`));
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.deepEqual(r.failedChecks, [], r.stdout + r.stderr);
+    assert.equal(r.passedChecks.length, 2);
+    const c = r.tagged.COUNTS;
+    const snap = r.tagged.SNAPSHOT;
+    assert.ok(c && snap, r.stdout + r.stderr);
+    assert.deepEqual(validateSnapshot(snap), []);
+    assert.equal(c.invalidFrees, 0);
+    assert.equal(c.mallocCalls, snap.summary.mallocCalls);
+    const extraBlocks = c.liveBlocks - c.baseBlocks - 4000;
+    const extraBytes = c.liveBytes - c.baseBytes - c.held;
+    assert.ok(extraBlocks >= 0 && extraBlocks <= 32, `blocks beyond the 4000 kept: ${extraBlocks}`);
+    assert.ok(extraBytes >= 0 && extraBytes <= 32 * 1024, `bytes beyond the kept ones: ${extraBytes}`);
+    if (variant === 'proxied') {
+      assert.equal(snap.mode, 'sampled');
+      return;
+    }
+    const sum = (f) => snap.sites.reduce((a, s) => a + s[f], 0);
+    assert.equal(sum('liveBytes'), snap.summary.liveBytes);
+    assert.equal(sum('liveBlocks'), snap.summary.liveBlocks);
+    const leaf = (s) => (s.stack.length ? snap.frames[s.stack[0]].name : s.key);
+    if (variant === 'shadow') {
+      // Shadow stacks are in linear memory: worker allocations are named.
+      assert.equal(snap.mode, 'exact-shadow');
+      const kept = snap.sites.filter((s) => /^worker/.test(leaf(s))).reduce((a, s) => a + s.liveBlocks, 0);
+      assert.equal(kept, 4000, 'the 4000 kept blocks are charged to worker()');
+    } else {
+      // JS stacks are per thread: one site per worker, labelled.
+      assert.equal(snap.mode, 'exact-js');
+      const perThread = snap.sites.filter((s) => /^\(worker thread \d+/.test(s.key));
+      assert.equal(perThread.reduce((a, s) => a + s.liveBlocks, 0), 4000);
+      assert.ok(perThread.length >= 4, perThread.map((s) => s.key).join('\n'));
+    }
+  });
+}

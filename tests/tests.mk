@@ -13,7 +13,9 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/exhaustion.emmalloc.js $(TEST_BUILD)/cpp_new.nonames.js \
   $(TEST_BUILD)/cpp_new.sourcemap.js $(TEST_BUILD)/shadow.js $(TEST_BUILD)/sampling.js \
   $(TEST_BUILD)/shadow_symbols.js $(TEST_BUILD)/pause.dlmalloc.js \
-  $(TEST_BUILD)/leak_exit.js $(TEST_BUILD)/leak_clean.js
+  $(TEST_BUILD)/leak_exit.js $(TEST_BUILD)/leak_clean.js \
+  $(TEST_BUILD)/threads.exact.js $(TEST_BUILD)/threads.shadow.js $(TEST_BUILD)/threads.proxied.js \
+  $(TEST_BUILD)/fixed_heap.sampled.js $(TEST_BUILD)/fixed_heap.shadow.js
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
@@ -84,3 +86,33 @@ test: test-programs
 	$(NODE) --test --test-concurrency=2 tests/
 
 .PHONY: test-programs
+
+# Threads (-pthread) with the thread-safe runtime, as `emheap-config
+# --pthread` gives it: JS stacks (exact mode), shadow stacks, and main() on
+# a pthread (-sPROXY_TO_PTHREAD). Emscripten's default heap otherwise.
+THREAD_FLAGS := -pthread -sPTHREAD_POOL_SIZE=4 -sEXIT_RUNTIME=1 -sINITIAL_MEMORY=64MB
+$(TEST_BUILD)/threads.exact.js: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(B)/emheap_mode_exact.o --js-library $(B)/library_emheap.js \
+	  --profiling-funcs $(THREAD_FLAGS) -o $@
+
+$(TEST_BUILD)/threads.shadow.js: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread -finstrument-functions-after-inlining $< $(B)/emheap-mt.o $(B)/emheap_shadow-mt.o \
+	  --js-library $(B)/library_emheap.js --profiling-funcs $(THREAD_FLAGS) -o $@
+
+$(TEST_BUILD)/threads.proxied.js: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
+	  --profiling-funcs $(THREAD_FLAGS) -sPROXY_TO_PTHREAD -o $@
+
+# Emscripten's defaults: a fixed 16 MB heap, ABORTING_MALLOC. Default mode
+# (sampled) and exact shadow stacks.
+$(TEST_BUILD)/fixed_heap.sampled.js: tests/runtime/fixed_heap.c $(B)/emheap.o $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o --js-library $(B)/library_emheap.js --profiling-funcs -o $@
+
+$(TEST_BUILD)/fixed_heap.shadow.js: tests/runtime/fixed_heap.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -finstrument-functions-after-inlining $< $(B)/emheap.o $(B)/emheap_shadow.o \
+	  --js-library $(B)/library_emheap.js --profiling-funcs -o $@

@@ -12,7 +12,7 @@
 #include <stdexcept>
 
 #include "emheap_internal.h"
-#include "shadow_state.h"
+#include "thread_state.h"
 
 static int checks, failures;
 #define CHECK(cond, msg)                                           \
@@ -25,7 +25,7 @@ static int checks, failures;
 
 static void *volatile sink;
 static volatile int zero = 0;
-static uint32_t depth() { return emheap_shadow.depth; }
+static uint32_t depth() { return emheap_self.shadow.depth; }
 
 // Plain chain: the site of the 4096-byte block is inner < middle < outer < main.
 __attribute__((noinline)) void inner(size_t n) { sink = malloc(n); }
@@ -116,7 +116,7 @@ int main() {
   CHECK(a1 && a1 == a2, "__builtin_return_address is stable for one caller");
   CHECK(a1 != b, "__builtin_return_address tells callers apart");
   CHECK(depth() == base, "depth back after __builtin_return_address");
-  CHECK(emheap_shadow.unmatched_exits == 0, "no exit was left unmatched");
+  CHECK(emheap_self.shadow.unmatched_exits == 0, "no exit was left unmatched");
   // With an empty shadow stack (after main), a block JS asks for falls back
   // to the JS stack.
   EM_ASM({

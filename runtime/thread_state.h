@@ -1,7 +1,16 @@
 /*
-** shadow_state.h -- the shadow call stack of one thread, kept by
-** shadow_stack.c (linked in shadow builds) and read by stack_capture.c.
+** thread_state.h -- what each thread keeps for itself: its shadow call
+** stack (kept by shadow_stack.c, linked in shadow builds, and read by
+** stack_capture.c), its sampling countdown and random state (sampler.c,
+** record.c), and its serial for JS stacks.
 **
+** One thread-local struct rather than several thread-local variables:
+** with several (some of them function-local), Emscripten 3.1.6's threaded
+** programs crashed in dlmalloc about every other run of
+** tests/runtime/threads.c, and wasm-ld reported a TLS size (14,393 bytes)
+** that did not match the variables' layout; with one, never (16 runs).
+**
+** The shadow stack:
 ** fn[i] is the function pointer (table index) entered at depth i, root
 ** first, for the first EMHEAP_SHADOW_CAPACITY frames; deeper frames go to a
 ** ring of the last EMHEAP_SHADOW_RING, so that a stack deeper than the
@@ -18,8 +27,8 @@
 ** stack last came up from the capacity, so every frame i with
 ** i >= deep_high - RING still holds its own function.
 */
-#ifndef EMHEAP_SHADOW_STATE_H
-#define EMHEAP_SHADOW_STATE_H
+#ifndef EMHEAP_THREAD_STATE_H
+#define EMHEAP_THREAD_STATE_H
 
 #include <stdint.h>
 
@@ -36,6 +45,17 @@ typedef struct emheap_shadow_stack {
   uint64_t hash[EMHEAP_SHADOW_CAPACITY + 1];
 } emheap_shadow_stack;
 
-extern _Thread_local emheap_shadow_stack emheap_shadow;
+typedef struct emheap_thread_state {
+  emheap_shadow_stack shadow; /* first: JS finds the main thread's depth through it */
+  /* Frames of a stack deeper than the capacity, as stored for a site: the
+  ** truncation marker, then the valid leaf end, root first. */
+  uint32_t deep_frames[EMHEAP_SHADOW_RING + 1];
+  int64_t countdown;          /* bytes until this thread's next sampled byte */
+  uint64_t rng;               /* xorshift64* state; 0 until first used */
+  uint32_t countdown_started; /* the countdown has been drawn */
+  uint32_t js_serial;         /* 0 until known; main thread 1, workers 2, 3... */
+} emheap_thread_state;
 
-#endif /* EMHEAP_SHADOW_STATE_H */
+extern _Thread_local emheap_thread_state emheap_self;
+
+#endif /* EMHEAP_THREAD_STATE_H */

@@ -1,0 +1,49 @@
+/*
+** thread_exit.c -- thread data that Emscripten frees behind emheap's back.
+**
+** Emscripten up to 3.1.13 allocates a new thread's struct and stack with
+** malloc and memalign (so emheap counts them) and frees them with
+** emscripten_builtin_free when the thread is gone (so emheap would count
+** them live forever: a 64 KiB-2 MiB stack per thread ever created). Its JS
+** calls _emscripten_thread_free_data(thread) just before; the JS library
+** wraps that call and tells this file first. From 3.1.14 on, Emscripten
+** takes all of a thread's memory from the builtin allocator (one block,
+** never seen by emheap), so there is nothing to do: a version check, since
+** no feature tells the two apart at run time.
+**
+** Not handled: the thread's TSD array (512 bytes), which 3.1.x frees on the
+** exiting thread itself; a stack the app passed in with
+** pthread_attr_setstack and frees itself is untracked here too early.
+*/
+#define _GNU_SOURCE
+#include <pthread.h>
+
+#include <emscripten/emscripten.h>
+
+#include "alloc_fast.h"
+
+#if EMHEAP_THREADED && defined(__EMSCRIPTEN_major__) &&                                       \
+    (__EMSCRIPTEN_major__ < 3 || (__EMSCRIPTEN_major__ == 3 && __EMSCRIPTEN_minor__ < 1) || \
+     (__EMSCRIPTEN_major__ == 3 && __EMSCRIPTEN_minor__ == 1 && __EMSCRIPTEN_tiny__ <= 13))
+#define THREAD_DATA_FROM_MALLOC 1
+#else
+#define THREAD_DATA_FROM_MALLOC 0
+#endif
+
+static void untrack(void *p) {
+  uint64_t not_a_call = 0;
+  if (p && emheap_plausible_block(p)) emheap_track_free(p, &not_a_call);
+}
+
+/* Exported: the JS library calls it (jslib/library_emheap.js). */
+EMSCRIPTEN_KEEPALIVE void emheap_thread_data_freed(void *thread) {
+  if (!THREAD_DATA_FROM_MALLOC || !emheap_on || !thread) return;
+  pthread_attr_t attr;
+  void *stack;
+  size_t size;
+  if (pthread_getattr_np((pthread_t)thread, &attr) == 0) {
+    if (pthread_attr_getstack(&attr, &stack, &size) == 0) untrack(stack);
+    pthread_attr_destroy(&attr);
+  }
+  untrack(thread);
+}
