@@ -11,8 +11,11 @@
 BENCH_OUT := $(B)/bench
 BENCH_SQLITE_PKG := better-sqlite3@13.2.0
 BENCH_SQLITE := $(BENCH_OUT)/sqlite/sqlite3.c
+# Lua 5.2's C sources, as the npm package lua.vm.js ships them (MIT).
+BENCH_LUA_PKG := lua.vm.js@0.0.1
+BENCH_LUA := $(BENCH_OUT)/lua/src/lapi.c
 
-.PHONY: bench bench-sqlite
+.PHONY: bench bench-sqlite bench-lua
 
 bench:
 	@mkdir -p $(BENCH_OUT)
@@ -23,9 +26,18 @@ bench:
 	  echo "bench: 'make runtime' failed, emheap rows will show errors:"; tail -5 $(BENCH_OUT)/runtime-build.log; \
 	fi
 	-@$(MAKE) --no-print-directory bench-sqlite
+	-@$(MAKE) --no-print-directory bench-lua
 	$(NODE) bench/run-bench.js
 
 bench-sqlite: $(BENCH_SQLITE)
+bench-lua: $(BENCH_LUA)
+
+$(BENCH_LUA):
+	@mkdir -p $(BENCH_OUT)/lua/pack
+	cd $(BENCH_OUT)/lua/pack && npm pack --ignore-scripts --silent $(BENCH_LUA_PKG) > pack.txt
+	tar -xzmf $(BENCH_OUT)/lua/pack/$$(tail -1 $(BENCH_OUT)/lua/pack/pack.txt) -C $(BENCH_OUT)/lua/pack package/lua/src
+	rm -rf $(BENCH_OUT)/lua/src && mv $(BENCH_OUT)/lua/pack/package/lua/src $(BENCH_OUT)/lua/src
+	rm -rf $(BENCH_OUT)/lua/pack
 
 $(BENCH_SQLITE):
 	@mkdir -p $(BENCH_OUT)/sqlite/pack

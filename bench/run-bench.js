@@ -47,6 +47,8 @@ const ALL_CONFIGS = [
   // malloc/free/calloc/realloc counted and forwarded, nothing else
   // (bench/workloads/forwarding_wrapper.c): the floor under every emheap row.
   {name: 'forwarding only', kind: 'forwarding'},
+  // emheap linked, profiling off (?emheap=off): one check per entry point.
+  {name: 'off', kind: 'emheap-js', mode: 'off'},
   {name: 'exact/js', kind: 'emheap-js', mode: 'exact'},
   // --memoryprofiler and LSan read `new Error().stack` at V8's default
   // Error.stackTraceLimit, 10 frames; exact/js takes 64 by default. This row
@@ -68,7 +70,17 @@ const WORKLOADS = {
   micro: {op: 'one malloc, calloc, realloc or free call', args: (n) => [n]},
   sqlite: {op: 'one row processed: inserted, returned by a query, or changed by UPDATE/DELETE',
     args: (n) => [n, ...(process.env.BENCH_SQLITE_ORDERS ? [process.env.BENCH_SQLITE_ORDERS] : [])]},
+  lua: {op: 'one call of the Lua interpreter\'s allocator (realloc or free) while it runs a table-heavy script',
+    args: (n) => [n]},
+  threads: {op: 'one malloc or free, 4 threads at once (wall time over all ops: throughput)', threaded: true,
+    args: (n) => [n]},
 };
+// A threaded workload is built with the kinds' -pthread variants; the
+// configurations that have none are n/a there.
+const THREADED_KINDS = {plain: 'plain-mt', forwarding: 'forwarding-mt', 'emheap-js': 'emheap-js-mt',
+  'emheap-shadow': 'emheap-shadow-mt'};
+const kindFor = (workload, config) => (WORKLOADS[workload] && WORKLOADS[workload].threaded
+  ? THREADED_KINDS[config.kind] : config.kind);
 const WORKLOAD_NAMES = list('BENCH_WORKLOADS', Object.keys(WORKLOADS)).filter((w) => WORKLOADS[w]);
 
 const log = (...a) => console.error('bench:', ...a);
@@ -82,7 +94,8 @@ function modeProblem(config, summary) {
   const mode = typeof summary.mode === 'string' ? summary.mode : summary.mode && summary.mode.mode;
   if (!mode) return null; // this runtime does not say; trust the request
   const shadow = config.kind === 'emheap-shadow';
-  if (config.mode === 'sampled' ? !/sampl/i.test(mode) : !/exact/i.test(mode) || /shadow/i.test(mode) !== shadow) {
+  if (config.mode === 'off' ? mode !== 'off'
+    : config.mode === 'sampled' ? !/sampl/i.test(mode) : !/exact/i.test(mode) || /shadow/i.test(mode) !== shadow) {
     return `runtime reports mode "${mode}" (asked ${config.name})`;
   }
   return null;
@@ -120,10 +133,12 @@ function makeCells(ctx) {
   const cells = [];
   for (const workload of WORKLOAD_NAMES) {
     for (const config of CONFIGS) {
-      const built = ctx.builds[`${workload}|${config.kind}`];
+      const kind = kindFor(workload, config);
+      const built = kind ? ctx.builds[`${workload}|${kind}`] : {error: 'no -pthread build of this configuration'};
       for (const env of ENVS) {
         const cell = {workload, config: config.name, env, js: built.js, samples: [], runs: RUNS};
-        if (env === 'node' && config.nodeNA) cell.na = config.nodeNA;
+        if (!kind) cell.na = 'not built for threads';
+        else if (env === 'node' && config.nodeNA) cell.na = config.nodeNA;
         else if (env !== 'node' && ctx.unavailable[env]) cell.na = ctx.unavailable[env];
         else if (built.error) cell.error = built.error;
         cells.push(cell);
@@ -175,6 +190,7 @@ async function measure(ctx, cells) {
     if (s && s.summary) cell.emheapMode = s.summary.mode;
     if (s) cell.opsPerRun = s.result.ops;
     if (s && s.result.alloc_calls !== undefined) cell.allocCallsPerRun = s.result.alloc_calls;
+    if (s && s.result.heap_bytes !== undefined) cell.heapBytes = s.result.heap_bytes;
     delete cell.samples;
   }
   for (const cell of cells) {
@@ -323,7 +339,9 @@ function buildAll() {
   if (!fs.existsSync(sites) || fs.readFileSync(sites, 'utf8') !== text) fs.writeFileSync(sites, text);
   const kinds = buildKinds();
   const wanted = new Set();
-  for (const w of WORKLOAD_NAMES) for (const c of CONFIGS) wanted.add(`${w}|${c.kind}`);
+  for (const w of WORKLOAD_NAMES) {
+    for (const c of CONFIGS) if (kindFor(w, c)) wanted.add(`${w}|${kindFor(w, c)}`);
+  }
   if (process.env.BENCH_EXTRAS !== '0') {
     for (const k of ['plain', 'emheap-js', 'emheap-shadow']) wanted.add(`live_blocks|${k}`);
     for (const k of ['emheap-js', 'emheap-shadow']) wanted.add(`sites|${k}`);

@@ -122,7 +122,11 @@ function notes(before, after) {
   }
   if (before.source !== after.source) out.push(`the snapshots come from different sources (${before.source || '?'} and ${after.source || '?'})`);
   if (before.mode !== after.mode) out.push(`the snapshots were taken in different modes (${before.mode} and ${after.mode})`);
-  if (before.mode === 'sampled' || after.mode === 'sampled') out.push('sampled mode: per-site numbers are estimates; the totals are exact');
+  if (before.mode === 'sampled' || after.mode === 'sampled') {
+    const interval = Math.max(before.samplingInterval || 0, after.samplingInterval || 0);
+    out.push(`sampled mode: per-site numbers are estimates (a site of B bytes is off by about +-sqrt(${interval}/B), ` +
+      '+-12% at 16 MiB with the default interval); the totals are exact');
+  }
   return out;
 }
 

@@ -13,7 +13,7 @@ const path = require('node:path');
 
 const { EmheapError } = require('./errors');
 const { readSnapshotFile } = require('./read_snapshot');
-const { SORTS, topSites, stackText, modeNote } = require('./sites');
+const { SORTS, topSites, stackText, modeNote, errorText } = require('./sites');
 const { diffSnapshots, sortDiffRows, DIFF_SORTS } = require('./diff');
 const { checkBudgets } = require('./budget');
 const units = require('./units');
@@ -190,8 +190,11 @@ function cmdTop({ args, opts }, out) {
       { title: 'allocs', align: 'right' }, { title: 'alloc bytes', align: 'right' }, { title: 'site', align: 'left' },
       { title: 'stack (leaf first)', align: 'left' },
     ];
+    // Sampled: estimates, marked "~" with their standard error.
+    const sampled = snapshot.mode === 'sampled';
+    const live = (b) => (sampled ? `~${units.formatBytes(b)} ${errorText(b, snapshot.samplingInterval)}` : units.formatBytes(b));
     const rows = result.sites.map((s) => [
-      s.rank, units.formatBytes(s.liveBytes), units.formatCount(s.liveBlocks), units.formatCount(s.totalAllocs),
+      s.rank, live(s.liveBytes), units.formatCount(s.liveBlocks), units.formatCount(s.totalAllocs),
       units.formatBytes(s.totalBytes), s.label, clip(stackText(s.stack.map((f) => f.name)), STACK_WIDTH),
     ]);
     text += renderTable(columns, rows);

@@ -72,11 +72,40 @@ function topSites(snapshot, { sort = 'bytes', top = 0 } = {}) {
 }
 
 // One line about how the per-site numbers were measured.
-function modeNote(snapshot) {
-  if (snapshot.mode === 'sampled') {
-    return `mode sampled (one stack per ${snapshot.samplingInterval} bytes allocated on average): per-site numbers are estimates, totals are exact`;
-  }
-  return `mode ${snapshot.mode}: every allocation recorded, per-site numbers are exact`;
+// One standard error of a sampled estimate of `bytes` live bytes, as a
+// fraction: sampling by bytes with mean interval R puts about B/R sampling
+// points in B bytes, so the estimate is off by about sqrt(R/B). (Blocks of
+// at least R are recorded exactly; a site made of them is exact, which
+// this bound does not know.)
+function estimateError(bytes, interval) {
+  if (!(bytes > 0) || !(interval > 0)) return 1;
+  return Math.min(1, Math.sqrt(interval / bytes));
 }
 
-module.exports = { SORTS, UNATTRIBUTED, stackNames, siteLabel, stackText, stackFrames, sortBy, topSites, modeNote };
+// "+-12%": how a person reads the precision of an estimate.
+function errorText(bytes, interval) {
+  return '+-' + Math.max(1, Math.round(estimateError(bytes, interval) * 100)) + '%';
+}
+
+// One line on what the numbers of a snapshot are; a second one when
+// emheap's tables had no room for everything (fixed heaps).
+function modeNote(snapshot) {
+  const s = snapshot.summary || {};
+  let note;
+  if (snapshot.mode === 'sampled') {
+    note = `mode sampled (one stack per ${snapshot.samplingInterval} bytes allocated on average): per-site numbers are estimates (+-: one standard error), totals are exact`;
+  } else if (snapshot.mode === 'off') {
+    note = 'mode off: nothing was recorded (?emheap=sampled or EMHEAP_MODE=sampled turns profiling on)';
+  } else {
+    note = `mode ${snapshot.mode}: every allocation recorded, per-site numbers are exact`;
+  }
+  if (s.lostAllocs || s.lostSites) {
+    note += `\nnot recorded for want of room (fixed heap): ${s.lostAllocs || 0} allocations (${s.lostBytes || 0} bytes) in no site, ` +
+      `${s.lostSites || 0} new stacks charged to (unattributed); totals are exact`;
+  }
+  return note;
+}
+
+module.exports = {
+  SORTS, UNATTRIBUTED, stackNames, siteLabel, stackText, stackFrames, sortBy, topSites, modeNote, estimateError, errorText,
+};

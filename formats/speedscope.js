@@ -68,7 +68,12 @@ function toSpeedscope(snapshot) {
     shared: { frames: frames },
     profiles: [{
       type: 'sampled',
-      name: 'live bytes',
+      // What a person reads in speedscope's title bar: sampled numbers are
+      // estimates, and says so.
+      name: snapshot.mode === 'sampled'
+        ? 'live bytes (estimated: one stack per ' + snapshot.samplingInterval + ' bytes; a site of B bytes is within about sqrt(' +
+          snapshot.samplingInterval + '/B))'
+        : 'live bytes',
       unit: 'bytes',
       startValue: 0,
       endValue: total,

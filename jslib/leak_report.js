@@ -4,6 +4,8 @@
 // out; the library decides when to call it and where the text goes.
 'use strict';
 
+var errorText = require('../cli/sites').errorText;
+
 var UNATTRIBUTED = '(unattributed: allocated while tracking was paused, or no stack could be taken)';
 
 // 12288 -> "12,288" (no toLocaleString: its output depends on the machine).
@@ -58,21 +60,6 @@ function leakedStacks(snapshot) {
   return stacks;
 }
 
-// One standard error of a sampled estimate of `bytes` live bytes, as a
-// fraction: sampling by bytes with mean interval R records about B/R
-// sampling points in B bytes, so the estimate is off by about sqrt(R/B)
-// (blocks of at least R are recorded exactly; a site made of them is
-// exact, which this bound does not know, so it is an upper bound there).
-function estimateError(bytes, interval) {
-  if (!(bytes > 0) || !(interval > 0)) return 1;
-  return Math.min(1, Math.sqrt(interval / bytes));
-}
-
-// "+-12%": how a person reads the precision of an estimate.
-function errorText(bytes, interval) {
-  return '+-' + Math.max(1, Math.round(estimateError(bytes, interval) * 100)) + '%';
-}
-
 // {leaked: bool, liveBytes, liveBlocks, stacks, text}. The totals are the
 // global counters (exact in every mode); per-stack numbers are estimates in
 // sampled mode, which the text says.
@@ -98,6 +85,11 @@ function leakReport(snapshot) {
     s.frames.forEach(function (f) { lines.push('    at ' + f); });
     lines.push('');
   });
+  var lost = snapshot.summary.lostAllocs || 0;
+  if (lost) {
+    lines.push('emheap: ' + plural(lost, 'allocation', 'allocations') + ' (' + plural(snapshot.summary.lostBytes || 0, 'byte', 'bytes') +
+      ') could not be recorded for want of room in a fixed heap: they are in the total, in no stack above');
+  }
   if (sampled) {
     lines.push('emheap: sampled mode (one stack per ' + thousands(snapshot.samplingInterval) +
       ' bytes on average): the per-stack numbers above are estimates (+-: one standard error), a stack can be ' +
@@ -108,5 +100,4 @@ function leakReport(snapshot) {
   return {leaked: true, liveBytes: liveBytes, liveBlocks: liveBlocks, stacks: stacks, text: lines.join('\n') + '\n'};
 }
 
-module.exports = {leakReport: leakReport, leakedStacks: leakedStacks, frameText: frameText, thousands: thousands,
-  estimateError: estimateError, errorText: errorText};
+module.exports = {leakReport: leakReport, leakedStacks: leakedStacks, frameText: frameText, thousands: thousands};

@@ -487,3 +487,50 @@ for (const variant of ['exact', 'shadow', 'proxied']) {
     }
   });
 }
+
+// Emscripten's defaults (fixed 16 MB heap, ABORTING_MALLOC): emheap's
+// tables never make the app abort. Default mode: 300,000 16-byte blocks
+// (8.4 MB) fit as they do without emheap; exact shadow stacks with 32,768
+// distinct stacks: tables stop at 1/16 of the heap, what could not be
+// recorded is counted, and the snapshot says so.
+for (const variant of ['sampled', 'shadow']) {
+  test(`fixed 16 MB heap (${variant}): the app never aborts because of emheap`, () => {
+    const r = runWasmProgram(path.join(BUILD, `fixed_heap.${variant}.js`));
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const {STACKS: stacks, HELD: held, FREED: freed, SNAPSHOT: snap} = r.tagged;
+    assert.ok(stacks && held && freed && snap, r.stdout + r.stderr);
+    assert.deepEqual(validateSnapshot(snap), []);
+    assert.equal(held.heapSize, 16 * 1024 * 1024, 'the heap never grew');
+    assert.equal(held.failedAllocs, 0);
+    assert.equal(held.liveBlocks, 32769 + 300001, 'every block counted');
+    assert.ok(held.tableBytes <= 1024 * 1024, `emheap's tables: ${held.tableBytes} bytes`);
+    assert.equal(freed.liveBlocks, 2, 'the two arrays are left');
+    for (const k of ['lostSites', 'lostAllocs']) assert.equal(snap.summary[k], held[k]);
+    if (variant === 'sampled') {
+      assert.equal(snap.mode, 'sampled');
+      assert.equal(held.lostAllocs, 0);
+      assert.equal(held.lostSites, 0);
+    } else {
+      assert.equal(snap.mode, 'exact-shadow');
+      assert.ok(stacks.lostSites > 0 && stacks.siteCount + stacks.lostSites >= 32768, JSON.stringify(stacks));
+      assert.ok(held.lostAllocs > 0);
+      // Nothing was freed yet: every live block is either recorded in a
+      // site or counted as lost.
+      const recorded = snap.sites.reduce((a, s) => a + s.liveBlocks, 0);
+      assert.ok(recorded > 0 && recorded < held.liveBlocks);
+      assert.equal(recorded + snap.summary.lostAllocs, snap.summary.liveBlocks);
+    }
+  });
+}
+
+test('mode off: every entry point forwards, nothing is counted, the summary says off', () => {
+  const r = runWasmProgram(path.join(BUILD, 'sampling.js'), {env: {EMHEAP_MODE: 'off'}});
+  assert.equal(r.status, 0, r.stderr);
+  const snap = r.tagged.SNAPSHOT;
+  assert.deepEqual(validateSnapshot(snap), []);
+  assert.equal(snap.mode, 'off');
+  assert.equal(snap.summary.mallocCalls, 0);
+  assert.equal(snap.summary.liveBytes, 0);
+  assert.deepEqual(snap.sites, []);
+  assert.ok(r.tagged.KEPT.liveBytes > 10e6, 'the program ran as usual');
+});

@@ -19,12 +19,25 @@ const OUT = path.join(ROOT, 'build', 'bench');
 const EMCC = process.env.EMCC || 'emcc';
 const EMHEAP_CONFIG = process.env.EMHEAP_CONFIG || path.join(ROOT, 'bin', 'emheap-config');
 const SQLITE_DIR = path.join(OUT, 'sqlite');
+const LUA_DIR = path.join(OUT, 'lua', 'src');
 const PRE_JS = path.join(ROOT, 'bench', 'bench-pre.js');
 const RUNTIME_FAILED = path.join(OUT, 'runtime-build.failed');
 
 const CFLAGS = ['-O2'];
 const LDFLAGS = ['-O2', '-sALLOW_MEMORY_GROWTH=1', '--pre-js', PRE_JS];
 const SQLITE_CFLAGS = ['-DSQLITE_OMIT_LOAD_EXTENSION', '-DSQLITE_THREADSAFE=0', '-DSQLITE_OMIT_DEPRECATED'];
+// Threaded builds: a fixed heap large enough for the workload (memory
+// growth with threads makes every JS access to memory slower), a pool of
+// workers started at load.
+const THREAD_CFLAGS = ['-pthread'];
+const THREAD_LDFLAGS = ['-pthread', '-sPTHREAD_POOL_SIZE=4', '-sINITIAL_MEMORY=128MB', '-sALLOW_MEMORY_GROWTH=0'];
+
+// Lua's own sources: every l*.c but the two programs (lua.c, luac.c).
+function luaSources() {
+  if (!fs.existsSync(LUA_DIR)) return [{file: path.join(LUA_DIR, 'lapi.c')}];
+  return fs.readdirSync(LUA_DIR).filter((f) => /^l.*\.c$/.test(f) && f !== 'lua.c' && f !== 'luac.c').sort()
+    .map((f) => ({file: path.join(LUA_DIR, f), cflags: ['-DLUA_COMPAT_ALL']}));
+}
 
 // Emscripten's JS tools need Debian's node modules (../shared/TOOLCHAIN.md).
 const ENV = {...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':')};
@@ -38,6 +51,13 @@ const WORKLOADS = {
         deps: [path.join(SQLITE_DIR, 'sqlite3.h')]},
     ],
   },
+  lua: {
+    get sources() {
+      return [...luaSources(), {file: path.join(ROOT, 'bench', 'workloads', 'lua_bench.c'), cflags: ['-I' + LUA_DIR]}];
+    },
+  },
+  // -pthread: built with the kinds' threaded variants (kind + '-mt').
+  threads: {threaded: true, sources: [{file: path.join(ROOT, 'bench', 'workloads', 'threads_bench.c')}]},
   live_blocks: {sources: [{file: path.join(ROOT, 'bench', 'workloads', 'live_blocks.c')}]},
   sites: {sources: [{file: path.join(OUT, 'gen', 'sites.c')}]}, // written by bench/gen-sites.js
 };
@@ -62,7 +82,20 @@ function buildKinds() {
   const shadowC = emheapConfig('--shadow', '--cflags');
   const shadowL = emheapConfig('--shadow', '--ldflags');
   const shadowError = shadowC.error || shadowL.error;
+  const jsMt = emheapConfig('--pthread', '--ldflags');
+  const shadowLMt = emheapConfig('--pthread', '--shadow', '--ldflags');
+  const mt = (kind) => (kind.error ? kind : {objects: kind.objects + '-mt', cflags: [...THREAD_CFLAGS, ...kind.cflags],
+    ldflags: [...THREAD_LDFLAGS, ...kind.ldflags]});
+  const threaded = {
+    'plain-mt': mt({objects: 'plain', cflags: [], ldflags: []}),
+    'forwarding-mt': mt({objects: 'plain', cflags: [],
+      ldflags: [path.join(ROOT, 'bench', 'workloads', 'forwarding_wrapper.c')]}),
+    'emheap-js-mt': jsMt.error ? {error: jsMt.error} : mt({objects: 'plain', cflags: [], ldflags: jsMt.flags}),
+    'emheap-shadow-mt': shadowError || shadowLMt.error ? {error: shadowError || shadowLMt.error}
+      : mt({objects: 'shadow', cflags: shadowC.flags, ldflags: shadowLMt.flags}),
+  };
   return {
+    ...threaded,
     plain: {objects: 'plain', cflags: [], ldflags: []},
     memoryprofiler: {objects: 'plain', cflags: [], ldflags: ['--memoryprofiler']},
     lsan: {objects: 'plain', cflags: [], ldflags: ['-fsanitize=leak']},
@@ -119,10 +152,14 @@ function build(workload, kindName, kinds) {
   const kind = kinds[kindName];
   if (kind.error) return {error: kind.error};
   const spec = WORKLOADS[workload];
+  if (kind.ldflags.includes('-pthread') !== !!spec.threaded) {
+    return {error: spec.threaded ? 'a threaded workload needs a -pthread build' : 'not a threaded workload'};
+  }
   const objects = [];
   for (const src of spec.sources) {
     if (!fs.existsSync(src.file)) {
-      const hint = workload === 'sqlite' ? ' (make bench fetches it with npm pack better-sqlite3)' : '';
+      const hint = workload === 'sqlite' ? ' (make bench fetches it with npm pack better-sqlite3)'
+        : workload === 'lua' ? ' (make bench fetches it with npm pack lua.vm.js)' : '';
       return {error: `missing ${path.relative(ROOT, src.file)}${hint}`};
     }
     const obj = path.join(OUT, 'obj', kind.objects, path.basename(src.file).replace(/\.c$/, '.o'));
@@ -132,8 +169,9 @@ function build(workload, kindName, kinds) {
     objects.push(obj);
   }
   const js = path.join(OUT, kindName, `${workload}.js`);
-  const error = make(js, [EMCC, ...objects, ...LDFLAGS, ...kind.ldflags, '-o', js], objects);
+  const ldflags = spec.threaded ? LDFLAGS.filter((f) => f !== '-sALLOW_MEMORY_GROWTH=1') : LDFLAGS;
+  const error = make(js, [EMCC, ...objects, ...ldflags, ...kind.ldflags, '-o', js], objects);
   return error ? {error} : {js};
 }
 
-module.exports = {ROOT, OUT, SQLITE_DIR, EMCC, EMHEAP_CONFIG, WORKLOADS, buildKinds, build, ENV};
+module.exports = {ROOT, OUT, SQLITE_DIR, LUA_DIR, EMCC, EMHEAP_CONFIG, WORKLOADS, buildKinds, build, ENV};

@@ -12,7 +12,8 @@ const {spawnSync} = require('child_process');
 // the optimizing tier up front: otherwise the first second or so of a large
 // module (SQLite) runs in the baseline tier while the optimized code is
 // compiled in the background, and a short run measures the compiler.
-const V8_FLAGS = (process.env.BENCH_V8_FLAGS !== undefined ? process.env.BENCH_V8_FLAGS : '--no-liftoff')
+const V8_FLAGS = (process.env.BENCH_V8_FLAGS !== undefined ? process.env.BENCH_V8_FLAGS
+  : '--no-liftoff --no-wasm-lazy-compilation')
   .split(/\s+/).filter(Boolean);
 
 function lastLines(text, n = 3) {

@@ -27,8 +27,11 @@ function serve(mounts, port = 0) {
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     fs.readFile(file, (err, data) => {
       if (err) return notFound(res);
+      // Cross-origin isolation, so that threaded builds (SharedArrayBuffer)
+      // run too; everything is served from this one origin.
       res.writeHead(200, {'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
-        'Cache-Control': 'no-store'});
+        'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin',
+        'Cross-Origin-Embedder-Policy': 'require-corp'});
       res.end(data);
     });
   });
