@@ -9,9 +9,13 @@
 if (typeof process === 'object' && process.env && process.env.LSAN_OPTIONS && !Module['LSAN_OPTIONS']) {
   Module['LSAN_OPTIONS'] = process.env.LSAN_OPTIONS;
 }
-Module['postRun'] = [].concat(Module['postRun'] || [], function () {
+// Threaded builds exit the runtime (-sEXIT_RUNTIME=1) when main returns, and
+// then postRun never comes: onExit prints the line instead.
+var emheapSummaryPrinted = false;
+function printEmheapSummary() {
   var api = Module['emheap'];
-  if (!api || typeof api.getSnapshotJson !== 'function') return;
+  if (emheapSummaryPrinted || !api || typeof api.getSnapshotJson !== 'function') return;
+  emheapSummaryPrinted = true;
   var line;
   try {
     line = 'EMHEAP_SUMMARY ' + api.getSnapshotJson();
@@ -19,4 +23,6 @@ Module['postRun'] = [].concat(Module['postRun'] || [], function () {
     line = 'EMHEAP_SUMMARY ' + JSON.stringify({error: String(e && e.message || e)});
   }
   (Module['print'] || console.log)(line);
-});
+}
+Module['postRun'] = [].concat(Module['postRun'] || [], printEmheapSummary);
+Module['onExit'] = printEmheapSummary;

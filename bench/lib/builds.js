@@ -30,7 +30,9 @@ const SQLITE_CFLAGS = ['-DSQLITE_OMIT_LOAD_EXTENSION', '-DSQLITE_THREADSAFE=0', 
 // growth with threads makes every JS access to memory slower), a pool of
 // workers started at load.
 const THREAD_CFLAGS = ['-pthread'];
-const THREAD_LDFLAGS = ['-pthread', '-sPTHREAD_POOL_SIZE=4', '-sINITIAL_MEMORY=128MB', '-sALLOW_MEMORY_GROWTH=0'];
+// EXIT_RUNTIME: otherwise node waits for the pool's workers forever.
+const THREAD_LDFLAGS = ['-pthread', '-sPTHREAD_POOL_SIZE=4', '-sINITIAL_MEMORY=128MB', '-sALLOW_MEMORY_GROWTH=0',
+  '-sEXIT_RUNTIME=1'];
 
 // Lua's own sources: every l*.c but the two programs (lua.c, luac.c).
 function luaSources() {
