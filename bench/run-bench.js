@@ -199,6 +199,22 @@ async function measure(ctx, cells) {
   }
 }
 
+// Heap size at the end of a run (workloads that print heap_bytes), node:
+// what the profiler adds to the wasm memory the page holds.
+function heapTable(cells) {
+  const rows = [];
+  for (const workload of WORKLOAD_NAMES) {
+    const base = cells.find((c) => c.workload === workload && c.env === 'node' && c.config === 'baseline');
+    if (!base || !base.heapBytes) continue;
+    for (const config of CONFIGS) {
+      const cell = cells.find((c) => c.workload === workload && c.env === 'node' && c.config === config.name);
+      if (!cell || !cell.heapBytes) continue;
+      rows.push([workload, config.name, fixed(cell.heapBytes / 1048576, 1), ratio(cell.heapBytes / base.heapBytes)]);
+    }
+  }
+  return rows.length ? table(['workload', 'configuration', 'wasm heap MB at the end (node)', 'vs baseline'], rows) : '';
+}
+
 function speedTable(cells, notes) {
   const show = (cell, what) => {
     const where = `${cell.workload} ${cell.config} ${cell.env}`;
@@ -434,6 +450,8 @@ function report(info, speed, memory, exported, notes, cells, started) {
     '  hooks but not emheap\'s allocator: what -finstrument-functions costs by itself.', '',
     speed, '',
   ];
+  const heap = heapTable(cells);
+  if (heap) out.push('## Heap size', '', heap, '');
   if (memory) {
     out.push('## emheap memory per live block', '',
       '1,000,000 live blocks of 32 bytes, node; B/block = (this build - baseline) / 1,000,000.', '',

@@ -491,6 +491,11 @@ mergeInto(LibraryManager.library, {
       } catch (e) {
         return EMHEAP.reportError(e);
       }
+      if (snapshot.mode === 'off') {
+        console.warn('emheap: profiling is off (?emheap=off, EMHEAP_MODE=off or emheapOptions.mode): nothing to save; ' +
+          'reload with ?emheap=sampled or ?emheap=exact');
+        return null;
+      }
       var name = 'memory-profile-' + snapshot.capturedAt.replace(/:/g, '-') + entry.suffix;
       if (EMHEAP.debugInfoState === 2) return EMHEAP.saveSnapshot(name, entry, snapshot);
       EMHEAP.whenDebugInfo(function () {

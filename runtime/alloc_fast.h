@@ -46,18 +46,23 @@ void *emheap_record_new(void *p, uint32_t u, uint64_t *calls);
 void emheap_forget(void *p, uint32_t u, uint64_t *calls);
 void emheap_count_call(uint64_t *calls, int failed);
 
-/* A block the allocator just handed out: count it (and record it when its
-** size or the sampling countdown says so); returns it. */
-static inline void *emheap_track_new(void *p, uint64_t *calls) {
-  uint32_t u = emheap_usable_size(p);
-  if (__builtin_expect(u >= emheap_record_threshold || (emheap_self.countdown -= u) < 0, 0))
-    return emheap_record_new(p, u, calls);
+/* Counts a new block that gets no site; returns it. */
+static inline void *emheap_count_unrecorded(void *p, uint32_t u, uint64_t *calls) {
   emheap_lock();
   (*calls)++;
   emheap_count_live(u);
   emheap_note_heap_growth(EMHEAP_SITE_UNATTRIBUTED);
   emheap_unlock();
   return p;
+}
+
+/* A block the allocator just handed out: count it (and record it when its
+** size or the sampling countdown says so); returns it. */
+static inline void *emheap_track_new(void *p, uint64_t *calls) {
+  uint32_t u = emheap_usable_size(p);
+  if (__builtin_expect(u >= emheap_record_threshold || (emheap_self.countdown -= u) < 0, 0))
+    return emheap_record_new(p, u, calls);
+  return emheap_count_unrecorded(p, u, calls);
 }
 
 /* A live block about to go back to the allocator (free) or to be resized

@@ -41,14 +41,7 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t 
     emheap_self.countdown_started = 1;
     emheap_reset_countdown();
     /* A thread's countdown starts at 0: draw it, then decide afresh. */
-    if (first && (emheap_self.countdown -= u) >= 0) {
-      emheap_lock();
-      (*calls)++;
-      emheap_count_live(u);
-      emheap_note_heap_growth(EMHEAP_SITE_UNATTRIBUTED);
-      emheap_unlock();
-      return p;
-    }
+    if (first && (emheap_self.countdown -= u) >= 0) return emheap_count_unrecorded(p, u, calls);
   }
   emheap_stack st;
   st.kind = EMHEAP_STACK_NONE;

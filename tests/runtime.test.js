@@ -79,6 +79,7 @@ test('C++: operator new and libc++ helpers are never the call site', () => {
   for (const s of lists) assert.equal(s.liveBlocks, 50);
   assert.equal(lists[0].liveBytes, lists[1].liveBytes);
   // The vector's buffer (20000 ints after growth) is charged to grow_vector.
+  assert.deepEqual(r.tagged.ALIGNED, {ok: true}, 'new of an alignas(2 MiB) type is 2 MiB-aligned, no bad_alloc');
   const vec = snap.sites.find((s) => /^grow_vector/.test(leaf(s)) && s.liveBytes >= 80000);
   assert.ok(vec, 'vector buffer attributed to grow_vector');
   assert.ok(vec.totalAllocs >= 1);

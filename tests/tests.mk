@@ -116,3 +116,6 @@ $(TEST_BUILD)/fixed_heap.shadow.js: tests/runtime/fixed_heap.c $(B)/emheap.o $(R
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -finstrument-functions-after-inlining $< $(B)/emheap.o $(B)/emheap_shadow.o \
 	  --js-library $(B)/library_emheap.js --profiling-funcs -o $@
+
+# cpp_new.cpp allocates an over-aligned type: C++17's aligned operator new.
+$(TEST_BUILD)/cpp_new.%.js: TEST_CFLAGS += -std=c++17

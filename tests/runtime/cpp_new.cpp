@@ -3,6 +3,7 @@
 // Run by tests/runtime.test.js; prints the JS snapshot as "SNAPSHOT {...}".
 #include <emscripten.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,20 @@ __attribute__((noinline)) void make_strings(int n) {
     strings.push_back(std::make_unique<std::string>(200, 'x'));
 }
 
+// Over-aligned types go through operator new(size_t, align_val_t), which
+// libc++ serves with aligned_alloc: 2 MiB must be granted as the allocator
+// grants it (it threw std::bad_alloc under earlier emheap versions).
+struct alignas(2097152) Page {
+  char bytes[64];
+};
+
+__attribute__((noinline)) void aligned_pages() {
+  Page *page = new Page;
+  bool aligned = (reinterpret_cast<uintptr_t>(page) & (2097152 - 1)) == 0;
+  EM_ASM({ console.log('ALIGNED ' + JSON.stringify({ok: !!$0})); }, aligned);
+  delete page;
+}
+
 static volatile int fifty = 50, ten_thousand = 10000, twenty = 20;
 
 int main() {
@@ -45,6 +60,7 @@ int main() {
   make_strings(twenty);
   int *scratch = new int[1000];
   delete[] scratch;
+  aligned_pages();
   EM_ASM({ console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot())); });
   return 0;
 }
