@@ -219,7 +219,7 @@ describe('emheap diff', () => {
     s.samplingInterval = 65536;
     const file = write('session/sampled.json', s);
     const d = JSON.parse(run('diff', beforeFile, file, '--json').stdout);
-    assert.ok(d.notes.some((n) => /estimates/.test(n)));
+    assert.ok(d.notes.some((n) => /estimates \(a site of B bytes is off by about \+-sqrt\(65536\/B\)/.test(n)));
     assert.ok(d.notes.some((n) => /different modes/.test(n)));
   });
 });
@@ -288,7 +288,17 @@ describe('emheap top', () => {
     const sampled = makeSnapshot();
     sampled.mode = 'sampled';
     sampled.samplingInterval = 65536;
-    assert.match(run('top', write('sampled.json', sampled)).stdout, /estimates/);
+    const text = run('top', write('sampled.json', sampled)).stdout;
+    assert.match(text, /estimates/);
+    // Each estimate is marked, with its standard error: 4 KiB at 64 KiB is
+    // a quarter of a sampling point, +-100%.
+    const row = text.split('\n').find((l) => /leak_memory\+0x1a2b/.test(l));
+    assert.match(row, /^1\s+~4\.00 KiB \+-100%\s/);
+    // A snapshot whose tables ran out of room says what was not recorded.
+    const lost = makeSnapshot();
+    Object.assign(lost.summary, {lostAllocs: 12, lostBytes: 4096, lostSites: 3});
+    assert.match(run('top', write('lost.json', lost)).stdout,
+      /not recorded for want of room \(fixed heap\): 12 allocations \(4096 bytes\) in no site, 3 new stacks/);
   });
 });
 
