@@ -8,6 +8,7 @@ const fs = require('fs');
 const path = require('path');
 const {serve} = require('../tests/lib/serve');
 const {launch, newPage} = require('../tests/lib/browser');
+const {errorText} = require('../cli/sites');
 
 const ROOT = path.join(__dirname, '..');
 const OUT = path.join(ROOT, 'build', 'demo');
@@ -32,10 +33,11 @@ async function main() {
     console.log(`saved ${path.relative(process.cwd(), file)}`);
     console.log(`mode: ${snap.mode}${snap.samplingInterval ? ` (one sample per ${snap.samplingInterval} bytes on average: per-site numbers are estimates)` : ''}`);
     console.log(`live: ${snap.summary.liveBytes} bytes in ${snap.summary.liveBlocks} blocks (exact), ${snap.sites.length} sites\n`);
-    console.log('  live bytes  blocks  call site');
+    console.log('        live bytes  blocks  call site');
     for (const site of snap.sites.slice(0, 5)) {
       const where = site.stack.map((i) => snap.frames[i].name).join(' < ');
-      console.log(`${String(site.liveBytes).padStart(12)}  ${String(site.liveBlocks).padStart(6)}  ${where}`);
+      const bytes = snap.mode === 'sampled' ? `~${site.liveBytes} ${errorText(site.liveBytes, snap.samplingInterval)}` : String(site.liveBytes);
+      console.log(`${bytes.padStart(18)}  ${String(site.liveBlocks).padStart(6)}  ${where}`);
     }
     console.log('\nOpen the file at https://www.speedscope.app, or run `make serve` and try the sample yourself.');
   } finally {
