@@ -119,3 +119,13 @@ $(TEST_BUILD)/fixed_heap.shadow.js: tests/runtime/fixed_heap.c $(B)/emheap.o $(R
 
 # cpp_new.cpp allocates an over-aligned type: C++17's aligned operator new.
 $(TEST_BUILD)/cpp_new.%.js: TEST_CFLAGS += -std=c++17
+
+# The same threaded program as a page, for headless Chromium (served
+# cross-origin isolated by tests/lib/serve.js): shadow stacks, the key.
+$(TEST_BUILD)/threads_page/index.html: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread -finstrument-functions-after-inlining $< $(B)/emheap-mt.o $(B)/emheap_shadow-mt.o \
+	  --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) --profiling-funcs -pthread \
+	  -sPTHREAD_POOL_SIZE=4 -sINITIAL_MEMORY=64MB -sMINIFY_HTML=0 -o $@
+
+test-programs: $(TEST_BUILD)/threads_page/index.html
