@@ -44,7 +44,9 @@ static inline void emheap_count_dead(uint32_t u) {
 /* record.c: the slow paths. */
 void *emheap_record_new(void *p, uint32_t u, uint64_t *calls);
 void emheap_forget(void *p, uint32_t u, uint64_t *calls);
-void emheap_count_call(uint64_t *calls, int failed);
+/* Counts a call that allocated or freed nothing, and its outcome counter
+** (failed_allocs, invalid_frees) unless NULL. */
+void emheap_count_call(uint64_t *calls, uint64_t *outcome);
 
 /* Counts a new block that gets no site; returns it. */
 static inline void *emheap_count_unrecorded(void *p, uint32_t u, uint64_t *calls) {

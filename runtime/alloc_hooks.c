@@ -46,15 +46,8 @@ static int ensure_on(void) {
 }
 
 static void *failed(uint64_t *calls) {
-  emheap_count_call(calls, 1);
+  emheap_count_call(calls, &C->failed_allocs);
   return NULL;
-}
-
-static void invalid_free(uint64_t *calls) {
-  emheap_lock();
-  (*calls)++;
-  emheap_g.counters.invalid_frees++;
-  emheap_unlock();
 }
 
 void *malloc(size_t size) {
@@ -72,11 +65,11 @@ void free(void *ptr) {
     return;
   }
   if (!ptr) {
-    emheap_count_call(&C->free_calls, 0);
+    emheap_count_call(&C->free_calls, NULL);
     return;
   }
   if (__builtin_expect(!emheap_plausible_block(ptr), 0)) {
-    invalid_free(&C->free_calls);
+    emheap_count_call(&C->free_calls, &C->invalid_frees);
     return;
   }
   emheap_track_free(ptr, &C->free_calls);
@@ -131,7 +124,7 @@ void *realloc(void *ptr, size_t size) {
     return emheap_track_new(p, &C->realloc_calls);
   }
   if (!emheap_plausible_block(ptr)) {
-    invalid_free(&C->realloc_calls);
+    emheap_count_call(&C->realloc_calls, &C->invalid_frees);
     return NULL;
   }
   /* emmalloc's realloc(p, 0) frees p and returns NULL; dlmalloc's shrinks

@@ -28,10 +28,10 @@ static void charge(uint32_t site, uint32_t size, double sign) {
   }
 }
 
-void emheap_count_call(uint64_t *calls, int failed) {
+void emheap_count_call(uint64_t *calls, uint64_t *outcome) {
   emheap_lock();
   (*calls)++;
-  if (failed) emheap_g.counters.failed_allocs++;
+  if (outcome) (*outcome)++;
   emheap_unlock();
 }
 
