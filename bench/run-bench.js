@@ -12,7 +12,7 @@
 // median is reported. A failed build or run is an "error" cell with the
 // reason; the rest of the table still prints.
 //
-// Settings (environment): BENCH_RUNS (5), BENCH_TARGET_MS (500),
+// Settings (environment): BENCH_RUNS (7), BENCH_CPU (auto|none|N, lib/cpu.js), BENCH_TARGET_MS (500),
 // BENCH_WORKLOADS (micro,sqlite), BENCH_CONFIGS (names, comma separated),
 // BENCH_BROWSER=0 (node only), BENCH_FIREFOX=0 (no Firefox column), BENCH_EXTRAS=0 (skip the emheap tables),
 // BENCH_V8_FLAGS ("--no-liftoff"), EMHEAP_CONFIG (another emheap-config),
@@ -30,8 +30,9 @@ const {runNode, runBrowser, launchChromium, launchFirefox, chromiumAvailable, fi
   require('./lib/run');
 const {median, ns, ratio, fixed, Notes, table} = require('./lib/report');
 const {generate} = require('./gen-sites');
+const {planCpus, tasksetPrefix, pinDescendants} = require('./lib/cpu');
 
-const RUNS = Number(process.env.BENCH_RUNS || 5);
+const RUNS = Number(process.env.BENCH_RUNS || 7);
 const TARGET_MS = Number(process.env.BENCH_TARGET_MS || 500);
 const MAX_ITERATIONS = 5000;
 const INTERVAL = process.env.EMHEAP_SAMPLING_INTERVAL || '';
@@ -116,8 +117,9 @@ async function runOnce(ctx, cell, iterations, extra = {}) {
   if (cell.env === 'node') {
     const env = {...(config.env || {}), ...(config.mode ? {EMHEAP_MODE: config.mode} : {}),
       ...(config.stackDepth ? {EMHEAP_STACK_DEPTH: String(config.stackDepth)} : {})};
-    r = runNode(cell.js, args, {env, timeoutMs: extra.timeoutMs});
+    r = runNode(cell.js, args, {env, timeoutMs: extra.timeoutMs, prefix: tasksetPrefix(cpusFor(ctx, cell.workload))});
   } else {
+    pinDescendants(cpusFor(ctx, cell.workload));
     r = await runBrowser(ctx.engines[cell.env], pageUrl(ctx, cell.js, args, config), extra);
   }
   if (!r.error) {
@@ -125,6 +127,22 @@ async function runOnce(ctx, cell, iterations, extra = {}) {
     if (problem) r = {error: problem};
   }
   return r;
+}
+
+// The CPUs a run of `workload` may use (lib/cpu.js), or null.
+function cpusFor(ctx, workload) {
+  if (!ctx.cpus) return null;
+  return WORKLOADS[workload] && WORKLOADS[workload].threaded ? ctx.cpus.threaded : ctx.cpus.single;
+}
+
+// Times the baseline micro build on each CPU (a short run) to pick one.
+function planPinning(ctx) {
+  const micro = ctx.builds['micro|plain'] || build('micro', 'plain', buildKinds());
+  if (!micro || micro.error) return {single: null, threaded: null, note: 'not pinned (no baseline micro build)'};
+  return planCpus((cpu) => {
+    const r = runNode(micro.js, [10], {prefix: tasksetPrefix([cpu])});
+    return r.error ? null : r.result.ns_per_op;
+  });
 }
 
 // ---- the speed table --------------------------------------------------------
@@ -186,6 +204,10 @@ async function measure(ctx, cells) {
   for (const cell of cells) {
     cell.nsPerOp = cell.samples.map((s) => s.result.ns_per_op);
     cell.median = median(cell.nsPerOp);
+    // Median absolute deviation, relative: how far a typical run is from
+    // the median. Two rows whose difference is smaller than their spreads
+    // cannot be told apart in this run.
+    cell.spread = median(cell.nsPerOp.map((x) => Math.abs(x - cell.median))) / cell.median;
     const s = cell.samples[0];
     if (s && s.summary) cell.emheapMode = s.summary.mode;
     if (s) cell.opsPerRun = s.result.ops;
@@ -220,7 +242,8 @@ function speedTable(cells, notes) {
     const where = `${cell.workload} ${cell.config} ${cell.env}`;
     if (cell.na) return notes.cell('n/a', cell.na, where, {brief: true});
     if (cell.error) return notes.cell('error', cell.error, where, {brief: what !== 'ns'});
-    return what === 'ns' ? ns(cell.median) : ratio(cell.ratio);
+    if (what !== 'ns') return ratio(cell.ratio);
+    return Number.isFinite(cell.spread) ? `${ns(cell.median)} ±${(100 * cell.spread).toFixed(0)}%` : ns(cell.median);
   };
   const rows = [];
   for (const workload of WORKLOAD_NAMES) {
@@ -393,7 +416,10 @@ async function main() {
     const {serve} = require('../tests/lib/serve');
     ctx.server = await serve({'/page/': path.join(ROOT, 'bench'), '/out/': OUT});
   }
+  ctx.cpus = planPinning(ctx);
+  log(`CPUs: ${ctx.cpus.note}`);
   const info = machine(ctx.engines);
+  info.cpus = ctx.cpus.note;
   const notes = new Notes();
   try {
     const cells = makeCells(ctx);
@@ -437,7 +463,10 @@ function report(info, speed, memory, exported, notes, cells, started) {
     '## Speed', '',
     ...WORKLOAD_NAMES.map((w) => `- ${w}: an op is ${WORKLOADS[w].op}.${allocDensity(cells, w)}`),
     `- Median ns/op of ${counts.join(' or ') || RUNS} runs per cell (fewer for runs over 3 s), interleaved across`,
-    `  configurations; each run sized to ~${TARGET_MS} ms at its own speed (at least one iteration).`,
+    `  configurations; each run sized to ~${TARGET_MS} ms at its own speed (at least one iteration); a run's`,
+    '  ns/op is the median over its repetitions (rounds, iterations) where the workload has several.',
+    '  ±: median absolute deviation of the runs, relative to the median (a typical run\'s distance from it).',
+    `- CPUs: ${info.cpus}.`,
     '  Ratio = median / median of baseline, same workload, same engine, same bench run.',
     `- V8 flags: ${V8_FLAGS.join(' ') || '(none)'}; Firefox: wasm baseline compiler off`,
     '  (javascript.options.wasm_baselinejit=false), its counterpart of --no-liftoff.',

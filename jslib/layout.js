@@ -166,7 +166,7 @@ function shadowDepthAddress(view, statePtr) {
 
 module.exports = {
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_SHADOW: STACK_SHADOW,
-  FRAME_TRUNCATED: FRAME_TRUNCATED,
+  FRAME_TRUNCATED: FRAME_TRUNCATED, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,
   forEachSite: forEachSite, readGrowth: readGrowth, writeConfig: writeConfig,
   setPaused: setPaused, shadowDepthAddress: shadowDepthAddress, withLock: withLock,

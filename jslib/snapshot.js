@@ -36,39 +36,51 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
     snapshot.heapGrowth = layout.readGrowth(view, statePtr, snapshot.summary.heapGrowths);
   });
   var shadowFrames = new Map(); // function pointer -> frame index in stackTable
+  // JS sites are keyed in C by raw stack; two raw stacks that clean to the
+  // same frames (stack_table.js) are one site here: stack id -> its entry.
+  var byJsStack = new Map();
   raw.forEach(function (entry) {
     var id = entry[0];
     var site = entry[1];
     if (id === 0 && site.totalAllocs === 0) return; // nothing was ever unattributed
     var stack = [];
     var key = '(unattributed)';
+    var jsStack = 0;
     if (site.stackKind === layout.STACK_JS && site.thread) {
       // No JS stacks are taken off the main thread (runtime/stack_capture.c).
       key = '(worker thread ' + site.thread + ': link with emheap-config --shadow for its stacks)';
-    } else if (site.stackKind === layout.STACK_JS && stackTable.stacks[site.stackRef]) {
-      stack = stackTable.stacks[site.stackRef].frames;
-      key = stackTable.stacks[site.stackRef].key;
+    } else if (site.stackKind === layout.STACK_JS && (jsStack = stackTable.resolve(site.stackRef))) {
+      var same = byJsStack.get(jsStack);
+      if (same) return addSite(same, site);
+      stack = stackTable.stacks[jsStack].frames;
+      key = stackTable.stacks[jsStack].key;
     } else if (site.stackKind === layout.STACK_SHADOW) {
       for (var i = site.frames.length - 1; i >= 0; i--) {
         stack.push(shadowFrame(stackTable, shadowFrames, site.frames[i], info));
       }
       key = stack.length ? stackTable.frames[stack[0]].name : key;
     }
-    snapshot.sites.push({
-      id: id,
-      key: key,
-      stack: stack,
-      liveBytes: Math.round(site.liveBytes),
-      liveBlocks: Math.round(site.liveBlocks),
-      totalAllocs: Math.round(site.totalAllocs),
-      totalBytes: Math.round(site.totalBytes),
-      peakLiveBytes: Math.round(site.peakLiveBytes),
-    });
+    var out = {id: id, key: key, stack: stack, liveBytes: 0, liveBlocks: 0, totalAllocs: 0, totalBytes: 0,
+      peakLiveBytes: 0};
+    addSite(out, site);
+    if (jsStack) byJsStack.set(jsStack, out);
+    snapshot.sites.push(out);
   });
   snapshot.sites.sort(function (a, b) {
     return b.liveBytes - a.liveBytes || b.totalBytes - a.totalBytes || a.id - b.id;
   });
   return finishFrames(snapshot, stackTable, info);
+}
+
+// Adds the counters of a runtime site to a snapshot site. The peak of two
+// merged sites is taken as the sum of their peaks: an upper bound (their
+// peaks may not have been at the same moment), and merging is rare.
+function addSite(out, site) {
+  out.liveBytes += Math.round(site.liveBytes);
+  out.liveBlocks += Math.round(site.liveBlocks);
+  out.totalAllocs += Math.round(site.totalAllocs);
+  out.totalBytes += Math.round(site.totalBytes);
+  out.peakLiveBytes += Math.round(site.peakLiveBytes);
 }
 
 // A shadow frame is a function pointer; the stack table interns it as a

@@ -1,5 +1,6 @@
-// stack_table.js -- JS half of exact-JS mode: capture the current stack,
-// intern it, hand the C runtime a small stack id.
+// stack_table.js -- JS half of the JS-stack modes: capture the current
+// stack, hand the C runtime a small stack reference, and turn references
+// into cleaned stacks when a snapshot asks (resolve).
 //
 // Cost model. Every allocation pays V8's stack walk, which costs a few
 // hundred ns per frame in node and Chromium whatever we do with it; the
@@ -9,15 +10,21 @@
 //    frame is identified by (script, position) with two builtin calls and
 //    one IntHash probe, and walked root first into a trie of raw frames:
 //    the trie node *is* the raw stack, found with no string or garbage.
-//    A call site's text is parsed once, when its frame is first seen;
-//    cleaning (v8_stack.cleanStack) runs once per distinct raw stack.
+//    A call site's text is parsed once, when its frame is first seen.
+//    The reference handed to C is the trie node; cleaning
+//    (v8_stack.cleanStack) and interning run once per distinct raw stack,
+//    at the first snapshot that shows it (resolve), not at capture: in
+//    sampled mode most captures find a new raw stack and happen a few
+//    hundred times per run, so this code stays cold (V8's interpreter), and
+//    cleaning at capture cost micro a third of its sampling overhead.
 //  - other engines (Firefox), or if the structured form is unavailable: the
 //    stack text, from Error.captureStackTrace where it gives text (Firefox)
 //    or `new Error().stack` (stack_text.js reads V8's and Firefox's forms),
 //    interned by its raw text (one Map lookup on the string per
 //    allocation, a parse per distinct text).
-// Distinct raw stacks that clean to the same frames share one stack id
-// (hence one site): their raw frames differ only in plumbing.
+// Distinct raw stacks that clean to the same frames resolve to one stack id;
+// their raw frames differ only in plumbing, and the snapshot merges their
+// sites (snapshot.js).
 'use strict';
 
 var v8 = require('./v8_stack');
@@ -53,10 +60,12 @@ function StackTable(moduleName, stackDepth) {
   this.frameIds = new Map();   // frame identity -> index in frames
   this.stacks = [null];        // stack id -> {frames: [index...] leaf first, key}
   this.stackIds = new Map();   // cleaned frame list -> stack id
-  this.byRawText = new Map();  // text path: raw Error().stack text -> stack id
-  // Structured path (see the cost model). Invariants: raw frame ids and
-  // trie nodes are dense from 1; node 0 is the empty stack; nodeStack[n]
-  // is 0 until the stack ending at node n is first cleaned.
+  this.byRawText = new Map();  // text path: raw Error().stack text -> reference
+  // References (what capture() returns, what C stores) are trie nodes.
+  // Invariants: raw frame ids and trie nodes are dense from 1; node 0 is
+  // the empty stack (reference 0: no stack); nodeStack[n] is 0 until the
+  // stack ending at node n is first resolved. A text-path stack gets a node
+  // of its own, outside the trie, resolved when it is made.
   this.structured = typeof Error.captureStackTrace === 'function';
   // Text path: Firefox's Error.captureStackTrace gives text, without the
   // frame of capture() itself, at ~80% of the cost of `new Error().stack`
@@ -76,7 +85,8 @@ function StackTable(moduleName, stackDepth) {
   this.nodeStack = new Int32Array(1024);
 }
 
-// Returns the stack id of the caller's stack (>= 1).
+// Returns a reference to the caller's stack (>= 1); resolve() gives its
+// stack id.
 StackTable.prototype.capture = function () {
   var limit = Error.stackTraceLimit;
   var prepare = Error.prepareStackTrace;
@@ -112,15 +122,31 @@ StackTable.prototype.capture = function () {
     this.captureText = typeof callSites === 'string';
     return this.capture();
   }
-  var id = this.byRawText.get(text);
-  if (id === undefined) {
-    id = this.internText(text);
-    this.byRawText.set(text, id);
+  var ref = this.byRawText.get(text);
+  if (ref === undefined) {
+    ref = this.newNode(0, 0);
+    this.nodeStack[ref] = this.internText(text);
+    this.byRawText.set(text, ref);
   }
-  return id;
+  return ref;
 };
 
-// V8 call sites, leaf first -> stack id. The hot path of exact-JS mode.
+// Reference -> stack id (>= 1), or 0 for no stack (reference 0, or one
+// this table never made).
+StackTable.prototype.resolve = function (ref) {
+  if (!(ref > 0 && ref < this.nodeCount)) return 0;
+  var stack = this.nodeStack[ref];
+  if (stack === 0) {
+    var parsed = [];
+    for (var n = ref; n !== 0; n = this.nodeParent[n]) parsed.push(this.rawFrames[this.nodeFrame[n]]);
+    stack = this.internParsed(parsed);
+    this.nodeStack[ref] = stack;
+  }
+  return stack;
+};
+
+// V8 call sites, leaf first -> reference (trie node). The hot path of
+// exact-JS mode: no strings, no allocation once the stack has been seen.
 StackTable.prototype.internCallSites = function (callSites) {
   var node = 0;
   var i = callSites.length - 1;
@@ -150,14 +176,7 @@ StackTable.prototype.internCallSites = function (callSites) {
     if (next === 0) next = this.addNode(node, raw);
     node = next;
   }
-  var stack = this.nodeStack[node];
-  if (stack === 0) {
-    var parsed = [];
-    for (var n = node; n !== 0; n = this.nodeParent[n]) parsed.push(this.rawFrames[this.nodeFrame[n]]);
-    stack = this.internParsed(parsed);
-    this.nodeStack[node] = stack;
-  }
-  return stack;
+  return node;
 };
 
 StackTable.prototype.fileIdOf = function (file, site) {
@@ -191,7 +210,14 @@ StackTable.prototype.addRawFrame = function (site) {
   return this.rawFrames.length - 1;
 };
 
+// A trie node: the stack `parent` plus the raw frame `raw` as its leaf.
 StackTable.prototype.addNode = function (parent, raw) {
+  var id = this.newNode(parent, raw);
+  this.edges.add(parent, raw, 0, id);
+  return id;
+};
+
+StackTable.prototype.newNode = function (parent, raw) {
   var id = this.nodeCount++;
   if (id === this.nodeParent.length) {
     this.nodeParent = grown(this.nodeParent);
@@ -200,7 +226,6 @@ StackTable.prototype.addNode = function (parent, raw) {
   }
   this.nodeParent[id] = parent;
   this.nodeFrame[id] = raw;
-  this.edges.add(parent, raw, 0, id);
   return id;
 };
 

@@ -44,18 +44,22 @@ function luaSources() {
 // Emscripten's JS tools need Debian's node modules (../shared/TOOLCHAIN.md).
 const ENV = {...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':')};
 
+// Included by the single-threaded workloads: a change to it rebuilds them.
+const REPETITIONS_H = path.join(ROOT, 'bench', 'workloads', 'repetitions.h');
+
 const WORKLOADS = {
-  micro: {sources: [{file: path.join(ROOT, 'bench', 'workloads', 'micro.c')}]},
+  micro: {sources: [{file: path.join(ROOT, 'bench', 'workloads', 'micro.c'), deps: [REPETITIONS_H]}]},
   sqlite: {
     sources: [
       {file: path.join(SQLITE_DIR, 'sqlite3.c'), cflags: SQLITE_CFLAGS},
       {file: path.join(ROOT, 'bench', 'workloads', 'sqlite_bench.c'), cflags: ['-I' + SQLITE_DIR],
-        deps: [path.join(SQLITE_DIR, 'sqlite3.h')]},
+        deps: [path.join(SQLITE_DIR, 'sqlite3.h'), REPETITIONS_H]},
     ],
   },
   lua: {
     get sources() {
-      return [...luaSources(), {file: path.join(ROOT, 'bench', 'workloads', 'lua_bench.c'), cflags: ['-I' + LUA_DIR]}];
+      return [...luaSources(), {file: path.join(ROOT, 'bench', 'workloads', 'lua_bench.c'), cflags: ['-I' + LUA_DIR],
+        deps: [REPETITIONS_H]}];
     },
   },
   // -pthread: built with the kinds' threaded variants (kind + '-mt').

@@ -34,8 +34,10 @@ function parseOutput(stdout) {
 }
 
 // node --no-experimental-fetch (Emscripten 3.1.6 output under node 20).
-function runNode(js, args, {env = {}, timeoutMs = 300000} = {}) {
-  const r = spawnSync(process.execPath, ['--no-experimental-fetch', ...V8_FLAGS, js, ...args.map(String)], {
+// `prefix` (a taskset command, lib/cpu.js) goes in front of node.
+function runNode(js, args, {env = {}, timeoutMs = 300000, prefix = []} = {}) {
+  const argv = [...prefix, process.execPath, '--no-experimental-fetch', ...V8_FLAGS, js, ...args.map(String)];
+  const r = spawnSync(argv[0], argv.slice(1), {
     encoding: 'utf8', env: {...process.env, ...env}, timeout: timeoutMs, maxBuffer: 64 << 20,
   });
   if (r.error && r.error.code === 'ETIMEDOUT') return {error: `timeout after ${timeoutMs / 1000} s`};

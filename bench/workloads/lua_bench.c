@@ -12,6 +12,8 @@
 #include <stdlib.h>
 
 #include <emscripten.h>
+
+#include "repetitions.h"
 #include <emscripten/heap.h>
 
 #include "lauxlib.h"
@@ -66,17 +68,20 @@ int main(int argc, char **argv) {
   checksum += (long)lua_tointeger(L, -1);
   lua_pop(L, 1);
   alloc_calls = 0;
-  double start = emscripten_get_now();
+  static repetitions reps;
   for (int it = 0; it < iterations; it++) {
+    repetition_begin(&reps, alloc_calls);
     lua_getglobal(L, "run");
     lua_pushinteger(L, 20000);
     lua_call(L, 1, 1);
     checksum += (long)lua_tointeger(L, -1);
     lua_pop(L, 1);
+    repetition_end(&reps, alloc_calls);
   }
-  double ms = emscripten_get_now() - start;
-  printf("{\"workload\":\"lua\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"checksum\":%ld,\"heap_bytes\":%zu}\n",
-         alloc_calls, ms, ms * 1e6 / (double)alloc_calls, checksum, emscripten_get_heap_size());
+  printf("{\"workload\":\"lua\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"ns_per_op_mean\":%.3f,"
+         "\"checksum\":%ld,\"heap_bytes\":%zu}\n",
+         alloc_calls, reps.total_ms, repetitions_median(&reps), repetitions_mean(&reps), checksum,
+         emscripten_get_heap_size());
   lua_close(L);
   return 0;
 }

@@ -12,6 +12,8 @@
 
 #include <emscripten.h>
 
+#include "repetitions.h"
+
 typedef struct node {
   struct node *left, *right;
   int value;
@@ -78,8 +80,9 @@ int main(int argc, char **argv) {
   free_tree(make_tree(14));
   checksum += strings(1000);
   ops = 0;
-  double start = emscripten_get_now();
+  static repetitions reps;
   for (int it = 0; it < iterations; it++) {
+    repetition_begin(&reps, ops);
     node *keep = make_tree(16);
     for (int d = 4; d <= 14; d += 2) {
       node *t = make_tree(d);
@@ -89,9 +92,10 @@ int main(int argc, char **argv) {
     checksum += check_tree(keep);
     free_tree(keep);
     checksum += strings(20000);
+    repetition_end(&reps, ops);
   }
-  double ms = emscripten_get_now() - start;
-  printf("{\"workload\":\"micro\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"checksum\":%ld}\n",
-         ops, ms, ms * 1e6 / (double)ops, checksum);
+  printf("{\"workload\":\"micro\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"ns_per_op_mean\":%.3f,"
+         "\"checksum\":%ld}\n",
+         ops, reps.total_ms, repetitions_median(&reps), repetitions_mean(&reps), checksum);
   return 0;
 }

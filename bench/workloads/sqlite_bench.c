@@ -17,6 +17,8 @@
 
 #include <emscripten.h>
 
+#include "repetitions.h"
+
 #include "sqlite3.h"
 
 static long rows;        /* ops: rows processed */
@@ -237,11 +239,16 @@ int main(int argc, char **argv) {
   checksum = 0;
   rng = 12345;
 
-  double start = emscripten_get_now();
-  for (int r = 0; r < rounds; r++) round_of(orders);
-  double ms = emscripten_get_now() - start;
-  printf("{\"workload\":\"sqlite\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"alloc_calls\":%ld,"
-         "\"rounds\":%d,\"orders_per_round\":%d,\"sqlite\":\"%s\",\"checksum\":%ld}\n",
-         rows, ms, ms * 1e6 / (double)rows, alloc_calls, rounds, orders, sqlite3_libversion(), checksum);
+  static repetitions reps;
+  for (int r = 0; r < rounds; r++) {
+    repetition_begin(&reps, rows);
+    round_of(orders);
+    repetition_end(&reps, rows);
+  }
+  double mean = repetitions_mean(&reps);
+  printf("{\"workload\":\"sqlite\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"ns_per_op_mean\":%.3f,"
+         "\"alloc_calls\":%ld,\"rounds\":%d,\"orders_per_round\":%d,\"sqlite\":\"%s\",\"checksum\":%ld}\n",
+         rows, reps.total_ms, repetitions_median(&reps), mean, alloc_calls, rounds, orders, sqlite3_libversion(),
+         checksum);
   return 0;
 }
