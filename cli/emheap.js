@@ -43,12 +43,13 @@ Columns, as in Chrome DevTools' heap comparison:
   --json         print JSON instead of a table`,
   },
   convert: {
-    synopsis: `emheap convert FILE --to ${Object.keys(FORMATS).join('|')} [-o OUT]`,
+    synopsis: `emheap convert FILE --to ${Object.keys(FORMATS).join('|')} [-o OUT] [--force]`,
     text: `Write the snapshot in another format (the same builders as the page).
   --to FORMAT    speedscope (.speedscope.json), perfview (.PerfView.json), pprof (.pb.gz,
                  for go tool pprof), collapsed (.collapsed.txt, folded stacks for
                  flamegraph.pl), chrome-trace (.trace.json, for Perfetto / chrome://tracing)
-  -o OUT         output file (default: FILE with the format's suffix; "-" = stdout)`,
+  -o OUT         output file (default: FILE with the format's suffix; "-" = stdout)
+  --force        replace OUT if it exists (never the input, whatever its name)`,
   },
   check: {
     synopsis: 'emheap check FILE [--max-live-bytes N] [--max-site-bytes N]',
@@ -63,7 +64,7 @@ N is ${units.SIZE_HELP}.`,
 const OPTIONS = {
   top: { sort: 'value', top: 'value', json: 'flag' },
   diff: { sort: 'value', top: 'value', json: 'flag' },
-  convert: { to: 'value', o: 'value', output: 'value' },
+  convert: { to: 'value', o: 'value', output: 'value', force: 'flag' },
   check: { 'max-live-bytes': 'value', 'max-site-bytes': 'value' },
 };
 const POSITIONAL = { top: ['FILE'], diff: ['BEFORE', 'AFTER'], convert: ['FILE'], check: ['FILE'] };
@@ -265,6 +266,47 @@ function defaultOutput(file, suffix) {
   return path.join(path.dirname(file), base + suffix);
 }
 
+// Same file, whatever the names (links, "./x" and "x", hard links).
+function sameFile(a, b) {
+  try {
+    const x = fs.statSync(a);
+    const y = fs.statSync(b);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch (e) {
+    return false;
+  }
+}
+
+// The output rule: never the input, and never a file that exists unless
+// --force says so (a profile the user kept must not vanish by surprise).
+function checkTarget(target, input, force) {
+  if (sameFile(target, input)) {
+    throw new EmheapError(`convert would overwrite its input ${input}${target !== input ? ' (through ' + target + ')' : ''}: give another name with -o`);
+  }
+  let stat = null;
+  try {
+    stat = fs.lstatSync(target);
+  } catch (e) {
+    return;
+  }
+  if (fs.existsSync(target) && fs.statSync(target).isDirectory()) throw new EmheapError(`cannot write ${target}: is a directory`);
+  if (!force) throw new EmheapError(`${target} exists${stat.isSymbolicLink() ? ' (a link)' : ''}: give another name with -o, or --force to replace it`);
+}
+
+// Writes a temporary file beside the target and renames it over the target:
+// a failed write never leaves half a file, and a link at the target is
+// replaced, not followed.
+function writeReplacing(target, data) {
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.emheap-tmp`);
+  try {
+    fs.writeFileSync(temp, data, { flag: 'wx' });
+    fs.renameSync(temp, target);
+  } catch (e) {
+    fs.rmSync(temp, { force: true });
+    throw new EmheapError(`cannot write ${target}: ${e.code === 'ENOENT' ? 'no such directory' : e.code || e.message}`);
+  }
+}
+
 function cmdConvert({ args, opts }, out) {
   if (opts.to === undefined) throw new EmheapError(`convert needs --to ${Object.keys(FORMATS).join('|')}`);
   let format;
@@ -275,9 +317,7 @@ function cmdConvert({ args, opts }, out) {
   }
   const target = opts.o !== undefined ? opts.o : opts.output !== undefined ? opts.output : defaultOutput(args[0], format.suffix);
   const { snapshot } = readSnapshotFile(args[0]);
-  if (target !== '-' && path.resolve(target) === path.resolve(args[0])) {
-    throw new EmheapError(`convert would overwrite its input ${args[0]}: give another name with -o`);
-  }
+  if (target !== '-') checkTarget(target, args[0], opts.force);
   let body;
   try {
     body = format.build(snapshot);
@@ -290,11 +330,7 @@ function cmdConvert({ args, opts }, out) {
     out(data);
     return 0;
   }
-  try {
-    fs.writeFileSync(target, data);
-  } catch (e) {
-    throw new EmheapError(`cannot write ${target}: ${e.code === 'ENOENT' ? 'no such directory' : e.code || e.message}`);
-  }
+  writeReplacing(target, data);
   out(`wrote ${target} (${opts.to}, ${units.formatCount(Buffer.byteLength(data))} bytes)\n`);
   return 0;
 }

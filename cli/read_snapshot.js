@@ -3,9 +3,8 @@
 // top-level "emheap" field; a bare snapshot JSON is the snapshot itself.
 // Every way a file can be unusable becomes an EmheapError with one readable
 // line: missing, empty, not JSON, truncated, another tool's file, a snapshot
-// format or version this CLI does not know, or a damaged snapshot (a light
-// structural check, enough for every command and format builder to run; the
-// full JSON Schema is schemas/emheap-snapshot.schema.json, used by the tests).
+// format or version this CLI does not know, or a damaged snapshot (one that
+// fails schemas/emheap-snapshot.schema.json; see checkSnapshot).
 'use strict';
 
 const fs = require('node:fs');
@@ -13,17 +12,9 @@ const { EmheapError } = require('./errors');
 
 const SNAPSHOT_FORMAT = 'emheap-snapshot';
 const SNAPSHOT_VERSION = 1;
-const MODES = ['exact-js', 'exact-shadow', 'sampled'];
-const SUMMARY_COUNTS = [
-  'liveBytes', 'liveBlocks', 'peakLiveBytes', 'peakLiveBlocks', 'totalBytes',
-  'mallocCalls', 'callocCalls', 'reallocCalls', 'memalignCalls', 'freeCalls',
-  'failedAllocs', 'invalidFrees', 'sampledAllocs', 'siteCount', 'heapSize', 'heapGrowths',
-];
-const SITE_COUNTS = ['id', 'liveBytes', 'liveBlocks', 'totalAllocs', 'totalBytes', 'peakLiveBytes'];
 const READS = 'emheap reads the files it writes: *.speedscope.json, *.PerfView.json or a snapshot .json';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isCount = (v) => Number.isSafeInteger(v) && v >= 0;
 
 function readSnapshotFile(file) {
   let buf;
@@ -111,47 +102,43 @@ function otherTool(obj) {
   return `JSON, but not an emheap file: no "emheap" field and no "format": "${SNAPSHOT_FORMAT}"; ${READS}`;
 }
 
-// The first structural problem of a snapshot, or null. Unknown extra fields
-// are allowed (a newer emheap of the same version may add some).
+// The first problem of a snapshot, or null. The check is the snapshot's
+// JSON Schema (schemas/emheap-snapshot.schema.json, through Ajv), so what the
+// CLI accepts is exactly what emheap's own files may hold; fields the schema
+// does not know are removed on the way (a newer emheap of the same version
+// may add some), so no command copies an unchecked field into a file it
+// writes. Then what a schema cannot say: stack entries and growth events
+// must point at frames and sites that exist.
+let validator = null;
+function schemaValidator() {
+  if (!validator) {
+    const Ajv = require('ajv');
+    const addFormats = require('ajv-formats');
+    const ajv = new Ajv({ removeAdditional: 'all', strict: true });
+    addFormats(ajv);
+    validator = ajv.compile(require('../schemas/emheap-snapshot.schema.json'));
+  }
+  return validator;
+}
+
+// "/sites/3/liveBytes" -> "sites[3].liveBytes"
+function fieldName(pointer) {
+  return pointer.split('/').slice(1).reduce((name, part) =>
+    (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '');
+}
+
 function checkSnapshot(s) {
-  if (typeof s.capturedAt !== 'string') return 'capturedAt is not a string';
-  if (typeof s.source !== 'string') return 'source is not a string';
-  if (!MODES.includes(s.mode)) return `mode ${JSON.stringify(s.mode)} is not one of ${MODES.join(', ')}`;
-  if (!isCount(s.samplingInterval)) return 'samplingInterval is not a whole number >= 0';
-  if (!isObject(s.summary)) return 'summary is missing';
-  for (const k of SUMMARY_COUNTS) {
-    if (!isCount(s.summary[k])) return `summary.${k} is not a whole number >= 0`;
+  const validate = schemaValidator();
+  if (!validate(s)) {
+    const e = validate.errors[0];
+    const where = fieldName(e.instancePath);
+    if (e.keyword === 'required') return `${where ? where + ' ' : ''}has no ${e.params.missingProperty}`;
+    return `${where || 'the snapshot'} ${e.message}${e.params && e.params.allowedValues ? ' (' + e.params.allowedValues.join(', ') + ')' : ''}`;
   }
-  if (!Array.isArray(s.frames)) return 'frames is not an array';
-  for (let i = 0; i < s.frames.length; i++) {
-    const f = s.frames[i];
-    if (!isObject(f) || typeof f.name !== 'string' || f.name === '') return `frames[${i}] has no name`;
-    if (f.file !== undefined && typeof f.file !== 'string') return `frames[${i}].file is not a string`;
-    if (f.line !== undefined && !isCount(f.line)) return `frames[${i}].line is not a whole number >= 0`;
-    if (f.offset !== undefined && !isCount(f.offset)) return `frames[${i}].offset is not a whole number >= 0`;
-  }
-  if (!Array.isArray(s.sites)) return 'sites is not an array';
   for (let i = 0; i < s.sites.length; i++) {
-    const site = s.sites[i];
-    if (!isObject(site)) return `sites[${i}] is not an object`;
-    if (typeof site.key !== 'string') return `sites[${i}].key is not a string`;
-    for (const k of SITE_COUNTS) {
-      if (!isCount(site[k])) return `sites[${i}].${k} is not a whole number >= 0`;
-    }
-    if (!Array.isArray(site.stack)) return `sites[${i}].stack is not an array`;
-    for (const index of site.stack) {
-      if (!Number.isInteger(index) || index < 0 || index >= s.frames.length) {
-        return `sites[${i}].stack refers to frame ${JSON.stringify(index)}, but there are ${s.frames.length} frames`;
-      }
-    }
-  }
-  if (s.heapGrowth !== undefined && !Array.isArray(s.heapGrowth)) return 'heapGrowth is not an array';
-  if (s.timeline !== undefined) {
-    if (!Array.isArray(s.timeline)) return 'timeline is not an array';
-    for (let i = 0; i < s.timeline.length; i++) {
-      const p = s.timeline[i];
-      if (!isObject(p) || typeof p.t !== 'number' || !(p.t >= 0) || !isCount(p.liveBytes) || !isCount(p.liveBlocks)) {
-        return `timeline[${i}] is not {t, liveBytes, liveBlocks}`;
+    for (const index of s.sites[i].stack) {
+      if (index >= s.frames.length) {
+        return `sites[${i}].stack refers to frame ${index}, but there are ${s.frames.length} frames`;
       }
     }
   }

@@ -233,13 +233,8 @@ mergeInto(LibraryManager.library, {
           else console.warn('emheap: ignoring seed "' + seed + '" from ' + where + ': use a whole number from 1 to 2^53-1');
         }
       };
-      var options;
-      try {
-        options = Module['emheapOptions'];
-        if (options) take(options['mode'], options['samplingInterval'], options['stackDepth'], options['seed'], 'Module.emheapOptions');
-      } catch (e) {
-        console.warn('emheap: ignoring Module.emheapOptions: ' + (e && e.message || e));
-      }
+      var options = EMHEAP.options();
+      take(options.mode, options.samplingInterval, options.stackDepth, options.seed, 'Module.emheapOptions');
       if (typeof location !== 'undefined' && location.search && typeof URLSearchParams !== 'undefined') {
         var params = new URLSearchParams(location.search);
         take(params.get('emheap'), params.get('emheap_interval'), params.get('emheap_depth'), params.get('emheap_seed'), 'the page URL');
@@ -251,6 +246,45 @@ mergeInto(LibraryManager.library, {
       // so estimates, differ from run to run.
       if (!config.seed) config.seed = EMHEAP.randomSeed();
       return config;
+    },
+
+    // Module.emheapOptions, read once into a plain object of the fields
+    // emheap knows. The app owns that object: a getter that throws, or a
+    // value that is not an object, is reported once and ignored, and the
+    // module starts as it would without emheap.
+    OPTION_NAMES: ['mode', 'samplingInterval', 'stackDepth', 'seed', 'leakReport', 'leakExitCode', 'timeline'],
+    optionsCache: null,
+
+    options: function () {
+      if (EMHEAP.optionsCache) return EMHEAP.optionsCache;
+      var out = {};
+      EMHEAP.optionsCache = out;
+      var given;
+      try {
+        given = Module['emheapOptions'];
+        if (given === undefined || given === null) return out;
+        if (typeof given !== 'object') throw new Error('it is a ' + typeof given + ', not an object');
+        EMHEAP.OPTION_NAMES.forEach(function (name) {
+          try {
+            out[name] = given[name];
+          } catch (e) {
+            console.warn('emheap: ignoring Module.emheapOptions.' + name + ': reading it threw ' + (e && e.message || e));
+          }
+        });
+      } catch (e) {
+        console.warn('emheap: ignoring Module.emheapOptions: ' + (e && e.message || e));
+      }
+      return out;
+    },
+
+    // Where emheap's own messages go: the console in a page; under node,
+    // stderr, never the program's stdout (which may be its output).
+    console: function () {
+      if (!EMHEAP.consoleCache) {
+        EMHEAP.consoleCache = EMHEAP.isNode() && typeof require === 'function'
+          ? new (require('console').Console)({stdout: process.stderr, stderr: process.stderr}) : console;
+      }
+      return EMHEAP.consoleCache;
     },
 
     randomSeed: function () {
@@ -270,12 +304,9 @@ mergeInto(LibraryManager.library, {
     // (EMHEAP_LEAK_REPORT=1 | <file>, EMHEAP_LEAK_EXIT_CODE=N), which wins.
     // An exit code alone also asks for the report. Returns null if not asked.
     readLeakConfig: function () {
-      var report, code;
-      var options = Module['emheapOptions'];
-      if (options) {
-        report = options['leakReport'];
-        code = options['leakExitCode'];
-      }
+      var options = EMHEAP.options();
+      var report = options.leakReport;
+      var code = options.leakExitCode;
       if (EMHEAP.isNode()) {
         var env = process.env['EMHEAP_LEAK_REPORT'];
         if (env !== undefined && env !== '') report = env === '0' ? false : env === '1' ? true : env;
@@ -425,8 +456,7 @@ mergeInto(LibraryManager.library, {
     timeline: null,
 
     startTimeline: function () {
-      var options = Module['emheapOptions'];
-      if (EMHEAP.timeline || (options && options['timeline'] === false) || typeof setInterval !== 'function') return;
+      if (EMHEAP.timeline || EMHEAP.options().timeline === false || typeof setInterval !== 'function') return;
       var n = EMHEAP.TIMELINE_POINTS;
       EMHEAP.timeline = {t: new Float64Array(n), bytes: new Float64Array(n), blocks: new Float64Array(n),
         count: 0, start: EMHEAP.now()};
@@ -548,18 +578,19 @@ mergeInto(LibraryManager.library, {
       }
       result.rows = d.sortDiffRows(result.rows, 'bytes');
       var t = result.totals;
-      console.log('emheap diff: live bytes ' + t.liveBytes.before + ' -> ' + t.liveBytes.after +
+      var log = EMHEAP.console();
+      log.log('emheap diff: live bytes ' + t.liveBytes.before + ' -> ' + t.liveBytes.after +
         ' (' + (t.liveBytes.delta >= 0 ? '+' : '') + t.liveBytes.delta + '), live blocks ' + t.liveBlocks.before +
         ' -> ' + t.liveBlocks.after + ', ' + result.rows.length + ' changed sites');
-      if (result.rows.length && typeof console.table === 'function') {
-        console.table(result.rows.map(function (r) {
+      if (result.rows.length && typeof log.table === 'function') {
+        log.table(result.rows.map(function (r) {
           return {'site': r.label + (r.status === 'both' ? '' : ' (' + r.status + ')'),
             '# New': r.newAllocs, '# Deleted': r.freedBlocks, '# Delta': r.countDelta,
             'Alloc. Size': r.allocBytes, 'Freed Size': r.freedBytes, 'Size Delta': r.sizeDelta,
             'stack (leaf first)': d.stackText(r.stack)};
         }));
       }
-      result.notes.forEach(function (n) { console.log('emheap diff: note: ' + n); });
+      result.notes.forEach(function (n) { log.log('emheap diff: note: ' + n); });
       return result;
     },
 
@@ -592,15 +623,33 @@ mergeInto(LibraryManager.library, {
         a.remove();
         setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
       } else {
+        name = EMHEAP.writeNewFile(name, text);
+        if (!name) return null;
+      }
+      EMHEAP.console().log('emheap: saved ' + name);
+      return name;
+    },
+
+    // Under node: writes a file that did not exist (name, else name-1,
+    // name-2... before the suffix), never over one the user has. Returns the
+    // name used, or null (reported).
+    writeNewFile: function (name, data) {
+      var fs = require('fs');
+      var suffix = /(\.[A-Za-z][\w-]*)*$/.exec(name)[0]; // ".speedscope.json", ".pb.gz"
+      var stem = name.slice(0, name.length - suffix.length);
+      for (var n = 0; n < 1000; n++) {
+        var candidate = n ? stem + '-' + n + suffix : name;
         try {
-          require('fs').writeFileSync(name, text);
+          fs.writeFileSync(candidate, data, {flag: 'wx'});
+          return candidate;
         } catch (e) {
-          console.error('emheap: cannot write ' + name + ': ' + (e && e.message || e));
+          if (e && e.code === 'EEXIST') continue;
+          console.error('emheap: cannot write ' + candidate + ': ' + (e && e.message || e));
           return null;
         }
       }
-      console.log('emheap: saved ' + name);
-      return name;
+      console.error('emheap: cannot write ' + name + ': 1000 files of that name exist');
+      return null;
     },
   },
 

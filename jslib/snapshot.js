@@ -39,6 +39,7 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
   // JS sites are keyed in C by raw stack; two raw stacks that clean to the
   // same frames (stack_table.js) are one site here: stack id -> its entry.
   var byJsStack = new Map();
+  var mergedInto = new Map(); // runtime site id -> the site id it was merged into
   raw.forEach(function (entry) {
     var id = entry[0];
     var site = entry[1];
@@ -51,7 +52,10 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
       key = '(worker thread ' + site.thread + ': link with emheap-config --shadow for its stacks)';
     } else if (site.stackKind === layout.STACK_JS && (jsStack = stackTable.resolve(site.stackRef))) {
       var same = byJsStack.get(jsStack);
-      if (same) return addSite(same, site);
+      if (same) {
+        mergedInto.set(id, same.id);
+        return addSite(same, site);
+      }
       stack = stackTable.stacks[jsStack].frames;
       key = stackTable.stacks[jsStack].key;
     } else if (site.stackKind === layout.STACK_SHADOW) {
@@ -65,6 +69,9 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
     addSite(out, site);
     if (jsStack) byJsStack.set(jsStack, out);
     snapshot.sites.push(out);
+  });
+  snapshot.heapGrowth.forEach(function (g) {
+    if (mergedInto.has(g.siteId)) g.siteId = mergedInto.get(g.siteId);
   });
   snapshot.sites.sort(function (a, b) {
     return b.liveBytes - a.liveBytes || b.totalBytes - a.totalBytes || a.id - b.id;

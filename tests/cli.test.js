@@ -364,6 +364,75 @@ describe('emheap convert', () => {
     assert.deepEqual(fs.readFileSync(input), before);
     assertRejected(run('convert', input, '--to', 'pprof', '-o', path.join(tmp, 'no', 'such', 'dir', 'x.pb.gz')), /cannot write .*no such directory/);
   });
+
+  test('the input is found by identity: through a symbolic link, a hard link, another spelling', () => {
+    const kept = write('ident/in.speedscope.json', toSpeedscope(snap));
+    const before = fs.readFileSync(kept);
+    fs.symlinkSync(kept, path.join(tmp, 'ident', 'l.json'));
+    fs.linkSync(kept, path.join(tmp, 'ident', 'hard.json'));
+    for (const name of ['ident/l.json', 'ident/hard.json', './ident/../ident/in.speedscope.json']) {
+      assertRejected(run('convert', kept, '--to', 'collapsed', '-o', name, '--force'), /would overwrite its input/, name);
+    }
+    assert.deepEqual(fs.readFileSync(kept), before, 'input intact');
+    assert.equal(fs.readdirSync(path.join(tmp, 'ident')).filter((f) => /tmp/.test(f)).length, 0, 'no temporary file left');
+  });
+
+  test('an existing output is kept unless --force; --force replaces a link, not what it points to', () => {
+    const mine = write('force/notes.txt', 'my notes\n');
+    assertRejected(run('convert', input, '--to', 'collapsed', '-o', mine), /notes\.txt exists: give another name with -o, or --force/);
+    assert.equal(fs.readFileSync(mine, 'utf8'), 'my notes\n');
+    const r = run('convert', input, '--to', 'collapsed', '-o', mine, '--force');
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(fs.readFileSync(mine, 'utf8'), toCollapsed(snap));
+    const other = write('force/other.txt', 'keep me\n');
+    const link = path.join(tmp, 'force', 'link.txt');
+    fs.symlinkSync(other, link);
+    assertRejected(run('convert', input, '--to', 'collapsed', '-o', link), /link\.txt exists \(a link\)/);
+    assert.equal(run('convert', input, '--to', 'collapsed', '-o', link, '--force').status, 0);
+    assert.equal(fs.readFileSync(other, 'utf8'), 'keep me\n', 'the link target is untouched');
+    assert.ok(!fs.lstatSync(link).isSymbolicLink());
+    assert.equal(fs.readFileSync(link, 'utf8'), toCollapsed(snap));
+    assertRejected(run('convert', input, '--to', 'collapsed', '-o', path.join(tmp, 'force'), '--force'), /is a directory/);
+  });
+
+  // Random damage to a valid snapshot (seeded): every input the CLI accepts
+  // gives files that pass their schemas; everything else is one emheap: line.
+  test('fuzzed snapshots: accepted ones convert to valid files in every JSON format', () => {
+    const { parseSnapshotBuffer } = require('../cli/read_snapshot');
+    let seed = 20261122;
+    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296);
+    const pick = (a) => a[Math.floor(random() * a.length)];
+    const values = [-1, 0, 1.5, 2 ** 53, 1e300, '', 'x', null, true, [], {}, [1, 'a'], { name: 'n' }, '2026-11-22T00:00:00Z'];
+    const paths = (o, at = []) => (o && typeof o === 'object'
+      ? [at, ...Object.keys(o).flatMap((k) => paths(o[k], at.concat(k)))] : [at]);
+    let accepted = 0;
+    for (let i = 0; i < 1500; i++) {
+      const doc = clone(makeSnapshot());
+      for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
+        const at = pick(paths(doc).filter((p) => p.length));
+        const parent = at.slice(0, -1).reduce((o, k) => o[k], doc);
+        const key = at[at.length - 1];
+        const r = random();
+        if (r < 0.6) parent[key] = clone(pick(values));
+        else if (r < 0.8 && !Array.isArray(parent)) delete parent[key];
+        else if (!Array.isArray(parent)) parent[key + 'X'] = clone(pick(values)); // an unknown field
+      }
+      let read;
+      try {
+        read = parseSnapshotBuffer(Buffer.from(JSON.stringify(doc)), 'fuzz').snapshot;
+      } catch (e) {
+        assert.equal(e.name, 'EmheapError', `input ${i}: ${e.stack}`);
+        assert.doesNotMatch(e.message, /\n/);
+        continue;
+      }
+      accepted++;
+      assert.deepEqual(validateSnapshot(clone(read)), [], `input ${i}`);
+      assert.deepEqual(validateSpeedscope(clone(toSpeedscope(read))), [], `input ${i} speedscope`);
+      assert.deepEqual(validatePerfView(clone(toPerfView(read))), [], `input ${i} perfview`);
+      assert.deepEqual(validateChromeTrace(clone(toChromeTrace(read))), [], `input ${i} chrome-trace`);
+    }
+    assert.ok(accepted > 100 && accepted < 1400, `accepted ${accepted} of 1500: the fuzzer should make both kinds`);
+  });
 });
 
 // ---------------------------------------------------------------- check
@@ -461,9 +530,9 @@ describe('bad input: one line, exit 2, no stack trace', () => {
       ['JSON null', [write('bad/null.json', 'null')], /the top level is null/],
       ['"emheap" not an object', [write('bad/str.json', emheapNotObject)], /"emheap" field is not a snapshot object/],
       ['stack out of range', [write('bad/stack.json', badStack)], /damaged emheap snapshot: sites\[0\]\.stack refers to frame 99, but there are 7 frames/],
-      ['negative count', [write('bad/neg.json', negative)], /damaged emheap snapshot: sites\[1\]\.liveBytes is not a whole number/],
-      ['no summary', [write('bad/nosummary.speedscope.json', noSummary)], /damaged emheap snapshot: summary is missing/],
-      ['unknown mode', [write('bad/mode.json', badMode)], /mode "exact" is not one of/],
+      ['negative count', [write('bad/neg.json', negative)], /damaged emheap snapshot: sites\[1\]\.liveBytes must be >= 0/],
+      ['no summary', [write('bad/nosummary.speedscope.json', noSummary)], /damaged emheap snapshot: has no summary/],
+      ['unknown mode', [write('bad/mode.json', badMode)], /mode must be equal to one of the allowed values \(exact-js, exact-shadow, sampled, off\)/],
     ];
   };
 
@@ -546,12 +615,14 @@ describe('help and packaging', () => {
   });
 
   // The CLI must run from an npm install without devDependencies.
-  test('cli/ and formats/ need nothing but node and each other', () => {
+  test('cli/ and formats/ need nothing but node, each other and the package\'s dependencies', () => {
+    const dependencies = Object.keys(require('../package.json').dependencies || {});
     for (const dir of ['cli', 'formats']) {
       for (const name of fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.js'))) {
         const src = fs.readFileSync(path.join(ROOT, dir, name), 'utf8');
         for (const m of src.matchAll(/require\(['"]([^'"]+)['"]\)/g)) {
-          assert.ok(m[1].startsWith('node:') || m[1].startsWith('.'), `${dir}/${name} requires ${m[1]}`);
+          assert.ok(m[1].startsWith('node:') || m[1].startsWith('.') || dependencies.includes(m[1]),
+            `${dir}/${name} requires ${m[1]}`);
         }
         // a header comment says what the file is
         assert.match(src.replace(/^#!.*\n/, ''), /^\/\/ \S+\.js: /, `${dir}/${name} header`);
@@ -620,6 +691,15 @@ describe('cli modules', () => {
     const noName = makeSnapshot();
     delete noName.frames[2].name;
     assert.equal(checkSnapshot(noName), 'frames[2] has no name');
+    const extra = makeSnapshot();
+    extra.frames[0].funcIndex = -1;
+    assert.equal(checkSnapshot(extra), 'frames[0].funcIndex must be >= 0');
+    const unknown = makeSnapshot();
+    unknown.sites[0].colour = 'red';
+    unknown.summary.newCounter = 5;
+    assert.equal(checkSnapshot(unknown), null, 'fields a newer emheap may add are accepted');
+    assert.equal(unknown.sites[0].colour, undefined, '... and dropped, so no output carries an unchecked field');
+    assert.equal(unknown.summary.newCounter, undefined);
   });
 
   test('table: right-aligned numbers, no trailing blanks', () => {

@@ -376,6 +376,54 @@ test('leak report at exit: Module.emheapOptions asks for it too', () => {
   }
 });
 
+// The app's Module object is the app's: emheap reading it must not stop the
+// module from starting, whatever it holds.
+test('a Module.emheapOptions that throws or is not an object is reported and ignored', () => {
+  const fs = require('fs');
+  const hostile = {
+    'a throwing getter': "var Module = {}; Object.defineProperty(Module, 'emheapOptions', {get() { throw new Error('nope'); }});",
+    'a throwing field': "var Module = {emheapOptions: {get mode() { throw new Error('no mode'); }, leakReport: true}};",
+    'a string': "var Module = {emheapOptions: 'exact'};",
+  };
+  for (const [what, prelude] of Object.entries(hostile)) {
+    const file = path.join(BUILD, 'leak_exit.hostile.js');
+    fs.writeFileSync(file, prelude + '\n' + fs.readFileSync(path.join(BUILD, 'leak_exit.js'), 'utf8'));
+    try {
+      const r = runWasmProgram(file);
+      assert.equal(r.status, 0, `${what}: ${r.stderr}`);
+      assert.match(r.stderr, /emheap: ignoring Module\.emheapOptions/, what);
+      if (what === 'a throwing field') assert.match(r.stderr, /still live, allocated at/, 'the readable fields still count');
+    } finally {
+      fs.rmSync(file, {force: true});
+    }
+  }
+});
+
+test('under node, downloadSnapshot() writes a new file each time and prints on stderr only', () => {
+  const fs = require('fs');
+  const os = require('os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-save-'));
+  const file = path.join(BUILD, 'leak_exit.save.js');
+  // Same name twice (the timestamp is frozen): the second must not replace the first.
+  fs.writeFileSync(file, "var Module = {onExit: function () { var d = Date.prototype.toISOString; " +
+    "Date.prototype.toISOString = function () { return '2026-11-22T00:00:00.000Z'; }; " +
+    "Module.emheap.downloadSnapshot('collapsed'); Module.emheap.downloadSnapshot('collapsed'); " +
+    "Date.prototype.toISOString = d; }};\n" + fs.readFileSync(path.join(BUILD, 'leak_exit.js'), 'utf8'));
+  try {
+    fs.writeFileSync(path.join(dir, 'memory-profile-2026-11-22T00-00-00.000Z.collapsed.txt'), 'mine\n');
+    const r = runWasmProgram(file, {cwd: dir, env: {EMHEAP_MODE: 'exact'}});
+    assert.equal(r.status, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /emheap/, 'nothing of emheap in the program\'s stdout');
+    assert.match(r.stderr, /emheap: saved memory-profile-2026-11-22T00-00-00\.000Z-1\.collapsed\.txt/);
+    assert.match(r.stderr, /emheap: saved memory-profile-2026-11-22T00-00-00\.000Z-2\.collapsed\.txt/);
+    assert.equal(fs.readFileSync(path.join(dir, 'memory-profile-2026-11-22T00-00-00.000Z.collapsed.txt'), 'utf8'), 'mine\n');
+    assert.match(fs.readFileSync(path.join(dir, 'memory-profile-2026-11-22T00-00-00.000Z-2.collapsed.txt'), 'utf8'), /leak_buffers/);
+  } finally {
+    fs.rmSync(file, {force: true});
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+});
+
 test('timeline: under node too (its timer never keeps the program alive); off with emheapOptions.timeline = false', () => {
   const fs = require('fs');
   const on = runWasmProgram(path.join(BUILD, 'pause.dlmalloc.js'));

@@ -6,9 +6,9 @@ const {spawnSync} = require('child_process');
 
 // Emscripten 3.1.6 output needs --no-experimental-fetch under node >= 18
 // to load its .wasm (see ../shared/TOOLCHAIN.md).
-function runWasmProgram(jsFile, {env = {}, args = [], nodeArgs = []} = {}) {
+function runWasmProgram(jsFile, {env = {}, args = [], nodeArgs = [], cwd} = {}) {
   const r = spawnSync(process.execPath, ['--no-experimental-fetch', ...nodeArgs, jsFile, ...args], {
-    encoding: 'utf8', env: {...process.env, ...env}, maxBuffer: 256 << 20,
+    encoding: 'utf8', env: {...process.env, ...env}, maxBuffer: 256 << 20, cwd,
   });
   const lines = (r.stdout || '').split('\n');
   const tagged = {};
