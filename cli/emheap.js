@@ -19,8 +19,12 @@ const { checkBudgets } = require('./budget');
 const units = require('./units');
 const { renderTable, clip } = require('./table');
 const { FORMATS, formatByName } = require('../formats/index');
+const { shortName } = require('../model/names');
 
-const STACK_WIDTH = 100;   // characters of stack shown per row in tables
+// Characters shown per row in tables, after C++ names are shortened
+// (model/names.js); --json has everything in full.
+const STACK_WIDTH = 100;
+const KEY_WIDTH = 80;
 
 const USAGE = {
   top: {
@@ -196,7 +200,8 @@ function cmdTop({ args, opts }, out) {
     const live = (b) => (sampled ? `~${units.formatBytes(b)} ${errorText(b, snapshot.samplingInterval)}` : units.formatBytes(b));
     const rows = result.sites.map((s) => [
       s.rank, live(s.liveBytes), units.formatCount(s.liveBlocks), units.formatCount(s.totalAllocs),
-      units.formatBytes(s.totalBytes), s.label, clip(stackText(s.stack.map((f) => f.name)), STACK_WIDTH),
+      units.formatBytes(s.totalBytes), clip(shortName(s.label), KEY_WIDTH),
+      clip(stackText(s.stack.map((f) => shortName(f.name))), STACK_WIDTH),
     ]);
     text += renderTable(columns, rows);
     text += `\n${result.sites.length} of ${result.totalSites} sites, sorted by ${SORTS[sort].title}` +
@@ -249,7 +254,8 @@ function cmdDiff({ args, opts }, out) {
       c(r.newAllocs), c(r.freedBlocks), units.formatCountDelta(r.countDelta),
       b(r.allocBytes), b(r.freedBytes), units.formatBytesDelta(r.sizeDelta), label, stack,
     ];
-    const rows = shown.map((r) => row(r, r.label + (r.status === 'both' ? '' : ` (${r.status})`), clip(stackText(r.stack), STACK_WIDTH)));
+    const rows = shown.map((r) => row(r, clip(shortName(r.label), KEY_WIDTH) + (r.status === 'both' ? '' : ` (${r.status})`),
+      clip(stackText(r.stack.map(shortName)), STACK_WIDTH)));
     rows.push(row(diff.sum, `total of ${c(ranked.length)} changed sites`, ''));
     text += renderTable(columns, rows);
     text += `\n${shown.length} of ${ranked.length} changed sites, sorted by ${DIFF_SORTS[sort].title}` +
@@ -345,8 +351,8 @@ function cmdCheck({ args, opts }, out, err) {
   const { snapshot } = readSnapshotFile(args[0]);
   const result = checkBudgets(snapshot, budgets);
   const ex = units.formatBytesExact;
-  const site = (s) => `${s.label} ${units.formatBytes(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}` +
-    (s.stack.length ? ` (${stackText(s.stack)})` : '');
+  const site = (s) => `${shortName(s.label)} ${units.formatBytes(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}` +
+    (s.stack.length ? ` (${clip(stackText(s.stack.map(shortName)), STACK_WIDTH)})` : '');
   if (result.ok) {
     const parts = [];
     if (budgets.maxLiveBytes !== undefined) parts.push(`live ${ex(snapshot.summary.liveBytes)} <= ${ex(budgets.maxLiveBytes)}`);

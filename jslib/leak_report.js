@@ -4,6 +4,8 @@
 // out; the library decides when to call it and where the text goes.
 'use strict';
 
+var names = require('../model/names');
+
 var errorText = require('../cli/sites').errorText;
 
 var UNATTRIBUTED = '(unattributed: allocated while tracking was paused, or no stack could be taken)';
@@ -25,15 +27,6 @@ function plural(n, one, many) {
   return thousands(n) + ' ' + (n === 1 ? one : many);
 }
 
-// "leak_memory leaky.c:42", else "leaky.wasm!leak_memory", else the name.
-function frameText(frame) {
-  if (frame.file !== undefined && frame.file !== '') {
-    return frame.name + ' ' + frame.file + (frame.line !== undefined ? ':' + frame.line : '');
-  }
-  if (frame.module) return frame.module + '!' + frame.name;
-  return frame.name;
-}
-
 // The stacks holding live blocks: [{frames: [text, ...] leaf first,
 // liveBytes, liveBlocks, siteIds}], bytes descending. Sites whose frames
 // read the same (one call reached at several wasm offsets, e.g. an unrolled
@@ -43,7 +36,7 @@ function leakedStacks(snapshot) {
   var stacks = [];
   snapshot.sites.forEach(function (site) {
     if (!(site.liveBytes > 0 || site.liveBlocks > 0)) return;
-    var frames = site.stack.map(function (i) { return frameText(snapshot.frames[i]); });
+    var frames = site.stack.map(function (i) { return names.frameText(snapshot.frames[i], true); });
     if (!frames.length) frames = [UNATTRIBUTED];
     var text = frames.join('\n');
     var entry = byText.get(text);
@@ -100,4 +93,4 @@ function leakReport(snapshot) {
   return {leaked: true, liveBytes: liveBytes, liveBlocks: liveBlocks, stacks: stacks, text: lines.join('\n') + '\n'};
 }
 
-module.exports = {leakReport: leakReport, leakedStacks: leakedStacks, frameText: frameText, thousands: thousands};
+module.exports = {leakReport: leakReport, leakedStacks: leakedStacks, thousands: thousands};

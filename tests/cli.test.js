@@ -226,6 +226,37 @@ describe('emheap diff', () => {
 
 // ---------------------------------------------------------------- top
 
+describe('C++ names in tables', () => {
+  // nlohmann/json-sized names: thousands of characters of template arguments.
+  const json = 'nlohmann::json_abi_v3_11_2::basic_json<std::map, std::vector, ' +
+    'std::__2::basic_string<char, std::__2::char_traits<char>, std::__2::allocator<char> >, bool, long long, '.repeat(25) +
+    'void>';
+  const ctor = `${json}::basic_json(${json} const&)`;
+  const withCpp = () => {
+    const s = makeSnapshot();
+    s.frames[0].name = ctor;
+    s.sites[0].key = ctor + '+0x1a2b';
+    return s;
+  };
+
+  test('top, diff and check shorten the key and stack columns; --json keeps the full names', () => {
+    assert.ok(ctor.length > 3000);
+    const file = write('cpp/a.json', withCpp());
+    const top = run('top', file);
+    assert.equal(top.status, 0, top.stderr);
+    assert.match(top.stdout, /nlohmann::json_abi_v3_11_2::basic_json<…>::basic_json\(…\)\+0x1a2b/);
+    for (const line of top.stdout.split('\n')) assert.ok(line.length < 300, `top line of ${line.length} characters`);
+    const diff = run('diff', write('cpp/b.json', withCpp()), file);
+    assert.equal(diff.status, 0, diff.stderr);
+    for (const line of diff.stdout.split('\n')) assert.ok(line.length < 300, `diff line of ${line.length} characters`);
+    const check = run('check', file, '--max-site-bytes', '1');
+    assert.equal(check.status, 1);
+    for (const line of check.stderr.split('\n')) assert.ok(line.length < 300, `check line of ${line.length} characters`);
+    const full = JSON.parse(run('top', file, '--json').stdout);
+    assert.equal(full.sites[0].label, ctor + '+0x1a2b');
+  });
+});
+
 describe('emheap top', () => {
   let files;
   before(() => {
