@@ -19,6 +19,17 @@ function cleanPath(p) {
 
 // json: the parsed source map (version 3). Returns {lookup(offset)} where
 // lookup gives {file, line} or null.
+//
+// Which line an offset gets. A frame's offset is its call instruction.
+// When wasm-opt inlines a callee (operator new[] into the caller), the
+// source map can hold several entries at the call's offset: the caller's
+// line first, then the inlined callee's (libcxx's new.cpp). The frame is the
+// caller's, so it gets the first. (Measured on em++ 3.1.6 -O2: new[] and a
+// std::string constructor then name the app's line; a std::vector growth or
+// make_unique whose call sits deeper in inlined libc++ code keeps the libc++
+// header line: a source map has no inlining records, and the nearest earlier
+// app line was tried and named the previous statement, which misleads more
+// than a header line does.)
 function parseSourceMap(json) {
   if (!json || json.version !== 3 || typeof json.mappings !== 'string' || !Array.isArray(json.sources)) {
     throw new Error('not a version 3 source map');
@@ -59,17 +70,25 @@ function parseSourceMap(json) {
   }
   return {
     lookup: function (offset) {
-      var lo = 0;
-      var hi = offsets.length - 1;
-      if (hi < 0 || offset < offsets[0]) return null;
-      while (lo < hi) {
-        var mid = (lo + hi + 1) >> 1;
-        if (offsets[mid] <= offset) lo = mid;
-        else hi = mid - 1;
-      }
-      return files[lo] < 0 ? null : {file: sources[files[lo]], line: lines[lo]};
+      var at = lastAtOrBefore(offsets, offset);
+      if (at < 0) return null;
+      while (at > 0 && offsets[at - 1] === offsets[at]) at--; // the first entry at that offset
+      return files[at] < 0 ? null : {file: sources[files[at]], line: lines[at]};
     },
   };
+}
+
+// Index of the last value <= x in an ascending array, or -1.
+function lastAtOrBefore(sorted, x) {
+  var lo = 0;
+  var hi = sorted.length - 1;
+  if (hi < 0 || x < sorted[0]) return -1;
+  while (lo < hi) {
+    var mid = (lo + hi + 1) >> 1;
+    if (sorted[mid] <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 module.exports = {parseSourceMap: parseSourceMap};
