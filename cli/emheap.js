@@ -289,14 +289,15 @@ function checkTarget(target, input, force) {
   if (sameFile(target, input)) {
     throw new EmheapError(`convert would overwrite its input ${input}${target !== input ? ' (through ' + target + ')' : ''}: give another name with -o`);
   }
-  let stat = null;
+  let link;
   try {
-    stat = fs.lstatSync(target);
+    link = fs.lstatSync(target);
   } catch (e) {
-    return;
+    return; // nothing there
   }
-  if (fs.existsSync(target) && fs.statSync(target).isDirectory()) throw new EmheapError(`cannot write ${target}: is a directory`);
-  if (!force) throw new EmheapError(`${target} exists${stat.isSymbolicLink() ? ' (a link)' : ''}: give another name with -o, or --force to replace it`);
+  const pointed = link.isSymbolicLink() ? fs.statSync(target, { throwIfNoEntry: false }) : link;
+  if (pointed && pointed.isDirectory()) throw new EmheapError(`cannot write ${target}: is a directory`);
+  if (!force) throw new EmheapError(`${target} exists${link.isSymbolicLink() ? ' (a link)' : ''}: give another name with -o, or --force to replace it`);
 }
 
 // Writes a temporary file beside the target and renames it over the target:

@@ -279,6 +279,8 @@ mergeInto(LibraryManager.library, {
 
     // Where emheap's own messages go: the console in a page; under node,
     // stderr, never the program's stdout (which may be its output).
+    consoleCache: null,
+
     console: function () {
       if (!EMHEAP.consoleCache) {
         EMHEAP.consoleCache = EMHEAP.isNode() && typeof require === 'function'

@@ -85,7 +85,7 @@ static inline int emheap_plausible_block(void *p) {
 ** would race with emheap setting FLAG4 on the same word from another
 ** thread; a lost PINUSE update corrupts the heap. Threaded builds look
 ** recorded blocks up instead (measured in make bench's threaded rows). */
-#define EMHEAP_USE_FLAG (!EMHEAP_THREADED && 1)
+#define EMHEAP_USE_FLAG (!EMHEAP_THREADED)
 static inline int emheap_flag_is_set(void *p) { return (*emheap_head_word(p) & DL_FLAG4) != 0; }
 static inline void emheap_flag_set(void *p) { *emheap_head_word(p) |= DL_FLAG4; }
 static inline void emheap_flag_clear(void *p) { *emheap_head_word(p) &= ~DL_FLAG4; }

@@ -8,15 +8,14 @@
 // Run: node --test tests/browser-diff.test.js
 'use strict';
 
-const { describe, test, before, after } = require('node:test');
+const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { serve } = require('./lib/serve');
 const samplePage = require('./lib/sample_page');
 const { downloadFrom, downloadsDuring, errorsIn, clickLeak } = samplePage;
-const { launch, haveChromium, CHROMIUM } = require('./lib/browser');
+const { servedChromium, haveChromium, CHROMIUM } = require('./lib/browser');
 const { diffSnapshots } = require('../cli/diff');
 const { validateSnapshot } = require('./lib/schemas');
 const { toChromeTrace } = require('../formats/chrome_trace');
@@ -30,9 +29,8 @@ const LEAK_BLOCKS = 64;
 const LEAK_BYTES = 64 * (4 + 16384);
 const DIFF_NAME = /^memory-diff-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(\.\d+)?Z\.json$/;
 
-let server;
-let browser;
-const openSample = (name, query) => samplePage.openSample(browser, server.url, name, query);
+let chrome; // {server, browser}: servedChromium, in the describe below
+const openSample = (name, query) => samplePage.openSample(chrome.browser, chrome.server.url, name, query);
 
 // Rows of a diff whose call site is leak_memory, added up.
 function leakRows(rows) {
@@ -43,17 +41,9 @@ function leakRows(rows) {
 }
 
 describe('snapshot diffs in headless Chromium', { skip: SKIP }, () => {
-  before(async () => {
-    if (SKIP) return;
+  chrome = servedChromium({ '/': SAMPLES }, () => {
     assert.ok(fs.existsSync(path.join(SAMPLES, 'leaky-canvas', 'index.html')),
       'build/samples/leaky-canvas/index.html is missing: run `make samples` first');
-    server = await serve({ '/': SAMPLES });
-    browser = await launch();
-  });
-
-  after(async () => {
-    if (browser) await browser.close();
-    if (server) await server.close();
   });
 
   test('Ctrl+Shift+D: first press is the baseline, the second downloads the diff that shows the leak', async () => {

@@ -3,29 +3,19 @@
 // protobuf, decoded by pprof-format), collapsed stacks (plain text).
 'use strict';
 
-const {describe, test, before, after} = require('node:test');
+const {describe, test} = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const {Profile} = require('pprof-format');
-const {serve} = require('./lib/serve');
-const {launch, newPage, haveChromium, CHROMIUM} = require('./lib/browser');
+const {newPage, servedChromium, haveChromium, CHROMIUM} = require('./lib/browser');
 
 const SAMPLES = path.join(__dirname, '..', 'build', 'samples');
 const skip = haveChromium() ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`;
 
 describe('page downloads of binary and text formats', {skip}, () => {
-  let server;
-  let browser;
-  before(async () => {
-    server = await serve({'/': SAMPLES});
-    browser = await launch();
-  });
-  after(async () => {
-    if (browser) await browser.close();
-    if (server) await server.close();
-  });
+  const chrome = servedChromium({'/': SAMPLES});
 
   async function download(page, format) {
     const [d] = await Promise.all([
@@ -36,9 +26,9 @@ describe('page downloads of binary and text formats', {skip}, () => {
   }
 
   test('pprof and collapsed downloads are real files, not JSON dumps', async () => {
-    const {context, page, consoleMessages} = await newPage(browser);
+    const {context, page, consoleMessages} = await newPage(chrome.browser);
     try {
-      await page.goto(`${server.url}/leaky-canvas/?emheap=exact`);
+      await page.goto(`${chrome.server.url}/leaky-canvas/?emheap=exact`);
       await page.waitForFunction(() => document.title === 'emheap sample: ready');
       await page.click('#leak');
 

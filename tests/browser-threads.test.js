@@ -5,33 +5,23 @@
 // in linear memory, readable from the main thread).
 'use strict';
 
-const {describe, test, before, after} = require('node:test');
+const {describe, test} = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const {serve} = require('./lib/serve');
-const {launch, newPage, haveChromium, CHROMIUM} = require('./lib/browser');
+const {newPage, servedChromium, haveChromium, CHROMIUM} = require('./lib/browser');
 const {validateSnapshot} = require('./lib/schemas');
 
 const PAGE = path.join(__dirname, '..', 'build', 'tests', 'threads_page');
 const skip = haveChromium() ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`;
 
 describe('threads in the page', {skip}, () => {
-  let server;
-  let browser;
-  before(async () => {
-    server = await serve({'/': PAGE});
-    browser = await launch();
-  });
-  after(async () => {
-    if (browser) await browser.close();
-    if (server) await server.close();
-  });
+  const chrome = servedChromium({'/': PAGE});
 
   test('a threaded page: no crash, Ctrl+Shift+H downloads worker sites', async () => {
-    const {context, page, consoleMessages} = await newPage(browser);
+    const {context, page, consoleMessages} = await newPage(chrome.browser);
     try {
-      await page.goto(`${server.url}/index.html`);
+      await page.goto(`${chrome.server.url}/index.html`);
       assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'served cross-origin isolated');
       // main() prints "1..2" once the threads are joined.
       await page.waitForFunction(() => typeof emheap === 'object', null, {timeout: 30000});

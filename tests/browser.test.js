@@ -7,15 +7,14 @@
 // Run: node --test tests/browser.test.js
 'use strict';
 
-const { describe, test, before, after } = require('node:test');
+const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { serve } = require('./lib/serve');
 const samplePage = require('./lib/sample_page');
 const { downloadFrom, downloadsDuring, errorsIn, clickLeak } = samplePage;
-const { launch, newPage, haveChromium, CHROMIUM } = require('./lib/browser');
+const { newPage, servedChromium, haveChromium, CHROMIUM } = require('./lib/browser');
 const { validateSpeedscope, validatePerfView, validateSnapshot } = require('./lib/schemas');
 
 const SAMPLES = path.join(__dirname, '..', 'build', 'samples');
@@ -27,9 +26,8 @@ const MIB = 1024 * 1024;
 const SPEEDSCOPE_NAME = /^memory-profile-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(\.\d+)?Z\.speedscope\.json$/;
 const PERFVIEW_NAME = /^memory-profile-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(\.\d+)?Z\.PerfView\.json$/;
 
-let server;
-let browser;
-const openSample = (name, query) => samplePage.openSample(browser, server.url, name, query);
+let chrome; // {server, browser}: servedChromium, in the describe below
+const openSample = (name, query) => samplePage.openSample(chrome.browser, chrome.server.url, name, query);
 
 const pressHotkey = (page) => () => page.keyboard.press('Control+Shift+H');
 
@@ -44,19 +42,11 @@ function speedscopeLeaves(file) {
 }
 
 describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
-  before(async () => {
-    if (SKIP) return;
+  chrome = servedChromium({ '/': SAMPLES }, () => {
     for (const dir of ['leaky-canvas', 'leaky-canvas-plain', 'leaky-canvas-module']) {
       assert.ok(fs.existsSync(path.join(SAMPLES, dir, 'index.html')),
         `build/samples/${dir}/index.html is missing: run \`make samples\` first`);
     }
-    server = await serve({ '/': SAMPLES });
-    browser = await launch();
-  });
-
-  after(async () => {
-    if (browser) await browser.close();
-    if (server) await server.close();
   });
 
   test('Ctrl+Shift+H downloads a valid speedscope file that blames leak_memory, and free removes it', async () => {
@@ -353,7 +343,7 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
   // startup on. A key pressed before they arrive must still give a file with
   // lines, of the heap as it was at the press.
   test('Ctrl+Shift+H before the source map has arrived: heap read at the press, file saved with lines', async () => {
-    const { context, page, consoleMessages } = await newPage(browser);
+    const { context, page, consoleMessages } = await newPage(chrome.browser);
     let releaseMap;
     const mapHeld = new Promise((resolve) => { releaseMap = resolve; });
     let mapRequested = false;
@@ -363,7 +353,7 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
       await route.continue();
     });
     try {
-      await page.goto(`${server.url}/leaky-canvas/?emheap=exact`);
+      await page.goto(`${chrome.server.url}/leaky-canvas/?emheap=exact`);
       await page.waitForFunction((t) => document.title === t, samplePage.READY_TITLE, { timeout: 20000 });
       await clickLeak(page, 2);
       const downloads = [];

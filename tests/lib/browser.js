@@ -5,6 +5,8 @@
 
 const {chromium} = require('playwright-core');
 const fs = require('fs');
+const {before, after} = require('node:test');
+const {serve} = require('./serve');
 
 const CHROMIUM = process.env.EMHEAP_CHROMIUM || '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
@@ -29,4 +31,22 @@ async function newPage(browser) {
   return {context, page, consoleMessages};
 }
 
-module.exports = {launch, newPage, haveChromium, CHROMIUM};
+// The hooks every browser test file needs, for the describe() it is called
+// in: serve `routes` and launch Chromium before its tests (after `check`,
+// which asserts that what the pages need is built), close both after.
+// Returns {server, browser}, filled in by the time the tests run.
+function servedChromium(routes, check) {
+  const served = {server: null, browser: null};
+  before(async () => {
+    if (check) check();
+    served.server = await serve(routes);
+    served.browser = await launch();
+  });
+  after(async () => {
+    if (served.browser) await served.browser.close();
+    if (served.server) await served.server.close();
+  });
+  return served;
+}
+
+module.exports = {launch, newPage, servedChromium, haveChromium, CHROMIUM};
