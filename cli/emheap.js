@@ -20,6 +20,7 @@ const units = require('./units');
 const { renderTable, clip } = require('./table');
 const { FORMATS, formatByName } = require('../formats/index');
 const { shortName } = require('../model/names');
+const { parseWrapperList, removeAllocationLayer } = require('../model/wrappers');
 
 // Characters shown per row in tables, after C++ names are shortened
 // (model/names.js); --json has everything in full.
@@ -66,10 +67,10 @@ N is ${units.SIZE_HELP}.`,
 };
 
 const OPTIONS = {
-  top: { sort: 'value', top: 'value', json: 'flag' },
-  diff: { sort: 'value', top: 'value', json: 'flag' },
-  convert: { to: 'value', o: 'value', output: 'value', force: 'flag' },
-  check: { 'max-live-bytes': 'value', 'max-site-bytes': 'value' },
+  top: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value' },
+  diff: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value' },
+  convert: { to: 'value', o: 'value', output: 'value', force: 'flag', wrappers: 'value' },
+  check: { 'max-live-bytes': 'value', 'max-site-bytes': 'value', wrappers: 'value' },
 };
 const POSITIONAL = { top: ['FILE'], diff: ['BEFORE', 'AFTER'], convert: ['FILE'], check: ['FILE'] };
 
@@ -83,11 +84,25 @@ ${Object.values(USAGE).map((u) => '  ' + u.synopsis).join('\n')}
 FILE is a *.speedscope.json or *.PerfView.json file emheap wrote, or a bare
 snapshot JSON (emheap.snapshot() in the page). Exit status: 0 ok, 1 budget
 exceeded (check), 2 bad usage or unreadable input.
+
+Every command takes --wrappers LIST: the program's own allocation functions
+(names or globs, comma separated: --wrappers 'l_alloc,luaM_*'), removed from
+the leaf end of every stack so that sites are named after their callers.
+emheap also detects an obvious allocation layer by itself; --wrappers none
+turns that off. The page does the same when it takes a snapshot (declare
+them with Module.emheapOptions.wrappers; 'none' there keeps every frame).
 `;
 }
 
 function commandUsage(cmd) {
   return `Usage: ${USAGE[cmd].synopsis}\n\n${USAGE[cmd].text}\n`;
+}
+
+// A checked snapshot with the program's allocation layer removed
+// (model/wrappers.js): declared by --wrappers, and detected.
+function readSnapshot(file, opts) {
+  const { snapshot } = readSnapshotFile(file);
+  return removeAllocationLayer(snapshot, parseWrapperList(opts.wrappers === undefined ? [] : opts.wrappers));
 }
 
 // argv -> {cmd, args: [positional], opts: {name: value}} or {help: text}
@@ -171,18 +186,30 @@ function snapshotHeader(file, snap) {
     `captured ${snap.capturedAt}${snap.source ? ' from ' + snap.source : ''}\n` +
     `${modeNote(snap)}\n` +
     `live ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}, ` +
-    `peak ${units.formatBytes(s.peakLiveBytes)}, ${plural(snap.sites.length, 'site')}\n`;
+    `peak ${units.formatBytes(s.peakLiveBytes)}, ${plural(snap.sites.length, 'site')}\n` +
+    layerNote(snap);
+}
+
+// Which allocation layer the sites were named without (model/wrappers.js).
+function layerNote(snap) {
+  const w = snap.wrappers;
+  if (!w || (!w.declared.length && !w.detected.length)) return '';
+  const parts = [];
+  if (w.declared.length) parts.push(`${w.declared.map(shortName).join(', ')} (declared)`);
+  if (w.detected.length) parts.push(`${w.detected.map(shortName).join(', ')} (detected)`);
+  return `allocation layer left out of sites: ${parts.join('; ')}\n`;
 }
 
 function cmdTop({ args, opts }, out) {
   const sort = sortOption(opts, SORTS);
   const top = topOption(opts);
-  const { snapshot } = readSnapshotFile(args[0]);
+  const snapshot = readSnapshot(args[0], opts);
   const result = topSites(snapshot, { sort, top });
   if (opts.json) {
     out(JSON.stringify(Object.assign({
       file: args[0], capturedAt: snapshot.capturedAt, source: snapshot.source,
       mode: snapshot.mode, samplingInterval: snapshot.samplingInterval, summary: snapshot.summary,
+      wrappers: snapshot.wrappers,
     }, result), null, 2) + '\n');
     return 0;
   }
@@ -214,8 +241,8 @@ function cmdTop({ args, opts }, out) {
 function cmdDiff({ args, opts }, out) {
   const sort = sortOption(opts, DIFF_SORTS);
   const top = topOption(opts);
-  const before = readSnapshotFile(args[0]).snapshot;
-  const after = readSnapshotFile(args[1]).snapshot;
+  const before = readSnapshot(args[0], opts);
+  const after = readSnapshot(args[1], opts);
   const diff = diffSnapshots(before, after);
   const ranked = sortDiffRows(diff.rows, sort);
   const shown = top > 0 ? ranked.slice(0, top) : ranked;
@@ -323,7 +350,7 @@ function cmdConvert({ args, opts }, out) {
     throw new EmheapError(`--to: ${e.message}`);
   }
   const target = opts.o !== undefined ? opts.o : opts.output !== undefined ? opts.output : defaultOutput(args[0], format.suffix);
-  const { snapshot } = readSnapshotFile(args[0]);
+  const snapshot = readSnapshot(args[0], opts);
   if (target !== '-') checkTarget(target, args[0], opts.force);
   let body;
   try {
@@ -349,7 +376,7 @@ function cmdCheck({ args, opts }, out, err) {
   if (Object.keys(budgets).length === 0) {
     throw new EmheapError(`check needs a budget: --max-live-bytes N and/or --max-site-bytes N (usage: ${USAGE.check.synopsis})`);
   }
-  const { snapshot } = readSnapshotFile(args[0]);
+  const snapshot = readSnapshot(args[0], opts);
   const result = checkBudgets(snapshot, budgets);
   const ex = units.formatBytesExact;
   const site = (s) => `${shortName(s.label)} ${units.formatBytes(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}` +

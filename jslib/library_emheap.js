@@ -248,11 +248,34 @@ mergeInto(LibraryManager.library, {
       return config;
     },
 
+    // The program's allocation layer (model/wrappers.js): names or globs from
+    // Module.emheapOptions.wrappers (array or "a,b"), the page URL
+    // (?emheap_wrappers=a,b) or under node EMHEAP_WRAPPERS, all added up;
+    // "none" in any of them turns detection off.
+    wrapperListCache: null,
+
+    wrapperList: function () {
+      if (EMHEAP.wrapperListCache) return EMHEAP.wrapperListCache;
+      var given = [EMHEAP.options().wrappers];
+      if (typeof location !== 'undefined' && location.search && typeof URLSearchParams !== 'undefined') {
+        given.push(new URLSearchParams(location.search).get('emheap_wrappers'));
+      } else if (EMHEAP.isNode()) {
+        given.push(process.env['EMHEAP_WRAPPERS']);
+      }
+      var list = emheapModules.wrappers.parseWrapperList(given.filter(function (v) {
+        if (v === undefined || v === null || typeof v === 'string' || Array.isArray(v)) return true;
+        console.warn('emheap: ignoring wrappers option: use an array of names or "a,b"');
+        return false;
+      }));
+      EMHEAP.wrapperListCache = list;
+      return list;
+    },
+
     // Module.emheapOptions, read once into a plain object of the fields
     // emheap knows. The app owns that object: a getter that throws, or a
     // value that is not an object, is reported once and ignored, and the
     // module starts as it would without emheap.
-    OPTION_NAMES: ['mode', 'samplingInterval', 'stackDepth', 'seed', 'leakReport', 'leakExitCode', 'timeline'],
+    OPTION_NAMES: ['mode', 'samplingInterval', 'stackDepth', 'seed', 'leakReport', 'leakExitCode', 'timeline', 'wrappers'],
     optionsCache: null,
 
     options: function () {
@@ -441,6 +464,11 @@ mergeInto(LibraryManager.library, {
 
     snapshot: function () {
       var snapshot = emheapModules.snapshot.buildSnapshot(EMHEAP.buffer(), EMHEAP.stateAddress(), EMHEAP.table(), EMHEAP.info());
+      try {
+        snapshot = emheapModules.wrappers.removeAllocationLayer(snapshot, EMHEAP.wrapperList());
+      } catch (e) {
+        console.warn('emheap: allocation layer not removed: ' + (e && e.message || e));
+      }
       if (EMHEAP.timeline) {
         EMHEAP.sampleTimeline(); // the last point is the snapshot's own totals
         snapshot['timeline'] = EMHEAP.readTimeline();

@@ -13,7 +13,7 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/exhaustion.emmalloc.js $(TEST_BUILD)/cpp_new.nonames.js \
   $(TEST_BUILD)/cpp_new.sourcemap.js $(TEST_BUILD)/shadow.js $(TEST_BUILD)/sampling.js \
   $(TEST_BUILD)/shadow_symbols.js $(TEST_BUILD)/pause.dlmalloc.js \
-  $(TEST_BUILD)/leak_exit.js $(TEST_BUILD)/leak_clean.js \
+  $(TEST_BUILD)/leak_exit.js $(TEST_BUILD)/leak_clean.js $(TEST_BUILD)/alloc_layer.dlmalloc.js \
   $(TEST_BUILD)/threads.exact.js $(TEST_BUILD)/threads.shadow.js $(TEST_BUILD)/threads.proxied.js \
   $(TEST_BUILD)/fixed_heap.sampled.js $(TEST_BUILD)/fixed_heap.shadow.js
 

@@ -1,0 +1,222 @@
+// wrappers.js: a program's own allocation layer, removed from the leaf end of
+// every site's stack so that a site is named after the code that wanted the
+// memory, not after the function every allocation goes through (Lua's
+// l_alloc and luaM_realloc_, SQLite's sqlite3MemMalloc and sqlite3Malloc,
+// QuickJS's js_def_malloc, Mono's monoeg_malloc).
+//
+// Two sources, applied the same way to a snapshot (the page when it takes
+// one, the CLI when it reads a file, so every format, key, diff and leak
+// report sees the same sites):
+//  - declared: names or globs ("l_alloc", "luaM_*") the user gives once
+//    (Module.emheapOptions.wrappers, ?emheap_wrappers=, EMHEAP_WRAPPERS,
+//    emheap --wrappers); "none" turns detection off;
+//  - detected: LAYER_RULE below, measured on Lua 5.2, SQLite 3.54 and
+//    emheap's micro benchmark (bench/workloads): it finds l_alloc,
+//    luaM_realloc_, luaC_newobj in Lua; sqlite3MemMalloc, sqlite3Malloc,
+//    dbMallocRawFinish, sqlite3DbMallocRawNN in SQLite; nothing in micro,
+//    whose only allocating function (make_tree) is recursive.
+// The built-in wrappers (malloc, operator new, libc++'s allocate...) are
+// dropped earlier, when stacks are captured (jslib/v8_stack.js).
+//
+// A site whose stack changes gets the key of its new leaf frame; sites that
+// end up with the same stack are merged (counters summed, peaks summed as
+// an upper bound, growth events moved to the merged site). The snapshot
+// keeps what was removed in `wrappers: {declared, detected}`, so a file
+// says how its sites were made.
+'use strict';
+
+// LAYER_RULE: a function F is part of the allocation layer when, in the
+// stacks as they stand (earlier layer frames already removed),
+//  - F is the leaf frame of at least LAYER_SHARE of the sites (and of at
+//    least LAYER_MIN_SITES sites): almost every allocation passes through it;
+//  - the three frames above F name at least LAYER_CALLERS different
+//    functions: many different callers, not one caller chain;
+//  - F never calls itself right there: a recursive builder (a tree's
+//    make_node) allocates for itself, it passes nothing on.
+// Applied repeatedly, it peels a layer one function at a time (l_alloc,
+// then luaM_realloc_...). Measured shares of the next candidates, which the
+// rule must keep: Lua luaS_newlstr 28%, SQLite memjrnlWrite 12%.
+var LAYER_SHARE = 0.4;
+var LAYER_MIN_SITES = 8;
+var LAYER_CALLERS = 8;
+var LAYER_MAX_DEPTH = 8; // no real allocation layer is deeper
+
+// "l_alloc,luaM_*" or an array of such -> clean list of names/globs.
+// Returns {names: [...], detect: bool}.
+function parseWrapperList(value) {
+  var items = [];
+  var add = function (v) {
+    if (Array.isArray(v)) v.forEach(add);
+    else if (typeof v === 'string') {
+      v.split(',').forEach(function (s) {
+        s = s.trim();
+        if (s) items.push(s);
+      });
+    }
+  };
+  add(value);
+  var detect = true;
+  var names = [];
+  items.forEach(function (s) {
+    if (s === 'none') detect = false;
+    else if (names.indexOf(s) < 0) names.push(s);
+  });
+  return {names: names, detect: detect};
+}
+
+// Glob ("*" matches anything) -> test(name). A C++ name matches by its full
+// text or by its text without the parameter list ("Pool::alloc" matches
+// "Pool::alloc(unsigned long)").
+function matcher(names) {
+  if (!names.length) return function () { return false; };
+  var exact = new Set();
+  var patterns = [];
+  names.forEach(function (n) {
+    if (n.indexOf('*') < 0) exact.add(n);
+    else patterns.push(new RegExp('^' + n.split('*').map(escapeRegExp).join('.*') + '$'));
+  });
+  return function (name) {
+    if (typeof name !== 'string') return false;
+    var bare = name.indexOf('(') > 0 ? name.slice(0, name.indexOf('(')) : name;
+    if (exact.has(name) || exact.has(bare)) return true;
+    for (var i = 0; i < patterns.length; i++) if (patterns[i].test(name) || patterns[i].test(bare)) return true;
+    return false;
+  };
+}
+
+function escapeRegExp(s) {
+  return s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+}
+
+// Number of leaf frames of `stack` (frame indices) that are layer frames;
+// at least one frame always stays.
+function layerDepth(stack, frames, isLayer) {
+  var n = 0;
+  while (n < stack.length - 1 && isLayer(frames[stack[n]].name)) n++;
+  return n;
+}
+
+// Names LAYER_RULE finds in a snapshot, given what is already removed.
+function detectLayer(snapshot, isDeclared) {
+  var frames = snapshot.frames;
+  var found = [];
+  var isLayer = function (name) { return isDeclared(name) || found.indexOf(name) >= 0; };
+  var sites = snapshot.sites.filter(function (s) { return s.stack.length > 0; });
+  if (sites.length < LAYER_MIN_SITES) return found;
+  for (var round = 0; round < LAYER_MAX_DEPTH; round++) {
+    var byLeaf = new Map();
+    sites.forEach(function (s) {
+      var d = layerDepth(s.stack, frames, isLayer);
+      if (s.stack.length - d < 2) return; // nothing above the leaf
+      var leaf = frames[s.stack[d]].name;
+      var e = byLeaf.get(leaf);
+      if (!e) byLeaf.set(leaf, e = {sites: 0, above: new Set(), recursive: false});
+      e.sites++;
+      for (var k = 1; k <= 3 && d + k < s.stack.length; k++) e.above.add(frames[s.stack[d + k]].name);
+      if (frames[s.stack[d + 1]].name === leaf) e.recursive = true;
+    });
+    var best = null;
+    byLeaf.forEach(function (e, name) {
+      if (e.recursive || e.sites < LAYER_MIN_SITES || e.sites < LAYER_SHARE * sites.length) return;
+      if (e.above.size < LAYER_CALLERS) return;
+      if (!best || e.sites > best.sites) best = {name: name, sites: e.sites};
+    });
+    if (!best || !/\S/.test(best.name) || /^\(/.test(best.name)) break;
+    found.push(best.name);
+  }
+  return found;
+}
+
+// The key of a site whose leaf frame is `frame` (snapshot frame), in the
+// form the page gives keys (jslib/stack_table.js callSiteKey): a wasm call
+// offset when known, a JS line, else the function.
+function frameKey(frame) {
+  if (!frame) return '(unattributed)';
+  if (frame.offset !== undefined) return frame.name + '+0x' + frame.offset.toString(16);
+  if (frame.line !== undefined && frame.file !== undefined && frame.col !== undefined) {
+    return frame.name + ' ' + frame.file + ':' + frame.line + ':' + frame.col;
+  }
+  return frame.name;
+}
+
+// Returns the snapshot with the allocation layer removed from every stack:
+// a new object (frames shared), with `wrappers` saying what was removed,
+// or the snapshot itself when there is nothing to remove.
+// options: {names: [...], detect: bool} (from parseWrapperList). Safe to
+// apply again to its own result (the CLI does, to files the page made):
+// names already removed are skipped, and detection stops only where
+// LAYER_RULE finds nothing more, so it finds nothing more the second time.
+function removeAllocationLayer(snapshot, options) {
+  options = options || {names: [], detect: true};
+  var before = snapshot.wrappers;
+  var done = before ? (before.declared || []).concat(before.detected || []) : [];
+  var declared = options.names.filter(function (n) { return done.indexOf(n) < 0; });
+  var isDeclared = matcher(declared);
+  var detected = options.detect ? detectLayer(snapshot, isDeclared) : [];
+  var isLayer = matcher(declared.concat(detected));
+  var byStack = new Map();
+  var mergedInto = new Map();
+  var sites = [];
+  var changed = false;
+  snapshot.sites.forEach(function (s) {
+    var d = layerDepth(s.stack, snapshot.frames, isLayer);
+    var out = s;
+    if (d > 0) {
+      changed = true;
+      out = copy(s);
+      out.stack = s.stack.slice(d);
+      out.key = frameKey(snapshot.frames[out.stack[0]]);
+    }
+    var identity = out.stack.length ? out.stack.join(',') : 'key:' + out.key;
+    var same = byStack.get(identity);
+    if (same) {
+      changed = true;
+      if (!same.merged) {
+        var fresh = copy(same.site);
+        sites[sites.indexOf(same.site)] = fresh;
+        same.site = fresh;
+        same.merged = true;
+      }
+      ['liveBytes', 'liveBlocks', 'totalAllocs', 'totalBytes', 'peakLiveBytes'].forEach(function (f) {
+        same.site[f] += out[f] || 0;
+      });
+      mergedInto.set(s.id, same.site.id);
+      return;
+    }
+    byStack.set(identity, {site: out, merged: false});
+    sites.push(out);
+  });
+  if (!declared.length && !detected.length) return snapshot; // files stay as they were
+  var result = copy(snapshot);
+  result.wrappers = {
+    declared: ((before && before.declared) || []).concat(declared),
+    detected: ((before && before.detected) || []).concat(detected),
+  };
+  if (changed) {
+    sites.sort(function (a, b) {
+      return b.liveBytes - a.liveBytes || b.totalBytes - a.totalBytes || a.id - b.id;
+    });
+    result.sites = sites;
+    if (Array.isArray(snapshot.heapGrowth)) {
+      result.heapGrowth = snapshot.heapGrowth.map(function (g) {
+        return mergedInto.has(g.siteId) ? Object.assign(copy(g), {siteId: mergedInto.get(g.siteId)}) : g;
+      });
+    }
+  }
+  return result;
+}
+
+function copy(o) {
+  var out = {};
+  Object.keys(o).forEach(function (k) { out[k] = o[k]; });
+  return out;
+}
+
+module.exports = {
+  parseWrapperList: parseWrapperList,
+  matcher: matcher,
+  detectLayer: detectLayer,
+  removeAllocationLayer: removeAllocationLayer,
+  LAYER_SHARE: LAYER_SHARE,
+  LAYER_CALLERS: LAYER_CALLERS,
+};
