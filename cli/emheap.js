@@ -13,7 +13,8 @@ const path = require('node:path');
 
 const { EmheapError } = require('./errors');
 const { readSnapshotFile } = require('./read_snapshot');
-const { SORTS, topSites, stackText, modeNote, errorText } = require('./sites');
+const { SORTS, topSites, stackText, modeNote } = require('./sites');
+const { errorText } = require('../model/estimates');
 const { diffSnapshots, sortDiffRows, DIFF_SORTS } = require('./diff');
 const { checkBudgets } = require('./budget');
 const units = require('./units');

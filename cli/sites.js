@@ -71,22 +71,6 @@ function topSites(snapshot, { sort = 'bytes', top = 0 } = {}) {
   };
 }
 
-// One line about how the per-site numbers were measured.
-// One standard error of a sampled estimate of `bytes` live bytes, as a
-// fraction: sampling by bytes with mean interval R puts about B/R sampling
-// points in B bytes, so the estimate is off by about sqrt(R/B). (Blocks of
-// at least R are recorded exactly; a site made of them is exact, which
-// this bound does not know.)
-function estimateError(bytes, interval) {
-  if (!(bytes > 0) || !(interval > 0)) return 1;
-  return Math.min(1, Math.sqrt(interval / bytes));
-}
-
-// "+-12%": how a person reads the precision of an estimate.
-function errorText(bytes, interval) {
-  return '+-' + Math.max(1, Math.round(estimateError(bytes, interval) * 100)) + '%';
-}
-
 // One line on what the numbers of a snapshot are; a second one when
 // emheap's tables had no room for everything (fixed heaps).
 function modeNote(snapshot) {
@@ -107,5 +91,5 @@ function modeNote(snapshot) {
 }
 
 module.exports = {
-  SORTS, UNATTRIBUTED, stackNames, siteLabel, stackText, stackFrames, sortBy, topSites, modeNote, estimateError, errorText,
+  SORTS, UNATTRIBUTED, stackNames, siteLabel, stackText, stackFrames, sortBy, topSites, modeNote,
 };

@@ -18,7 +18,7 @@ const path = require('path');
 const ROOT = path.join(__dirname, '..');
 const MODULES = [
   'jslib/v8_stack', 'jslib/gecko_stack', 'jslib/stack_text', 'jslib/int_hash', 'jslib/stack_table', 'jslib/layout', 'jslib/snapshot',
-  'jslib/wasm_sections', 'jslib/source_map', 'jslib/symbol_map', 'model/names', 'model/wrappers', 'jslib/leak_report',
+  'jslib/wasm_sections', 'jslib/source_map', 'jslib/symbol_map', 'model/names', 'model/estimates', 'model/site_counters', 'model/wrappers', 'jslib/leak_report',
   'formats/speedscope', 'formats/perfview', 'formats/pprof', 'formats/collapsed',
   'formats/chrome_trace', 'formats/index', 'cli/sites', 'cli/diff',
 ];

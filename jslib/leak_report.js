@@ -6,7 +6,7 @@
 
 var names = require('../model/names');
 
-var errorText = require('../cli/sites').errorText;
+var errorText = require('../model/estimates').errorText;
 
 var UNATTRIBUTED = '(unattributed: allocated while tracking was paused, or no stack could be taken)';
 

@@ -235,12 +235,10 @@ mergeInto(LibraryManager.library, {
       };
       var options = EMHEAP.options();
       take(options.mode, options.samplingInterval, options.stackDepth, options.seed, 'Module.emheapOptions');
-      if (typeof location !== 'undefined' && location.search && typeof URLSearchParams !== 'undefined') {
-        var params = new URLSearchParams(location.search);
-        take(params.get('emheap'), params.get('emheap_interval'), params.get('emheap_depth'), params.get('emheap_seed'), 'the page URL');
-      } else if (EMHEAP.isNode()) {
-        var env = process.env;
-        take(env['EMHEAP_MODE'], env['EMHEAP_SAMPLING_INTERVAL'], env['EMHEAP_STACK_DEPTH'], env['EMHEAP_SEED'], 'the environment');
+      var outside = EMHEAP.urlOrEnvironment();
+      if (outside) {
+        take(outside.get('emheap', 'EMHEAP_MODE'), outside.get('emheap_interval', 'EMHEAP_SAMPLING_INTERVAL'),
+          outside.get('emheap_depth', 'EMHEAP_STACK_DEPTH'), outside.get('emheap_seed', 'EMHEAP_SEED'), outside.where);
       }
       // A fresh seed per run unless one was asked for: sampling points, and
       // so estimates, differ from run to run.
@@ -257,11 +255,8 @@ mergeInto(LibraryManager.library, {
     wrapperList: function () {
       if (EMHEAP.wrapperListCache) return EMHEAP.wrapperListCache;
       var given = [EMHEAP.options().wrappers];
-      if (typeof location !== 'undefined' && location.search && typeof URLSearchParams !== 'undefined') {
-        given.push(new URLSearchParams(location.search).get('emheap_wrappers'));
-      } else if (EMHEAP.isNode()) {
-        given.push(process.env['EMHEAP_WRAPPERS']);
-      }
+      var outside = EMHEAP.urlOrEnvironment();
+      if (outside) given.push(outside.get('emheap_wrappers', 'EMHEAP_WRAPPERS'));
       var list = emheapModules.wrappers.parseWrapperList(given.filter(function (v) {
         if (v === undefined || v === null || typeof v === 'string' || Array.isArray(v)) return true;
         console.warn('emheap: ignoring wrappers option: use an array of names or "a,b"');
@@ -269,6 +264,20 @@ mergeInto(LibraryManager.library, {
       }));
       EMHEAP.wrapperListCache = list;
       return list;
+    },
+
+    // Settings given from outside the code: the page URL's parameters when
+    // it has any, else under node the environment. {where, get(parameter,
+    // variable)}, or null when there is neither.
+    urlOrEnvironment: function () {
+      if (typeof location !== 'undefined' && location.search && typeof URLSearchParams !== 'undefined') {
+        var params = new URLSearchParams(location.search);
+        return {where: 'the page URL', get: function (parameter) { return params.get(parameter); }};
+      }
+      if (EMHEAP.isNode()) {
+        return {where: 'the environment', get: function (parameter, variable) { return process.env[variable]; }};
+      }
+      return null;
     },
 
     // Module.emheapOptions, read once into a plain object of the fields

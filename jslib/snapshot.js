@@ -3,6 +3,8 @@
 'use strict';
 
 var layout = require('./layout');
+var siteCounters = require('../model/site_counters');
+var siteKey = require('../model/names').siteKey;
 
 var SNAPSHOT_VERSION = 1;
 
@@ -54,7 +56,7 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
       var same = byJsStack.get(jsStack);
       if (same) {
         mergedInto.set(id, same.id);
-        return addSite(same, site);
+        return siteCounters.addSiteCounters(same, site);
       }
       stack = stackTable.stacks[jsStack].frames;
       key = stackTable.stacks[jsStack].key;
@@ -62,32 +64,19 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
       for (var i = site.frames.length - 1; i >= 0; i--) {
         stack.push(shadowFrame(stackTable, shadowFrames, site.frames[i], info));
       }
-      key = stack.length ? stackTable.frames[stack[0]].name : key;
+      key = siteKey(stackTable.frames[stack[0]]);
     }
     var out = {id: id, key: key, stack: stack, liveBytes: 0, liveBlocks: 0, totalAllocs: 0, totalBytes: 0,
       peakLiveBytes: 0};
-    addSite(out, site);
+    siteCounters.addSiteCounters(out, site);
     if (jsStack) byJsStack.set(jsStack, out);
     snapshot.sites.push(out);
   });
   snapshot.heapGrowth.forEach(function (g) {
     if (mergedInto.has(g.siteId)) g.siteId = mergedInto.get(g.siteId);
   });
-  snapshot.sites.sort(function (a, b) {
-    return b.liveBytes - a.liveBytes || b.totalBytes - a.totalBytes || a.id - b.id;
-  });
+  snapshot.sites.sort(siteCounters.bySize);
   return finishFrames(snapshot, stackTable, info);
-}
-
-// Adds the counters of a runtime site to a snapshot site. The peak of two
-// merged sites is taken as the sum of their peaks: an upper bound (their
-// peaks may not have been at the same moment), and merging is rare.
-function addSite(out, site) {
-  out.liveBytes += Math.round(site.liveBytes);
-  out.liveBlocks += Math.round(site.liveBlocks);
-  out.totalAllocs += Math.round(site.totalAllocs);
-  out.totalBytes += Math.round(site.totalBytes);
-  out.peakLiveBytes += Math.round(site.peakLiveBytes);
 }
 
 // A shadow frame is a function pointer; the stack table interns it as a

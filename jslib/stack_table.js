@@ -30,6 +30,7 @@
 var v8 = require('./v8_stack');
 var stackText = require('./stack_text');
 var IntHash = require('./int_hash').IntHash;
+var siteKey = require('../model/names').siteKey;
 
 // emheap_current_site() and the public entry point (malloc, calloc...):
 // the runtime's own wasm frames above every allocation (see stack_capture.c).
@@ -263,7 +264,7 @@ StackTable.prototype.internParsed = function (parsed) {
   var id = this.stackIds.get(identity);
   if (id === undefined) {
     id = this.stacks.length;
-    this.stacks.push({frames: indices, key: callSiteKey(cleaned[0])});
+    this.stacks.push({frames: indices, key: siteKey(this.frames[indices[0]])});
     this.stackIds.set(identity, id);
   }
   return id;
@@ -305,14 +306,6 @@ StackTable.prototype.internFunction = function (funcIndex, name) {
   this.frameIds.set(identity, index);
   return index;
 };
-
-// The call site key: the first frame that is not an allocator wrapper,
-// precise enough to tell two calls in one function apart.
-function callSiteKey(f) {
-  if (!f) return '(unattributed)';
-  if (f.wasm) return f.name + '+0x' + f.offset.toString(16);
-  return f.line !== undefined ? f.name + ' ' + f.url + ':' + f.line + ':' + f.col : f.name;
-}
 
 module.exports = {
   StackTable: StackTable,

@@ -66,4 +66,16 @@ function closing(s, open, left, right) {
   return -1;
 }
 
-module.exports = {frameText: frameText, shortName: shortName};
+// A site's key: its leaf frame, precise enough to tell two calls in one
+// function apart: the wasm call offset when known ("f+0x1a2b"), the JS
+// line and column, else the function (shadow stacks record functions).
+function siteKey(frame) {
+  if (!frame) return '(unattributed)';
+  if (frame.offset !== undefined) return frame.name + '+0x' + frame.offset.toString(16);
+  if (frame.line !== undefined && frame.file !== undefined && frame.col !== undefined) {
+    return frame.name + ' ' + frame.file + ':' + frame.line + ':' + frame.col;
+  }
+  return frame.name;
+}
+
+module.exports = {frameText: frameText, shortName: shortName, siteKey: siteKey};

@@ -25,6 +25,9 @@
 // says how its sites were made.
 'use strict';
 
+var siteKey = require('./names').siteKey;
+var siteCounters = require('./site_counters');
+
 // LAYER_RULE: a function F is part of the allocation layer when, in the
 // stacks as they stand (earlier layer frames already removed),
 //  - F is the leaf frame of at least LAYER_SHARE of the sites (and of at
@@ -127,18 +130,6 @@ function detectLayer(snapshot, isDeclared) {
   return found;
 }
 
-// The key of a site whose leaf frame is `frame` (snapshot frame), in the
-// form the page gives keys (jslib/stack_table.js callSiteKey): a wasm call
-// offset when known, a JS line, else the function.
-function frameKey(frame) {
-  if (!frame) return '(unattributed)';
-  if (frame.offset !== undefined) return frame.name + '+0x' + frame.offset.toString(16);
-  if (frame.line !== undefined && frame.file !== undefined && frame.col !== undefined) {
-    return frame.name + ' ' + frame.file + ':' + frame.line + ':' + frame.col;
-  }
-  return frame.name;
-}
-
 // Returns the snapshot with the allocation layer removed from every stack:
 // a new object (frames shared), with `wrappers` saying what was removed,
 // or the snapshot itself when there is nothing to remove.
@@ -153,55 +144,38 @@ function removeAllocationLayer(snapshot, options) {
   var declared = options.names.filter(function (n) { return done.indexOf(n) < 0; });
   var isDeclared = matcher(declared);
   var detected = options.detect ? detectLayer(snapshot, isDeclared) : [];
+  if (!declared.length && !detected.length) return snapshot; // files stay as they were
   var isLayer = matcher(declared.concat(detected));
-  var byStack = new Map();
-  var mergedInto = new Map();
+  var byStack = new Map(); // stack without the layer -> its (merged) site
+  var mergedInto = new Map(); // site id -> the site id it was merged into
   var sites = [];
-  var changed = false;
   snapshot.sites.forEach(function (s) {
     var d = layerDepth(s.stack, snapshot.frames, isLayer);
-    var out = s;
-    if (d > 0) {
-      changed = true;
-      out = copy(s);
-      out.stack = s.stack.slice(d);
-      out.key = frameKey(snapshot.frames[out.stack[0]]);
-    }
-    var identity = out.stack.length ? out.stack.join(',') : 'key:' + out.key;
+    var stack = d ? s.stack.slice(d) : s.stack;
+    var identity = stack.length ? stack.join(',') : 'key:' + s.key;
     var same = byStack.get(identity);
     if (same) {
-      changed = true;
-      if (!same.merged) {
-        var fresh = copy(same.site);
-        sites[sites.indexOf(same.site)] = fresh;
-        same.site = fresh;
-        same.merged = true;
-      }
-      ['liveBytes', 'liveBlocks', 'totalAllocs', 'totalBytes', 'peakLiveBytes'].forEach(function (f) {
-        same.site[f] += out[f] || 0;
-      });
-      mergedInto.set(s.id, same.site.id);
+      siteCounters.addSiteCounters(same, s);
+      mergedInto.set(s.id, same.id);
       return;
     }
-    byStack.set(identity, {site: out, merged: false});
+    var out = copy(s);
+    out.stack = stack;
+    if (d) out.key = siteKey(snapshot.frames[stack[0]]);
+    byStack.set(identity, out);
     sites.push(out);
   });
-  if (!declared.length && !detected.length) return snapshot; // files stay as they were
+  sites.sort(siteCounters.bySize);
   var result = copy(snapshot);
+  result.sites = sites;
   result.wrappers = {
     declared: ((before && before.declared) || []).concat(declared),
     detected: ((before && before.detected) || []).concat(detected),
   };
-  if (changed) {
-    sites.sort(function (a, b) {
-      return b.liveBytes - a.liveBytes || b.totalBytes - a.totalBytes || a.id - b.id;
+  if (Array.isArray(snapshot.heapGrowth)) {
+    result.heapGrowth = snapshot.heapGrowth.map(function (g) {
+      return mergedInto.has(g.siteId) ? Object.assign(copy(g), {siteId: mergedInto.get(g.siteId)}) : g;
     });
-    result.sites = sites;
-    if (Array.isArray(snapshot.heapGrowth)) {
-      result.heapGrowth = snapshot.heapGrowth.map(function (g) {
-        return mergedInto.has(g.siteId) ? Object.assign(copy(g), {siteId: mergedInto.get(g.siteId)}) : g;
-      });
-    }
   }
   return result;
 }

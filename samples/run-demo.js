@@ -8,7 +8,7 @@ const fs = require('fs');
 const path = require('path');
 const {serve} = require('../tests/lib/serve');
 const {launch, newPage} = require('../tests/lib/browser');
-const {errorText} = require('../cli/sites');
+const {errorText} = require('../model/estimates');
 
 const ROOT = path.join(__dirname, '..');
 const OUT = path.join(ROOT, 'build', 'demo');
