@@ -10,6 +10,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const zlib = require('node:zlib');
 
 const { EmheapError } = require('./errors');
 const { readSnapshotFile } = require('./read_snapshot');
@@ -20,6 +21,7 @@ const { checkBudgets } = require('./budget');
 const units = require('./units');
 const { renderTable, clip } = require('./table');
 const { FORMATS, formatByName } = require('../formats/index');
+const { writeFormat } = require('../jslib/node_output');
 const { shortName } = require('../model/names');
 const { parseWrapperList, removeAllocationLayer } = require('../model/wrappers');
 
@@ -328,20 +330,29 @@ function checkTarget(target, input, force) {
   if (!force) throw new EmheapError(`${target} exists${link.isSymbolicLink() ? ' (a link)' : ''}: give another name with -o, or --force to replace it`);
 }
 
-// Writes a temporary file beside the target and renames it over the target:
-// a failed write never leaves half a file, and a link at the target is
-// replaced, not followed.
-function writeReplacing(target, data) {
+// Writes a temporary file beside the target with write(fd) and renames it
+// over the target: a failed write never leaves half a file, and a link at
+// the target is replaced, not followed.
+function writeReplacing(target, write) {
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.emheap-tmp`);
+  let fd = null;
   try {
-    fs.writeFileSync(temp, data, { flag: 'wx' });
+    fd = fs.openSync(temp, 'wx');
+    const written = write(fd);
+    fs.closeSync(fd);
+    fd = null;
     fs.renameSync(temp, target);
+    return written;
   } catch (e) {
+    if (fd !== null) fs.closeSync(fd);
     fs.rmSync(temp, { force: true });
+    if (e instanceof EmheapError) throw e;
     throw new EmheapError(`cannot write ${target}: ${e.code === 'ENOENT' ? 'no such directory' : e.code || e.message}`);
   }
 }
 
+// The file is written as it is made, a chunk at a time (formats/index.js):
+// a 2M-site snapshot makes files of several GB, more than any string.
 function cmdConvert({ args, opts }, out) {
   if (opts.to === undefined) throw new EmheapError(`convert needs --to ${Object.keys(FORMATS).join('|')}`);
   let format;
@@ -353,20 +364,20 @@ function cmdConvert({ args, opts }, out) {
   const target = opts.o !== undefined ? opts.o : opts.output !== undefined ? opts.output : defaultOutput(args[0], format.suffix);
   const snapshot = readSnapshot(args[0], opts);
   if (target !== '-') checkTarget(target, args[0], opts.force);
-  let body;
-  try {
-    body = format.build(snapshot);
-  } catch (e) {
-    throw new EmheapError(`${args[0]}: cannot build ${opts.to}: ${e.message}`);
-  }
-  const data = body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength)
-    : typeof body === 'string' ? body : JSON.stringify(body);
+  const write = (fd) => {
+    try {
+      return writeFormat(fs, zlib, fd, format, snapshot);
+    } catch (e) {
+      if (e && e.code) throw e;   // the file system's, reported by the caller
+      throw new EmheapError(`${args[0]}: cannot build ${opts.to}: ${e.message}`);
+    }
+  };
   if (target === '-') {
-    out(data);
+    write(process.stdout.fd);
     return 0;
   }
-  writeReplacing(target, data);
-  out(`wrote ${target} (${opts.to}, ${units.formatCount(Buffer.byteLength(data))} bytes)\n`);
+  const written = writeReplacing(target, write);
+  out(`wrote ${target} (${opts.to}, ${units.formatCount(written)} bytes)\n`);
   return 0;
 }
 

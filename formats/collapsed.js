@@ -4,6 +4,8 @@
 // Pure CommonJS, embedded in the --js-library too: see formats/README.md for
 // the rules this code follows.
 
+var CHUNK_CHARS = require('./json_stream').CHUNK_CHARS;
+
 var UNATTRIBUTED = '(unattributed)';
 
 // ";" separates frames and the last space separates the count: a name keeps
@@ -13,32 +15,48 @@ function frameText(name) {
   return String(name).replace(/;/g, ':').replace(/[\r\n]+/g, ' ');
 }
 
-function toCollapsed(snapshot) {
+// Generator of the file's text in chunks of about CHUNK_CHARS characters.
+// The lines are merged and sorted first (one string per distinct stack, the
+// text a file has anyway), then handed out a chunk at a time.
+function* collapsedChunks(snapshot) {
   var snapFrames = snapshot.frames || [];
-  var totals = {};   // line -> live bytes; two sites with one name path share a line
-  var order = [];
+  var names = snapFrames.map(function (f) { return frameText(f.name); });
+  var totals = new Map();   // line -> live bytes; two sites with one name path share a line
   (snapshot.sites || []).forEach(function (site) {
     if (!(site.liveBytes > 0)) return;
     var stack = site.stack || [];
-    var names = [];
+    var path = new Array(stack.length);
     // the snapshot stores stacks leaf first; folded lines are root first
-    for (var i = stack.length - 1; i >= 0; i--) {
-      var f = snapFrames[stack[i]];
-      if (!f) throw new Error('emheap snapshot: stack refers to missing frame ' + stack[i]);
-      names.push(frameText(f.name));
+    for (var i = 0; i < stack.length; i++) {
+      var name = names[stack[i]];
+      if (name === undefined) throw new Error('emheap snapshot: stack refers to missing frame ' + stack[i]);
+      path[stack.length - 1 - i] = name;
     }
-    if (names.length === 0) names.push(UNATTRIBUTED);
-    var line = names.join(';');
-    var key = '=' + line;   // never "__proto__"
-    if (totals[key] === undefined) {
-      totals[key] = 0;
-      order.push(line);
-    }
-    totals[key] += site.liveBytes;
+    var line = path.length ? path.join(';') : UNATTRIBUTED;
+    totals.set(line, (totals.get(line) || 0) + site.liveBytes);
   });
-  // heaviest first; the sort is stable (ES2019), so ties keep snapshot order
-  order.sort(function (a, b) { return totals['=' + b] - totals['=' + a]; });
-  return order.map(function (line) { return line + ' ' + totals['=' + line] + '\n'; }).join('');
+  // heaviest first; Map keeps first-seen order and the sort is stable
+  // (ES2019), so ties keep snapshot order
+  var order = Array.from(totals.keys());
+  order.sort(function (a, b) { return totals.get(b) - totals.get(a); });
+  var parts = [];
+  var size = 0;
+  for (var k = 0; k < order.length; k++) {
+    var text = order[k] + ' ' + totals.get(order[k]) + '\n';
+    parts.push(text);
+    size += text.length;
+    if (size >= CHUNK_CHARS) {
+      yield parts.join('');
+      parts = [];
+      size = 0;
+    }
+  }
+  if (size > 0) yield parts.join('');
 }
 
-module.exports = { toCollapsed: toCollapsed };
+// The whole file as one string (small snapshots).
+function toCollapsed(snapshot) {
+  return Array.from(collapsedChunks(snapshot)).join('');
+}
+
+module.exports = { collapsedChunks: collapsedChunks, toCollapsed: toCollapsed };

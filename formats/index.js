@@ -1,24 +1,40 @@
-// index.js: registry of output formats (name -> builder, file suffix, MIME
-// type), shared by the page's download code and the CLI. A builder returns a
-// JSON object (written with JSON.stringify), a string (text, written as is) or,
-// when `binary` is set, a Uint8Array (bytes, written as is).
+// index.js: registry of output formats, shared by the page's download code
+// and the CLI: name -> how to write the file, its suffix and MIME type.
+//
+// Every format is written as a stream: chunks(snapshot) is a generator of
+// strings (text, JSON) or, for `binary` formats, Uint8Arrays, each about a
+// megabyte, so no format ever needs one string or array as large as its
+// file (V8 stops at 512 MB strings; a 2M-site snapshot makes GB files).
+// `gzip` means the writer compresses the bytes (CompressionStream in a page,
+// zlib under node: jslib/node_output.js). `object` builds the whole file as
+// one value, for small snapshots and the page's toSpeedscope()/toPerfView().
 
-var toSpeedscope = require('./speedscope').toSpeedscope;
-var toPerfView = require('./perfview').toPerfView;
-var toPprof = require('./pprof').toPprof;
-var toCollapsed = require('./collapsed').toCollapsed;
-var toChromeTrace = require('./chrome_trace').toChromeTrace;
+var jsonChunks = require('./json_stream').jsonChunks;
+var speedscope = require('./speedscope');
+var perfview = require('./perfview');
+var pprof = require('./pprof');
+var collapsed = require('./collapsed');
+var chromeTrace = require('./chrome_trace');
 
 var FORMATS = {
-  speedscope: { build: toSpeedscope, suffix: '.speedscope.json', mime: 'application/json' },
+  speedscope: {
+    chunks: function (snapshot) { return jsonChunks(speedscope.speedscopeFile(snapshot)); },
+    object: speedscope.toSpeedscope, suffix: '.speedscope.json', mime: 'application/json',
+  },
   // PerfView picks its JSON stack reader by the .perfView.json suffix
-  perfview: { build: toPerfView, suffix: '.PerfView.json', mime: 'application/json' },
+  perfview: {
+    chunks: function (snapshot) { return jsonChunks(perfview.perfViewFile(snapshot)); },
+    object: perfview.toPerfView, suffix: '.PerfView.json', mime: 'application/json',
+  },
   // gzip-compressed protobuf, for `go tool pprof` (and speedscope)
-  pprof: { build: toPprof, suffix: '.pb.gz', mime: 'application/octet-stream', binary: true },
+  pprof: { chunks: pprof.profileChunks, suffix: '.pb.gz', mime: 'application/gzip', binary: true, gzip: true },
   // folded stacks text, for flamegraph.pl and friends
-  collapsed: { build: toCollapsed, suffix: '.collapsed.txt', mime: 'text/plain' },
+  collapsed: { chunks: collapsed.collapsedChunks, suffix: '.collapsed.txt', mime: 'text/plain' },
   // Trace Event Format counters, for Perfetto and chrome://tracing
-  'chrome-trace': { build: toChromeTrace, suffix: '.trace.json', mime: 'application/json' },
+  'chrome-trace': {
+    chunks: function (snapshot) { return jsonChunks(chromeTrace.toChromeTrace(snapshot)); },
+    object: chromeTrace.toChromeTrace, suffix: '.trace.json', mime: 'application/json',
+  },
 };
 
 function formatByName(name) {

@@ -3,6 +3,10 @@
 // .NET's JSON-to-XML reader. Pure CommonJS, embedded in the --js-library too:
 // see formats/README.md for the rules this code follows.
 
+var jsonStream = require('./json_stream');
+var lazyArray = jsonStream.lazyArray;
+var resolve = jsonStream.resolve;
+
 var UNATTRIBUTED = '(unattributed)';
 
 // "http://host/dir/app.wasm?v=2" -> "app.wasm". PerfView shortens "path!name"
@@ -22,27 +26,35 @@ function frameLabel(f) {
   return label;
 }
 
-function toPerfView(snapshot) {
+// The file as a value whose samples are produced while it is written
+// (json_stream.js). PerfView's JSON reader takes only this shape, full label
+// lists per sample: frame and stack tables with ids are read from XML
+// attributes only (XMLStackSource.cs), which .NET's JSON-to-XML reader never
+// makes. So the file repeats each label in every sample that has it.
+function perfViewFile(snapshot) {
   var snapFrames = snapshot.frames || [];
   var labels = snapFrames.map(frameLabel);
 
   var live = (snapshot.sites || []).filter(function (s) { return s.liveBytes > 0; });
   live.sort(function (a, b) { return b.liveBytes - a.liveBytes; });
 
-  var samples = live.map(function (site) {
-    var stack = (site.stack || []).map(function (index) {
-      if (labels[index] === undefined) {
-        throw new Error('emheap snapshot: stack refers to missing frame ' + index);
+  var samples = lazyArray(function* () {
+    for (var s = 0; s < live.length; s++) {
+      var site = live[s];
+      var ids = site.stack || [];
+      var stack = new Array(ids.length);
+      for (var i = 0; i < ids.length; i++) {
+        if (labels[ids[i]] === undefined) throw new Error('emheap snapshot: stack refers to missing frame ' + ids[i]);
+        stack[i] = labels[ids[i]];
       }
-      return labels[index];
-    });
-    if (stack.length === 0) stack = [UNATTRIBUTED];
-    // Exactly these three keys: the reader takes every array item two levels
-    // below a sample as a stack frame, so any extra array would pollute the stack.
-    // PerfView keeps Metric as a 32-bit float: sizes above 16 MiB (2^24) are
-    // rounded to float precision in its views, but stay exact in "emheap".
-    // Stack is leaf first, which is what the reader expects (it reverses it).
-    return { Time: 0, Metric: site.liveBytes, Stack: stack };
+      if (stack.length === 0) stack = [UNATTRIBUTED];
+      // Exactly these three keys: the reader takes every array item two levels
+      // below a sample as a stack frame, so any extra array would pollute the stack.
+      // PerfView keeps Metric as a 32-bit float: sizes above 16 MiB (2^24) are
+      // rounded to float precision in its views, but stay exact in "emheap".
+      // Stack is leaf first, which is what the reader expects (it reverses it).
+      yield { Time: 0, Metric: site.liveBytes, Stack: stack };
+    }
   });
 
   // StackSource first: the reader parses the first "StackSource" element it
@@ -52,4 +64,9 @@ function toPerfView(snapshot) {
   return { StackSource: { Samples: samples }, emheap: snapshot };
 }
 
-module.exports = { toPerfView: toPerfView };
+// The whole file as one object (small snapshots, the page's emheap.toPerfView()).
+function toPerfView(snapshot) {
+  return resolve(perfViewFile(snapshot));
+}
+
+module.exports = { perfViewFile: perfViewFile, toPerfView: toPerfView };

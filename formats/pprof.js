@@ -1,35 +1,61 @@
-// pprof.js: turn an emheap snapshot into a gzip-compressed pprof Profile
-// protobuf (github.com/google/pprof proto/profile.proto), the heap profile
-// shape `go tool pprof` and speedscope read: sample types alloc_objects,
+// pprof.js: turn an emheap snapshot into a pprof Profile protobuf
+// (github.com/google/pprof proto/profile.proto), the heap profile shape
+// `go tool pprof` and speedscope read: sample types alloc_objects,
 // alloc_space, inuse_objects, inuse_space. Pure CommonJS, embedded in the
-// --js-library too (see formats/README.md for the rules this code follows),
-// so the protobuf writer and the gzip writer are here, small and dependency
-// free: the gzip stream uses "stored" (uncompressed) deflate blocks.
+// --js-library too (see formats/README.md for the rules this code follows).
+//
+// The profile comes out as a generator of byte chunks, never as one array:
+// a profile of 2M sites x 60 frames is hundreds of MB. The writer of the
+// file gzips it (the registry marks it `gzip: true`): CompressionStream in a
+// page, node's zlib in the CLI and under node (jslib/node_output.js). The
+// encoder is here rather than a protobuf library because none of them
+// writes a message as a stream: they build the whole Profile in memory.
 
+var CHUNK_BYTES = 1 << 20;
 var UNATTRIBUTED = '(unattributed)';
 
 // ---------------------------------------------------------------- protobuf
 
-// Wire types used here: 0 = varint, 2 = length-delimited.
-function ProtoWriter() {
-  this.bytes = [];
+// A growable byte buffer with the protobuf wire encodings used here
+// (wire types 0 = varint, 2 = length-delimited).
+function Bytes(capacity) {
+  this.buf = new Uint8Array(capacity || 256);
+  this.length = 0;
 }
 
-// Unsigned varint of an integer 0 <= n < 2^53 (no bitwise ops: they are 32-bit).
-ProtoWriter.prototype.varint = function (n) {
+Bytes.prototype.room = function (n) {
+  if (this.length + n <= this.buf.length) return;
+  var size = this.buf.length * 2;
+  while (size < this.length + n) size *= 2;
+  var bigger = new Uint8Array(size);
+  bigger.set(this.buf.subarray(0, this.length));
+  this.buf = bigger;
+};
+
+// Unsigned varint of an integer 0 <= n < 2^53 (bitwise ops only below 2^31:
+// they are 32-bit).
+Bytes.prototype.varint = function (n) {
   if (!(n >= 0) || Math.floor(n) !== n || n > 9007199254740991) {
     throw new Error('emheap pprof: cannot encode ' + n + ' as a varint');
   }
-  while (n >= 128) {
-    this.bytes.push((n % 128) + 128);
+  this.room(10);
+  var buf = this.buf;
+  var pos = this.length;
+  while (n > 2147483647) {
+    buf[pos++] = (n % 128) + 128;
     n = Math.floor(n / 128);
   }
-  this.bytes.push(n);
+  while (n >= 128) {
+    buf[pos++] = (n & 127) | 128;
+    n >>>= 7;
+  }
+  buf[pos++] = n;
+  this.length = pos;
 };
 
 // Varint of n * factor for integers whose product may exceed 2^53 (time in
 // nanoseconds): long multiplication on base-128 digits, exact.
-ProtoWriter.prototype.varintProduct = function (n, factor) {
+Bytes.prototype.varintProduct = function (n, factor) {
   var digits = [];
   while (n > 0) {
     digits.push(n % 128);
@@ -43,49 +69,66 @@ ProtoWriter.prototype.varintProduct = function (n, factor) {
     carry = Math.floor(v / 128);
   }
   if (out.length === 0) out.push(0);
-  for (var j = 0; j < out.length; j++) this.bytes.push(out[j] + (j < out.length - 1 ? 128 : 0));
+  this.room(out.length);
+  for (var j = 0; j < out.length; j++) this.buf[this.length++] = out[j] + (j < out.length - 1 ? 128 : 0);
 };
 
-ProtoWriter.prototype.tag = function (field, wireType) {
+Bytes.prototype.tag = function (field, wireType) {
   this.varint(field * 8 + wireType);
 };
 
 // An integer field; proto3 leaves fields at their default (0) out.
-ProtoWriter.prototype.uint = function (field, n) {
+Bytes.prototype.uint = function (field, n) {
   if (n === 0) return;
   this.tag(field, 0);
   this.varint(n);
 };
 
-ProtoWriter.prototype.bytesField = function (field, bytes) {
+// A length-delimited field holding another buffer's bytes.
+Bytes.prototype.bytesField = function (field, inner) {
   this.tag(field, 2);
-  this.varint(bytes.length);
-  for (var i = 0; i < bytes.length; i++) this.bytes.push(bytes[i]);
+  this.varint(inner.length);
+  this.room(inner.length);
+  this.buf.set(inner.buf.subarray(0, inner.length), this.length);
+  this.length += inner.length;
 };
 
 // A string field, always written: string_table entries are positional, "" included.
-ProtoWriter.prototype.string = function (field, s) {
-  this.bytesField(field, utf8(s));
+Bytes.prototype.string = function (field, s) {
+  var inner = new Bytes(s.length * 3 + 1);
+  utf8(String(s), inner);
+  this.bytesField(field, inner);
 };
 
-// A nested message: fill(writer) writes its fields.
-ProtoWriter.prototype.message = function (field, fill) {
-  var inner = new ProtoWriter();
+// A nested message: fill(inner) writes its fields. `scratch` is reused
+// between messages (cleared here) to spare an allocation per sample.
+Bytes.prototype.message = function (field, fill, scratch) {
+  var inner = scratch || new Bytes();
+  inner.length = 0;
   fill(inner);
-  this.bytesField(field, inner.bytes);
+  this.bytesField(field, inner);
 };
 
 // A packed repeated integer field (the proto3 default encoding).
-ProtoWriter.prototype.packed = function (field, values) {
+Bytes.prototype.packed = function (field, values, scratch) {
   if (values.length === 0) return;
-  var inner = new ProtoWriter();
+  var inner = scratch || new Bytes();
+  inner.length = 0;
   for (var i = 0; i < values.length; i++) inner.varint(values[i]);
-  this.bytesField(field, inner.bytes);
+  this.bytesField(field, inner);
 };
 
-function utf8(s) {
-  var out = [];
-  s = String(s);
+// The bytes written so far, as a new array; the buffer is emptied.
+Bytes.prototype.take = function () {
+  var out = this.buf.slice(0, this.length);
+  this.length = 0;
+  return out;
+};
+
+function utf8(s, out) {
+  out.room(s.length * 3);
+  var buf = out.buf;
+  var pos = out.length;
   for (var i = 0; i < s.length; i++) {
     var c = s.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
@@ -97,58 +140,22 @@ function utf8(s) {
     }
     if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd; // lone surrogate
     if (c < 0x80) {
-      out.push(c);
+      buf[pos++] = c;
     } else if (c < 0x800) {
-      out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+      buf[pos++] = 0xc0 | (c >> 6);
+      buf[pos++] = 0x80 | (c & 63);
     } else if (c < 0x10000) {
-      out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+      buf[pos++] = 0xe0 | (c >> 12);
+      buf[pos++] = 0x80 | ((c >> 6) & 63);
+      buf[pos++] = 0x80 | (c & 63);
     } else {
-      out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+      buf[pos++] = 0xf0 | (c >> 18);
+      buf[pos++] = 0x80 | ((c >> 12) & 63);
+      buf[pos++] = 0x80 | ((c >> 6) & 63);
+      buf[pos++] = 0x80 | (c & 63);
     }
   }
-  return out;
-}
-
-// ---------------------------------------------------------------- gzip
-
-var crcTable = null;
-
-function crc32(bytes) {
-  if (!crcTable) {
-    crcTable = [];
-    for (var n = 0; n < 256; n++) {
-      var c = n;
-      for (var k = 0; k < 8; k++) c = (c & 1) ? (0xedb88320 ^ (c >>> 1)) : (c >>> 1);
-      crcTable.push(c >>> 0);
-    }
-  }
-  var crc = 0xffffffff;
-  for (var i = 0; i < bytes.length; i++) crc = crcTable[(crc ^ bytes[i]) & 255] ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-// RFC 1952 gzip member around RFC 1951 stored blocks (at most 65535 bytes each).
-function gzipStored(bytes) {
-  var blocks = Math.max(1, Math.ceil(bytes.length / 65535));
-  var out = new Uint8Array(10 + blocks * 5 + bytes.length + 8);
-  // magic, CM=8 (deflate), no flags, mtime 0, no extra flags, OS 255 (unknown)
-  out.set([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255], 0);
-  var pos = 10;
-  for (var b = 0; b < blocks; b++) {
-    var start = b * 65535;
-    var len = Math.min(65535, bytes.length - start);
-    out[pos++] = b === blocks - 1 ? 1 : 0;   // BFINAL, BTYPE=00 (stored)
-    out[pos++] = len & 255;
-    out[pos++] = len >> 8;
-    out[pos++] = ~len & 255;
-    out[pos++] = (~len >> 8) & 255;
-    for (var i = 0; i < len; i++) out[pos++] = bytes[start + i];
-  }
-  var crc = crc32(bytes);
-  var size = bytes.length % 4294967296;
-  for (var s = 0; s < 4; s++) out[pos++] = Math.floor(crc / Math.pow(2, 8 * s)) & 255;
-  for (var t = 0; t < 4; t++) out[pos++] = Math.floor(size / Math.pow(2, 8 * t)) & 255;
-  return out;
+  out.length = pos;
 }
 
 // ---------------------------------------------------------------- profile
@@ -163,65 +170,66 @@ var SAMPLE_TYPES = [
   ['inuse_space', 'bytes'],
 ];
 
-// The Profile message as bytes (not compressed).
-function encodeProfile(snapshot) {
-  var strings = [''];
-  var stringIds = { '': 0 };
+// Generator of the Profile message (not compressed) in chunks of about
+// CHUNK_BYTES bytes. A Profile's fields are all top level and repeated
+// fields may come in any order, each entry appended in turn, so everything
+// is written as soon as it is known: a string table entry when a string is
+// first used, a function with its first location, a sample per site.
+function* profileChunks(snapshot) {
+  var w = new Bytes(CHUNK_BYTES + 65536);
+  var scratch = new Bytes();
+  var packedScratch = new Bytes();
+
+  var stringIds = new Map();
   function str(s) {
     s = String(s);
-    if (!Object.prototype.hasOwnProperty.call(stringIds, s)) {
-      stringIds[s] = strings.length;
-      strings.push(s);
+    var id = stringIds.get(s);
+    if (id === undefined) {
+      id = stringIds.size;
+      stringIds.set(s, id);
+      w.string(6, s);
     }
-    return stringIds[s];
+    return id;
   }
+  str('');   // string_table[0] must be ""
 
-  var snapFrames = snapshot.frames || [];
-  var functions = [];     // {id, name, file}
-  var functionIds = {};   // JSON [name, file] -> id
+  var functionIds = new Map();   // JSON [name, file] -> id
   function functionId(name, file) {
     var key = JSON.stringify([name, file]);
-    if (functionIds[key] === undefined) {
-      functionIds[key] = functions.length + 1;   // ids are nonzero
-      functions.push({ id: functions.length + 1, name: name, file: file });
+    var id = functionIds.get(key);
+    if (id === undefined) {
+      id = functionIds.size + 1;   // ids are nonzero
+      functionIds.set(key, id);
+      var nameId = str(name);
+      var fileId = str(file);
+      w.message(5, function (m) {
+        m.uint(1, id);
+        m.uint(2, nameId);
+        m.uint(3, nameId);     // system_name: the name as the wasm has it
+        m.uint(4, fileId);
+      }, scratch);
     }
-    return functionIds[key];
+    return id;
   }
 
-  // One Location per snapshot frame: id = frame index + 1.
-  var locations = snapFrames.map(function (f, index) {
-    return {
-      id: index + 1,
-      address: f.offset == null ? 0 : f.offset,
-      functionId: functionId(String(f.name), f.file == null ? '' : String(f.file)),
-      line: f.line == null ? 0 : f.line,
-    };
-  });
-  var unattributedLocation = 0;
+  function location(id, address, fnId, line) {
+    w.message(4, function (m) {
+      m.uint(1, id);
+      m.uint(2, 1);            // mapping_id
+      m.uint(3, address);
+      m.message(4, function (l) { l.uint(1, fnId); l.uint(2, line); }, packedScratch);
+    }, scratch);
+  }
 
-  var samples = [];
-  (snapshot.sites || []).forEach(function (site) {
-    if (!(site.totalAllocs > 0) && !(site.liveBytes > 0)) return;
-    var stack = site.stack || [];
-    var ids;
-    if (stack.length === 0) {
-      if (!unattributedLocation) {
-        unattributedLocation = locations.length + 1;
-        locations.push({ id: unattributedLocation, address: 0, functionId: functionId(UNATTRIBUTED, ''), line: 0 });
-      }
-      ids = [unattributedLocation];
-    } else {
-      // the snapshot's stacks are leaf first, as pprof's location_id
-      ids = stack.map(function (index) {
-        if (!snapFrames[index]) throw new Error('emheap snapshot: stack refers to missing frame ' + index);
-        return index + 1;
-      });
-    }
-    samples.push({ ids: ids, values: [site.totalAllocs, site.totalBytes, site.liveBlocks, site.liveBytes] });
+  SAMPLE_TYPES.forEach(function (t) {
+    var type = str(t[0]);
+    var unit = str(t[1]);
+    w.message(1, function (m) { m.uint(1, type); m.uint(2, unit); }, scratch);
   });
 
   // One Mapping for the whole wasm module, marked as already symbolized so
   // that pprof does not look for a binary: names, files and lines are in.
+  var snapFrames = snapshot.frames || [];
   var moduleName = '';
   var maxAddress = 0;
   var hasFiles = false;
@@ -233,16 +241,6 @@ function encodeProfile(snapshot) {
     if (f.line != null) hasLines = true;
   });
   var mappingFile = str(moduleName || snapshot.source || 'wasm');
-
-  var w = new ProtoWriter();
-  SAMPLE_TYPES.forEach(function (t) {
-    var type = str(t[0]);
-    var unit = str(t[1]);
-    w.message(1, function (m) { m.uint(1, type); m.uint(2, unit); });
-  });
-  samples.forEach(function (s) {
-    w.message(2, function (m) { m.packed(1, s.ids); m.packed(2, s.values); });
-  });
   w.message(3, function (m) {
     m.uint(1, 1);                  // id
     m.uint(3, maxAddress + 1);     // memory_limit: past every wasm byte offset
@@ -250,25 +248,45 @@ function encodeProfile(snapshot) {
     m.uint(7, 1);                  // has_functions
     m.uint(8, hasFiles ? 1 : 0);   // has_filenames
     m.uint(9, hasLines ? 1 : 0);   // has_line_numbers
-  });
-  locations.forEach(function (loc) {
-    w.message(4, function (m) {
-      m.uint(1, loc.id);
-      m.uint(2, 1);                // mapping_id
-      m.uint(3, loc.address);
-      m.message(4, function (line) { line.uint(1, loc.functionId); line.uint(2, loc.line); });
-    });
-  });
-  functions.forEach(function (fn) {
-    var name = str(fn.name);
-    var file = str(fn.file);
-    w.message(5, function (m) {
-      m.uint(1, fn.id);
-      m.uint(2, name);
-      m.uint(3, name);     // system_name: the name as the wasm has it
-      m.uint(4, file);
-    });
-  });
+  }, scratch);
+
+  // One Location per snapshot frame: id = frame index + 1.
+  for (var index = 0; index < snapFrames.length; index++) {
+    var f = snapFrames[index];
+    location(index + 1, f.offset == null ? 0 : f.offset,
+      functionId(String(f.name), f.file == null ? '' : String(f.file)), f.line == null ? 0 : f.line);
+    if (w.length >= CHUNK_BYTES) yield w.take();
+  }
+
+  var unattributedLocation = 0;
+  var sites = snapshot.sites || [];
+  var values = [0, 0, 0, 0];
+  for (var s = 0; s < sites.length; s++) {
+    var site = sites[s];
+    if (!(site.totalAllocs > 0) && !(site.liveBytes > 0)) continue;
+    var stack = site.stack || [];
+    var ids;
+    if (stack.length === 0) {
+      if (!unattributedLocation) {
+        unattributedLocation = snapFrames.length + 1;
+        location(unattributedLocation, 0, functionId(UNATTRIBUTED, ''), 0);
+      }
+      ids = [unattributedLocation];
+    } else {
+      // the snapshot's stacks are leaf first, as pprof's location_id
+      ids = new Array(stack.length);
+      for (var i = 0; i < stack.length; i++) {
+        if (!snapFrames[stack[i]]) throw new Error('emheap snapshot: stack refers to missing frame ' + stack[i]);
+        ids[i] = stack[i] + 1;
+      }
+    }
+    values[0] = site.totalAllocs;
+    values[1] = site.totalBytes;
+    values[2] = site.liveBlocks;
+    values[3] = site.liveBytes;
+    w.message(2, function (m) { m.packed(1, ids, packedScratch); m.packed(2, values, packedScratch); }, scratch);
+    if (w.length >= CHUNK_BYTES) yield w.take();
+  }
 
   var comments = [
     'emheap ' + (snapshot.mode || 'unknown') + ' heap profile',
@@ -288,17 +306,24 @@ function encodeProfile(snapshot) {
     w.tag(9, 0);
     w.varintProduct(ms, 1000000);
   }
-  w.message(11, function (m) { m.uint(1, periodType); m.uint(2, periodUnit); });
+  w.message(11, function (m) { m.uint(1, periodType); m.uint(2, periodUnit); }, scratch);
   w.uint(12, snapshot.samplingInterval > 0 ? snapshot.samplingInterval : 0);
-  w.packed(13, commentIds);
+  w.packed(13, commentIds, packedScratch);
   w.uint(14, defaultType);
-  // the string table last: every index above is known by now
-  strings.forEach(function (s) { w.string(6, s); });
-  return w.bytes;
+  if (w.length > 0) yield w.take();
 }
 
-function toPprof(snapshot) {
-  return gzipStored(encodeProfile(snapshot));
+// The whole Profile message (not compressed) as one array (small snapshots).
+function encodeProfile(snapshot) {
+  var parts = Array.from(profileChunks(snapshot));
+  var size = parts.reduce(function (n, p) { return n + p.length; }, 0);
+  var out = new Uint8Array(size);
+  var pos = 0;
+  parts.forEach(function (p) {
+    out.set(p, pos);
+    pos += p.length;
+  });
+  return out;
 }
 
-module.exports = { toPprof: toPprof, encodeProfile: encodeProfile, gzipStored: gzipStored, crc32: crc32 };
+module.exports = { profileChunks: profileChunks, encodeProfile: encodeProfile };

@@ -3,10 +3,16 @@
 // whose weights are live bytes. Pure CommonJS, embedded in the --js-library too:
 // see formats/README.md for the rules this code follows.
 
+var jsonStream = require('./json_stream');
+var lazyArray = jsonStream.lazyArray;
+var resolve = jsonStream.resolve;
+
 var SCHEMA_URL = 'https://www.speedscope.app/file-format-schema.json';
 var UNATTRIBUTED = '(unattributed)';
 
-function toSpeedscope(snapshot) {
+// The file as a value whose sample array is produced while it is written
+// (json_stream.js): at 2M sites x 60 frames it is larger than any string.
+function speedscopeFile(snapshot) {
   var frames = [];        // speedscope frames, in order of first use
   var frameIds = {};      // dedup key -> index in `frames`
   var snapFrames = snapshot.frames || [];
@@ -29,10 +35,16 @@ function toSpeedscope(snapshot) {
     return id;
   }
 
+  // speedscope frame id of each snapshot frame, made on first use
+  var ids = new Array(snapFrames.length);
   function frameId(index) {
+    var id = ids[index];
+    if (id !== undefined) return id;
     var f = snapFrames[index];
     if (!f) throw new Error('emheap snapshot: stack refers to missing frame ' + index);
-    return intern(String(f.name), f.file == null ? null : f.file, f.line == null ? null : f.line);
+    id = intern(String(f.name), f.file == null ? null : f.file, f.line == null ? null : f.line);
+    ids[index] = id;
+    return id;
   }
 
   // Only live memory is drawn; zero-live sites stay in the snapshot for diffs.
@@ -40,24 +52,25 @@ function toSpeedscope(snapshot) {
   // Array.prototype.sort is stable since ES2019, so ties keep snapshot order.
   var live = (snapshot.sites || []).filter(function (s) { return s.liveBytes > 0; });
   live.sort(function (a, b) { return b.liveBytes - a.liveBytes; });
-
-  var samples = [];
-  var weights = [];
   var total = 0;
-  live.forEach(function (site) {
-    var stack = site.stack || [];
-    var sample;
-    if (stack.length === 0) {
-      // site 0: no stack could be taken; speedscope needs at least one frame
-      sample = [intern(UNATTRIBUTED, null, null)];
-    } else {
-      // the snapshot stores stacks leaf first; speedscope wants root first
-      sample = [];
-      for (var i = stack.length - 1; i >= 0; i--) sample.push(frameId(stack[i]));
-    }
-    samples.push(sample);
-    weights.push(site.liveBytes);
+  var weights = live.map(function (site) {
     total += site.liveBytes;
+    return site.liveBytes;
+  });
+
+  var samples = lazyArray(function* () {
+    for (var s = 0; s < live.length; s++) {
+      var stack = live[s].stack || [];
+      if (stack.length === 0) {
+        // site 0: no stack could be taken; speedscope needs at least one frame
+        yield [intern(UNATTRIBUTED, null, null)];
+        continue;
+      }
+      // the snapshot stores stacks leaf first; speedscope wants root first
+      var sample = new Array(stack.length);
+      for (var i = 0; i < stack.length; i++) sample[stack.length - 1 - i] = frameId(stack[i]);
+      yield sample;
+    }
   });
 
   return {
@@ -65,7 +78,6 @@ function toSpeedscope(snapshot) {
     name: 'emheap live bytes ' + snapshot.capturedAt,
     exporter: 'emheap',
     activeProfileIndex: 0,
-    shared: { frames: frames },
     profiles: [{
       type: 'sampled',
       // What a person reads in speedscope's title bar: sampled numbers are
@@ -80,9 +92,16 @@ function toSpeedscope(snapshot) {
       samples: samples,
       weights: weights,
     }],
+    // after the profiles, whose samples fill it as they are written
+    shared: { frames: lazyArray(function* () { yield* frames; }) },
     // speedscope ignores unknown top-level keys; the CLI reads the snapshot back from here
     emheap: snapshot,
   };
 }
 
-module.exports = { toSpeedscope: toSpeedscope };
+// The whole file as one object (small snapshots, the page's emheap.toSpeedscope()).
+function toSpeedscope(snapshot) {
+  return resolve(speedscopeFile(snapshot));
+}
+
+module.exports = { speedscopeFile: speedscopeFile, toSpeedscope: toSpeedscope };

@@ -31,10 +31,10 @@ mergeInto(LibraryManager.library, {
       api['snapshot'] = EMHEAP.snapshot;
       api['getSnapshotJson'] = EMHEAP.getSnapshotJson;
       api['toSpeedscope'] = function (snapshot) {
-        return emheapModules.formats.formatByName('speedscope').build(snapshot || EMHEAP.snapshot());
+        return emheapModules.formats.formatByName('speedscope').object(snapshot || EMHEAP.snapshot());
       };
       api['toPerfView'] = function (snapshot) {
-        return emheapModules.formats.formatByName('perfview').build(snapshot || EMHEAP.snapshot());
+        return emheapModules.formats.formatByName('perfview').object(snapshot || EMHEAP.snapshot());
       };
       api['downloadSnapshot'] = EMHEAP.downloadSnapshot;
       api['diff'] = EMHEAP.diff;
@@ -546,17 +546,22 @@ mergeInto(LibraryManager.library, {
     },
 
     // Builds the file and saves it: a Blob download in a page, a file in the
-    // working directory under node. Returns the file name, or null after
-    // printing why to the console (unknown format, unreadable state). The
-    // heap is read now; if the module's debug info (function names, source
-    // map) is still loading, as in the first tens of ms after startup, the
-    // file is built and saved when it arrives, so that its frames have
-    // names and lines however early the key was pressed.
-    downloadSnapshot: function (format) {
-      var entry, snapshot;
+    // working directory under node. `snapshot` (optional) is a snapshot or
+    // a file emheap wrote, saved in place of the heap as it is now. Returns
+    // the file name, or null after printing why to the console (unknown
+    // format, unreadable state). The heap is read now; if the module's
+    // debug info (function names, source map) is still loading, as in the
+    // first tens of ms after startup, the file is built and saved when it
+    // arrives, so that its frames have names and lines however early the
+    // key was pressed. In a page the file is built in slices (a few MB of
+    // output per task) and saved when done: a 1M-site file never blocks the
+    // page for seconds.
+    downloadSnapshot: function (format, snapshot) {
+      var entry;
+      var given = snapshot !== undefined;
       try {
         entry = emheapModules.formats.formatByName(format === undefined ? 'speedscope' : format);
-        snapshot = EMHEAP.snapshot();
+        snapshot = given ? EMHEAP.asSnapshot(snapshot, 'snapshot') : EMHEAP.snapshot();
       } catch (e) {
         return EMHEAP.reportError(e);
       }
@@ -565,8 +570,8 @@ mergeInto(LibraryManager.library, {
           'reload with ?emheap=sampled or ?emheap=exact');
         return null;
       }
-      var name = 'memory-profile-' + snapshot.capturedAt.replace(/:/g, '-') + entry.suffix;
-      if (EMHEAP.debugInfoState === 2) return EMHEAP.saveSnapshot(name, entry, snapshot);
+      var name = 'memory-profile-' + String(snapshot.capturedAt).replace(/:/g, '-') + entry.suffix;
+      if (given || EMHEAP.debugInfoState === 2) return EMHEAP.saveSnapshot(name, entry, snapshot);
       EMHEAP.whenDebugInfo(function () {
         emheapModules.snapshot.completeFrames(snapshot, EMHEAP.info());
         EMHEAP.saveSnapshot(name, entry, snapshot);
@@ -575,15 +580,55 @@ mergeInto(LibraryManager.library, {
     },
 
     saveSnapshot: function (name, entry, snapshot) {
-      var text;
-      try {
-        var body = entry.build(snapshot);
-        // JSON formats build objects; pprof builds bytes, collapsed a string.
-        text = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
-      } catch (e) {
-        return EMHEAP.reportError(e);
+      if (!EMHEAP.inPage()) {
+        if (!EMHEAP.isNode()) return EMHEAP.reportError(new Error('cannot save a file here: no document (a worker?) and not node'));
+        var fs = require('fs');
+        var zlib = require('zlib');
+        return EMHEAP.writeNewFile(name, function (fd) {
+          emheapModules.nodeOutput.writeFormat(fs, zlib, fd, entry, snapshot);
+        });
       }
-      return EMHEAP.saveFile(name, text, entry.mime);
+      var chunks = entry.chunks(snapshot);
+      var parts = [];
+      function slice() {
+        var start = Date.now();
+        try {
+          for (;;) {
+            var next = chunks.next();
+            if (next.done) break;
+            parts.push(next.value);
+            if (Date.now() - start > EMHEAP.SLICE_MS) {
+              setTimeout(slice, 0);
+              return;
+            }
+          }
+        } catch (e) {
+          EMHEAP.reportError(e);
+          return;
+        }
+        var blob = new Blob(parts, {type: entry.mime});
+        parts = null;
+        if (!entry.gzip) {
+          EMHEAP.saveBlob(name, blob);
+        } else if (typeof CompressionStream === 'function') {
+          new Response(blob.stream().pipeThrough(new CompressionStream('gzip'))).blob().then(function (gz) {
+            EMHEAP.saveBlob(name, new Blob([gz], {type: entry.mime}));
+          }, EMHEAP.reportError);
+        } else {
+          // no CompressionStream (Firefox < 113, Safari < 16.4): pprof reads
+          // an uncompressed profile as well, so save that, named for it
+          EMHEAP.saveBlob(name.replace(/\.gz$/, ''), blob);
+        }
+      }
+      slice();
+      return name;
+    },
+
+    // Longest piece of work a page download does per task (ms).
+    SLICE_MS: 30,
+
+    inPage: function () {
+      return typeof document !== 'undefined' && typeof Blob !== 'undefined';
     },
 
     reportError: function (e) {
@@ -650,42 +695,57 @@ mergeInto(LibraryManager.library, {
         JSON.stringify(body, null, 2), 'application/json');
     },
 
+    // Saves a small file made at once (the diff): a download in a page, a
+    // new file under node.
     saveFile: function (name, text, mime) {
-      if (typeof document !== 'undefined' && typeof Blob !== 'undefined') {
-        var url = URL.createObjectURL(new Blob([text], {type: mime || 'application/octet-stream'}));
-        var a = document.createElement('a');
-        a.href = url;
-        a.download = name;
-        a.style.display = 'none';
-        (document.body || document.documentElement).appendChild(a);
-        a.click();
-        a.remove();
-        setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
-      } else {
-        name = EMHEAP.writeNewFile(name, text);
-        if (!name) return null;
-      }
+      if (EMHEAP.inPage()) return EMHEAP.saveBlob(name, new Blob([text], {type: mime || 'application/octet-stream'}));
+      return EMHEAP.writeNewFile(name, function (fd) {
+        emheapModules.nodeOutput.writeAll(require('fs'), fd, text);
+      });
+    },
+
+    saveBlob: function (name, blob) {
+      var url = URL.createObjectURL(blob);
+      var a = document.createElement('a');
+      a.href = url;
+      a.download = name;
+      a.style.display = 'none';
+      (document.body || document.documentElement).appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
       EMHEAP.console().log('emheap: saved ' + name);
       return name;
     },
 
-    // Under node: writes a file that did not exist (name, else name-1,
-    // name-2... before the suffix), never over one the user has. Returns the
-    // name used, or null (reported).
-    writeNewFile: function (name, data) {
+    // Under node: creates a file that did not exist (name, else name-1,
+    // name-2... before the suffix), never one the user has, and fills it
+    // with write(fd). Returns the name used, or null (reported; a file cut
+    // short by a failed write is removed).
+    writeNewFile: function (name, write) {
       var fs = require('fs');
       var suffix = /(\.[A-Za-z][\w-]*)*$/.exec(name)[0]; // ".speedscope.json", ".pb.gz"
       var stem = name.slice(0, name.length - suffix.length);
       for (var n = 0; n < 1000; n++) {
         var candidate = n ? stem + '-' + n + suffix : name;
+        var fd;
         try {
-          fs.writeFileSync(candidate, data, {flag: 'wx'});
-          return candidate;
+          fd = fs.openSync(candidate, 'wx');
         } catch (e) {
           if (e && e.code === 'EEXIST') continue;
           console.error('emheap: cannot write ' + candidate + ': ' + (e && e.message || e));
           return null;
         }
+        try {
+          write(fd);
+          fs.closeSync(fd);
+        } catch (e) {
+          try { fs.closeSync(fd); } catch (ignored) { /* already closed */ }
+          try { fs.unlinkSync(candidate); } catch (ignored) { /* gone */ }
+          return EMHEAP.reportError(new Error('cannot write ' + candidate + ': ' + (e && e.message || e)));
+        }
+        EMHEAP.console().log('emheap: saved ' + candidate);
+        return candidate;
       }
       console.error('emheap: cannot write ' + name + ': 1000 files of that name exist');
       return null;

@@ -10,7 +10,7 @@ const { toSpeedscope } = require('../formats/speedscope');
 const { toPerfView } = require('../formats/perfview');
 const { toCollapsed } = require('../formats/collapsed');
 const { toChromeTrace } = require('../formats/chrome_trace');
-const { toPprof } = require('../formats/pprof');
+const { encodeProfile } = require('../formats/pprof');
 const { FORMATS, formatByName } = require('../formats/index');
 const { validateSnapshot, validateSpeedscope, validatePerfView, validateChromeTrace } = require('./lib/schemas');
 
@@ -187,22 +187,30 @@ test('builders report a stack that points at a missing frame', () => {
   snap.sites[0].stack.push(99);
   assert.throws(() => toSpeedscope(snap), /missing frame 99/);
   assert.throws(() => toPerfView(snap), /missing frame 99/);
-  assert.throws(() => toPprof(snap), /missing frame 99/);
+  assert.throws(() => encodeProfile(snap), /missing frame 99/);
   assert.throws(() => toCollapsed(snap), /missing frame 99/);
 });
 
 test('format registry', () => {
   assert.deepEqual(Object.keys(FORMATS), ['speedscope', 'perfview', 'pprof', 'collapsed', 'chrome-trace']);
-  assert.equal(formatByName('speedscope').build, toSpeedscope);
+  assert.equal(formatByName('speedscope').object, toSpeedscope);
   assert.equal(formatByName('speedscope').suffix, '.speedscope.json');
-  assert.equal(formatByName('perfview').build, toPerfView);
+  assert.equal(formatByName('perfview').object, toPerfView);
   assert.equal(formatByName('perfview').suffix, '.PerfView.json');
   assert.equal(formatByName('perfview').mime, 'application/json');
-  assert.deepEqual(formatByName('pprof'), { build: toPprof, suffix: '.pb.gz', mime: 'application/octet-stream', binary: true });
-  assert.deepEqual(formatByName('collapsed'), { build: toCollapsed, suffix: '.collapsed.txt', mime: 'text/plain' });
-  assert.deepEqual(formatByName('chrome-trace'), { build: toChromeTrace, suffix: '.trace.json', mime: 'application/json' });
-  // only pprof is binary; every other builder returns JSON objects or text
+  assert.equal(formatByName('chrome-trace').object, toChromeTrace);
+  assert.equal(formatByName('chrome-trace').suffix, '.trace.json');
+  assert.equal(formatByName('pprof').suffix, '.pb.gz');
+  assert.equal(formatByName('collapsed').suffix, '.collapsed.txt');
+  // only pprof is binary, and gzipped by the writer
   assert.deepEqual(Object.keys(FORMATS).filter((k) => FORMATS[k].binary), ['pprof']);
+  assert.deepEqual(Object.keys(FORMATS).filter((k) => FORMATS[k].gzip), ['pprof']);
+  // the chunks of a JSON format are the text of its object
+  const snap = makeSnapshot();
+  for (const name of ['speedscope', 'perfview', 'chrome-trace']) {
+    assert.equal(Array.from(FORMATS[name].chunks(snap)).join(''), JSON.stringify(FORMATS[name].object(snap)), name);
+  }
+  assert.equal(Array.from(FORMATS.collapsed.chunks(snap)).join(''), toCollapsed(snap));
   assert.throws(() => formatByName('xml'),
     { message: 'unknown format "xml": use one of speedscope, perfview, pprof, collapsed, chrome-trace' });
   assert.throws(() => formatByName('toString'), /unknown format "toString"/);
@@ -311,10 +319,11 @@ test('the --js-library bundle carries every format', () => {
   const modules = vm.runInNewContext(bundleSource(), {});
   assert.deepEqual(Object.keys(modules.formats.FORMATS), Object.keys(FORMATS));
   const snap = makeSnapshot();
-  const bytes = modules.formats.formatByName('pprof').build(snap);
-  assert.deepEqual(Array.from(bytes), Array.from(toPprof(snap)));
-  assert.equal(modules.formats.formatByName('collapsed').build(snap), toCollapsed(snap));
-  assert.deepEqual(clone(modules.formats.formatByName('chrome-trace').build(snap)), clone(toChromeTrace(snap)));
+  const bytes = Array.from(modules.formats.formatByName('pprof').chunks(snap)).map((c) => Array.from(c)).flat();
+  assert.deepEqual(bytes, Array.from(encodeProfile(snap)));
+  for (const name of ['speedscope', 'perfview', 'collapsed', 'chrome-trace']) {
+    assert.equal(Array.from(modules.formats.formatByName(name).chunks(snap)).join(''), Array.from(FORMATS[name].chunks(snap)).join(''), name);
+  }
 });
 
 // formats/ is embedded into an Emscripten --js-library: check its rules here

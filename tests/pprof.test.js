@@ -15,7 +15,18 @@ const zlib = require('node:zlib');
 const { execFileSync, spawnSync } = require('node:child_process');
 const { Profile } = require('pprof-format');
 
-const { toPprof, encodeProfile, gzipStored, crc32 } = require('../formats/pprof');
+const { encodeProfile } = require('../formats/pprof');
+const { formatByName } = require('../formats/index');
+const { formatBytes, GzipChunks, crc32 } = require('../jslib/node_output');
+
+// The file as the CLI and the runtime under node write it.
+const toPprof = (snap) => formatBytes(zlib, formatByName('pprof'), snap);
+
+// A gzip member made by the writer's chunked gzip from these pieces.
+function gzipPieces(pieces) {
+  const gz = new GzipChunks(zlib);
+  return Buffer.concat([gz.header(), ...pieces.map((p) => gz.deflate(p)), gz.trailer()]);
+}
 const { makeSnapshot, emptySnapshot } = require('./lib/fixtures');
 
 const ROOT = path.join(__dirname, '..');
@@ -58,21 +69,28 @@ function readable(profile) {
   };
 }
 
-test('pprof: gzip member of stored deflate blocks, CRC32 right', () => {
+test('pprof: one gzip member from separately deflated chunks; CRC32 right', () => {
   assert.equal(crc32(Buffer.from('123456789')), 0xcbf43926);
-  assert.equal(crc32([]), 0);
-  for (const size of [0, 1, 65535, 65536, 200000]) {
-    const data = Buffer.alloc(size);
-    for (let i = 0; i < size; i++) data[i] = (i * 7919) & 255;
-    const gz = gzipStored(data);
+  assert.equal(crc32(Buffer.from('6789'), crc32(Buffer.from('12345'))), 0xcbf43926, 'crc32 continues');
+  assert.equal(crc32(Buffer.alloc(0)), 0);
+  const data = Buffer.alloc(300000);
+  for (let i = 0; i < data.length; i++) data[i] = (i * 7919) % 251 < 40 ? (i * 31) & 255 : 65;
+  for (const cuts of [[], [0], [1], [65536, 200000], [100, 101, 299999]]) {
+    const pieces = [];
+    let at = 0;
+    for (const c of cuts.concat(data.length)) {
+      pieces.push(data.subarray(at, c));
+      at = c;
+    }
+    const gz = gzipPieces(pieces);
     assert.deepEqual([...gz.subarray(0, 3)], [0x1f, 0x8b, 8]);
-    assert.equal(gz.length, 10 + Math.max(1, Math.ceil(size / 65535)) * 5 + size + 8);
-    assert.deepEqual(zlib.gunzipSync(gz), data, `size ${size}`);
+    assert.deepEqual(zlib.gunzipSync(gz), data, `cuts ${cuts}`);
+    assert.ok(gz.length < data.length / 2, `really compressed: ${gz.length} bytes for ${data.length}`);
   }
-  // a flipped payload byte is caught by the CRC
-  const gz = gzipStored(Buffer.from('hello pprof'));
-  gz[15] ^= 1;
-  assert.throws(() => zlib.gunzipSync(gz), /check|crc/i);
+  // a flipped payload byte is caught (CRC or deflate)
+  const gz = gzipPieces([Buffer.from('hello pprof, hello pprof, hello pprof')]);
+  gz[gz.length - 9] ^= 1;
+  assert.throws(() => zlib.gunzipSync(gz), /check|crc|invalid/i);
 });
 
 test('pprof: heap sample types, one sample per site, leaf-first stacks', () => {
@@ -147,6 +165,7 @@ test('pprof: empty heap, non-ASCII names, a profile over 64 KiB', () => {
   }
   const bytes = toPprof(big);
   assert.ok(encodeProfile(big).length > 3 * 65535, 'several deflate blocks');
+  assert.ok(bytes.length < encodeProfile(big).length / 2, 'compressed');
   const p = readable(decode(bytes));
   assert.equal(p.samples.length, 3000);
   assert.deepEqual(p.samples[2999].values, [2, 6000, 1, 3000]);
@@ -250,7 +269,7 @@ test('speedscope imports the pprof file', { skip: SPEEDSCOPE_SKIP, timeout: 9000
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-pprof-'));
   const snap = makeSnapshot();
   fs.writeFileSync(path.join(dir, 'heap.pb.gz'), toPprof(snap));
-  fs.writeFileSync(path.join(dir, 'garbage.pb.gz'), gzipStored(Buffer.from('this is not a protobuf at all')));
+  fs.writeFileSync(path.join(dir, 'garbage.pb.gz'), zlib.gzipSync(Buffer.from('this is not a protobuf at all')));
   const server = await serve({ '/speedscope/': SPEEDSCOPE_APP, '/profiles/': dir });
   const browser = await launch();
   async function open(name) {
