@@ -51,12 +51,14 @@ Columns, as in Chrome DevTools' heap comparison:
   --json         print JSON instead of a table`,
   },
   convert: {
-    synopsis: `emheap convert FILE --to ${Object.keys(FORMATS).join('|')} [-o OUT] [--force]`,
+    synopsis: `emheap convert FILE --to ${Object.keys(FORMATS).join('|')}[,...] [-o OUT] [--force]`,
     text: `Write the snapshot in another format (the same builders as the page).
   --to FORMAT    speedscope (.speedscope.json), perfview (.PerfView.json), pprof (.pb.gz,
                  for go tool pprof), collapsed (.collapsed.txt, folded stacks for
-                 flamegraph.pl), chrome-trace (.trace.json, for Perfetto / chrome://tracing)
-  -o OUT         output file (default: FILE with the format's suffix; "-" = stdout)
+                 flamegraph.pl), chrome-trace (.trace.json, for Perfetto / chrome://tracing);
+                 several, comma-separated, read FILE once and write each
+  -o OUT         output file (default: FILE with the format's suffix; "-" = stdout;
+                 one format only)
   --force        replace OUT if it exists (never the input, whatever its name)`,
   },
   check: {
@@ -353,31 +355,41 @@ function writeReplacing(target, write) {
 
 // The file is written as it is made, a chunk at a time (formats/index.js):
 // a 2M-site snapshot makes files of several GB, more than any string.
+// Several formats share one read of FILE (a GB file takes a minute).
 function cmdConvert({ args, opts }, out) {
   if (opts.to === undefined) throw new EmheapError(`convert needs --to ${Object.keys(FORMATS).join('|')}`);
-  let format;
-  try {
-    format = formatByName(opts.to);
-  } catch (e) {
-    throw new EmheapError(`--to: ${e.message}`);
-  }
-  const target = opts.o !== undefined ? opts.o : opts.output !== undefined ? opts.output : defaultOutput(args[0], format.suffix);
-  const snapshot = readSnapshot(args[0], opts);
-  if (target !== '-') checkTarget(target, args[0], opts.force);
-  const write = (fd) => {
+  const names = String(opts.to).split(',').map((n) => n.trim());
+  const formats = names.map((name) => {
     try {
-      return writeFormat(fs, zlib, fd, format, snapshot);
+      return formatByName(name);
     } catch (e) {
-      if (e && e.code) throw e;   // the file system's, reported by the caller
-      throw new EmheapError(`${args[0]}: cannot build ${opts.to}: ${e.message}`);
+      throw new EmheapError(`--to: ${e.message}`);
     }
-  };
-  if (target === '-') {
-    write(process.stdout.fd);
-    return 0;
+  });
+  if (new Set(names).size !== names.length) throw new EmheapError(`--to ${opts.to}: a format is named twice`);
+  const given = opts.o !== undefined ? opts.o : opts.output;
+  if (given !== undefined && formats.length > 1) {
+    throw new EmheapError(`-o names one file, but --to names ${formats.length} formats: leave -o out (each file gets FILE's name with its suffix)`);
   }
-  const written = writeReplacing(target, write);
-  out(`wrote ${target} (${opts.to}, ${units.formatCount(written)} bytes)\n`);
+  const targets = formats.map((format) => (given !== undefined ? given : defaultOutput(args[0], format.suffix)));
+  for (const target of targets) if (target !== '-') checkTarget(target, args[0], opts.force);
+  const snapshot = readSnapshot(args[0], opts);
+  formats.forEach((format, i) => {
+    const write = (fd) => {
+      try {
+        return writeFormat(fs, zlib, fd, format, snapshot);
+      } catch (e) {
+        if (e && e.code) throw e;   // the file system's, reported by the caller
+        throw new EmheapError(`${args[0]}: cannot build ${names[i]}: ${e.message}`);
+      }
+    };
+    if (targets[i] === '-') {
+      write(process.stdout.fd);
+      return;
+    }
+    const written = writeReplacing(targets[i], write);
+    out(`wrote ${targets[i]} (${names[i]}, ${units.formatCount(written)} bytes)\n`);
+  });
   return 0;
 }
 

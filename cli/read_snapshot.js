@@ -16,15 +16,80 @@ const READS = 'emheap reads the files it writes: *.speedscope.json, *.PerfView.j
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+// Files up to this size are read whole and given to JSON.parse (the fastest
+// way); larger ones are parsed as a stream. JSON.parse needs the text as one
+// string, and V8 makes none longer than 2^29 - 24 characters (512 MB): a
+// snapshot of 2M sites x 60 frames is over 1 GB.
+const WHOLE_FILE_BYTES = 256 * 1024 * 1024;
+
 function readSnapshotFile(file) {
-  let buf;
+  let fd;
+  let size;
   try {
-    buf = fs.readFileSync(file);
+    fd = fs.openSync(file, 'r');
+    size = fs.fstatSync(fd).size;
+    if (size <= WHOLE_FILE_BYTES) return parseSnapshotBuffer(fs.readFileSync(fd), file);
+    return parseLargeFile(fd, file);
   } catch (e) {
+    if (e instanceof EmheapError) throw e;
     const why = { ENOENT: 'no such file', EISDIR: 'is a directory', EACCES: 'permission denied' }[e.code];
     throw new EmheapError(`${file}: ${why || 'cannot read it (' + (e.code || e.message) + ')'}`);
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
-  return parseSnapshotBuffer(buf, file);
+}
+
+// Top-level members a container holds besides the snapshot: only their kind
+// matters here (to name another tool's file), so each becomes an empty one
+// as soon as it is parsed (a speedscope file's samples are as big as the
+// snapshot).
+const CONTAINER_PARTS = new Set(['profiles', 'shared', 'StackSource', 'traceEvents']);
+
+// The same result as parseSnapshotBuffer for a file of any size: parsed in
+// 4 MB pieces by @streamparser/json, a top-level member at a time.
+function parseLargeFile(fd, label) {
+  const { JSONParser } = require('@streamparser/json');
+  const parser = new JSONParser({ paths: ['$.*'], keepStack: false });
+  const obj = {};
+  let error = null;
+  let ended = false;
+  parser.onValue = ({ value, key }) => {
+    if (typeof key !== 'string') return;   // the top level is not an object: found below
+    obj[key] = CONTAINER_PARTS.has(key) ? (Array.isArray(value) ? [] : isObject(value) ? {} : value) : value;
+  };
+  let lastToken = 0;   // byte offset of the last token: where a grammar error is
+  parser.onToken = (t) => { lastToken = t.offset; };
+  parser.onError = (e) => { error = error || e; };
+  parser.onEnd = () => { ended = true; };
+  const buf = Buffer.allocUnsafe(4 << 20);
+  let position = 0;
+  let first = true;
+  for (;;) {
+    const n = fs.readSync(fd, buf, 0, buf.length, null);
+    if (n === 0) break;
+    let piece = buf.subarray(0, n);
+    if (first) {
+      if (piece[0] === 0x1f && piece[1] === 0x8b) {
+        throw new EmheapError(`${label}: a gzip file (a pprof profile?), not JSON; ${READS}`);
+      }
+      if (piece[0] === 0xef && piece[1] === 0xbb && piece[2] === 0xbf) piece = piece.subarray(3);   // BOM
+      if (!/^\s*[{[]/.test(piece.subarray(0, 64).toString('latin1'))) throw new EmheapError(`${label}: not a JSON file; ${READS}`);
+      if (!/^\s*\{/.test(piece.subarray(0, 64).toString('latin1'))) throw new EmheapError(`${label}: JSON, but not an emheap file (the top level is an array); ${READS}`);
+      first = false;
+    }
+    parser.write(piece);
+    position += n;
+    if (error) break;
+  }
+  if (!error && !ended) parser.end();
+  if (error || !ended) {
+    const at = /absolute position "(\d+)"/.exec(String(error && error.message)) || [null, String(lastToken)];
+    if (!error || /ended in (the )?mid|end of/i.test(error.message)) {
+      throw new EmheapError(`${label}: truncated JSON (the file ends after ${position} bytes, in the middle of a value): was the download or copy cut short?`);
+    }
+    throw new EmheapError(`${label}: invalid JSON${at ? ' at byte ' + at[1] : ''}: ${String(error.message).replace(/ at chunk position.*$/, '').replace(/ in state \w+$/, '').slice(0, 80)}`);
+  }
+  return fromJson(obj, label);
 }
 
 // -> {snapshot, container: 'speedscope' | 'perfview' | 'snapshot' | 'json'}
@@ -145,4 +210,4 @@ function checkSnapshot(s) {
   return null;
 }
 
-module.exports = { readSnapshotFile, parseSnapshotBuffer, checkSnapshot, SNAPSHOT_VERSION };
+module.exports = { readSnapshotFile, parseSnapshotBuffer, parseLargeFile, checkSnapshot, SNAPSHOT_VERSION };

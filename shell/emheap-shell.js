@@ -1,7 +1,7 @@
 // emheap-shell.js -- the page side of emheap: Ctrl+Shift+H (Cmd+Shift+H on
 // macOS) downloads a speedscope snapshot, Ctrl+Shift+D (Cmd+Shift+D) the
 // diff against the snapshot of the previous Ctrl+Shift+D, and
-// `downloadSnapshot(format)` is callable from the devtools console.
+// `downloadSnapshot(format, snapshot)` is callable from the devtools console.
 //
 // Linked with --extern-post-js (see bin/emheap-config), so it runs once when
 // the module's JS loads, outside the module (it works with MODULARIZE too);
@@ -24,13 +24,13 @@
   }
 
   if (typeof globalThis.downloadSnapshot === 'undefined') {
-    globalThis.downloadSnapshot = function (format) {
+    globalThis.downloadSnapshot = function (format, snapshot) {
       var p = profiler();
       if (!p) {
         console.warn('emheap: this page has no emheap profiler (link it with $(emheap-config --ldflags))');
         return null;
       }
-      return p.downloadSnapshot(format);
+      return snapshot === undefined ? p.downloadSnapshot(format) : p.downloadSnapshot(format, snapshot);
     };
   }
 

@@ -247,6 +247,31 @@ test('collapsed: one line per name path, separators escaped, empty heap is empty
   assert.equal(toCollapsed(proto), '__proto__ 8\n');
 });
 
+// The merge by name path is hashed: check it against the plain rule (text of
+// the path as the key) on many sites whose frames share names.
+test('collapsed: merging by name path agrees with a string-keyed merge on 20,000 sites', () => {
+  const snap = emptySnapshot();
+  for (let i = 0; i < 60; i++) snap.frames.push({ name: `fn${i % 23}` });
+  let x = 7;
+  for (let i = 0; i < 20000; i++) {
+    const stack = [];
+    const depth = 1 + (i % 4);
+    for (let d = 0; d < depth; d++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      stack.push((x >>> 8) % 60);
+    }
+    snap.sites.push({ id: i + 1, key: `k${i}`, stack, liveBytes: 1 + (i % 50), liveBlocks: 1, totalAllocs: 1, totalBytes: 1, peakLiveBytes: 1 });
+  }
+  const want = new Map();
+  for (const site of snap.sites) {
+    const line = site.stack.map((f) => snap.frames[f].name).reverse().join(';');
+    want.set(line, (want.get(line) || 0) + site.liveBytes);
+  }
+  const got = new Map(toCollapsed(snap).trimEnd().split('\n').map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]));
+  assert.ok(want.size < 20000 && want.size > 1000, `${want.size} distinct paths`);
+  assert.deepEqual(got, want);
+});
+
 test('chrome-trace: one point from the summary when there is no timeline', () => {
   const snap = makeSnapshot();
   const before = clone(snap);

@@ -66,6 +66,7 @@ const WORKLOADS = {
   threads: {threaded: true, sources: [{file: path.join(ROOT, 'bench', 'workloads', 'threads_bench.c')}]},
   live_blocks: {sources: [{file: path.join(ROOT, 'bench', 'workloads', 'live_blocks.c')}]},
   sites: {sources: [{file: path.join(OUT, 'gen', 'sites.c')}]}, // written by bench/gen-sites.js
+  sites1m: {sources: [{file: path.join(OUT, 'gen', 'sites1m.c')}]}, // the same, 1,000,000 sites
 };
 
 // What bin/emheap-config prints for `args`, as an argument list, or {error}.
