@@ -247,14 +247,16 @@ mergeInto(LibraryManager.library, {
     },
 
     // The program's allocation layer (model/wrappers.js): names or globs from
-    // Module.emheapOptions.wrappers (array or "a,b"), the page URL
-    // (?emheap_wrappers=a,b) or under node EMHEAP_WRAPPERS, all added up;
-    // "none" in any of them turns detection off.
+    // the link line (`emheap-config --wrappers=a,b` writes a --pre-js that
+    // sets Module.emheapLinkWrappers), Module.emheapOptions.wrappers (array
+    // or "a,b"), the page URL (?emheap_wrappers=a,b) or under node
+    // EMHEAP_WRAPPERS, all added up; "none" in any of them turns detection
+    // off.
     wrapperListCache: null,
 
     wrapperList: function () {
       if (EMHEAP.wrapperListCache) return EMHEAP.wrapperListCache;
-      var given = [EMHEAP.options().wrappers];
+      var given = [Module['emheapLinkWrappers'], EMHEAP.options().wrappers];
       var outside = EMHEAP.urlOrEnvironment();
       if (outside) given.push(outside.get('emheap_wrappers', 'EMHEAP_WRAPPERS'));
       var list = emheapModules.wrappers.parseWrapperList(given.filter(function (v) {

@@ -14,6 +14,7 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/cpp_new.sourcemap.js $(TEST_BUILD)/shadow.js $(TEST_BUILD)/sampling.js \
   $(TEST_BUILD)/shadow_symbols.js $(TEST_BUILD)/pause.dlmalloc.js \
   $(TEST_BUILD)/leak_exit.js $(TEST_BUILD)/leak_clean.js $(TEST_BUILD)/alloc_layer.dlmalloc.js \
+  $(TEST_BUILD)/alloc_layer.linkwrappers.js \
   $(TEST_BUILD)/threads.exact.js $(TEST_BUILD)/threads.shadow.js $(TEST_BUILD)/threads.proxied.js \
   $(TEST_BUILD)/fixed_heap.sampled.js $(TEST_BUILD)/fixed_heap.shadow.js
 
@@ -79,6 +80,11 @@ $(TEST_BUILD)/leak_exit.js: tests/runtime/leak_exit.c $(B)/emheap.o $(RUNTIME_EX
 $(TEST_BUILD)/leak_clean.js: tests/runtime/leak_clean.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sEXIT_RUNTIME=1 -o $@
+
+# Wrappers named on the link line, through emheap-config itself.
+$(TEST_BUILD)/alloc_layer.linkwrappers.js: tests/runtime/alloc_layer.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS) bin/emheap-config
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< `bin/emheap-config --ldflags --mode=exact --wrappers='grow_*,none'` -sALLOW_MEMORY_GROWTH=1 -o $@
 
 test-programs: runtime samples $(TEST_PROGRAMS)
 

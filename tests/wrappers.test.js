@@ -64,6 +64,21 @@ test('declared wrappers (EMHEAP_WRAPPERS, globs) add to what is detected', () =>
   assert.ok(leaves.includes('code_grow') || leaves.includes('parse_chunk'), 'vector growth charged to its callers');
 });
 
+test('wrappers named on the link line (emheap-config --wrappers) are applied, with the others', () => {
+  const linked = path.join(__dirname, '..', 'build', 'tests', 'alloc_layer.linkwrappers.js');
+  const r = runWasmProgram(linked, {env: {EMHEAP_WRAPPERS: 'l_alloc'}});
+  assert.equal(r.status, 0, r.stderr);
+  const snap = r.tagged.SNAPSHOT;
+  assert.deepEqual(validateSnapshot(snap), []);
+  // The link line says grow_* and no detection; the environment adds l_alloc.
+  assert.deepEqual(snap.wrappers.declared, ['grow_*', 'l_alloc']);
+  assert.deepEqual(snap.wrappers.detected, []);
+  const leaves = leafNames(snap);
+  assert.ok(!leaves.includes('grow_vector') && !leaves.includes('l_alloc'), leaves.join(' '));
+  // Detection off: the rest of the layer stays as the leaf of some sites.
+  assert.ok(leaves.some((n) => n === 'mem_realloc' || n === 'new_object'), leaves.join(' '));
+});
+
 test('the CLI detects the layer in a file taken without it, and --wrappers none keeps it', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-wrappers-'));
   try {
