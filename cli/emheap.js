@@ -198,8 +198,9 @@ function snapshotHeader(file, snap) {
 // Which allocation layer the sites were named without (model/wrappers.js).
 function layerNote(snap) {
   const w = snap.wrappers;
-  if (!w || (!w.declared.length && !w.detected.length)) return '';
+  if (!w || (!w.declared.length && !w.detected.length && !w.standardLibrary)) return '';
   const parts = [];
+  if (w.standardLibrary) parts.push('C++ standard library frames');
   if (w.declared.length) parts.push(`${w.declared.map(shortName).join(', ')} (declared)`);
   if (w.detected.length) parts.push(`${w.detected.map(shortName).join(', ')} (detected)`);
   return `allocation layer left out of sites: ${parts.join('; ')}\n`;

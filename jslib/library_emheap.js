@@ -19,7 +19,7 @@ mergeInto(LibraryManager.library, {
     state: 0,          // address of emheap_state, set by emheap_js_attach
     stacks: null,      // StackTable, created on first use
     configCache: null, // EMHEAP.config()
-    sourceMap: null,   // {lookup(offset)} once the app's source map is loaded
+    sourceLines: null, // {lookup(offset)} from the app's DWARF or source map, once loaded
     functionNames: null, // {functionIndex: name} from the wasm name section
     debugInfoState: 0, // 0 not started, 1 loading, 2 done (loaded or none)
     debugInfoWaiters: [],
@@ -86,11 +86,15 @@ mergeInto(LibraryManager.library, {
       else EMHEAP.debugInfoWaiters.push(fn);
     },
 
-    // Finds the app's source map (emcc -gsource-map) from the wasm's
-    // sourceMappingURL section. Node reads synchronously; a page fetches in
-    // the background from attach time on (the browser's cache serves the
-    // .wasm again), so the map is usually there by the first snapshot. A
-    // module without the section never requests anything: no 404s.
+    // Finds where the app's source lines are, from the wasm's own custom
+    // sections: DWARF in the module (emcc -g), a separate DWARF file
+    // (-gseparate-dwarf: the "external_debug_info" section names it), or a
+    // source map (-gsource-map: "sourceMappingURL"). DWARF wins where there
+    // are both: it knows which lines belong to inlined code (jslib/dwarf.js).
+    // Node reads synchronously; a page fetches in the background from attach
+    // time on (the browser's cache serves the .wasm again), so the lines are
+    // usually there by the first snapshot. A module without such a section
+    // never requests anything: no 404s.
     loadDebugInfo: function () {
       if (EMHEAP.debugInfoState) return;
       EMHEAP.debugInfoState = 1;
@@ -100,10 +104,30 @@ mergeInto(LibraryManager.library, {
         EMHEAP.debugInfoState = 2;
         EMHEAP.debugInfoWaiters.splice(0).forEach(function (resolve) { resolve(); });
       };
-      var useSections = function (bytes) {
+      var codeStart = -1;
+      // The module's bytes -> what else to read: {dwarf, map} URLs (or '').
+      var useModule = function (bytes) {
         var found = sections.customSections(bytes);
         EMHEAP.functionNames = found.name ? sections.functionNames(found) : null;
-        return sections.sourceMappingURL(found);
+        codeStart = sections.codeSectionStart(bytes);
+        if (found['.debug_info'] && useDwarf(found)) return {dwarf: '', map: ''};
+        return {dwarf: sections.externalDebugInfoURL(found), map: sections.sourceMappingURL(found)};
+      };
+      var useDwarf = function (found) {
+        try {
+          EMHEAP.sourceLines = emheapModules.dwarf.parseDwarf(found, codeStart, emheapModules.sourceMap.cleanPath);
+        } catch (e) {
+          console.warn('emheap: ignoring the DWARF debug info: ' + (e && e.message || e));
+        }
+        return !!EMHEAP.sourceLines;
+      };
+      var useDwarfFile = function (bytes) {
+        try {
+          return useDwarf(sections.customSections(bytes));
+        } catch (e) {
+          console.warn('emheap: ignoring the DWARF file: ' + (e && e.message || e));
+          return false;
+        }
       };
       var useSymbols = function (text) {
         try {
@@ -114,7 +138,7 @@ mergeInto(LibraryManager.library, {
       };
       var useMap = function (text) {
         try {
-          EMHEAP.sourceMap = emheapModules.sourceMap.parseSourceMap(JSON.parse(text));
+          EMHEAP.sourceLines = emheapModules.sourceMap.parseSourceMap(JSON.parse(text));
         } catch (e) {
           console.warn('emheap: ignoring the source map: ' + (e && e.message || e));
         }
@@ -125,8 +149,10 @@ mergeInto(LibraryManager.library, {
           var fs = require('fs');
           var nodePath = require('path');
           var file = url.indexOf('file://') === 0 ? new URL(url).pathname : url;
-          var mapUrl = useSections(fs.readFileSync(file));
-          if (mapUrl) useMap(fs.readFileSync(nodePath.resolve(nodePath.dirname(file), mapUrl), 'utf8'));
+          var beside = function (rel) { return nodePath.resolve(nodePath.dirname(file), rel); };
+          var more = useModule(fs.readFileSync(file));
+          if (more.dwarf && fs.existsSync(beside(more.dwarf))) useDwarfFile(fs.readFileSync(beside(more.dwarf)));
+          if (more.map && !EMHEAP.sourceLines) useMap(fs.readFileSync(beside(more.map), 'utf8'));
           var symbolsFile = emheapModules.symbolMap.symbolMapPathFor(file);
           if (!EMHEAP.functionNames && fs.existsSync(symbolsFile)) useSymbols(fs.readFileSync(symbolsFile, 'utf8'));
         } catch (e) {
@@ -142,17 +168,25 @@ mergeInto(LibraryManager.library, {
         return done();
       }
       var text = function (r) { return r.ok ? r.text() : null; };
-      fetch(base).then(function (r) { return r.ok ? r.arrayBuffer() : null; }).then(function (buf) {
-        var mapUrl = buf ? useSections(new Uint8Array(buf)) : '';
+      var bytes = function (r) { return r.ok ? r.arrayBuffer() : null; };
+      fetch(base).then(bytes).then(function (buf) {
+        var more = buf ? useModule(new Uint8Array(buf)) : {dwarf: '', map: ''};
         // Without a name section, a symbol map (emcc --emit-symbol-map) next
         // to the JS names the functions of shadow stacks.
         var symbols = buf && !EMHEAP.functionNames
           ? fetch(new URL(emheapModules.symbolMap.symbolMapPathFor(base), base).href).then(text).then(function (t) {
             if (t) useSymbols(t);
           }).catch(function () {}) : null;
-        var map = mapUrl ? fetch(new URL(mapUrl, base).href).then(text).then(function (t) {
-          if (t) useMap(t);
-        }) : null;
+        var dwarf = more.dwarf ? fetch(new URL(more.dwarf, base).href).then(bytes).then(function (b) {
+          return b ? useDwarfFile(new Uint8Array(b)) : false;
+        }).catch(function () { return false; }) : Promise.resolve(false);
+        // The source map only where DWARF gave nothing.
+        var map = dwarf.then(function (haveDwarf) {
+          if (haveDwarf || !more.map) return null;
+          return fetch(new URL(more.map, base).href).then(text).then(function (t) {
+            if (t) useMap(t);
+          });
+        });
         return Promise.all([symbols, map]);
       }).catch(function () {}).then(done);
     },
@@ -165,7 +199,7 @@ mergeInto(LibraryManager.library, {
       return {
         source: source,
         preRunDone: typeof runtimeInitialized !== 'undefined' ? !!runtimeInitialized : true,
-        sourceMap: EMHEAP.sourceMap,
+        sourceLines: EMHEAP.sourceLines,
         symbolize: EMHEAP.symbolize,
         functionName: EMHEAP.functionName,
       };

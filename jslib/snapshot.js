@@ -10,7 +10,8 @@ var SNAPSHOT_VERSION = 1;
 
 // buffer: the wasm memory's ArrayBuffer. statePtr: 0 if the runtime has not
 // started yet (then the snapshot is of an empty heap). info: {source,
-// preRunDone, sourceMap: {lookup(offset)} or null, symbolize: fn(pointer)
+// preRunDone, sourceLines: {lookup(offset)} (source map or DWARF) or null,
+// symbolize: fn(pointer)
 // -> {name, funcIndex} for shadow frames, functionName: fn(funcIndex) -> name
 // or null}.
 function buildSnapshot(buffer, statePtr, stackTable, info) {
@@ -93,7 +94,7 @@ function shadowFrame(stackTable, cache, pointer, info) {
 }
 
 function finishFrames(snapshot, stackTable, info) {
-  snapshot.frames = stackTable.frames.map(function (f) { return withSource(f, info.sourceMap); });
+  snapshot.frames = stackTable.frames.map(function (f) { return withSource(f, info.sourceLines); });
   return snapshot;
 }
 
@@ -105,7 +106,7 @@ function completeFrames(snapshot, info) {
   snapshot.frames = snapshot.frames.map(function (f) {
     var name = f.funcIndex >= 0 && f.name === 'wasm-function[' + f.funcIndex + ']' && info.functionName
       ? info.functionName(f.funcIndex) : null;
-    return withSource(name ? withFields(f, {name: name}) : f, info.sourceMap);
+    return withSource(name ? withFields(f, {name: name}) : f, info.sourceLines);
   });
   return snapshot;
 }
@@ -118,10 +119,11 @@ function withFields(frame, fields) {
   return out;
 }
 
-// Adds file and line to a wasm frame when a source map knows its offset.
-function withSource(frame, sourceMap) {
-  if (!sourceMap || frame.offset === undefined || frame.file !== undefined) return frame;
-  var where = sourceMap.lookup(frame.offset);
+// Adds file and line to a wasm frame when the source lines (DWARF or a
+// source map) know its offset.
+function withSource(frame, sourceLines) {
+  if (!sourceLines || frame.offset === undefined || frame.file !== undefined) return frame;
+  var where = sourceLines.lookup(frame.offset);
   if (!where) return frame;
   return withFields(frame, {file: where.file, line: where.line});
 }

@@ -91,4 +91,4 @@ function lastAtOrBefore(sorted, x) {
   return lo;
 }
 
-module.exports = {parseSourceMap: parseSourceMap};
+module.exports = {parseSourceMap: parseSourceMap, cleanPath: cleanPath};

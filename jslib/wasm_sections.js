@@ -53,7 +53,26 @@ function customSections(bytes) {
   return out;
 }
 
-// The "sourceMappingURL" section holds one name-encoded string.
+// Module offset where the code section's contents start (its function
+// count): DWARF addresses in wasm count from there. -1 without code.
+function codeSectionStart(bytes) {
+  var at = {pos: 8};
+  while (at.pos < bytes.length) {
+    var id = bytes[at.pos++];
+    var size = readLEB(bytes, at);
+    if (id === 10) return at.pos;
+    at.pos += size;
+  }
+  return -1;
+}
+
+// The "sourceMappingURL" section holds one name-encoded string, and so does
+// "external_debug_info" (emcc -gseparate-dwarf: where the DWARF file is).
+function externalDebugInfoURL(sections) {
+  var s = sections.external_debug_info;
+  return s ? readName(s, {pos: 0}) : '';
+}
+
 function sourceMappingURL(sections) {
   var s = sections.sourceMappingURL;
   return s ? readName(s, {pos: 0}) : '';
@@ -81,4 +100,7 @@ function functionNames(sections) {
   return names;
 }
 
-module.exports = {customSections: customSections, sourceMappingURL: sourceMappingURL, functionNames: functionNames};
+module.exports = {
+  customSections: customSections, codeSectionStart: codeSectionStart, sourceMappingURL: sourceMappingURL,
+  externalDebugInfoURL: externalDebugInfoURL, functionNames: functionNames,
+};

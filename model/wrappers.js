@@ -15,6 +15,12 @@
 //    luaM_realloc_, luaC_newobj in Lua; sqlite3MemMalloc, sqlite3Malloc,
 //    dbMallocRawFinish, sqlite3DbMallocRawNN in SQLite; nothing in micro,
 //    whose only allocating function (make_tree) is recursive.
+//  - the C++ standard library, always: libc++'s own functions at the leaf
+//    end (std::vector's __push_back_slow_path, basic_string::__grow_by,
+//    make_unique...) are how the app's code reached operator new, not what
+//    wanted the memory. They are real frames wherever the compiler did not
+//    inline them (always at -O0; at -O2 the growth paths), in JS and shadow
+//    stacks alike. Counted in `wrappers.standardLibrary` (frames removed).
 // The built-in wrappers (malloc, operator new, libc++'s allocate...) are
 // dropped earlier, when stacks are captured (jslib/v8_stack.js).
 //
@@ -91,6 +97,38 @@ function escapeRegExp(s) {
   return s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }
 
+// A function of the C++ standard library (libc++, whose ABI namespace is
+// std::__2, or any std::), by its mangled or demangled name. Demangled names
+// of templates start with their return type ("void std::__2::vector<int,
+// ...>::__push_back_slow_path<int const&>(int const&)"), which may itself be
+// a std type in the app's own code ("std::__2::vector<int> make_list<int>()"):
+// the function's own qualified name is the last word outside brackets,
+// before the parameter list.
+function isStandardLibrary(name) {
+  if (typeof name !== 'string') return false;
+  if (/^_ZN[KVRO]*St/.test(name) || /^_ZSt/.test(name)) return true;
+  if (name.indexOf('std::') < 0) return false;
+  var end = name.length;
+  if (name.charAt(end - 1) === ')' || / const$/.test(name)) {
+    var close = name.lastIndexOf(')');
+    var depth = 0;
+    for (var i = close; i >= 0; i--) {
+      var c = name.charAt(i);
+      if (c === ')') depth++;
+      else if (c === '(' && --depth === 0) { end = i; break; }
+    }
+  }
+  var start = 0;
+  var nest = 0;
+  for (var j = end - 1; j >= 0; j--) {
+    var ch = name.charAt(j);
+    if (ch === '>' || ch === ')') nest++;
+    else if (ch === '<' || ch === '(') nest--;
+    else if (ch === ' ' && nest === 0) { start = j + 1; break; }
+  }
+  return /^std::/.test(name.slice(start, end));
+}
+
 // Number of leaf frames of `stack` (frame indices) that are layer frames;
 // at least one frame always stays.
 function layerDepth(stack, frames, isLayer) {
@@ -142,15 +180,24 @@ function removeAllocationLayer(snapshot, options) {
   var before = snapshot.wrappers;
   var done = before ? (before.declared || []).concat(before.detected || []) : [];
   var declared = options.names.filter(function (n) { return done.indexOf(n) < 0; });
-  var isDeclared = matcher(declared);
+  // Standard-library frames, judged once per frame (sites share frames).
+  var library = snapshot.frames.map(function (f) { return isStandardLibrary(f && f.name); });
+  var libraryNames = new Set();
+  snapshot.frames.forEach(function (f, i) { if (library[i]) libraryNames.add(f.name); });
+  var isUserDeclared = matcher(declared);
+  var isDeclared = function (name) { return libraryNames.has(name) || isUserDeclared(name); };
   var detected = options.detect ? detectLayer(snapshot, isDeclared) : [];
-  if (!declared.length && !detected.length) return snapshot; // files stay as they were
-  var isLayer = matcher(declared.concat(detected));
+  var libraryLeaves = snapshot.sites.some(function (s) { return s.stack.length > 1 && library[s.stack[0]]; });
+  if (!declared.length && !detected.length && !libraryLeaves) return snapshot; // files stay as they were
+  var isDetected = matcher(detected);
+  var isLayer = function (name) { return isDeclared(name) || isDetected(name); };
+  var libraryFrames = 0;
   var byStack = new Map(); // stack without the layer -> its (merged) site
   var mergedInto = new Map(); // site id -> the site id it was merged into
   var sites = [];
   snapshot.sites.forEach(function (s) {
     var d = layerDepth(s.stack, snapshot.frames, isLayer);
+    for (var k = 0; k < d; k++) if (library[s.stack[k]]) libraryFrames++;
     var stack = d ? s.stack.slice(d) : s.stack;
     var identity = stack.length ? stack.join(',') : 'key:' + s.key;
     var same = byStack.get(identity);
@@ -172,6 +219,8 @@ function removeAllocationLayer(snapshot, options) {
     declared: ((before && before.declared) || []).concat(declared),
     detected: ((before && before.detected) || []).concat(detected),
   };
+  var libraryBefore = (before && before.standardLibrary) || 0;
+  if (libraryFrames + libraryBefore) result.wrappers.standardLibrary = libraryFrames + libraryBefore;
   if (Array.isArray(snapshot.heapGrowth)) {
     result.heapGrowth = snapshot.heapGrowth.map(function (g) {
       return mergedInto.has(g.siteId) ? Object.assign(copy(g), {siteId: mergedInto.get(g.siteId)}) : g;
@@ -190,6 +239,7 @@ module.exports = {
   parseWrapperList: parseWrapperList,
   matcher: matcher,
   detectLayer: detectLayer,
+  isStandardLibrary: isStandardLibrary,
   removeAllocationLayer: removeAllocationLayer,
   LAYER_SHARE: LAYER_SHARE,
   LAYER_CALLERS: LAYER_CALLERS,

@@ -9,7 +9,7 @@ const {completeFrames} = require('../jslib/snapshot');
 
 const info = {
   functionName: (i) => ({7: 'leak_memory', 9: 'main'})[i] || null,
-  sourceMap: {lookup: (offset) => (offset === 0x1fb ? {file: 'leaky.c', line: 34} : null)},
+  sourceLines: {lookup: (offset) => (offset === 0x1fb ? {file: 'leaky.c', line: 34} : null)},
 };
 
 test('placeholder wasm names get the real name; wasm offsets get file and line', () => {

@@ -8,13 +8,18 @@ TEST_LDFLAGS := $(EMHEAP_LDFLAGS) $(B)/emheap_mode_exact.o -sALLOW_MEMORY_GROWTH
 # tests need every call to reach the allocator.
 TEST_CFLAGS := -O2 -fno-builtin -Iruntime
 
+# C++ at every optimization level with its DWARF beside it (-gseparate-dwarf),
+# at -O2 also with DWARF inside (-g) and with a source map only.
+CPP_LINES_PROGRAMS := $(foreach o,O0 O1 O2 O3,$(TEST_BUILD)/cpp_lines.$(o).js) \
+  $(TEST_BUILD)/cpp_lines.O2g.js $(TEST_BUILD)/cpp_lines.O2map.js $(TEST_BUILD)/cpp_lines.dwarf5.wasm
+
 TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_points.emmalloc.js \
   $(TEST_BUILD)/cpp_new.dlmalloc.js $(TEST_BUILD)/exhaustion.dlmalloc.js \
   $(TEST_BUILD)/exhaustion.emmalloc.js $(TEST_BUILD)/cpp_new.nonames.js \
   $(TEST_BUILD)/cpp_new.sourcemap.js $(TEST_BUILD)/shadow.js $(TEST_BUILD)/sampling.js \
   $(TEST_BUILD)/shadow_symbols.js $(TEST_BUILD)/pause.dlmalloc.js \
   $(TEST_BUILD)/leak_exit.js $(TEST_BUILD)/leak_clean.js $(TEST_BUILD)/alloc_layer.dlmalloc.js \
-  $(TEST_BUILD)/alloc_layer.linkwrappers.js \
+  $(TEST_BUILD)/alloc_layer.linkwrappers.js $(CPP_LINES_PROGRAMS) \
   $(TEST_BUILD)/threads.exact.js $(TEST_BUILD)/threads.shadow.js $(TEST_BUILD)/threads.proxied.js \
   $(TEST_BUILD)/fixed_heap.sampled.js $(TEST_BUILD)/fixed_heap.shadow.js
 
@@ -85,6 +90,26 @@ $(TEST_BUILD)/leak_clean.js: tests/runtime/leak_clean.c $(B)/emheap.o $(RUNTIME_
 $(TEST_BUILD)/alloc_layer.linkwrappers.js: tests/runtime/alloc_layer.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS) bin/emheap-config
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< `bin/emheap-config --ldflags --mode=exact --wrappers='grow_*,none'` -sALLOW_MEMORY_GROWTH=1 -o $@
+
+CPP_LINES_DEPS := tests/runtime/cpp_lines.cpp $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+CPP_LINES_LINK = -fno-builtin -Iruntime $< $(EMHEAP_LDFLAGS) $(B)/emheap_mode_exact.o -sALLOW_MEMORY_GROWTH=1
+$(TEST_BUILD)/cpp_lines.O%.js: $(CPP_LINES_DEPS)
+	@mkdir -p $(dir $@)
+	$(EMCC) -O$* -gseparate-dwarf=$(TEST_BUILD)/cpp_lines.O$*.debug.wasm $(CPP_LINES_LINK) -o $@
+$(TEST_BUILD)/cpp_lines.O2g.js: $(CPP_LINES_DEPS)
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -g $(CPP_LINES_LINK) -o $@
+$(TEST_BUILD)/cpp_lines.O2map.js: $(CPP_LINES_DEPS)
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -gsource-map $(CPP_LINES_LINK) -o $@
+
+# DWARF 5 (what newer Emscripten may write; emcc 3.1.6's binaryen cannot
+# link it): clang's object linked by wasm-ld alone, read by the DWARF test.
+WASM_LD ?= wasm-ld
+$(TEST_BUILD)/cpp_lines.dwarf5.wasm: tests/runtime/cpp_lines.cpp
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -gdwarf-5 -fno-builtin -Iruntime -c $< -o $(TEST_BUILD)/cpp_lines.dwarf5.o
+	$(WASM_LD) --no-entry --export-all --allow-undefined $(TEST_BUILD)/cpp_lines.dwarf5.o -o $@
 
 test-programs: runtime samples $(TEST_PROGRAMS)
 

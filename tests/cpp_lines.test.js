@@ -1,0 +1,186 @@
+// cpp_lines.test.js -- C++ sites name the app's own line at every
+// optimization level: tests/runtime/cpp_lines.cpp (new, new[], std::vector,
+// std::string, make_unique) built with emcc at -O0..-O3 with its DWARF
+// (jslib/dwarf.js reads the inlined-call records), and run; the DWARF reader
+// checked against llvm-symbolizer, the consumer every wasm debugger builds
+// on, address by address, on DWARF 4 (emcc) and DWARF 5 (clang + wasm-ld).
+'use strict';
+
+const {describe, test} = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const {spawnSync} = require('child_process');
+const {runWasmProgram} = require('./lib/run_wasm');
+const {validateSnapshot} = require('./lib/schemas');
+const {isStandardLibrary} = require('../model/wrappers');
+const wasmSections = require('../jslib/wasm_sections');
+const {parseDwarf} = require('../jslib/dwarf');
+const {cleanPath} = require('../jslib/source_map');
+const {newPage, servedChromium, haveChromium, CHROMIUM} = require('./lib/browser');
+
+const BUILD = path.join(__dirname, '..', 'build', 'tests');
+const SOURCE = path.join(__dirname, 'runtime', 'cpp_lines.cpp');
+const FILE = /(^|\/)tests\/runtime\/cpp_lines\.cpp$/;
+
+// "LINE vector" markers in the source: the line each construct must name.
+const LINES = {};
+fs.readFileSync(SOURCE, 'utf8').split('\n').forEach((text, i) => {
+  const m = /\/\/ LINE (\S+)$/.exec(text);
+  if (m) LINES[m[1]] = i + 1;
+});
+const FUNCTIONS = {
+  'new': 'use_new', 'new[]': 'use_new_array', 'vector': 'use_vector', 'string': 'use_string',
+  'make_unique': 'use_make_unique',
+};
+// make_unique: 300 Nodes and the buffer of the vector that owns them.
+const LIVE_BLOCKS = {'new': 3000, 'new[]': 8, 'make_unique': 301};
+
+function snapshotOf(build) {
+  const r = runWasmProgram(path.join(BUILD, `cpp_lines.${build}.js`));
+  assert.equal(r.status, 0, r.stderr);
+  const snap = r.tagged.SNAPSHOT;
+  assert.ok(snap, r.stdout + r.stderr);
+  assert.deepEqual(validateSnapshot(snap), []);
+  return snap;
+}
+
+const leaf = (snap, site) => snap.frames[site.stack[0]];
+
+for (const build of ['O0', 'O1', 'O2', 'O3', 'O2g']) {
+  test(`-${build.replace('g', ' -g')}${build.endsWith('g') ? '' : ' -gseparate-dwarf'}: every construct names its own line`, () => {
+    assert.equal(Object.keys(LINES).length, 5, 'markers in cpp_lines.cpp');
+    const snap = snapshotOf(build);
+    for (const [what, fn] of Object.entries(FUNCTIONS)) {
+      const sites = snap.sites.filter((s) => s.liveBytes > 0 && leaf(snap, s).name.startsWith(fn + '('));
+      assert.ok(sites.length >= 1, `${what}: no live site in ${fn}: ${snap.sites.map((s) => s.key).join(' ')}`);
+      for (const s of sites) {
+        const f = leaf(snap, s);
+        assert.match(f.file || '', FILE, `${what}: ${f.name} in ${f.file}`);
+        assert.equal(f.line, LINES[what], `${what}: ${f.name} at line ${f.line}, the code is at ${LINES[what]}`);
+      }
+      if (LIVE_BLOCKS[what]) assert.equal(sites.reduce((a, s) => a + s.liveBlocks, 0), LIVE_BLOCKS[what], what);
+    }
+    // libc++'s own functions are never a site's leaf: the frames it made
+    // real (vector growth, string growth, make_unique at -O0) are counted.
+    for (const s of snap.sites) assert.ok(!isStandardLibrary(leaf(snap, s).name), leaf(snap, s).name);
+    assert.ok(snap.wrappers.standardLibrary >= 1, JSON.stringify(snap.wrappers));
+    assert.deepEqual(snap.wrappers.detected, []);
+  });
+}
+
+test('-O2 -gsource-map only: a line the map gives is the app line or a library line, never a wrong app line', () => {
+  // Without DWARF, binaryen inlines the use_* functions into main and the
+  // source map holds the innermost line of inlined libc++ code at most
+  // calls (README: C++ lines need -gseparate-dwarf).
+  const snap = snapshotOf('O2map');
+  const appLines = new Set(Object.values(LINES));
+  let app = 0;
+  for (const s of snap.sites.filter((x) => x.liveBytes > 0)) {
+    const f = leaf(snap, s);
+    if (FILE.test(f.file || '')) {
+      assert.ok(appLines.has(f.line), `${f.name} at app line ${f.line}`);
+      app++;
+    } else {
+      assert.match(f.file || '', /c\+\+\/v1\/|libcxx\//, `${f.name} at ${f.file}:${f.line}`);
+    }
+  }
+  assert.ok(app >= 1, '`new Node` keeps its line');
+});
+
+// llvm-symbolizer from the LLVM that emcc uses (Debian: llvm-14).
+function findSymbolizer() {
+  for (const name of ['llvm-symbolizer', 'llvm-symbolizer-14', 'llvm-symbolizer-15', 'llvm-symbolizer-16', 'llvm-symbolizer-17', 'llvm-symbolizer-18', 'llvm-symbolizer-19']) {
+    if (spawnSync(name, ['--version']).status === 0) return name;
+  }
+  return null;
+}
+
+// The physical frame's file:line as llvm-symbolizer --inlining prints it
+// (the last frame of each chain), or null for ??:0.
+function symbolize(symbolizer, file, addresses) {
+  const r = spawnSync(symbolizer, ['--functions=none', '--inlining', '--obj=' + file, ...addresses.map((a) => '0x' + a.toString(16))],
+    {encoding: 'utf8', maxBuffer: 1 << 28});
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim().split('\n\n').map((block) => {
+    const m = /^(.*):(\d+):\d+$/.exec(block.split('\n').pop());
+    return m && m[2] !== '0' && m[1] !== '??' ? cleanPath(m[1]) + ':' + m[2] : null;
+  });
+}
+
+function codeSize(bytes) {
+  const at = wasmSections.codeSectionStart(bytes);
+  // The section's size LEB ends right before its contents.
+  let p = at - 1;
+  while (p > 0 && bytes[p - 1] & 0x80) p--;
+  let size = 0;
+  for (let i = p, scale = 1; i < at; i++, scale *= 128) size += (bytes[i] & 0x7f) * scale;
+  return size;
+}
+
+for (const [label, module, dwarfFile] of [
+  ['DWARF 4 beside the module (emcc -O2 -gseparate-dwarf)', 'cpp_lines.O2.wasm', 'cpp_lines.O2.debug.wasm'],
+  ['DWARF 4 at -O0', 'cpp_lines.O0.wasm', 'cpp_lines.O0.debug.wasm'],
+  ['DWARF 5 (clang -gdwarf-5, wasm-ld)', 'cpp_lines.dwarf5.wasm', 'cpp_lines.dwarf5.wasm'],
+]) {
+  test(`the DWARF reader agrees with llvm-symbolizer on every 3rd code byte: ${label}`, () => {
+    const symbolizer = findSymbolizer();
+    assert.ok(symbolizer, 'llvm-symbolizer is not on PATH (it comes with the LLVM that emcc uses)');
+    const main = fs.readFileSync(path.join(BUILD, module));
+    const debug = fs.readFileSync(path.join(BUILD, dwarfFile));
+    const start = wasmSections.codeSectionStart(main);
+    const lines = parseDwarf(wasmSections.customSections(debug), start, cleanPath);
+    const addresses = [];
+    for (let a = 1; a < codeSize(debug); a += 3) addresses.push(a);
+    const expected = symbolize(symbolizer, path.join(BUILD, dwarfFile), addresses);
+    let same = 0;
+    let onlyOurs = 0;
+    const differ = [];
+    addresses.forEach((a, i) => {
+      const got = lines.lookup(a + start);
+      const text = got ? got.file + ':' + got.line : null;
+      // llvm-symbolizer puts the compile directory in front of a relative
+      // file name; emheap keeps the name as the build wrote it.
+      if (text === expected[i] || (text && expected[i] && expected[i].endsWith('/' + text))) same++;
+      // LLVM picks a unit whose code the linker removed (its range starts
+      // at 0) and prints ??:0 where the live unit has the line.
+      else if (expected[i] === null) onlyOurs++;
+      else differ.push(`0x${a.toString(16)}: llvm ${expected[i]}, emheap ${text}`);
+    });
+    assert.deepEqual(differ.slice(0, 10), []);
+    assert.ok(same > addresses.length * 0.9, `${same} of ${addresses.length} agree, ${onlyOurs} only emheap names`);
+  });
+}
+
+describe('in a page', {skip: haveChromium() ? false : `no Chromium at ${CHROMIUM}`}, () => {
+  const chrome = servedChromium({'/': BUILD}, () => {
+    // The page only loads the program; the test waits for emheap.ready().
+    fs.writeFileSync(path.join(BUILD, 'cpp_lines.O2.html'), '<!doctype html><script src="cpp_lines.O2.js"></script>\n');
+  });
+
+  test('the page fetches the DWARF file the module names and gives every site its line', async () => {
+    const {context, page, consoleMessages} = await newPage(chrome.browser);
+    try {
+      const fetched = [];
+      page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+      await page.goto(`${chrome.server.url}/cpp_lines.O2.html`);
+      await page.waitForFunction(() => typeof emheap === 'object', null, {timeout: 30000});
+      const snap = await page.evaluate(async () => {
+        await emheap.ready();
+        return emheap.snapshot();
+      });
+      assert.ok(fetched.includes('/cpp_lines.O2.debug.wasm'), fetched.join(' '));
+      assert.ok(!fetched.some((f) => f.endsWith('.map')), 'no source map asked for');
+      assert.deepEqual(validateSnapshot(snap), []);
+      for (const [what, fn] of Object.entries(FUNCTIONS)) {
+        const sites = snap.sites.filter((s) => s.liveBytes > 0 && leaf(snap, s).name.startsWith(fn + '('));
+        assert.ok(sites.length >= 1, what);
+        for (const s of sites) assert.equal(leaf(snap, s).line, LINES[what], `${what} in the page`);
+      }
+      assert.ok(!consoleMessages.some((m) => m.type === 'pageerror' || /emheap: ignoring/.test(m.text)),
+        consoleMessages.map((m) => m.text).join('\n'));
+    } finally {
+      await context.close();
+    }
+  });
+});
