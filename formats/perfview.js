@@ -4,6 +4,7 @@
 // see formats/README.md for the rules this code follows.
 
 var jsonStream = require('./json_stream');
+var liveHeaviestFirst = require('../model/site_counters').liveHeaviestFirst;
 var lazyArray = jsonStream.lazyArray;
 var resolve = jsonStream.resolve;
 
@@ -35,8 +36,7 @@ function perfViewFile(snapshot) {
   var snapFrames = snapshot.frames || [];
   var labels = snapFrames.map(frameLabel);
 
-  var live = (snapshot.sites || []).filter(function (s) { return s.liveBytes > 0; });
-  live.sort(function (a, b) { return b.liveBytes - a.liveBytes; });
+  var live = liveHeaviestFirst(snapshot.sites);
 
   var samples = lazyArray(function* () {
     for (var s = 0; s < live.length; s++) {

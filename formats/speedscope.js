@@ -4,6 +4,7 @@
 // see formats/README.md for the rules this code follows.
 
 var jsonStream = require('./json_stream');
+var liveHeaviestFirst = require('../model/site_counters').liveHeaviestFirst;
 var lazyArray = jsonStream.lazyArray;
 var resolve = jsonStream.resolve;
 
@@ -48,10 +49,8 @@ function speedscopeFile(snapshot) {
   }
 
   // Only live memory is drawn; zero-live sites stay in the snapshot for diffs.
-  // Sorting heaviest first makes the "left heavy" and sample order agree.
-  // Array.prototype.sort is stable since ES2019, so ties keep snapshot order.
-  var live = (snapshot.sites || []).filter(function (s) { return s.liveBytes > 0; });
-  live.sort(function (a, b) { return b.liveBytes - a.liveBytes; });
+  // Heaviest first makes the "left heavy" and sample order agree.
+  var live = liveHeaviestFirst(snapshot.sites);
   var total = 0;
   var weights = live.map(function (site) {
     total += site.liveBytes;

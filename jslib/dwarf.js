@@ -24,6 +24,8 @@
 // line-table headers and its forms are read as the standard defines them.
 'use strict';
 
+var lastAtOrBefore = require('./sorted_search').lastAtOrBefore;
+
 var TAG_COMPILE_UNIT = 0x11;
 var TAG_INLINED_SUBROUTINE = 0x1d;
 var TAG_SUBPROGRAM = 0x2e;
@@ -372,18 +374,6 @@ function readLineTable(ctx, offset, compDir) {
   return {files: files, sequences: sequences.filter(function (s) { return isLiveRange([s.start, s.end]); })};
 }
 
-// Index of the last value <= x in an ascending array, or -1.
-function lastAtOrBefore(sorted, x) {
-  var lo = 0;
-  var hi = sorted.length - 1;
-  if (hi < 0 || x < sorted[0]) return -1;
-  while (lo < hi) {
-    var mid = (lo + hi + 1) >> 1;
-    if (sorted[mid] <= x) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
 
 // sections: {'.debug_info': Uint8Array, ...} (wasm custom sections);
 // codeStart: module offset of the running module's code section contents.

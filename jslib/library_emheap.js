@@ -625,10 +625,16 @@ mergeInto(LibraryManager.library, {
         });
       }
       var chunks = entry.chunks(snapshot);
-      // Each slice's chunks become a Blob at once: its bytes move to the
-      // browser's blob storage (which pages to disk), so the JS heap holds
-      // one slice of the file, not all of it (GBs at 2M sites).
-      var blobs = [];
+      // Each slice's chunks become a Blob at once: its bytes move out of the
+      // JS heap, which holds one slice of the file, not all of it (GBs at 2M
+      // sites). Large files go on to the browser's file storage
+      // (jslib/page_output.js).
+      var out = emheapModules.pageOutput.pageFile(typeof navigator !== 'undefined' ? navigator.storage : null,
+        function (text) { console.warn(text); });
+      var fail = function (e) {
+        out.discard();
+        EMHEAP.reportError(e);
+      };
       function slice() {
         var start = Date.now();
         var parts = [];
@@ -643,27 +649,26 @@ mergeInto(LibraryManager.library, {
             parts.push(next.value);
           }
         } catch (e) {
-          EMHEAP.reportError(e);
-          return;
+          return fail(e);
         }
-        if (parts.length) blobs.push(new Blob(parts));
-        if (!done) {
-          setTimeout(slice, 0);
-          return;
-        }
-        var blob = new Blob(blobs, {type: entry.mime});
-        blobs = null;
-        if (!entry.gzip) {
-          EMHEAP.saveBlob(name, blob);
-        } else if (typeof CompressionStream === 'function') {
-          new Response(blob.stream().pipeThrough(new CompressionStream('gzip'))).blob().then(function (gz) {
+        var written = parts.length ? out.add(new Blob(parts)) : Promise.resolve();
+        parts = null;
+        written.then(function () {
+          if (!done) return setTimeout(slice, 0);
+          return out.finish(entry.mime).then(save);
+        }).catch(fail);
+      }
+      function save(blob) {
+        if (!entry.gzip) return EMHEAP.saveBlob(name, blob);
+        if (typeof CompressionStream === 'function') {
+          return new Response(blob.stream().pipeThrough(new CompressionStream('gzip'))).blob().then(function (gz) {
+            if (blob.release) blob.release();
             EMHEAP.saveBlob(name, new Blob([gz], {type: entry.mime}));
-          }, EMHEAP.reportError);
-        } else {
-          // no CompressionStream (Firefox < 113, Safari < 16.4): pprof reads
-          // an uncompressed profile as well, so save that, named for it
-          EMHEAP.saveBlob(name.replace(/\.gz$/, ''), blob);
+          });
         }
+        // no CompressionStream (Firefox < 113, Safari < 16.4): pprof reads
+        // an uncompressed profile as well, so save that, named for it
+        return EMHEAP.saveBlob(name.replace(/\.gz$/, ''), blob);
       }
       slice();
       return name;
@@ -760,8 +765,12 @@ mergeInto(LibraryManager.library, {
       a.remove();
       // The browser reads the Blob through the URL while it saves the file,
       // and a revoked URL cancels the download: 10 s, plus 1 s per 10 MB
-      // (a 4 GB file takes minutes to copy).
-      setTimeout(function () { URL.revokeObjectURL(url); }, 10000 + blob.size / 10000);
+      // (a 4 GB file takes minutes to copy). A file in the browser's storage
+      // (blob.release) is removed then too.
+      setTimeout(function () {
+        URL.revokeObjectURL(url);
+        if (blob.release) blob.release();
+      }, 10000 + blob.size / 10000);
       EMHEAP.console().log('emheap: saved ' + name);
       return name;
     },

@@ -7,6 +7,8 @@
 // for the last mapping at or before the offset.
 'use strict';
 
+var lastAtOrBefore = require('./sorted_search').lastAtOrBefore;
+
 var BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 var DIGIT = {};
 for (var d = 0; d < BASE64.length; d++) DIGIT[BASE64.charAt(d)] = d;
@@ -78,17 +80,5 @@ function parseSourceMap(json) {
   };
 }
 
-// Index of the last value <= x in an ascending array, or -1.
-function lastAtOrBefore(sorted, x) {
-  var lo = 0;
-  var hi = sorted.length - 1;
-  if (hi < 0 || x < sorted[0]) return -1;
-  while (lo < hi) {
-    var mid = (lo + hi + 1) >> 1;
-    if (sorted[mid] <= x) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
 
 module.exports = {parseSourceMap: parseSourceMap, cleanPath: cleanPath};

@@ -60,7 +60,7 @@ describe('exports of 2M sites x 60 frames', () => {
   });
   after(() => { if (dir) fs.rmSync(dir, {recursive: true, force: true}); });
 
-  test('the CLI reads the 1 GB snapshot once and writes every format', {timeout: 900000}, async () => {
+  test('the CLI reads the 1 GB snapshot once and writes every format', {timeout: 2400000}, async () => {
     const input = path.join(dir, STEM + '.json');
     assert.ok(fs.statSync(input).size > 2 ** 29, 'the input is longer than any string V8 can make');
     const r = spawnSync(process.execPath, [CLI, 'convert', input, '--to', NAMES.join(',')], {encoding: 'utf8', cwd: dir});
@@ -109,14 +109,13 @@ describe('exports of 2M sites x 60 frames', () => {
     assert.equal(trace.traceEvents.find((e) => e.name === 'emheap snapshot').args.sites, SITES);
   });
 
-  // KNOWN FAILURE (session 7): Chromium cancels the 1.1 GB speedscope
-  // download ("download.path: canceled") even with the Blob URL kept alive;
-  // cause not found yet. Skipped so that CI stays meaningful; see the issue note.
-  const skip = 'known failure: the 1.1 GB page download is canceled in headless Chromium (issue 10 note)';
-  describe('in a page', {skip}, () => {
+  // Chromium cannot read back a Blob over ~500 MB made in the page: past
+  // 256 MB the file goes to the origin private file system
+  // (jslib/page_output.js), which is what this part checks at GB sizes.
+  describe('in a page', () => {
     const chrome = servedChromium({'/': path.join(ROOT, 'build', 'samples')});
 
-    test('downloadSnapshot(format, snapshot) saves the same files as the CLI, and the page keeps running', {timeout: 900000}, async () => {
+    test('downloadSnapshot(format, snapshot) saves the same files as the CLI, and the page keeps running', {timeout: 2400000}, async () => {
       const {context, page, consoleMessages} = await newPage(chrome.browser);
       try {
         await page.goto(`${chrome.server.url}/leaky-canvas/?emheap=exact`);

@@ -29,6 +29,8 @@ function bigSnapshot(sites, depth, fanout = 16) {
       liveBytes: bytes, liveBlocks: 1, totalAllocs: 2, totalBytes: bytes * 2, peakLiveBytes: bytes,
     };
   }
+  // in the order emheap writes sites (model/site_counters.js bySize)
+  siteList.sort((a, b) => b.liveBytes - a.liveBytes || b.totalBytes - a.totalBytes || a.id - b.id);
   return {
     format: 'emheap-snapshot', version: 1, capturedAt: '2026-11-23T00:00:00.000Z', source: 'big.html',
     mode: 'exact-js', samplingInterval: 0,

@@ -1,0 +1,133 @@
+// page_output.js -- where a page puts a file it builds a slice at a time,
+// before it is saved as a download: Blob parts while the file is small, the
+// origin private file system (OPFS) once it is large.
+//
+// Why not Blob parts all the way: Chromium cannot read back a Blob of more
+// than about 500 MB made in the page. Measured in headless Chromium 156
+// (24 GB of RAM, incognito and persistent profiles alike): a Blob of 16 MB
+// parts reads fine at 500 MiB; at 511 MiB reading it fails with
+// NotReadableError and its download is canceled. The same bytes written to
+// an OPFS file (a FileSystemWritableFileStream, then getFile()) are a
+// disk-backed File, and a 1.1 GB one downloads fine. So a file moves to OPFS
+// once it passes SPILL_BYTES; a browser without OPFS writes (Safari before
+// 17, private windows that refuse storage) keeps Blob parts and is told
+// the file may be too large for it.
+'use strict';
+
+var SPILL_BYTES = 256 * 1024 * 1024;
+var BLOB_LIMIT_BYTES = 500 * 1024 * 1024;
+var PREFIX = 'emheap-export-';
+var STALE_MS = 60 * 60 * 1000;
+
+// storage: navigator.storage (or null). warn: fn(text). limits (tests):
+// {spillBytes, blobLimitBytes}. Returns
+// {add(blob) -> Promise, finish(type) -> Promise<Blob>, discard()}; add and
+// finish must be called one after another (each after the previous
+// promise settled). discard() drops what was written (after an error).
+function pageFile(storage, warn, limits) {
+  var spillBytes = limits && limits.spillBytes || SPILL_BYTES;
+  var blobLimitBytes = limits && limits.blobLimitBytes || BLOB_LIMIT_BYTES;
+  var parts = [];
+  var size = 0;
+  var handle = null;
+  var writable = null;
+  var dir = null;
+  var name = null;
+  var noSpill = !storage || typeof storage.getDirectory !== 'function';
+
+  // Moves the parts so far into a new OPFS file; later parts follow them.
+  // Where OPFS refuses (no API, no quota, a private window), the parts
+  // stay in memory and the file is finished as a Blob.
+  function spill() {
+    var held = null;
+    return storage.getDirectory().then(function (root) {
+      dir = root;
+      return removeStale(root);
+    }).then(function () {
+      name = PREFIX + Date.now() + '-' + Math.floor(Math.random() * 1e9) + '.tmp';
+      return dir.getFileHandle(name, {create: true});
+    }).then(function (h) {
+      handle = h;
+      if (typeof h.createWritable !== 'function') throw new Error('no createWritable');
+      return h.createWritable();
+    }).then(function (w) {
+      writable = w;
+      held = parts;
+      parts = [];
+      return writable.write(new Blob(held));
+    }).then(function () {
+      held = null;
+    }, function () {
+      if (held) parts = held;
+      noSpill = true;
+      var w = writable;
+      writable = null;
+      handle = null;
+      var abort = w && typeof w.abort === 'function' ? w.abort().catch(function () {}) : Promise.resolve();
+      return abort.then(function () {
+        return dir && name ? dir.removeEntry(name).catch(function () {}) : null;
+      });
+    });
+  }
+
+  return {
+    add: function (blob) {
+      size += blob.size;
+      if (writable) return writable.write(blob);
+      parts.push(blob);
+      if (size >= spillBytes && !noSpill) return spill();
+      return Promise.resolve();
+    },
+    finish: function (type) {
+      if (!writable) {
+        if (size > blobLimitBytes) {
+          warn('emheap: this browser cannot write files to its storage (OPFS), and a file of ' +
+            Math.round(size / 1e6) + ' MB held in memory may fail to save; the emheap CLI converts a snapshot of any size');
+        }
+        var blob = new Blob(parts, {type: type});
+        parts = null;
+        return Promise.resolve(blob);
+      }
+      return writable.close().then(function () {
+        return handle.getFile();
+      }).then(function (file) {
+        // Read through a Blob of the type the download needs; the File
+        // stays on disk, nothing is copied into memory.
+        var out = file.slice(0, file.size, type);
+        out.release = function () { return dir.removeEntry(name).catch(function () {}); };
+        return out;
+      });
+    },
+    discard: function () {
+      parts = null;
+      var w = writable;
+      writable = null;
+      var abort = w && typeof w.abort === 'function' ? w.abort().catch(function () {}) : Promise.resolve();
+      return abort.then(function () {
+        return dir && name ? dir.removeEntry(name).catch(function () {}) : null;
+      });
+    },
+  };
+}
+
+// Files an earlier page left behind (closed while saving): removed when
+// more than an hour old, so that a tab exporting right now keeps its own.
+function removeStale(root) {
+  if (typeof root.entries !== 'function') return Promise.resolve();
+  var old = [];
+  var it = root.entries();
+  function next() {
+    return it.next().then(function (r) {
+      if (r.done) return null;
+      var key = r.value[0];
+      var m = new RegExp('^' + PREFIX + '(\\d+)-').exec(key);
+      if (m && Date.now() - Number(m[1]) > STALE_MS) old.push(key);
+      return next();
+    });
+  }
+  return next().then(function () {
+    return Promise.all(old.map(function (key) { return root.removeEntry(key).catch(function () {}); }));
+  }).catch(function () {});
+}
+
+module.exports = {pageFile: pageFile, SPILL_BYTES: SPILL_BYTES};
