@@ -7,6 +7,7 @@
 var CHUNK_CHARS = require('./json_stream').CHUNK_CHARS;
 
 var UNATTRIBUTED = '(unattributed)';
+var PAUSE_SITES = 20000; // sites merged between two pause points
 
 // ";" separates frames and the last space separates the count: a name keeps
 // its spaces (the count is found after the last one), but a ";" or a line
@@ -56,8 +57,13 @@ function* collapsedChunks(snapshot) {
   // rather than by a string: no key text is made per site.
   var lines = new Map();
   var order = [];
-  (snapshot.sites || []).forEach(function (site) {
-    if (!(site.liveBytes > 0)) return;
+  var sites = snapshot.sites || [];
+  for (var s = 0; s < sites.length; s++) {
+    // An empty chunk: nothing to write yet, but the page may pause here
+    // (merging 2M sites is seconds of work before the first line).
+    if (s % PAUSE_SITES === PAUSE_SITES - 1) yield '';
+    var site = sites[s];
+    if (!(site.liveBytes > 0)) continue;
     var stack = site.stack || [];
     var path = new Array(stack.length);
     for (var i = 0; i < stack.length; i++) {
@@ -66,23 +72,27 @@ function* collapsedChunks(snapshot) {
     }
     var hash = pathHash(path);
     var first = lines.get(hash);
-    for (var line = first; line; line = line.next) {
-      if (samePath(line.path, path)) {
-        line.bytes += site.liveBytes;
-        return;
-      }
+    var line = first;
+    while (line && !samePath(line.path, path)) line = line.next;
+    if (line) {
+      line.bytes += site.liveBytes;
+      continue;
     }
     line = { path: path, bytes: site.liveBytes, next: first };
     lines.set(hash, line);
     order.push(line);
-  });
+  }
   lines = null;
-  // heaviest first; the sort is stable (ES2019), so ties keep snapshot order
-  order.sort(function (a, b) { return b.bytes - a.bytes; });
+  // heaviest first; the sort is stable (ES2019), so ties keep snapshot
+  // order. Sites come heaviest first from emheap, and where no two merged,
+  // the lines already are: then no sort runs.
+  var k = 1;
+  while (k < order.length && order[k].bytes <= order[k - 1].bytes) k++;
+  if (k < order.length) order.sort(function (a, b) { return b.bytes - a.bytes; });
   var parts = [];
   var size = 0;
-  for (var k = 0; k < order.length; k++) {
-    var path = order[k].path;
+  for (k = 0; k < order.length; k++) {
+    path = order[k].path;
     var names = new Array(path.length);
     // the snapshot stores stacks leaf first; folded lines are root first
     for (var j = 0; j < path.length; j++) names[path.length - 1 - j] = texts[path[j]];

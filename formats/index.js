@@ -5,6 +5,9 @@
 // strings (text, JSON) or, for `binary` formats, Uint8Arrays, each about a
 // megabyte, so no format ever needs one string or array as large as its
 // file (V8 stops at 512 MB strings; a 2M-site snapshot makes GB files).
+// A chunk may be empty: a format with work to do before its first byte
+// (collapsed merges its lines) yields '' now and then, so that a page
+// building the file in slices can pause there.
 // `gzip` means the writer compresses the bytes (CompressionStream in a page,
 // zlib under node: jslib/node_output.js). `object` builds the whole file as
 // one value, for small snapshots and the page's toSpeedscope()/toPerfView().

@@ -87,6 +87,7 @@ function writeFormat(fs, zlib, fd, format, snapshot) {
   var gzip = format.gzip ? new GzipChunks(zlib) : null;
   if (gzip) written += writeAll(fs, fd, gzip.header());
   for (var chunk of format.chunks(snapshot)) {
+    if (!chunk.length) continue; // a pause point (formats/index.js)
     if (gzip) {
       var bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       written += writeAll(fs, fd, gzip.deflate(bytes));

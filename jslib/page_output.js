@@ -73,7 +73,13 @@ function pageFile(storage, warn, limits) {
   return {
     add: function (blob) {
       size += blob.size;
-      if (writable) return writable.write(blob);
+      if (writable) {
+        return writable.write(blob).catch(function (e) {
+          throw new Error('the browser\'s storage refused the file after ' + Math.round(size / 1e6) + ' MB (' +
+            (e && e.name || 'Error') + ': ' + (e && e.message || e) + '); a private window keeps that storage in memory, ' +
+            'with little room: save from a normal window, or save speedscope and convert it with the emheap CLI');
+        });
+      }
       parts.push(blob);
       if (size >= spillBytes && !noSpill) return spill();
       return Promise.resolve();

@@ -22,7 +22,8 @@ const {bigSnapshot} = require('./lib/big_snapshot');
 const {jsonChunks} = require('../formats/json_stream');
 const {FORMATS} = require('../formats/index');
 const {writeAll} = require('../jslib/node_output');
-const {newPage, servedChromium} = require('./lib/browser');
+const {persistentPage} = require('./lib/browser');
+const {serve} = require('./lib/serve');
 const {startPauseProbe, stopPauseProbe} = require('./lib/pause_probe');
 
 const SITES = 2000000;
@@ -112,20 +113,26 @@ describe('exports of 2M sites x 60 frames', () => {
   // Chromium cannot read back a Blob over ~500 MB made in the page: past
   // 256 MB the file goes to the origin private file system
   // (jslib/page_output.js), which is what this part checks at GB sizes.
+  // A browser profile on disk, as a user's: an incognito context keeps the
+  // origin private file system in memory and refuses the 4 GB PerfView file.
   describe('in a page', () => {
-    const chrome = servedChromium({'/': path.join(ROOT, 'build', 'samples')});
+    let server;
+    before(async () => { server = await serve({'/': path.join(ROOT, 'build', 'samples')}); });
+    after(async () => { if (server) await server.close(); });
 
     test('downloadSnapshot(format, snapshot) saves the same files as the CLI, and the page keeps running', {timeout: 2400000}, async () => {
-      const {context, page, consoleMessages} = await newPage(chrome.browser);
+      const {page, consoleMessages, close} = await persistentPage();
       try {
-        await page.goto(`${chrome.server.url}/leaky-canvas/?emheap=exact`);
+        await page.goto(`${server.url}/leaky-canvas/?emheap=exact`);
         await page.waitForFunction(() => document.title === 'emheap sample: ready');
         await page.evaluate(`window.__big = (${bigSnapshot.toString()})(${SITES}, ${DEPTH}); 0`);   // return nothing: 2M sites do not cross to node
         for (const name of NAMES) {
           await startPauseProbe(page);   // the longest stop of the page while the file is made
           const started = Date.now();
           const [download] = await Promise.all([
-            page.waitForEvent('download', {timeout: 600000}),
+            page.waitForEvent('download', {timeout: 600000}).catch((e) => {
+              throw new Error(`${name}: ${e.message}; the page said: ${consoleMessages.map((m) => m.text).join(' | ')}`);
+            }),
             page.evaluate((f) => { window.__name = downloadSnapshot(f, window.__big); }, name),
           ]);
           const file = await download.path();
@@ -141,7 +148,7 @@ describe('exports of 2M sites x 60 frames', () => {
         }
         assert.deepEqual(consoleMessages.filter((m) => m.type === 'error' || m.type === 'pageerror'), []);
       } finally {
-        await context.close();
+        await close();
       }
     });
   });

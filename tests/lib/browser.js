@@ -31,6 +31,28 @@ async function newPage(browser) {
   return {context, page, consoleMessages};
 }
 
+// A page in a browser profile on disk, as a user's browser has, rather than
+// the in-memory (incognito) context of newPage: its origin private file
+// system takes the GBs a big export writes (an incognito one refuses 4 GB
+// with QuotaExceededError). close() removes the profile.
+async function persistentPage() {
+  const os = require('os');
+  const path = require('path');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-profile-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM, args: FLAGS, headless: true, acceptDownloads: true,
+  });
+  const page = context.pages()[0] || await context.newPage();
+  const consoleMessages = [];
+  page.on('console', (m) => consoleMessages.push({type: m.type(), text: m.text()}));
+  page.on('pageerror', (e) => consoleMessages.push({type: 'pageerror', text: String(e)}));
+  const close = async () => {
+    await context.close();
+    fs.rmSync(dir, {recursive: true, force: true});
+  };
+  return {context, page, consoleMessages, close};
+}
+
 // The hooks every browser test file needs, for the describe() it is called
 // in: serve `routes` and launch Chromium before its tests (after `check`,
 // which asserts that what the pages need is built), close both after.
@@ -49,4 +71,4 @@ function servedChromium(routes, check) {
   return served;
 }
 
-module.exports = {launch, newPage, servedChromium, haveChromium, CHROMIUM};
+module.exports = {launch, newPage, persistentPage, servedChromium, haveChromium, CHROMIUM};
