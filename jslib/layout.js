@@ -96,35 +96,48 @@ function readMode(view, statePtr) {
   };
 }
 
-// Calls fn(siteNumber, record) for every site, site 0 included. Shadow
-// sites come with `frames`: function pointers, root first
-// (FRAME_TRUNCATED stands for frames cut off the root end).
-function forEachSite(view, statePtr, siteCount, fn) {
+// Copies the site table (siteCount records) and the frame pool out of
+// linear memory: a memcpy taken under the lock (a few ms at 1M sites), so
+// that the sites can be read afterwards a slice at a time while the app
+// runs on, grows or moves its tables.
+function copySiteTables(view, statePtr, siteCount) {
   var sites = view.getUint32(statePtr + STATE.sites, true);
   var pool = view.getUint32(statePtr + STATE.framePool, true);
-  if (!sites) return;
-  for (var s = 0; s < siteCount; s++) {
-    var at = sites + s * SITE_SIZE;
-    var kind = view.getUint32(at + 48, true);
-    var ref = view.getUint32(at + 52, true);
-    var depth = view.getUint32(at + 56, true);
-    var frames = null;
-    if (kind === STACK_SHADOW) {
-      frames = [];
-      for (var i = 0; i < depth; i++) frames.push(view.getUint32(pool + (ref + i) * 4, true));
+  var used = view.getUint32(statePtr + STATE.framePool + 4, true);
+  var bytes = view.buffer;
+  return {
+    count: sites ? siteCount : 0,
+    sites: new DataView(sites ? new Uint8Array(bytes, sites, siteCount * SITE_SIZE).slice().buffer : new ArrayBuffer(0)),
+    pool: new DataView(pool && used ? new Uint8Array(bytes, pool, used * 4).slice().buffer : new ArrayBuffer(0)),
+  };
+}
+
+// Site s of a copy: its counters, stack kind and reference, thread, and
+// for shadow stacks the frames (function pointers, root first).
+function readSite(tables, s) {
+  var view = tables.sites;
+  var at = s * SITE_SIZE;
+  var kind = view.getUint32(at + 48, true);
+  var ref = view.getUint32(at + 52, true);
+  var depth = view.getUint32(at + 56, true);
+  var frames = null;
+  if (kind === STACK_SHADOW) {
+    frames = [];
+    for (var i = 0; i < depth && (ref + i) * 4 < tables.pool.byteLength; i++) {
+      frames.push(tables.pool.getUint32((ref + i) * 4, true));
     }
-    fn(s, {
-      liveBytes: view.getFloat64(at + 8, true),
-      totalBytes: view.getFloat64(at + 16, true),
-      peakLiveBytes: view.getFloat64(at + 24, true),
-      totalAllocs: view.getFloat64(at + 32, true),
-      liveBlocks: view.getFloat64(at + 40, true),
-      stackKind: kind,
-      stackRef: ref,
-      thread: view.getUint32(at + 60, true), // 0: the main thread
-      frames: frames,
-    });
   }
+  return {
+    liveBytes: view.getFloat64(at + 8, true),
+    totalBytes: view.getFloat64(at + 16, true),
+    peakLiveBytes: view.getFloat64(at + 24, true),
+    totalAllocs: view.getFloat64(at + 32, true),
+    liveBlocks: view.getFloat64(at + 40, true),
+    stackKind: kind,
+    stackRef: ref,
+    thread: view.getUint32(at + 60, true), // 0: the main thread
+    frames: frames,
+  };
 }
 
 // The last min(heapGrowths, GROWTH_LOG) growth events, oldest first.
@@ -168,6 +181,6 @@ module.exports = {
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_SHADOW: STACK_SHADOW,
   FRAME_TRUNCATED: FRAME_TRUNCATED, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,
-  forEachSite: forEachSite, readGrowth: readGrowth, writeConfig: writeConfig,
+  copySiteTables: copySiteTables, readSite: readSite, readGrowth: readGrowth, writeConfig: writeConfig,
   setPaused: setPaused, shadowDepthAddress: shadowDepthAddress, withLock: withLock,
 };

@@ -29,6 +29,9 @@ mergeInto(LibraryManager.library, {
       var api = {};
       api['version'] = '0.1.0';
       api['snapshot'] = EMHEAP.snapshot;
+      api['snapshotAsync'] = function () {
+        return EMHEAP.snapshotInSlices().then(function (snapshot) { return snapshot; });
+      };
       api['getSnapshotJson'] = EMHEAP.getSnapshotJson;
       api['toSpeedscope'] = function (snapshot) {
         return emheapModules.formats.formatByName('speedscope').object(snapshot || EMHEAP.snapshot());
@@ -508,16 +511,56 @@ mergeInto(LibraryManager.library, {
     },
 
     snapshot: function () {
+      var timeline = EMHEAP.timelineNow();
       var snapshot = emheapModules.snapshot.buildSnapshot(EMHEAP.buffer(), EMHEAP.stateAddress(), EMHEAP.table(), EMHEAP.info());
+      return EMHEAP.finishSnapshot(snapshot, timeline);
+    },
+
+    // The same snapshot built a slice at a time (SLICE_MS of work per task):
+    // the heap is read now, the sites are made, sorted and named while the
+    // page runs on. Returns a Promise of the snapshot, whose `started` is
+    // the snapshot being built ({capturedAt, mode} are final). At 1M sites
+    // snapshot() blocks the page for about 2 s; this never for long.
+    snapshotInSlices: function () {
+      var timeline = EMHEAP.timelineNow();
+      var steps = emheapModules.snapshot.snapshotSteps(EMHEAP.buffer(), EMHEAP.stateAddress(), EMHEAP.table(), EMHEAP.info());
+      var next = steps.next(); // reads the tables: the moment of the snapshot
+      var started = next.value;
+      var promise = new Promise(function (resolve, reject) {
+        function slice() {
+          var start = Date.now();
+          try {
+            while (!next.done) {
+              if (Date.now() - start > EMHEAP.SLICE_MS) return setTimeout(slice, 0);
+              next = steps.next();
+            }
+            resolve(EMHEAP.finishSnapshot(next.value, timeline));
+          } catch (e) {
+            reject(e);
+          }
+        }
+        slice();
+      });
+      promise.started = started;
+      return promise;
+    },
+
+    // The timeline up to now, with its last point the snapshot's own totals.
+    timelineNow: function () {
+      if (!EMHEAP.timeline) return null;
+      EMHEAP.sampleTimeline();
+      return EMHEAP.readTimeline();
+    },
+
+    // What every snapshot gets once its sites are read: the program's
+    // allocation layer left out (model/wrappers.js), and the timeline.
+    finishSnapshot: function (snapshot, timeline) {
       try {
         snapshot = emheapModules.wrappers.removeAllocationLayer(snapshot, EMHEAP.wrapperList());
       } catch (e) {
         console.warn('emheap: allocation layer not removed: ' + (e && e.message || e));
       }
-      if (EMHEAP.timeline) {
-        EMHEAP.sampleTimeline(); // the last point is the snapshot's own totals
-        snapshot['timeline'] = EMHEAP.readTimeline();
-      }
+      if (timeline) snapshot['timeline'] = timeline;
       return snapshot;
     },
 
@@ -589,29 +632,45 @@ mergeInto(LibraryManager.library, {
     // debug info (function names, source map) is still loading, as in the
     // first tens of ms after startup, the file is built and saved when it
     // arrives, so that its frames have names and lines however early the
-    // key was pressed. In a page the file is built in slices (a few MB of
-    // output per task) and saved when done: a 1M-site file never blocks the
-    // page for seconds.
+    // key was pressed. In a page the snapshot and then the file are built in
+    // slices (SLICE_MS of work per task) and saved when done: a 1M-site
+    // export never blocks the page for seconds.
     downloadSnapshot: function (format, snapshot) {
       var entry;
       var given = snapshot !== undefined;
+      var building = null;
       try {
         entry = emheapModules.formats.formatByName(format === undefined ? 'speedscope' : format);
-        snapshot = given ? EMHEAP.asSnapshot(snapshot, 'snapshot') : EMHEAP.snapshot();
+        if (given) snapshot = EMHEAP.asSnapshot(snapshot, 'snapshot');
+        // A page reads the heap now and builds the snapshot in slices;
+        // node (no page to keep responsive) builds it at once.
+        else if (EMHEAP.inPage()) building = EMHEAP.snapshotInSlices();
+        else snapshot = EMHEAP.snapshot();
       } catch (e) {
         return EMHEAP.reportError(e);
       }
-      if (snapshot.mode === 'off') {
+      var started = building ? building.started : snapshot;
+      if (started.mode === 'off') {
         console.warn('emheap: profiling is off (?emheap=off, EMHEAP_MODE=off or emheapOptions.mode): nothing to save; ' +
           'reload with ?emheap=sampled or ?emheap=exact');
         return null;
       }
-      var name = 'memory-profile-' + String(snapshot.capturedAt).replace(/:/g, '-') + entry.suffix;
-      if (given || EMHEAP.debugInfoState === 2) return EMHEAP.saveSnapshot(name, entry, snapshot);
-      EMHEAP.whenDebugInfo(function () {
-        emheapModules.snapshot.completeFrames(snapshot, EMHEAP.info());
-        EMHEAP.saveSnapshot(name, entry, snapshot);
-      });
+      var name = 'memory-profile-' + String(started.capturedAt).replace(/:/g, '-') + entry.suffix;
+      // Frames named before the debug info arrived get their names and lines
+      // once it is in (completeFrames leaves complete frames as they are).
+      var save = function (snap) {
+        if (!given && EMHEAP.debugInfoState !== 2) {
+          EMHEAP.whenDebugInfo(function () {
+            emheapModules.snapshot.completeFrames(snap, EMHEAP.info());
+            EMHEAP.saveSnapshot(name, entry, snap);
+          });
+          return name;
+        }
+        if (!given) emheapModules.snapshot.completeFrames(snap, EMHEAP.info());
+        return EMHEAP.saveSnapshot(name, entry, snap);
+      };
+      if (!building) return save(snapshot);
+      building.then(save).catch(EMHEAP.reportError);
       return name;
     },
 

@@ -5,6 +5,7 @@
 var layout = require('./layout');
 var siteCounters = require('../model/site_counters');
 var siteKey = require('../model/names').siteKey;
+var sortSteps = require('./sliced_sort').sortSteps;
 
 var SNAPSHOT_VERSION = 1;
 
@@ -15,6 +16,22 @@ var SNAPSHOT_VERSION = 1;
 // -> {name, funcIndex} for shadow frames, functionName: fn(funcIndex) -> name
 // or null}.
 function buildSnapshot(buffer, statePtr, stackTable, info) {
+  var steps = snapshotSteps(buffer, statePtr, stackTable, info);
+  for (;;) {
+    var next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+// Sites read, resolved or sorted between two yields of snapshotSteps.
+var STEP_SITES = 20000;
+
+// The same snapshot as a generator: the first step reads the runtime's
+// tables (a copy, under the lock: the moment the snapshot is of); the
+// others build sites, sort them and resolve frames, STEP_SITES at a time,
+// so that a page can run between steps (emheap.snapshotAsync, downloads).
+// The first yield gives the snapshot being built; returns it complete.
+function* snapshotSteps(buffer, statePtr, stackTable, info) {
   var snapshot = {
     format: 'emheap-snapshot',
     version: SNAPSHOT_VERSION,
@@ -32,21 +49,22 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
   var mode = layout.readMode(view, statePtr);
   snapshot.mode = mode.mode;
   snapshot.samplingInterval = mode.samplingInterval;
-  var raw = [];
+  var tables;
   layout.withLock(buffer, statePtr, function () {
     snapshot.summary = readSummaryUnlocked(view, statePtr, info);
-    layout.forEachSite(view, statePtr, snapshot.summary.siteCount, function (id, site) { raw.push([id, site]); });
+    tables = layout.copySiteTables(view, statePtr, snapshot.summary.siteCount);
     snapshot.heapGrowth = layout.readGrowth(view, statePtr, snapshot.summary.heapGrowths);
   });
+  yield snapshot; // read: capturedAt, mode and summary are final
   var shadowFrames = new Map(); // function pointer -> frame index in stackTable
   // JS sites are keyed in C by raw stack; two raw stacks that clean to the
   // same frames (stack_table.js) are one site here: stack id -> its entry.
   var byJsStack = new Map();
   var mergedInto = new Map(); // runtime site id -> the site id it was merged into
-  raw.forEach(function (entry) {
-    var id = entry[0];
-    var site = entry[1];
-    if (id === 0 && site.totalAllocs === 0) return; // nothing was ever unattributed
+  for (var id = 0; id < tables.count; id++) {
+    if (id % STEP_SITES === STEP_SITES - 1) yield;
+    var site = layout.readSite(tables, id);
+    if (id === 0 && site.totalAllocs === 0) continue; // nothing was ever unattributed
     var stack = [];
     var key = '(unattributed)';
     var jsStack = 0;
@@ -57,7 +75,8 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
       var same = byJsStack.get(jsStack);
       if (same) {
         mergedInto.set(id, same.id);
-        return siteCounters.addSiteCounters(same, site);
+        siteCounters.addSiteCounters(same, site);
+        continue;
       }
       stack = stackTable.stacks[jsStack].frames;
       key = stackTable.stacks[jsStack].key;
@@ -72,11 +91,12 @@ function buildSnapshot(buffer, statePtr, stackTable, info) {
     siteCounters.addSiteCounters(out, site);
     if (jsStack) byJsStack.set(jsStack, out);
     snapshot.sites.push(out);
-  });
+  }
+  tables = null;
   snapshot.heapGrowth.forEach(function (g) {
     if (mergedInto.has(g.siteId)) g.siteId = mergedInto.get(g.siteId);
   });
-  snapshot.sites.sort(siteCounters.bySize);
+  yield* sortSteps(snapshot.sites, siteCounters.bySize, STEP_SITES * 4);
   return finishFrames(snapshot, stackTable, info);
 }
 
@@ -153,6 +173,6 @@ function emptySummary(buffer, info) {
 }
 
 module.exports = {
-  buildSnapshot: buildSnapshot, completeFrames: completeFrames, readSummary: readSummary,
+  buildSnapshot: buildSnapshot, snapshotSteps: snapshotSteps, completeFrames: completeFrames, readSummary: readSummary,
   SNAPSHOT_VERSION: SNAPSHOT_VERSION,
 };

@@ -383,6 +383,25 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
     }
   });
 
+  test('emheap.snapshotAsync() resolves to what snapshot() gives', async () => {
+    const { context, page, consoleMessages } = await openSample('leaky-canvas');
+    try {
+      await clickLeak(page, 1);
+      const [now, later] = await page.evaluate(async () => {
+        const a = emheap.snapshot();
+        const b = await emheap.snapshotAsync();
+        return [a, b];
+      });
+      assert.deepEqual(validateSnapshot(later), []);
+      const bare = (s) => ({ ...s, capturedAt: 0, timeline: undefined });
+      assert.deepEqual(bare(later), bare(now));
+      assert.ok(later.sites.some((site) => later.frames[site.stack[0]].name === 'leak_memory'));
+      assertNoErrors(consoleMessages, 'the emheap sample');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('emheap.toSpeedscope() right after load is a valid speedscope file', async () => {
     const { context, page, consoleMessages } = await openSample('leaky-canvas');
     try {

@@ -42,7 +42,7 @@ test('frames that already have names or lines, JS frames and unknown functions a
 // sites, JS stack references as the runtime stores them.
 function stateWithSites(sites) {
   const layout = require('../jslib/layout');
-  const buffer = new ArrayBuffer(65536);
+  const buffer = new ArrayBuffer(8192 + sites.length * layout.SITE_SIZE + 4096);
   const view = new DataView(buffer);
   const ptr = 1024;
   const S = layout.STATE;
@@ -87,4 +87,49 @@ test('JS sites whose raw stacks clean to the same frames are one site; others st
   assert.equal(snap.sites.length, 2);
   assert.deepEqual(snap.sites.map((s) => [s.id, s.liveBytes, s.liveBlocks, s.totalBytes]), [[1, 150, 3, 150], [3, 7, 1, 7]]);
   assert.equal(snap.sites[1].key, '(unattributed)');
+});
+
+test('a snapshot built in steps (snapshotAsync, downloads) is the snapshot built at once, and yields often', () => {
+  const {buildSnapshot, snapshotSteps} = require('../jslib/snapshot');
+  const {StackTable} = require('../jslib/stack_table');
+  const stacks = new StackTable('x.wasm');
+  const refs = [0, (function a() { return stacks.capture(); })(), (function b() { return stacks.capture(); })()];
+  // 100,000 sites in hash-table order: sizes shuffled, some stacks shared
+  const sites = [{liveBytes: 0, liveBlocks: 0}];
+  for (let i = 1; i < 100000; i++) sites.push({liveBytes: (i * 7919) % 100003, liveBlocks: 1 + (i % 3), ref: i % 50 === 0 ? refs[i % 3] : 0});
+  const {buffer, ptr} = stateWithSites(sites);
+  const info = {source: '', preRunDone: true};
+  const atOnce = buildSnapshot(buffer, ptr, stacks, info);
+  const steps = snapshotSteps(buffer, ptr, stacks, info);
+  const first = steps.next();
+  assert.equal(first.value.summary.siteCount, 100000, 'the first step has read the tables');
+  // The heap may change after the first step: the snapshot is of that moment.
+  new Uint8Array(buffer, 8192).fill(0xff);
+  let next = first;
+  let yields = 0;
+  while (!(next = steps.next()).done) yields++;
+  const stepped = next.value;
+  assert.ok(yields >= 10, `${yields} steps for 100,000 sites`);
+  assert.deepEqual({...stepped, capturedAt: 0}, {...atOnce, capturedAt: 0});
+  for (let i = 1; i < stepped.sites.length; i++) {
+    const a = stepped.sites[i - 1];
+    const b = stepped.sites[i];
+    assert.ok(a.liveBytes > b.liveBytes || (a.liveBytes === b.liveBytes && (a.totalBytes > b.totalBytes || a.id < b.id)), `order at ${i}`);
+  }
+});
+
+test('sortSteps: a stable sort in steps, equal to Array.prototype.sort', () => {
+  const {sortSteps} = require('../jslib/sliced_sort');
+  for (const n of [0, 1, 2, 15, 16, 17, 31, 33, 100, 1000, 50021]) {
+    const a = Array.from({length: n}, (_, i) => ({k: (i * 7919) % 37, i}));
+    const want = a.slice().sort((x, y) => x.k - y.k);
+    const steps = sortSteps(a, (x, y) => x.k - y.k, 1000);
+    let count = 0;
+    while (!steps.next().done) count++;
+    assert.ok(a.every((x, i) => x === want[i]), `n=${n}`);
+    if (n >= 50000) assert.ok(count > 100, `${count} steps`);
+  }
+  const sorted = Array.from({length: 1000}, (_, i) => i);
+  const steps = sortSteps(sorted, (x, y) => x - y, 10);
+  assert.equal(steps.next().done, true, 'an array in order costs one pass and no step');
 });
