@@ -511,9 +511,31 @@ mergeInto(LibraryManager.library, {
     },
 
     snapshot: function () {
-      var timeline = EMHEAP.timelineNow();
-      var snapshot = emheapModules.snapshot.buildSnapshot(EMHEAP.buffer(), EMHEAP.stateAddress(), EMHEAP.table(), EMHEAP.info());
-      return EMHEAP.finishSnapshot(snapshot, timeline);
+      var steps = EMHEAP.snapshotSteps();
+      for (;;) {
+        var next = steps.next();
+        if (next.done) return next.value;
+      }
+    },
+
+    // The whole snapshot as steps (jslib/snapshot.js snapshotSteps, then
+    // what every snapshot gets once its sites are read: the program's
+    // allocation layer left out (model/wrappers.js) and the timeline). The
+    // first yield gives the snapshot being built, the heap read.
+    snapshotSteps: function* () {
+      var timeline = null;
+      if (EMHEAP.timeline) {
+        EMHEAP.sampleTimeline(); // the last point is the snapshot's own totals
+        timeline = EMHEAP.readTimeline();
+      }
+      var snapshot = yield* emheapModules.snapshot.snapshotSteps(EMHEAP.buffer(), EMHEAP.stateAddress(), EMHEAP.table(), EMHEAP.info());
+      try {
+        snapshot = yield* emheapModules.wrappers.removeAllocationLayerSteps(snapshot, EMHEAP.wrapperList());
+      } catch (e) {
+        console.warn('emheap: allocation layer not removed: ' + (e && e.message || e));
+      }
+      if (timeline) snapshot['timeline'] = timeline;
+      return snapshot;
     },
 
     // The same snapshot built a slice at a time (SLICE_MS of work per task):
@@ -522,8 +544,7 @@ mergeInto(LibraryManager.library, {
     // the snapshot being built ({capturedAt, mode} are final). At 1M sites
     // snapshot() blocks the page for about 2 s; this never for long.
     snapshotInSlices: function () {
-      var timeline = EMHEAP.timelineNow();
-      var steps = emheapModules.snapshot.snapshotSteps(EMHEAP.buffer(), EMHEAP.stateAddress(), EMHEAP.table(), EMHEAP.info());
+      var steps = EMHEAP.snapshotSteps();
       var next = steps.next(); // reads the tables: the moment of the snapshot
       var started = next.value;
       var promise = new Promise(function (resolve, reject) {
@@ -534,7 +555,7 @@ mergeInto(LibraryManager.library, {
               if (Date.now() - start > EMHEAP.SLICE_MS) return setTimeout(slice, 0);
               next = steps.next();
             }
-            resolve(EMHEAP.finishSnapshot(next.value, timeline));
+            resolve(next.value);
           } catch (e) {
             reject(e);
           }
@@ -543,25 +564,6 @@ mergeInto(LibraryManager.library, {
       });
       promise.started = started;
       return promise;
-    },
-
-    // The timeline up to now, with its last point the snapshot's own totals.
-    timelineNow: function () {
-      if (!EMHEAP.timeline) return null;
-      EMHEAP.sampleTimeline();
-      return EMHEAP.readTimeline();
-    },
-
-    // What every snapshot gets once its sites are read: the program's
-    // allocation layer left out (model/wrappers.js), and the timeline.
-    finishSnapshot: function (snapshot, timeline) {
-      try {
-        snapshot = emheapModules.wrappers.removeAllocationLayer(snapshot, EMHEAP.wrapperList());
-      } catch (e) {
-        console.warn('emheap: allocation layer not removed: ' + (e && e.message || e));
-      }
-      if (timeline) snapshot['timeline'] = timeline;
-      return snapshot;
     },
 
     // Live bytes and blocks over time: a timer reads the two global counters

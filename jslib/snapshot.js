@@ -5,7 +5,7 @@
 var layout = require('./layout');
 var siteCounters = require('../model/site_counters');
 var siteKey = require('../model/names').siteKey;
-var sortSteps = require('./sliced_sort').sortSteps;
+var sortSteps = require('../model/sliced_sort').sortSteps;
 
 var SNAPSHOT_VERSION = 1;
 

@@ -33,6 +33,7 @@
 
 var siteKey = require('./names').siteKey;
 var siteCounters = require('./site_counters');
+var sortSteps = require('./sliced_sort').sortSteps;
 
 // LAYER_RULE: a function F is part of the allocation layer when, in the
 // stacks as they stand (earlier layer frames already removed),
@@ -139,26 +140,48 @@ function layerDepth(stack, frames, isLayer) {
 
 // Names LAYER_RULE finds in a snapshot, given what is already removed.
 function detectLayer(snapshot, isDeclared) {
+  return runSteps(detectLayerSteps(snapshot, isDeclared));
+}
+
+// Sites looked at between two yields of the *Steps generators: a page runs
+// them a slice at a time (emheap.snapshotAsync), 1M sites take ~0.5 s.
+var STEP_SITES = 20000;
+
+function runSteps(steps) {
+  for (;;) {
+    var next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+function* detectLayerSteps(snapshot, isDeclared) {
   var frames = snapshot.frames;
   var found = [];
   var isLayer = function (name) { return isDeclared(name) || found.indexOf(name) >= 0; };
-  var sites = snapshot.sites.filter(function (s) { return s.stack.length > 0; });
-  if (sites.length < LAYER_MIN_SITES) return found;
+  // Sites with a stack: the share counts among them. Counted without a
+  // filtered copy (at 1M sites making one is a third of a second).
+  var sites = snapshot.sites;
+  var withStack = 0;
+  for (var j = 0; j < sites.length; j++) if (sites[j].stack.length > 0) withStack++;
+  if (withStack < LAYER_MIN_SITES) return found;
   for (var round = 0; round < LAYER_MAX_DEPTH; round++) {
     var byLeaf = new Map();
-    sites.forEach(function (s) {
+    for (var i = 0; i < sites.length; i++) {
+      if (i % STEP_SITES === STEP_SITES - 1) yield;
+      var s = sites[i];
+      if (!s.stack.length) continue;
       var d = layerDepth(s.stack, frames, isLayer);
-      if (s.stack.length - d < 2) return; // nothing above the leaf
+      if (s.stack.length - d < 2) continue; // nothing above the leaf
       var leaf = frames[s.stack[d]].name;
       var e = byLeaf.get(leaf);
       if (!e) byLeaf.set(leaf, e = {sites: 0, above: new Set(), recursive: false});
       e.sites++;
       for (var k = 1; k <= 3 && d + k < s.stack.length; k++) e.above.add(frames[s.stack[d + k]].name);
       if (frames[s.stack[d + 1]].name === leaf) e.recursive = true;
-    });
+    }
     var best = null;
     byLeaf.forEach(function (e, name) {
-      if (e.recursive || e.sites < LAYER_MIN_SITES || e.sites < LAYER_SHARE * sites.length) return;
+      if (e.recursive || e.sites < LAYER_MIN_SITES || e.sites < LAYER_SHARE * withStack) return;
       if (e.above.size < LAYER_CALLERS) return;
       if (!best || e.sites > best.sites) best = {name: name, sites: e.sites};
     });
@@ -176,6 +199,11 @@ function detectLayer(snapshot, isDeclared) {
 // names already removed are skipped, and detection stops only where
 // LAYER_RULE finds nothing more, so it finds nothing more the second time.
 function removeAllocationLayer(snapshot, options) {
+  return runSteps(removeAllocationLayerSteps(snapshot, options));
+}
+
+// The same as a generator, yielding every STEP_SITES sites.
+function* removeAllocationLayerSteps(snapshot, options) {
   options = options || {names: [], detect: true};
   var before = snapshot.wrappers;
   var done = before ? (before.declared || []).concat(before.detected || []) : [];
@@ -186,8 +214,13 @@ function removeAllocationLayer(snapshot, options) {
   snapshot.frames.forEach(function (f, i) { if (library[i]) libraryNames.add(f.name); });
   var isUserDeclared = matcher(declared);
   var isDeclared = function (name) { return libraryNames.has(name) || isUserDeclared(name); };
-  var detected = options.detect ? detectLayer(snapshot, isDeclared) : [];
-  var libraryLeaves = snapshot.sites.some(function (s) { return s.stack.length > 1 && library[s.stack[0]]; });
+  var detected = options.detect ? yield* detectLayerSteps(snapshot, isDeclared) : [];
+  var libraryLeaves = false;
+  for (var l = 0; l < snapshot.sites.length && !libraryLeaves; l++) {
+    if (l % STEP_SITES === STEP_SITES - 1) yield;
+    var leafSite = snapshot.sites[l];
+    libraryLeaves = leafSite.stack.length > 1 && library[leafSite.stack[0]];
+  }
   if (!declared.length && !detected.length && !libraryLeaves) return snapshot; // files stay as they were
   var isDetected = matcher(detected);
   var isLayer = function (name) { return isDeclared(name) || isDetected(name); };
@@ -195,7 +228,9 @@ function removeAllocationLayer(snapshot, options) {
   var byStack = new Map(); // stack without the layer -> its (merged) site
   var mergedInto = new Map(); // site id -> the site id it was merged into
   var sites = [];
-  snapshot.sites.forEach(function (s) {
+  for (var i = 0; i < snapshot.sites.length; i++) {
+    if (i % STEP_SITES === STEP_SITES - 1) yield;
+    var s = snapshot.sites[i];
     var d = layerDepth(s.stack, snapshot.frames, isLayer);
     for (var k = 0; k < d; k++) if (library[s.stack[k]]) libraryFrames++;
     var stack = d ? s.stack.slice(d) : s.stack;
@@ -204,15 +239,15 @@ function removeAllocationLayer(snapshot, options) {
     if (same) {
       siteCounters.addSiteCounters(same, s);
       mergedInto.set(s.id, same.id);
-      return;
+      continue;
     }
     var out = copy(s);
     out.stack = stack;
     if (d) out.key = siteKey(snapshot.frames[stack[0]]);
     byStack.set(identity, out);
     sites.push(out);
-  });
-  sites.sort(siteCounters.bySize);
+  }
+  yield* sortSteps(sites, siteCounters.bySize, STEP_SITES * 4);
   var result = copy(snapshot);
   result.sites = sites;
   result.wrappers = {
@@ -241,6 +276,7 @@ module.exports = {
   detectLayer: detectLayer,
   isStandardLibrary: isStandardLibrary,
   removeAllocationLayer: removeAllocationLayer,
+  removeAllocationLayerSteps: removeAllocationLayerSteps,
   LAYER_SHARE: LAYER_SHARE,
   LAYER_CALLERS: LAYER_CALLERS,
 };

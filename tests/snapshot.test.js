@@ -119,7 +119,7 @@ test('a snapshot built in steps (snapshotAsync, downloads) is the snapshot built
 });
 
 test('sortSteps: a stable sort in steps, equal to Array.prototype.sort', () => {
-  const {sortSteps} = require('../jslib/sliced_sort');
+  const {sortSteps} = require('../model/sliced_sort');
   for (const n of [0, 1, 2, 15, 16, 17, 31, 33, 100, 1000, 50021]) {
     const a = Array.from({length: n}, (_, i) => ({k: (i * 7919) % 37, i}));
     const want = a.slice().sort((x, y) => x.k - y.k);
