@@ -712,7 +712,7 @@ mergeInto(LibraryManager.library, {
         } catch (e) {
           return fail(e);
         }
-        var written = parts.length ? out.add(new Blob(parts)) : Promise.resolve();
+        var written = parts.length ? out.add(parts) : Promise.resolve();
         parts = null;
         written.then(function () {
           if (!done) return setTimeout(slice, 0);

@@ -20,10 +20,17 @@ var PREFIX = 'emheap-export-';
 var STALE_MS = 60 * 60 * 1000;
 
 // storage: navigator.storage (or null). warn: fn(text). limits (tests):
-// {spillBytes, blobLimitBytes}. Returns
-// {add(blob) -> Promise, finish(type) -> Promise<Blob>, discard()}; add and
-// finish must be called one after another (each after the previous
-// promise settled). discard() drops what was written (after an error).
+// {spillBytes, blobLimitBytes}. Returns {add(parts) -> Promise,
+// finish(type) -> Promise<Blob>, discard()}: parts are one slice's chunks
+// (strings or Uint8Arrays); add and finish must be called one after another
+// (each after the previous promise settled). discard() drops what was
+// written (after an error).
+//
+// Once in OPFS, chunks are written as they are, never through a Blob: a
+// Blob's bytes stay in the browser's blob memory until the page's garbage
+// collector drops it, and slice Blobs made only to be written piled up past
+// the ~500 MB limit (seen in CI, tests running two at a time: the write of
+// a slice Blob failed with NotReadableError after 533 MB).
 function pageFile(storage, warn, limits) {
   var spillBytes = limits && limits.spillBytes || SPILL_BYTES;
   var blobLimitBytes = limits && limits.blobLimitBytes || BLOB_LIMIT_BYTES;
@@ -71,16 +78,22 @@ function pageFile(storage, warn, limits) {
   }
 
   return {
-    add: function (blob) {
-      size += blob.size;
+    add: function (chunks) {
+      var bytes = 0;
+      for (var i = 0; i < chunks.length; i++) bytes += typeof chunks[i] === 'string' ? chunks[i].length : chunks[i].byteLength;
+      size += bytes; // characters for text: an estimate, enough to decide
       if (writable) {
-        return writable.write(blob).catch(function (e) {
+        var w = writable;
+        var written = chunks.reduce(function (p, chunk) {
+          return p.then(function () { return chunk.length || chunk.byteLength ? w.write(chunk) : null; });
+        }, Promise.resolve());
+        return written.catch(function (e) {
           throw new Error('the browser\'s storage refused the file after ' + Math.round(size / 1e6) + ' MB (' +
             (e && e.name || 'Error') + ': ' + (e && e.message || e) + '); a private window keeps that storage in memory, ' +
             'with little room: save from a normal window, or save speedscope and convert it with the emheap CLI');
         });
       }
-      parts.push(blob);
+      parts.push(new Blob(chunks));
       if (size >= spillBytes && !noSpill) return spill();
       return Promise.resolve();
     },

@@ -44,7 +44,7 @@ function fakeStorage({refuseWritable = false, failWriteAfter = Infinity} = {}) {
 }
 
 async function write(out, pieces) {
-  for (const p of pieces) await out.add(new Blob([p]));
+  for (const p of pieces) await out.add([p, '', new TextEncoder().encode('')]);
   return out.finish('application/json');
 }
 
@@ -95,7 +95,7 @@ test('a browser that refuses OPFS keeps every part in memory, and says so when t
 test('a write that fails after the move rejects, and discard removes the file', async () => {
   const {storage, files} = fakeStorage({failWriteAfter: 3});
   const out = pageFile(storage, () => {}, {spillBytes: 700});
-  await assert.rejects(async () => { for (const p of PIECES) await out.add(new Blob([p])); },
+  await assert.rejects(async () => { for (const p of PIECES) await out.add([p]); },
     /storage refused the file after 0 MB \(Error: QuotaExceededError\); a private window/);
   await out.discard();
   assert.equal(files.size, 0);
