@@ -26,7 +26,7 @@ const EXPORTS = {
   snapshot: 'jslib/snapshot', stackTable: 'jslib/stack_table', layout: 'jslib/layout',
   formats: 'formats/index', wasmSections: 'jslib/wasm_sections', sourceMap: 'jslib/source_map', dwarf: 'jslib/dwarf',
   symbolMap: 'jslib/symbol_map', leakReport: 'jslib/leak_report', wrappers: 'model/wrappers',
-  diff: 'cli/diff', nodeOutput: 'jslib/node_output', pageOutput: 'jslib/page_output',
+  diff: 'cli/diff', nodeOutput: 'jslib/node_output', steps: 'model/sliced_sort', pageOutput: 'jslib/page_output',
 };
 
 function moduleSource(id) {

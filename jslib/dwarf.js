@@ -273,7 +273,7 @@ function readLineTable(ctx, offset, compDir) {
   var programStart = c.pos + headerLength;
   var minInst = c.u8();
   if (version >= 4) c.u8(); // maximum operations per instruction (VLIW only)
-  var defaultIsStmt = c.u8();
+  c.u8(); // default_is_stmt: every row counts for a lookup
   var lineBase = c.u8();
   if (lineBase > 127) lineBase -= 256;
   var lineRange = c.u8();
@@ -337,7 +337,6 @@ function readLineTable(ctx, offset, compDir) {
     seq.files.push(file);
   };
   var adjustedMax = Math.floor((255 - opcodeBase) / lineRange);
-  void defaultIsStmt;
   while (c.pos < end) {
     var op = c.u8();
     if (op >= opcodeBase) {

@@ -511,11 +511,7 @@ mergeInto(LibraryManager.library, {
     },
 
     snapshot: function () {
-      var steps = EMHEAP.snapshotSteps();
-      for (;;) {
-        var next = steps.next();
-        if (next.done) return next.value;
-      }
+      return emheapModules.steps.runSteps(EMHEAP.snapshotSteps());
     },
 
     // The whole snapshot as steps (jslib/snapshot.js snapshotSteps, then

@@ -6,6 +6,7 @@ var layout = require('./layout');
 var siteCounters = require('../model/site_counters');
 var siteKey = require('../model/names').siteKey;
 var sortSteps = require('../model/sliced_sort').sortSteps;
+var runSteps = require('../model/sliced_sort').runSteps;
 
 var SNAPSHOT_VERSION = 1;
 
@@ -16,11 +17,7 @@ var SNAPSHOT_VERSION = 1;
 // -> {name, funcIndex} for shadow frames, functionName: fn(funcIndex) -> name
 // or null}.
 function buildSnapshot(buffer, statePtr, stackTable, info) {
-  var steps = snapshotSteps(buffer, statePtr, stackTable, info);
-  for (;;) {
-    var next = steps.next();
-    if (next.done) return next.value;
-  }
+  return runSteps(snapshotSteps(buffer, statePtr, stackTable, info));
 }
 
 // Sites read, resolved or sorted between two yields of snapshotSteps.

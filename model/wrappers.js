@@ -34,6 +34,7 @@
 var siteKey = require('./names').siteKey;
 var siteCounters = require('./site_counters');
 var sortSteps = require('./sliced_sort').sortSteps;
+var runSteps = require('./sliced_sort').runSteps;
 
 // LAYER_RULE: a function F is part of the allocation layer when, in the
 // stacks as they stand (earlier layer frames already removed),
@@ -146,13 +147,6 @@ function detectLayer(snapshot, isDeclared) {
 // Sites looked at between two yields of the *Steps generators: a page runs
 // them a slice at a time (emheap.snapshotAsync), 1M sites take ~0.5 s.
 var STEP_SITES = 20000;
-
-function runSteps(steps) {
-  for (;;) {
-    var next = steps.next();
-    if (next.done) return next.value;
-  }
-}
 
 function* detectLayerSteps(snapshot, isDeclared) {
   var frames = snapshot.frames;
