@@ -7,7 +7,9 @@
 var CHUNK_CHARS = require('./json_stream').CHUNK_CHARS;
 
 var UNATTRIBUTED = '(unattributed)';
-var PAUSE_SITES = 20000; // sites merged between two pause points
+var slicedSort = require('../model/sliced_sort');
+var ShardedMap = require('../model/sharded_map').ShardedMap;
+var PAUSE_SITES = slicedSort.STEP_ITEMS; // sites merged between two pause points
 
 // ";" separates frames and the last space separates the count: a name keeps
 // its spaces (the count is found after the last one), but a ";" or a line
@@ -55,7 +57,7 @@ function* collapsedChunks(snapshot) {
   // name-number path -> line {path, bytes, next}; two sites with one path
   // share a line. Keyed by a 53-bit hash of the path (chained on collision)
   // rather than by a string: no key text is made per site.
-  var lines = new Map();
+  var lines = new ShardedMap();
   var order = [];
   var sites = snapshot.sites || [];
   for (var s = 0; s < sites.length; s++) {
@@ -83,15 +85,14 @@ function* collapsedChunks(snapshot) {
     order.push(line);
   }
   lines = null;
-  // heaviest first; the sort is stable (ES2019), so ties keep snapshot
-  // order. Sites come heaviest first from emheap, and where no two merged,
-  // the lines already are: then no sort runs.
-  var k = 1;
-  while (k < order.length && order[k].bytes <= order[k - 1].bytes) k++;
-  if (k < order.length) order.sort(function (a, b) { return b.bytes - a.bytes; });
+  // heaviest first; the sort is stable, so ties keep snapshot order. Sites
+  // come heaviest first from emheap, and where no two merged, the lines
+  // already are: then the sort is one pass.
+  yield* slicedSort.stepsAsPauses(slicedSort.sortSteps(order, function (a, b) { return b.bytes - a.bytes; },
+    PAUSE_SITES * 4), '');
   var parts = [];
   var size = 0;
-  for (k = 0; k < order.length; k++) {
+  for (var k = 0; k < order.length; k++) {
     path = order[k].path;
     var names = new Array(path.length);
     // the snapshot stores stacks leaf first; folded lines are root first

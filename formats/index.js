@@ -6,13 +6,15 @@
 // megabyte, so no format ever needs one string or array as large as its
 // file (V8 stops at 512 MB strings; a 2M-site snapshot makes GB files).
 // A chunk may be empty: a format with work to do before its first byte
-// (collapsed merges its lines) yields '' now and then, so that a page
-// building the file in slices can pause there.
+// (collapsed merges its lines, speedscope and PerfView order the live sites)
+// yields '' now and then, so that a page building the file in slices can
+// pause there.
 // `gzip` means the writer compresses the bytes (CompressionStream in a page,
 // zlib under node: jslib/node_output.js). `object` builds the whole file as
 // one value, for small snapshots and the page's toSpeedscope()/toPerfView().
 
 var jsonChunks = require('./json_stream').jsonChunks;
+var stepsAsPauses = require('../model/sliced_sort').stepsAsPauses;
 var speedscope = require('./speedscope');
 var perfview = require('./perfview');
 var pprof = require('./pprof');
@@ -21,12 +23,12 @@ var chromeTrace = require('./chrome_trace');
 
 var FORMATS = {
   speedscope: {
-    chunks: function (snapshot) { return jsonChunks(speedscope.speedscopeFile(snapshot)); },
+    chunks: function* (snapshot) { yield* jsonChunks(yield* stepsAsPauses(speedscope.speedscopeFileSteps(snapshot), '')); },
     object: speedscope.toSpeedscope, suffix: '.speedscope.json', mime: 'application/json',
   },
   // PerfView picks its JSON stack reader by the .perfView.json suffix
   perfview: {
-    chunks: function (snapshot) { return jsonChunks(perfview.perfViewFile(snapshot)); },
+    chunks: function* (snapshot) { yield* jsonChunks(yield* stepsAsPauses(perfview.perfViewFileSteps(snapshot), '')); },
     object: perfview.toPerfView, suffix: '.PerfView.json', mime: 'application/json',
   },
   // gzip-compressed protobuf, for `go tool pprof` (and speedscope)

@@ -4,7 +4,8 @@
 // see formats/README.md for the rules this code follows.
 
 var jsonStream = require('./json_stream');
-var liveHeaviestFirst = require('../model/site_counters').liveHeaviestFirst;
+var liveHeaviestFirstSteps = require('../model/site_counters').liveHeaviestFirstSteps;
+var slicedSort = require('../model/sliced_sort');
 var lazyArray = jsonStream.lazyArray;
 var resolve = jsonStream.resolve;
 
@@ -32,11 +33,11 @@ function frameLabel(f) {
 // lists per sample: frame and stack tables with ids are read from XML
 // attributes only (XMLStackSource.cs), which .NET's JSON-to-XML reader never
 // makes. So the file repeats each label in every sample that has it.
-function perfViewFile(snapshot) {
+function* perfViewFileSteps(snapshot) {
   var snapFrames = snapshot.frames || [];
   var labels = snapFrames.map(frameLabel);
 
-  var live = liveHeaviestFirst(snapshot.sites);
+  var live = yield* liveHeaviestFirstSteps(snapshot.sites);
 
   var samples = lazyArray(function* () {
     for (var s = 0; s < live.length; s++) {
@@ -64,9 +65,13 @@ function perfViewFile(snapshot) {
   return { StackSource: { Samples: samples }, emheap: snapshot };
 }
 
+function perfViewFile(snapshot) {
+  return slicedSort.runSteps(perfViewFileSteps(snapshot));
+}
+
 // The whole file as one object (small snapshots, the page's emheap.toPerfView()).
 function toPerfView(snapshot) {
   return resolve(perfViewFile(snapshot));
 }
 
-module.exports = { perfViewFile: perfViewFile, toPerfView: toPerfView };
+module.exports = { perfViewFile: perfViewFile, perfViewFileSteps: perfViewFileSteps, toPerfView: toPerfView };

@@ -4,7 +4,8 @@
 // see formats/README.md for the rules this code follows.
 
 var jsonStream = require('./json_stream');
-var liveHeaviestFirst = require('../model/site_counters').liveHeaviestFirst;
+var liveHeaviestFirstSteps = require('../model/site_counters').liveHeaviestFirstSteps;
+var slicedSort = require('../model/sliced_sort');
 var lazyArray = jsonStream.lazyArray;
 var resolve = jsonStream.resolve;
 
@@ -13,7 +14,7 @@ var UNATTRIBUTED = '(unattributed)';
 
 // The file as a value whose sample array is produced while it is written
 // (json_stream.js): at 2M sites x 60 frames it is larger than any string.
-function speedscopeFile(snapshot) {
+function* speedscopeFileSteps(snapshot) {
   var frames = [];        // speedscope frames, in order of first use
   var frameIds = {};      // dedup key -> index in `frames`
   var snapFrames = snapshot.frames || [];
@@ -50,12 +51,14 @@ function speedscopeFile(snapshot) {
 
   // Only live memory is drawn; zero-live sites stay in the snapshot for diffs.
   // Heaviest first makes the "left heavy" and sample order agree.
-  var live = liveHeaviestFirst(snapshot.sites);
+  var live = yield* liveHeaviestFirstSteps(snapshot.sites);
   var total = 0;
-  var weights = live.map(function (site) {
-    total += site.liveBytes;
-    return site.liveBytes;
-  });
+  var weights = new Array(live.length);
+  for (var w = 0; w < live.length; w++) {
+    if (w % slicedSort.STEP_ITEMS === slicedSort.STEP_ITEMS - 1) yield;
+    weights[w] = live[w].liveBytes;
+    total += live[w].liveBytes;
+  }
 
   var samples = lazyArray(function* () {
     for (var s = 0; s < live.length; s++) {
@@ -98,9 +101,13 @@ function speedscopeFile(snapshot) {
   };
 }
 
+function speedscopeFile(snapshot) {
+  return slicedSort.runSteps(speedscopeFileSteps(snapshot));
+}
+
 // The whole file as one object (small snapshots, the page's emheap.toSpeedscope()).
 function toSpeedscope(snapshot) {
   return resolve(speedscopeFile(snapshot));
 }
 
-module.exports = { speedscopeFile: speedscopeFile, toSpeedscope: toSpeedscope };
+module.exports = { speedscopeFile: speedscopeFile, speedscopeFileSteps: speedscopeFileSteps, toSpeedscope: toSpeedscope };

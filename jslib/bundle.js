@@ -17,7 +17,7 @@ const path = require('path');
 
 const ROOT = path.join(__dirname, '..');
 const MODULES = [
-  'jslib/v8_stack', 'jslib/gecko_stack', 'jslib/stack_text', 'jslib/int_hash', 'jslib/stack_table', 'jslib/layout', 'model/sliced_sort', 'jslib/snapshot',
+  'jslib/v8_stack', 'jslib/gecko_stack', 'jslib/stack_text', 'model/sharded_map', 'jslib/int_hash', 'jslib/stack_table', 'jslib/layout', 'model/sliced_sort', 'jslib/snapshot',
   'jslib/wasm_sections', 'jslib/sorted_search', 'jslib/source_map', 'jslib/dwarf', 'jslib/symbol_map', 'jslib/node_output', 'jslib/page_output', 'model/names', 'model/estimates', 'model/site_counters', 'model/wrappers', 'jslib/leak_report',
   'formats/json_stream', 'formats/speedscope', 'formats/perfview', 'formats/pprof', 'formats/collapsed',
   'formats/chrome_trace', 'formats/index', 'cli/sites', 'cli/diff',

@@ -518,13 +518,14 @@ mergeInto(LibraryManager.library, {
     // what every snapshot gets once its sites are read: the program's
     // allocation layer left out (model/wrappers.js) and the timeline). The
     // first yield gives the snapshot being built, the heap read.
-    snapshotSteps: function* () {
+    snapshotSteps: function* (copyArea) {
       var timeline = null;
       if (EMHEAP.timeline) {
         EMHEAP.sampleTimeline(); // the last point is the snapshot's own totals
         timeline = EMHEAP.readTimeline();
       }
-      var snapshot = yield* emheapModules.snapshot.snapshotSteps(EMHEAP.buffer(), EMHEAP.stateAddress(), EMHEAP.table(), EMHEAP.info());
+      var snapshot = yield* emheapModules.snapshot.snapshotSteps(EMHEAP.buffer(), EMHEAP.stateAddress(), EMHEAP.table(),
+        EMHEAP.info(), copyArea);
       try {
         snapshot = yield* emheapModules.wrappers.removeAllocationLayerSteps(snapshot, EMHEAP.wrapperList());
       } catch (e) {
@@ -534,32 +535,50 @@ mergeInto(LibraryManager.library, {
       return snapshot;
     },
 
-    // The same snapshot built a slice at a time (SLICE_MS of work per task):
-    // the heap is read now, the sites are made, sorted and named while the
-    // page runs on. Returns a Promise of the snapshot, whose `started` is
-    // the snapshot being built ({capturedAt, mode} are final). At 1M sites
-    // snapshot() blocks the page for about 2 s; this never for long.
+    // The same snapshot built a slice at a time (SLICE_MS of work per task),
+    // as a Promise. First the memory the tables are copied into is touched
+    // (layout.copyArea: at 1M sites new memory costs a quarter of a second
+    // on first write), then the tables are copied under the lock (the
+    // moment of the snapshot, a few ms), then the sites are made, sorted
+    // and named while the page runs on. At 1M sites snapshot() blocks the
+    // page for about 2 s; this never for long.
     snapshotInSlices: function () {
-      var steps = EMHEAP.snapshotSteps();
-      var next = steps.next(); // reads the tables: the moment of the snapshot
-      var started = next.value;
-      var promise = new Promise(function (resolve, reject) {
+      var state = EMHEAP.stateAddress();
+      var area = state ? emheapModules.layout.copyArea(new DataView(EMHEAP.buffer()), state) : null;
+      return EMHEAP.runInSlices((function* () {
+        if (area) yield* area.touchSteps();
+        return yield* EMHEAP.snapshotSteps(area);
+      })());
+    },
+
+    // Runs a generator of steps (model/sliced_sort.js) SLICE_MS at a time,
+    // one slice per task; a Promise of what it returns.
+    runInSlices: function (steps) {
+      return new Promise(function (resolve, reject) {
         function slice() {
           var start = Date.now();
           try {
-            while (!next.done) {
-              if (Date.now() - start > EMHEAP.SLICE_MS) return setTimeout(slice, 0);
-              next = steps.next();
+            for (;;) {
+              var next = steps.next();
+              if (next.done) return resolve(next.value);
+              if (Date.now() - start > EMHEAP.SLICE_MS) return EMHEAP.nextTask(slice);
             }
-            resolve(next.value);
           } catch (e) {
             reject(e);
           }
         }
         slice();
       });
-      promise.started = started;
-      return promise;
+    },
+
+    // Runs fn in a task of its own, soon: a timer, so that the page's own
+    // timers take turns with the slices. A MessageChannel message is not
+    // held 4 ms as a timer nested five deep is, but measured in headless
+    // Chromium 156 (100k sites, Ctrl+Shift+H), a chain of them starved a
+    // 10 ms interval timer for 182-212 ms where timers gave 95-126 ms, for
+    // no faster export.
+    nextTask: function (fn) {
+      setTimeout(fn, 0);
     },
 
     // Live bytes and blocks over time: a timer reads the two global counters
@@ -637,23 +656,30 @@ mergeInto(LibraryManager.library, {
       var entry;
       var given = snapshot !== undefined;
       var building = null;
+      var mode;
       try {
         entry = emheapModules.formats.formatByName(format === undefined ? 'speedscope' : format);
         if (given) snapshot = EMHEAP.asSnapshot(snapshot, 'snapshot');
-        // A page reads the heap now and builds the snapshot in slices;
-        // node (no page to keep responsive) builds it at once.
-        else if (EMHEAP.inPage()) building = EMHEAP.snapshotInSlices();
+        var state = EMHEAP.stateAddress();
+        mode = given ? snapshot.mode : state ? emheapModules.layout.readMode(new DataView(EMHEAP.buffer()), state).mode : 'sampled';
+        if (mode === 'off') {
+          console.warn('emheap: profiling is off (?emheap=off, EMHEAP_MODE=off or emheapOptions.mode): nothing to save; ' +
+            'reload with ?emheap=sampled or ?emheap=exact');
+          return null;
+        }
+        // A page reads the heap in a moment and builds the snapshot in
+        // slices; node (no page to keep responsive) builds it at once.
+        if (given) {
+          // saved as it is
+        } else if (EMHEAP.inPage()) building = EMHEAP.snapshotInSlices();
         else snapshot = EMHEAP.snapshot();
       } catch (e) {
         return EMHEAP.reportError(e);
       }
-      var started = building ? building.started : snapshot;
-      if (started.mode === 'off') {
-        console.warn('emheap: profiling is off (?emheap=off, EMHEAP_MODE=off or emheapOptions.mode): nothing to save; ' +
-          'reload with ?emheap=sampled or ?emheap=exact');
-        return null;
-      }
-      var name = 'memory-profile-' + String(started.capturedAt).replace(/:/g, '-') + entry.suffix;
+      // The name says when the key was pressed (a page's snapshot is taken
+      // a moment later, once its copy area is ready).
+      var capturedAt = snapshot ? snapshot.capturedAt : new Date().toISOString();
+      var name = 'memory-profile-' + String(capturedAt).replace(/:/g, '-') + entry.suffix;
       // Frames named before the debug info arrived get their names and lines
       // once it is in (completeFrames leaves complete frames as they are).
       var save = function (snap) {
@@ -692,26 +718,38 @@ mergeInto(LibraryManager.library, {
         out.discard();
         EMHEAP.reportError(e);
       };
+      // What handing text to `out` costs per character (ms), measured each
+      // slice, so that a slice stops early enough for it: in headless
+      // Chromium a Blob of 1 MB strings costs ~3 ms a MB, 3-10x the time to
+      // make the text, and a slice that made 30 ms of text then spent
+      // 100-300 ms in new Blob (1M sites, speedscope).
+      var addMsPerChar = 5 / 1048576; // a first guess, above what was measured
       function slice() {
         var start = Date.now();
         var parts = [];
+        var chars = 0;
         var done = false;
         try {
-          while (Date.now() - start <= EMHEAP.SLICE_MS) {
+          while (Date.now() - start + chars * addMsPerChar <= EMHEAP.SLICE_MS) {
             var next = chunks.next();
             if (next.done) {
               done = true;
               break;
             }
             parts.push(next.value);
+            chars += next.value.length || next.value.byteLength || 0;
           }
         } catch (e) {
           return fail(e);
         }
+        var handing = Date.now();
         var written = parts.length ? out.add(parts) : Promise.resolve();
+        // the highest of late, decaying: one cheap slice does not make
+        // the next one long
+        if (chars > 0) addMsPerChar = Math.max((Date.now() - handing) / chars, addMsPerChar * 0.75);
         parts = null;
         written.then(function () {
-          if (!done) return setTimeout(slice, 0);
+          if (!done) return EMHEAP.nextTask(slice);
           return out.finish(entry.mime).then(save);
         }).catch(fail);
       }
@@ -727,7 +765,7 @@ mergeInto(LibraryManager.library, {
         // an uncompressed profile as well, so save that, named for it
         return EMHEAP.saveBlob(name.replace(/\.gz$/, ''), blob);
       }
-      slice();
+      EMHEAP.nextTask(slice); // not in the task that finished the snapshot
       return name;
     },
 

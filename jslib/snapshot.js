@@ -5,6 +5,7 @@
 var layout = require('./layout');
 var siteCounters = require('../model/site_counters');
 var siteKey = require('../model/names').siteKey;
+var ShardedMap = require('../model/sharded_map').ShardedMap;
 var sortSteps = require('../model/sliced_sort').sortSteps;
 var runSteps = require('../model/sliced_sort').runSteps;
 
@@ -16,19 +17,20 @@ var SNAPSHOT_VERSION = 1;
 // symbolize: fn(pointer)
 // -> {name, funcIndex} for shadow frames, functionName: fn(funcIndex) -> name
 // or null}.
-function buildSnapshot(buffer, statePtr, stackTable, info) {
-  return runSteps(snapshotSteps(buffer, statePtr, stackTable, info));
+function buildSnapshot(buffer, statePtr, stackTable, info, copyArea) {
+  return runSteps(snapshotSteps(buffer, statePtr, stackTable, info, copyArea));
 }
 
 // Sites read, resolved or sorted between two yields of snapshotSteps.
-var STEP_SITES = 20000;
+var STEP_SITES = require('../model/sliced_sort').STEP_ITEMS;
 
 // The same snapshot as a generator: the first step reads the runtime's
 // tables (a copy, under the lock: the moment the snapshot is of); the
 // others build sites, sort them and resolve frames, STEP_SITES at a time,
 // so that a page can run between steps (emheap.snapshotAsync, downloads).
 // The first yield gives the snapshot being built; returns it complete.
-function* snapshotSteps(buffer, statePtr, stackTable, info) {
+// copyArea: memory for the copy, from layout.copyArea (optional).
+function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea) {
   var snapshot = {
     format: 'emheap-snapshot',
     version: SNAPSHOT_VERSION,
@@ -49,15 +51,15 @@ function* snapshotSteps(buffer, statePtr, stackTable, info) {
   var tables;
   layout.withLock(buffer, statePtr, function () {
     snapshot.summary = readSummaryUnlocked(view, statePtr, info);
-    tables = layout.copySiteTables(view, statePtr, snapshot.summary.siteCount);
+    tables = layout.copySiteTables(view, statePtr, snapshot.summary.siteCount, copyArea);
     snapshot.heapGrowth = layout.readGrowth(view, statePtr, snapshot.summary.heapGrowths);
   });
   yield snapshot; // read: capturedAt, mode and summary are final
   var shadowFrames = new Map(); // function pointer -> frame index in stackTable
   // JS sites are keyed in C by raw stack; two raw stacks that clean to the
   // same frames (stack_table.js) are one site here: stack id -> its entry.
-  var byJsStack = new Map();
-  var mergedInto = new Map(); // runtime site id -> the site id it was merged into
+  var byJsStack = new ShardedMap();
+  var mergedInto = new ShardedMap(); // runtime site id -> the site id it was merged into
   for (var id = 0; id < tables.count; id++) {
     if (id % STEP_SITES === STEP_SITES - 1) yield;
     var site = layout.readSite(tables, id);

@@ -31,6 +31,7 @@ var v8 = require('./v8_stack');
 var stackText = require('./stack_text');
 var IntHash = require('./int_hash').IntHash;
 var siteKey = require('../model/names').siteKey;
+var ShardedMap = require('../model/sharded_map').ShardedMap;
 
 // emheap_current_site() and the public entry point (malloc, calloc...):
 // the runtime's own wasm frames above every allocation (see stack_capture.c).
@@ -60,7 +61,7 @@ function StackTable(moduleName, stackDepth) {
   this.frames = [];            // snapshot frames (see formats/README.md)
   this.frameIds = new Map();   // frame identity -> index in frames
   this.stacks = [null];        // stack id -> {frames: [index...] leaf first, key}
-  this.stackIds = new Map();   // cleaned frame list -> stack id
+  this.stackIds = new ShardedMap(); // cleaned frame list -> stack id (a million in large apps)
   this.byRawText = new Map();  // text path: raw Error().stack text -> reference
   // References (what capture() returns, what C stores) are trie nodes.
   // Invariants: raw frame ids and trie nodes are dense from 1; node 0 is

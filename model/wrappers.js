@@ -35,6 +35,7 @@ var siteKey = require('./names').siteKey;
 var siteCounters = require('./site_counters');
 var sortSteps = require('./sliced_sort').sortSteps;
 var runSteps = require('./sliced_sort').runSteps;
+var ShardedMap = require('./sharded_map').ShardedMap;
 
 // LAYER_RULE: a function F is part of the allocation layer when, in the
 // stacks as they stand (earlier layer frames already removed),
@@ -146,7 +147,7 @@ function detectLayer(snapshot, isDeclared) {
 
 // Sites looked at between two yields of the *Steps generators: a page runs
 // them a slice at a time (emheap.snapshotAsync), 1M sites take ~0.5 s.
-var STEP_SITES = 20000;
+var STEP_SITES = require('./sliced_sort').STEP_ITEMS;
 
 function* detectLayerSteps(snapshot, isDeclared) {
   var frames = snapshot.frames;
@@ -219,8 +220,8 @@ function* removeAllocationLayerSteps(snapshot, options) {
   var isDetected = matcher(detected);
   var isLayer = function (name) { return isDeclared(name) || isDetected(name); };
   var libraryFrames = 0;
-  var byStack = new Map(); // stack without the layer -> its (merged) site
-  var mergedInto = new Map(); // site id -> the site id it was merged into
+  var byStack = new ShardedMap(); // stack without the layer -> its (merged) site
+  var mergedInto = new ShardedMap(); // site id -> the site id it was merged into
   var sites = [];
   for (var i = 0; i < snapshot.sites.length; i++) {
     if (i % STEP_SITES === STEP_SITES - 1) yield;

@@ -371,3 +371,27 @@ test('formats/ follows the --js-library rules', (t) => {
   }
   if (!acorn) t.diagnostic('acorn not found: ES2019 parse check skipped');
 });
+
+test('formats with work before their first byte pause in it: empty chunks, the same file', () => {
+  // 3,000 sites out of order: speedscope and PerfView sort them, collapsed
+  // merges and sorts its lines, pprof walks frames and sites; each yields
+  // empty chunks (points where a page's writer may stop) on the way.
+  const frames = Array.from({length: 40}, (_, i) => ({name: `f${i}`, file: 'a.c', line: i + 1}));
+  const sites = Array.from({length: 3000}, (_, i) => ({
+    id: i + 1, key: `f${i % 40}`, stack: [i % 40, (i * 7) % 40, (i * 13) % 40],
+    liveBytes: (i * 7919) % 1009, liveBlocks: 1, totalAllocs: 2, totalBytes: 2 * ((i * 7919) % 1009) + 1, peakLiveBytes: 0,
+  }));
+  const snap = {...makeSnapshot(), frames, sites};
+  for (const name of ['speedscope', 'perfview', 'collapsed', 'pprof']) {
+    const chunks = Array.from(FORMATS[name].chunks(snap));
+    const empty = chunks.filter((c) => c.length === 0).length;
+    assert.ok(empty >= 3, `${name}: ${empty} empty chunks`);
+    if (name === 'pprof') {
+      assert.deepEqual(Buffer.concat(chunks.map((c) => Buffer.from(c))), Buffer.from(encodeProfile(snap)));
+    } else if (name === 'collapsed') {
+      assert.equal(chunks.join(''), toCollapsed(snap));
+    } else {
+      assert.equal(chunks.join(''), JSON.stringify(FORMATS[name].object(snap)), name);
+    }
+  }
+});

@@ -111,6 +111,20 @@ test('a snapshot built in steps (snapshotAsync, downloads) is the snapshot built
   const stepped = next.value;
   assert.ok(yields >= 10, `${yields} steps for 100,000 sites`);
   assert.deepEqual({...stepped, capturedAt: 0}, {...atOnce, capturedAt: 0});
+  // Copied into a copy area made and touched beforehand (a page's way): the
+  // same snapshot; an area too small for the tables is left unused.
+  const layout = require('../jslib/layout');
+  const {buffer: buffer2, ptr: ptr2} = stateWithSites(sites);
+  const area = layout.copyArea(new DataView(buffer2), ptr2);
+  let touches = 0;
+  for (const _ of area.touchSteps()) touches++;
+  assert.ok(area.sites.length >= 100000 * layout.SITE_SIZE, `copy area of ${area.sites.length} bytes`);
+  assert.ok(touches >= 1, 'the area is touched in steps');
+  const viaArea = buildSnapshot(buffer2, ptr2, stacks, info, area);
+  assert.deepEqual({...viaArea, capturedAt: 0}, {...atOnce, capturedAt: 0});
+  const small = {sites: new Uint8Array(64), pool: new Uint8Array(64)};
+  assert.deepEqual({...buildSnapshot(buffer2, ptr2, stacks, info, small), capturedAt: 0}, {...atOnce, capturedAt: 0});
+  assert.ok(small.sites.every((b) => b === 0), 'a small area is not written');
   for (let i = 1; i < stepped.sites.length; i++) {
     const a = stepped.sites[i - 1];
     const b = stepped.sites[i];
@@ -132,4 +146,39 @@ test('sortSteps: a stable sort in steps, equal to Array.prototype.sort', () => {
   const sorted = Array.from({length: 1000}, (_, i) => i);
   const steps = sortSteps(sorted, (x, y) => x - y, 10);
   assert.equal(steps.next().done, true, 'an array in order costs one pass and no step');
+});
+
+test('liveHeaviestFirstSteps: live sites heaviest first, ties in snapshot order, in steps', () => {
+  const {liveHeaviestFirst, liveHeaviestFirstSteps} = require('../model/site_counters');
+  const sites = Array.from({length: 20000}, (_, i) => ({id: i, liveBytes: (i * 7919) % 23}));
+  const want = sites.filter((x) => x.liveBytes > 0).sort((a, b) => b.liveBytes - a.liveBytes);
+  const steps = liveHeaviestFirstSteps(sites);
+  let count = 0;
+  let next;
+  while (!(next = steps.next()).done) count++;
+  assert.deepEqual(next.value.map((x) => x.id), want.map((x) => x.id));
+  assert.ok(count >= 20, `${count} steps for 20,000 sites`);
+  assert.deepEqual(liveHeaviestFirst(sites).map((x) => x.id), want.map((x) => x.id));
+  assert.deepEqual(liveHeaviestFirst(undefined), []);
+});
+
+test('ShardedMap: get, set, has and size as a Map, for strings and any numbers', () => {
+  const {ShardedMap} = require('../model/sharded_map');
+  const m = new ShardedMap();
+  const plain = new Map();
+  const keys = [];
+  for (let i = 0; i < 30000; i++) keys.push(`12,${i % 97},${i}`, i, i * 2654435761.5, -i, 2 ** 52 + i);
+  keys.push('', 0, -0, NaN, 'NaN', '0');
+  for (const [i, k] of keys.entries()) {
+    m.set(k, i);
+    plain.set(k, i);
+  }
+  m.set('12,5,5', 'again');
+  plain.set('12,5,5', 'again');
+  assert.equal(m.size, plain.size);
+  for (const k of keys) assert.equal(m.get(k), plain.get(k), `key ${String(k)}`);
+  assert.equal(m.has('nope'), false);
+  assert.equal(m.get(1.25), undefined);
+  const sizes = m.shards.map((x) => x.size);
+  assert.ok(Math.max(...sizes) < 4 * plain.size / m.shards.length, `shards ${Math.min(...sizes)}..${Math.max(...sizes)}`);
 });
