@@ -24,6 +24,7 @@ const { FORMATS, formatByName } = require('../formats/index');
 const { writeFormat } = require('../jslib/node_output');
 const { shortName } = require('../model/names');
 const { parseWrapperList, removeAllocationLayer } = require('../model/wrappers');
+const { peakView, memoryUse } = require('../model/peak');
 
 // Characters shown per row in tables, after C++ names are shortened
 // (model/names.js); --json has everything in full.
@@ -32,10 +33,13 @@ const KEY_WIDTH = 80;
 
 const USAGE = {
   top: {
-    synopsis: 'emheap top FILE [--sort bytes|count|allocs] [--top N] [--json]',
+    synopsis: 'emheap top FILE [--sort bytes|count|allocs] [--top N] [--at now|peak] [--json]',
     text: `The sites of a snapshot, largest first.
   --sort bytes   by live bytes (default); count: by live blocks; allocs: by allocations ever made
   --top N        show the first N sites (default 20; 0 = all)
+  --at peak      live bytes and blocks as they were when the heap's live bytes were at
+                 their highest (what set the size of the wasm memory, which never
+                 shrinks); default now, when the snapshot was taken
   --json         print JSON instead of a table`,
   },
   diff: {
@@ -59,23 +63,25 @@ Columns, as in Chrome DevTools' heap comparison:
                  several, comma-separated, read FILE once and write each
   -o OUT         output file (default: FILE with the format's suffix; "-" = stdout;
                  one format only)
-  --force        replace OUT if it exists (never the input, whatever its name)`,
+  --force        replace OUT if it exists (never the input, whatever its name)
+  --at peak      write the heap as it was at its peak of live bytes (see emheap top)`,
   },
   check: {
-    synopsis: 'emheap check FILE [--max-live-bytes N] [--max-site-bytes N]',
+    synopsis: 'emheap check FILE [--max-live-bytes N] [--max-site-bytes N] [--at now|peak]',
     text: `Check memory budgets, for CI: exit 0 and print OK when within budget,
 exit 1 naming the sites when a budget is exceeded.
   --max-live-bytes N   budget for all live bytes (summary.liveBytes, exact)
   --max-site-bytes N   budget for the live bytes of any one site
+  --at peak            check the heap at its peak of live bytes, not as it was at the end
 N is ${units.SIZE_HELP}.`,
   },
 };
 
 const OPTIONS = {
-  top: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value' },
+  top: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value', at: 'value' },
   diff: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value' },
-  convert: { to: 'value', o: 'value', output: 'value', force: 'flag', wrappers: 'value' },
-  check: { 'max-live-bytes': 'value', 'max-site-bytes': 'value', wrappers: 'value' },
+  convert: { to: 'value', o: 'value', output: 'value', force: 'flag', wrappers: 'value', at: 'value' },
+  check: { 'max-live-bytes': 'value', 'max-site-bytes': 'value', wrappers: 'value', at: 'value' },
 };
 const POSITIONAL = { top: ['FILE'], diff: ['BEFORE', 'AFTER'], convert: ['FILE'], check: ['FILE'] };
 
@@ -107,7 +113,16 @@ function commandUsage(cmd) {
 // (model/wrappers.js): declared by --wrappers, and detected.
 function readSnapshot(file, opts) {
   const { snapshot } = readSnapshotFile(file);
-  return removeAllocationLayer(snapshot, parseWrapperList(opts.wrappers === undefined ? [] : opts.wrappers));
+  const named = removeAllocationLayer(snapshot, parseWrapperList(opts.wrappers === undefined ? [] : opts.wrappers));
+  const at = opts.at === undefined ? 'now' : opts.at;
+  if (at !== 'now' && at !== 'peak') throw new EmheapError(`--at: "${at}" is not one of now, peak`);
+  if (at === 'now') return named;
+  const view = peakView(named);
+  if (!view) {
+    throw new EmheapError(`${file}: --at peak: this snapshot has no per-site numbers at the peak ` +
+      '(it was taken by an emheap older than this one)');
+  }
+  return view;
 }
 
 // argv -> {cmd, args: [positional], opts: {name: value}} or {help: text}
@@ -190,9 +205,22 @@ function snapshotHeader(file, snap) {
   return `${file}\n` +
     `captured ${snap.capturedAt}${snap.source ? ' from ' + snap.source : ''}\n` +
     `${modeNote(snap)}\n` +
-    `live ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}, ` +
-    `peak ${units.formatBytes(s.peakLiveBytes)}, ${plural(snap.sites.length, 'site')}\n` +
-    layerNote(snap);
+    (snap.view === 'peak'
+      ? `at the peak of live bytes: ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}, ` +
+        `${plural(snap.sites.length, 'site')} (per-site numbers are those of that moment)\n`
+      : `live ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}, ` +
+        `peak ${units.formatBytes(s.peakLiveBytes)}, ${plural(snap.sites.length, 'site')}\n`) +
+    memoryNote(snap) + layerNote(snap);
+}
+
+// Why the wasm memory is this big (model/peak.js): what the allocator took
+// from it and how much of that live blocks used, now and at the peak.
+function memoryNote(snap) {
+  const m = memoryUse(snap);
+  if (!m) return '';
+  const part = (u) => `allocator ${units.formatBytes(u.allocatorBytes)} (${units.formatBytes(u.liveBytes)} live, ` +
+    `${units.formatBytes(u.freeInAllocator)} free or overhead)`;
+  return `wasm memory ${units.formatBytes(m.heapSize)}: ${m.now ? 'now ' + part(m.now) + '; ' : ''}at the peak ${part(m.peak)}\n`;
 }
 
 // Which allocation layer the sites were named without (model/wrappers.js).
@@ -409,6 +437,7 @@ function cmdCheck({ args, opts }, out, err) {
   if (result.ok) {
     const parts = [];
     if (budgets.maxLiveBytes !== undefined) parts.push(`live ${ex(snapshot.summary.liveBytes)} <= ${ex(budgets.maxLiveBytes)}`);
+    if (snapshot.view === 'peak') parts.push('at the peak of live bytes');
     if (budgets.maxSiteBytes !== undefined) {
       parts.push(result.largestSite
         ? `largest site ${result.largestSite.label} ${ex(result.largestSite.liveBytes)} <= ${ex(budgets.maxSiteBytes)}`
@@ -417,7 +446,7 @@ function cmdCheck({ args, opts }, out, err) {
     out(`emheap: OK: ${parts.join('; ')} (${args[0]})\n`);
     return 0;
   }
-  const lines = [`emheap: budget exceeded in ${args[0]}:`];
+  const lines = [`emheap: budget exceeded in ${args[0]}${snapshot.view === 'peak' ? ' at the peak of live bytes' : ''}:`];
   for (const f of result.failures) {
     if (f.kind === 'live') {
       lines.push(`  live bytes ${ex(f.value)} > --max-live-bytes ${ex(f.limit)}, over by ${units.formatBytes(f.value - f.limit)}; largest sites:`);

@@ -84,10 +84,10 @@ function* speedscopeFileSteps(snapshot) {
       type: 'sampled',
       // What a person reads in speedscope's title bar: sampled numbers are
       // estimates, and says so.
-      name: snapshot.mode === 'sampled'
-        ? 'live bytes (estimated: one stack per ' + snapshot.samplingInterval + ' bytes; a site of B bytes is within about sqrt(' +
+      name: (snapshot.view === 'peak' ? 'live bytes at the peak' : 'live bytes') + (snapshot.mode === 'sampled'
+        ? ' (estimated: one stack per ' + snapshot.samplingInterval + ' bytes; a site of B bytes is within about sqrt(' +
           snapshot.samplingInterval + '/B))'
-        : 'live bytes',
+        : ''),
       unit: 'bytes',
       startValue: 0,
       endValue: total,

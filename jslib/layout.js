@@ -1,7 +1,7 @@
 // layout.js -- reads the runtime's state out of linear memory, and writes
 // the few fields JS may set (mode, sampling interval, seed, paused).
 //
-// Mirrors runtime/emheap_internal.h (layout version 3); the C side pins
+// Mirrors runtime/emheap_internal.h (layout version 4); the C side pins
 // these offsets with static asserts, tests/runtime.test.js checks that both
 // sides read the same numbers. Never calls into wasm. In a threaded program
 // (runtime built with -pthread) every read of the tables happens under the
@@ -9,14 +9,15 @@
 // so a snapshot never sees a half-made change.
 'use strict';
 
-var LAYOUT_VERSION = 3;
+var LAYOUT_VERSION = 4;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   sites: 160, framePool: 176, samplingInterval: 188, blocks: 192, blockMask: 196,
   blockCount: 200, allocator: 204, lock: 208, threaded: 212, shadowLinked: 216,
-  shadowDepthAddr: 220, seed: 224, growth: 240};
-var SITE_SIZE = 64;
+  shadowDepthAddr: 220, seed: 224, growth: 240, peakEpoch: 1264, peakBreak: 1268,
+  heapBase: 1272, sbrkPtrAddr: 1276, blocksAtPeak: 1280};
+var SITE_SIZE = 88;
 var GROWTH_LOG = 64;
 var GROWTH_SIZE = 16;
 var MODE_EXACT = 1;
@@ -77,6 +78,12 @@ function readCounters(view, statePtr) {
     out[c[0]] = c[2] === 8 ? u64(view, base + c[1]) : view.getUint32(base + c[1], true);
   });
   out.heapSize = view.buffer.byteLength;
+  // the allocator's memory: [heapBase, break) now, [heapBase, breakAtPeak) at the peak
+  out.heapBase = view.getUint32(statePtr + STATE.heapBase, true);
+  var sbrkPtr = view.getUint32(statePtr + STATE.sbrkPtrAddr, true);
+  out.breakNow = sbrkPtr ? view.getUint32(sbrkPtr, true) : 0;
+  out.breakAtPeak = view.getUint32(statePtr + STATE.peakBreak, true);
+  out.liveBlocksAtPeak = view.getUint32(statePtr + STATE.blocksAtPeak, true);
   return out;
 }
 
@@ -119,6 +126,7 @@ function copySiteTables(view, statePtr, siteCount, into) {
   }
   return {
     count: sites ? siteCount : 0,
+    peakEpoch: view.getUint32(statePtr + STATE.peakEpoch, true),
     sites: copy(sites, siteCount * SITE_SIZE, into && into.sites),
     pool: copy(pool, used * 4, into && into.pool),
   };
@@ -164,12 +172,18 @@ function readSite(tables, s) {
       frames.push(tables.pool.getUint32((ref + i) * 4, true));
     }
   }
+  // changed since the global peak: what it held then was kept (emheap_site)
+  var changedSincePeak = view.getUint32(at + 80, true) === tables.peakEpoch;
+  var liveBytes = view.getFloat64(at + 8, true);
+  var liveBlocks = view.getFloat64(at + 40, true);
   return {
-    liveBytes: view.getFloat64(at + 8, true),
+    liveBytes: liveBytes,
     totalBytes: view.getFloat64(at + 16, true),
     peakLiveBytes: view.getFloat64(at + 24, true),
     totalAllocs: view.getFloat64(at + 32, true),
-    liveBlocks: view.getFloat64(at + 40, true),
+    liveBlocks: liveBlocks,
+    liveBytesAtPeak: changedSincePeak ? view.getFloat64(at + 64, true) : liveBytes,
+    liveBlocksAtPeak: changedSincePeak ? view.getFloat64(at + 72, true) : liveBlocks,
     stackKind: kind,
     stackRef: ref,
     thread: view.getUint32(at + 60, true), // 0: the main thread

@@ -33,6 +33,13 @@ mergeInto(LibraryManager.library, {
         return EMHEAP.snapshotInSlices().then(function (snapshot) { return snapshot; });
       };
       api['getSnapshotJson'] = EMHEAP.getSnapshotJson;
+      // The heap at its peak of live bytes (model/peak.js): a snapshot whose
+      // live numbers are that moment's, for downloadSnapshot and toSpeedscope.
+      api['atPeak'] = function (snapshot) {
+        var view = emheapModules.peak.peakView(snapshot || EMHEAP.snapshot());
+        if (!view) throw new Error('emheap.atPeak: this snapshot has no per-site numbers at the peak (taken by an older emheap)');
+        return view;
+      };
       api['toSpeedscope'] = function (snapshot) {
         return emheapModules.formats.formatByName('speedscope').object(snapshot || EMHEAP.snapshot());
       };
@@ -679,7 +686,8 @@ mergeInto(LibraryManager.library, {
       // The name says when the key was pressed (a page's snapshot is taken
       // a moment later, once its copy area is ready).
       var capturedAt = snapshot ? snapshot.capturedAt : new Date().toISOString();
-      var name = 'memory-profile-' + String(capturedAt).replace(/:/g, '-') + entry.suffix;
+      var name = 'memory-profile-' + String(capturedAt).replace(/:/g, '-') + (snapshot && snapshot.view === 'peak' ? '-peak' : '') +
+        entry.suffix;
       // Frames named before the debug info arrived get their names and lines
       // once it is in (completeFrames leaves complete frames as they are).
       var save = function (snap) {

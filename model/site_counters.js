@@ -9,13 +9,20 @@ var STEP_ITEMS = require('./sliced_sort').STEP_ITEMS;
 var sortSteps = require('./sliced_sort').sortSteps;
 var runSteps = require('./sliced_sort').runSteps;
 
-var SITE_COUNTERS = ['liveBytes', 'liveBlocks', 'totalAllocs', 'totalBytes', 'peakLiveBytes'];
+// The last two are at the global peak, absent from files of emheap before
+// layout 4 (then absent from their merged sites too).
+var SITE_COUNTERS = ['liveBytes', 'liveBlocks', 'totalAllocs', 'totalBytes', 'peakLiveBytes', 'liveBytesAtPeak',
+  'liveBlocksAtPeak'];
 
 // Adds `from`'s counters to `into` (rounded: the runtime's are doubles in
-// sampled mode). The peak of merged sites is the sum of their peaks: an
-// upper bound, since their peaks may not have been at the same moment.
+// sampled mode), those `into` has. The peak of merged sites is the sum of
+// their peaks: an upper bound, since their peaks may not have been at the
+// same moment; the values at the global peak add up exactly.
 function addSiteCounters(into, from) {
-  for (var i = 0; i < SITE_COUNTERS.length; i++) into[SITE_COUNTERS[i]] += Math.round(from[SITE_COUNTERS[i]] || 0);
+  for (var i = 0; i < SITE_COUNTERS.length; i++) {
+    var k = SITE_COUNTERS[i];
+    if (into[k] !== undefined) into[k] += Math.round(from[k] || 0);
+  }
 }
 
 // Largest live bytes first, then bytes ever allocated, then site id.

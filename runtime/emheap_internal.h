@@ -63,7 +63,16 @@
 ** bytes and 1/65536 blocks (sampled mode): sums of such values are exact
 ** in a double, so a site whose blocks are all freed returns to exactly 0.
 ** Invariant: live_bytes == sum over recorded live blocks of this site of
-** their weight; peak_live_bytes >= live_bytes. */
+** their weight; peak_live_bytes >= live_bytes.
+**
+** What the site held at the global peak (the moment live bytes were last at
+** their highest, emheap_state.peak_epoch) is kept lazily, in O(1) per event
+** (memray's high-water-mark idea): each new global peak adds 1 to
+** peak_epoch, and a site is folded before it changes: if its peak_epoch is
+** not the global one, it has not changed since that peak, so its live
+** values are its values at the peak and are copied to *_at_peak. So a site
+** held, at the peak: live_bytes if peak_epoch != the global peak_epoch,
+** else live_at_peak / blocks_at_peak. */
 typedef struct emheap_site {
   uint64_t key;           /*  0 identity of the stack (tagged by source) */
   double live_bytes;      /*  8 */
@@ -76,7 +85,11 @@ typedef struct emheap_site {
   uint32_t stack_depth;   /* 56 */
   uint32_t thread;        /* 60 JS stacks: 0 = main thread, else the worker's serial (its JS
                              stack table is not visible to the main thread) */
-} emheap_site;            /* 64 bytes */
+  double live_at_peak;    /* 64 valid when peak_epoch == emheap_state.peak_epoch */
+  double blocks_at_peak;  /* 72 */
+  uint32_t peak_epoch;    /* 80 */
+  uint32_t reserved;      /* 84 */
+} emheap_site;            /* 88 bytes */
 
 /* A wasm memory growth that happened inside an allocation: who made the
 ** heap bigger, and by how much. Kept in a ring of the last N events. */
@@ -128,6 +141,12 @@ typedef struct emheap_state {
   uint32_t last_heap_size;    /*  232 heap size when the break last moved */
   uint32_t reserved;          /*  236 */
   emheap_growth growth[EMHEAP_GROWTH_LOG]; /* 240 ring; event i at growth[i % LOG] */
+  uint32_t peak_epoch;        /* 1264 +1 at each new high of counters.live_bytes (emheap_site) */
+  uint32_t peak_break;        /* 1268 the allocator's break (sbrk top) at that high */
+  uint32_t heap_base;         /* 1272 where the allocator's memory starts (wasm-ld's __heap_base) */
+  uint32_t sbrk_ptr_addr;     /* 1276 where the break is kept: JS reads the break there */
+  uint32_t blocks_at_peak;    /* 1280 counters.live_blocks at the high of live bytes */
+  uint32_t reserved2;         /* 1284 */
 } emheap_state;
 
 extern emheap_state emheap_g;
@@ -147,6 +166,10 @@ extern emheap_break_watch emheap_brk;
 
 /* state.c */
 void emheap_init_slow(void);
+/* Under the lock, when counters.live_bytes passes its peak: the new peak
+** moment (emheap_site). Out of line: inlined into every entry point's fast
+** path it cost 5-7% on micro (node, sampled and exact-shadow). */
+void emheap_new_peak(void);
 void emheap_break_moved(uint32_t site, uintptr_t now);
 /* Called (under the lock) after every allocation: one load and a compare. A
 ** memory.grow can only happen inside the allocator's sbrk, which moves the
@@ -207,7 +230,7 @@ void emheap_reset_countdown(void);
 ** sampled with probability p. */
 void emheap_weight(uint32_t size, double *bytes, double *blocks);
 
-_Static_assert(sizeof(emheap_site) == 64, "JS reads 64-byte sites");
+_Static_assert(sizeof(emheap_site) == 88, "JS reads 88-byte sites");
 _Static_assert(sizeof(emheap_counters) == 144, "JS reads 144 bytes of counters");
 _Static_assert(offsetof(emheap_state, counters) == 16, "layout");
 _Static_assert(offsetof(emheap_state, sites) == 160, "layout");
@@ -217,6 +240,8 @@ _Static_assert(offsetof(emheap_state, blocks) == 192, "layout");
 _Static_assert(offsetof(emheap_state, lock) == 208, "layout");
 _Static_assert(offsetof(emheap_state, seed) == 224, "layout");
 _Static_assert(offsetof(emheap_state, growth) == 240, "layout");
+_Static_assert(offsetof(emheap_state, peak_epoch) == 1264, "layout");
+_Static_assert(offsetof(emheap_site, live_at_peak) == 64, "layout");
 _Static_assert(offsetof(emheap_counters, site_count) == 96, "layout");
 _Static_assert(offsetof(emheap_counters, heap_size) == 104, "layout");
 _Static_assert(offsetof(emheap_counters, lost_allocs) == 112, "layout");

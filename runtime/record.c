@@ -19,6 +19,11 @@ static void charge(uint32_t site, uint32_t size, double sign) {
   double bytes, blocks;
   emheap_weight(size, &bytes, &blocks);
   emheap_site *s = &emheap_g.sites[site];
+  if (s->peak_epoch != emheap_g.peak_epoch) { /* first change since the last peak: keep what it held then */
+    s->live_at_peak = s->live_bytes;
+    s->blocks_at_peak = s->live_blocks;
+    s->peak_epoch = emheap_g.peak_epoch;
+  }
   s->live_bytes += sign * bytes;
   s->live_blocks += sign * blocks;
   if (sign > 0) {
@@ -49,7 +54,6 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t 
 
   emheap_lock();
   (*calls)++;
-  emheap_count_live(u);
   uint32_t site = EMHEAP_SITE_UNATTRIBUTED;
   if (st.kind != EMHEAP_STACK_NONE) {
     site = emheap_sites_intern(st.key, st.kind, st.ref, st.frames, st.depth, st.thread);
@@ -69,6 +73,7 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t 
     emheap_g.counters.lost_allocs++;
     emheap_g.counters.lost_bytes += u;
   }
+  emheap_count_live(u); /* after the charge: a peak it makes includes this block */
   emheap_note_heap_growth(site);
   emheap_unlock();
   return p;

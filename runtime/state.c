@@ -40,11 +40,25 @@ extern void emheap_js_attach(emheap_state *state);
 /* Defined only when mode_*.c / shadow_stack.c are linked. */
 extern const uint32_t emheap_link_mode __attribute__((weak));
 extern void __cyg_profile_func_enter(void *, void *) __attribute__((weak));
+/* Defined by wasm-ld: the end of the static data and stack, the start of
+** what sbrk hands out. */
+extern unsigned char __heap_base;
+
+__attribute__((noinline)) void emheap_new_peak(void) {
+  emheap_counters *c = &emheap_g.counters;
+  c->peak_live_bytes = c->live_bytes;
+  emheap_g.peak_epoch++;
+  emheap_g.peak_break = (uint32_t)*emheap_brk.sbrk_ptr;
+  emheap_g.blocks_at_peak = c->live_blocks;
+}
 
 void emheap_init_slow(void) {
   if (emheap_g.magic == EMHEAP_MAGIC) return;
   emheap_brk.sbrk_ptr = emscripten_get_sbrk_ptr();
   emheap_brk.last_break = *emheap_brk.sbrk_ptr;
+  emheap_g.heap_base = (uint32_t)(uintptr_t)&__heap_base;
+  emheap_g.sbrk_ptr_addr = (uint32_t)(uintptr_t)emheap_brk.sbrk_ptr;
+  emheap_g.peak_break = (uint32_t)emheap_brk.last_break;
   emheap_allocator_detect();
   emheap_g.layout_version = EMHEAP_LAYOUT_VERSION;
   emheap_g.threaded = EMHEAP_THREADED;

@@ -21,7 +21,9 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/leak_exit.js $(TEST_BUILD)/leak_clean.js $(TEST_BUILD)/alloc_layer.dlmalloc.js \
   $(TEST_BUILD)/alloc_layer.linkwrappers.js $(CPP_LINES_PROGRAMS) \
   $(TEST_BUILD)/threads.exact.js $(TEST_BUILD)/threads.shadow.js $(TEST_BUILD)/threads.proxied.js \
-  $(TEST_BUILD)/fixed_heap.sampled.js $(TEST_BUILD)/fixed_heap.shadow.js
+  $(TEST_BUILD)/fixed_heap.sampled.js $(TEST_BUILD)/fixed_heap.shadow.js \
+  $(TEST_BUILD)/peak.dlmalloc.js $(TEST_BUILD)/peak.emmalloc.js $(TEST_BUILD)/peak.sampled.js \
+  $(TEST_BUILD)/peak.threads.js
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
@@ -147,6 +149,17 @@ $(TEST_BUILD)/fixed_heap.shadow.js: tests/runtime/fixed_heap.c $(B)/emheap.o $(R
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -finstrument-functions-after-inlining $< $(B)/emheap.o $(B)/emheap_shadow.o \
 	  --js-library $(B)/library_emheap.js --profiling-funcs -o $@
+
+# The peak in Emscripten's default configuration: sampled mode, a fixed
+# 16 MB heap, ABORTING_MALLOC; and with -pthread (the threaded runtime).
+$(TEST_BUILD)/peak.sampled.js: tests/runtime/peak.c $(B)/emheap.o $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o --js-library $(B)/library_emheap.js --profiling-funcs -o $@
+
+$(TEST_BUILD)/peak.threads.js: tests/runtime/peak.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(B)/emheap_mode_exact.o --js-library $(B)/library_emheap.js \
+	  --profiling-funcs $(THREAD_FLAGS) -o $@
 
 # cpp_new.cpp allocates an over-aligned type: C++17's aligned operator new.
 $(TEST_BUILD)/cpp_new.%.js: TEST_CFLAGS += -std=c++17
