@@ -17,7 +17,7 @@ B := build
 # programs, and with -pthread (atomics, a lock) for threaded ones
 # (`emheap-config --pthread`); objects built with atomics cannot be linked
 # into a program without shared memory.
-RUNTIME_CORE := alloc_hooks allocator block_table record sampler site_table stack_capture state table_memory \
+RUNTIME_CORE := alloc_hooks allocator block_table record roots sampler site_table stack_capture state table_memory \
   thread_exit
 RUNTIME_HDR := $(wildcard runtime/*.h)
 RUNTIME_OBJ := $(patsubst %,$(B)/obj/%.o,$(RUNTIME_CORE))

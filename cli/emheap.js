@@ -33,9 +33,11 @@ const KEY_WIDTH = 80;
 
 const USAGE = {
   top: {
-    synopsis: 'emheap top FILE [--sort bytes|count|allocs] [--top N] [--at now|peak] [--json]',
+    synopsis: 'emheap top FILE [--sort bytes|count|allocs|retained|shallow] [--top N] [--at now|peak] [--json]',
     text: `The sites of a snapshot, largest first.
-  --sort bytes   by live bytes (default); count: by live blocks; allocs: by allocations ever made
+  --sort bytes   by live bytes (default); count: by live blocks; allocs: by allocations ever made;
+                 retained: by the bytes the site's blocks keep alive, shallow: by their own
+                 bytes (both need a snapshot with the heap graph: emheap.snapshot({heap: true}))
   --top N        show the first N sites (default 20; 0 = all)
   --at peak      live bytes and blocks as they were when the heap's live bytes were at
                  their highest (what set the size of the wasm memory, which never
@@ -210,7 +212,18 @@ function snapshotHeader(file, snap) {
         `${plural(snap.sites.length, 'site')} (per-site numbers are those of that moment)\n`
       : `live ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}, ` +
         `peak ${units.formatBytes(s.peakLiveBytes)}, ${plural(snap.sites.length, 'site')}\n`) +
-    memoryNote(snap) + layerNote(snap);
+    memoryNote(snap) + leakNote(snap) + layerNote(snap);
+}
+
+// The heap graph's leak classes (model/heap_graph.js), as LSan names them.
+function leakNote(snap) {
+  const h = snap.heap;
+  if (!h) return '';
+  const l = h.leaked;
+  return `heap graph: leaked: ${plural(l.directBlocks, 'block')} directly (${units.formatBytesExact(l.directBytes)}), ` +
+    `${l.indirectBlocks} indirectly (${units.formatBytesExact(l.indirectBytes)}); kept by ` +
+    h.groups.filter((g) => g.name !== '(leaked)' && g.retainedBytes > 0)
+      .map((g) => `${g.name} ${units.formatBytes(g.retainedBytes)}`).join(', ') + '\n';
 }
 
 // Why the wasm memory is this big (model/peak.js): what the allocator took
@@ -238,6 +251,10 @@ function cmdTop({ args, opts }, out) {
   const sort = sortOption(opts, SORTS);
   const top = topOption(opts);
   const snapshot = readSnapshot(args[0], opts);
+  if (SORTS[sort].heap && !snapshot.heap) {
+    throw new EmheapError(`--sort ${sort}: ${args[0]} has no heap graph: take the snapshot in exact mode with ` +
+      'emheap.snapshot({heap: true}) or downloadSnapshot("heapsnapshot")');
+  }
   const result = topSites(snapshot, { sort, top });
   if (opts.json) {
     out(JSON.stringify(Object.assign({
@@ -259,9 +276,16 @@ function cmdTop({ args, opts }, out) {
     // Sampled: estimates, marked "~" with their standard error.
     const sampled = snapshot.mode === 'sampled';
     const live = (b) => (sampled ? `~${units.formatBytes(b)} ${errorText(b, snapshot.samplingInterval)}` : units.formatBytes(b));
+    const heap = !!snapshot.heap;
+    if (heap) {
+      // the heap graph's columns before the site: retained, and leaks by class
+      columns.splice(5, 0, { title: 'retained', align: 'right' }, { title: 'leaked direct/indirect', align: 'right' });
+    }
     const rows = result.sites.map((s) => [
       s.rank, live(s.liveBytes), units.formatCount(s.liveBlocks), units.formatCount(s.totalAllocs),
-      units.formatBytes(s.totalBytes), clip(shortName(s.label), KEY_WIDTH),
+      units.formatBytes(s.totalBytes),
+      ...(heap ? [units.formatBytes(s.retainedBytes || 0), `${s.directBlocks || 0}/${s.indirectBlocks || 0}`] : []),
+      clip(shortName(s.label), KEY_WIDTH),
       clip(stackText(s.stack.map((f) => shortName(f.name))), STACK_WIDTH),
     ]);
     text += renderTable(columns, rows);

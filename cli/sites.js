@@ -11,6 +11,9 @@ const SORTS = {
   bytes: { title: 'live bytes', keys: ['liveBytes', 'liveBlocks', 'totalBytes'] },
   count: { title: 'live blocks', keys: ['liveBlocks', 'liveBytes', 'totalAllocs'] },
   allocs: { title: 'allocations', keys: ['totalAllocs', 'totalBytes', 'liveBytes'] },
+  // with the heap graph (snapshot.heap): what each site's blocks keep alive
+  retained: { title: 'retained bytes', keys: ['retainedBytes', 'shallowBytes', 'liveBytes'], heap: true },
+  shallow: { title: 'shallow bytes (in the heap graph)', keys: ['shallowBytes', 'retainedBytes', 'liveBytes'], heap: true },
 };
 
 function stackNames(snapshot, site) {
@@ -49,14 +52,16 @@ function sortBy(rows, keys) {
   });
 }
 
-// `emheap top`: every site, ranked; `top` = 0 keeps them all.
+// `emheap top`: every site, ranked; `top` = 0 keeps them all. (No object
+// spread here: this file is in the page's bundle, which Emscripten 3.1.6's
+// acorn parses.)
 function topSites(snapshot, { sort = 'bytes', top = 0 } = {}) {
   const ranked = sortBy(snapshot.sites, SORTS[sort].keys);
   const shown = top > 0 ? ranked.slice(0, top) : ranked;
   return {
     sort,
     totalSites: ranked.length,
-    sites: shown.map((site, i) => ({
+    sites: shown.map((site, i) => Object.assign({
       rank: i + 1,
       id: site.id,
       key: site.key,
@@ -67,7 +72,10 @@ function topSites(snapshot, { sort = 'bytes', top = 0 } = {}) {
       totalAllocs: site.totalAllocs,
       totalBytes: site.totalBytes,
       peakLiveBytes: site.peakLiveBytes,
-    })),
+    }, snapshot.heap ? {
+      heapBlocks: site.heapBlocks, shallowBytes: site.shallowBytes, retainedBytes: site.retainedBytes,
+      reachableBlocks: site.reachableBlocks, directBlocks: site.directBlocks, indirectBlocks: site.indirectBlocks,
+    } : {})),
   };
 }
 

@@ -16,7 +16,8 @@ var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   sites: 160, framePool: 176, samplingInterval: 188, blocks: 192, blockMask: 196,
   blockCount: 200, allocator: 204, lock: 208, threaded: 212, shadowLinked: 216,
   shadowDepthAddr: 220, seed: 224, growth: 240, peakEpoch: 1264, peakBreak: 1268,
-  heapBase: 1272, sbrkPtrAddr: 1276, blocksAtPeak: 1280};
+  heapBase: 1272, sbrkPtrAddr: 1276, blocksAtPeak: 1280, blockSerial: 1284, roots: 1288};
+var BLOCK_SIZE = 16;
 var SITE_SIZE = 88;
 var GROWTH_LOG = 64;
 var GROWTH_SIZE = 16;
@@ -157,6 +158,51 @@ function copyArea(view, statePtr) {
   return area;
 }
 
+// The recorded live blocks (every live block in the exact modes), copied
+// out of the block table (runtime/block_table.c) under the caller's lock:
+// {addr, size, site, serial} Uint32Arrays, in table order.
+function copyBlocks(view, statePtr) {
+  var table = view.getUint32(statePtr + STATE.blocks, true);
+  var mask = view.getUint32(statePtr + STATE.blockMask, true);
+  var n = view.getUint32(statePtr + STATE.blockCount, true);
+  var out = {addr: new Uint32Array(n), size: new Uint32Array(n), site: new Uint32Array(n), serial: new Uint32Array(n)};
+  if (!table) return out;
+  var slots = new Uint32Array(view.buffer, table, (mask + 1) * BLOCK_SIZE / 4).slice();
+  var k = 0;
+  for (var i = 0; i < slots.length && k < n; i += 4) {
+    if (!slots[i]) continue;
+    out.addr[k] = slots[i];
+    out.site[k] = slots[i + 1];
+    out.size[k] = slots[i + 2];
+    out.serial[k] = slots[i + 3];
+    k++;
+  }
+  return out;
+}
+
+// runtime/roots.c's emheap_roots at `at`: where a heap scan starts.
+function readRoots(view, at) {
+  var u = function (off) { return view.getUint32(at + off, true); };
+  var out = {
+    data: [u(0), u(4)], sp: u(8), stack: [u(12), u(16)], self: u(20), selfSize: u(24),
+    state: [u(28), u(28) + u(32)], own: [at, at + u(36)],
+    threadsDropped: u(44), regionsDropped: u(52), threads: [], regions: [],
+  };
+  var threads = u(40);
+  for (var t = 0; t < threads; t++) {
+    var e = at + 56 + t * 20;
+    out.threads.push({stack: [view.getUint32(e, true), view.getUint32(e + 4, true)],
+      tls: [view.getUint32(e + 8, true), view.getUint32(e + 12, true)], self: view.getUint32(e + 16, true)});
+  }
+  var regions = u(48);
+  var base = at + 56 + 256 * 20;
+  for (var r = 0; r < regions; r++) {
+    var start = view.getUint32(base + r * 8, true);
+    out.regions.push([start, start + view.getUint32(base + r * 8 + 4, true)]);
+  }
+  return out;
+}
+
 // Site s of a copy: its counters, stack kind and reference, thread, and
 // for shadow stacks the frames (function pointers, root first).
 function readSite(tables, s) {
@@ -232,6 +278,6 @@ module.exports = {
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_SHADOW: STACK_SHADOW,
   FRAME_TRUNCATED: FRAME_TRUNCATED, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,
-  copySiteTables: copySiteTables, copyArea: copyArea, readSite: readSite, readGrowth: readGrowth, writeConfig: writeConfig,
+  copySiteTables: copySiteTables, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite, readGrowth: readGrowth, writeConfig: writeConfig,
   setPaused: setPaused, shadowDepthAddress: shadowDepthAddress, withLock: withLock,
 };

@@ -26,11 +26,27 @@ mergeInto(LibraryManager.library, {
     leakReportDone: false, // the leak report is made once, at the first exit event
 
     install: function () {
+      EMHEAP.jsRoots = new Map(); // (a library object's fields are written out as JSON)
       var api = {};
       api['version'] = '0.1.0';
-      api['snapshot'] = EMHEAP.snapshot;
-      api['snapshotAsync'] = function () {
-        return EMHEAP.snapshotInSlices().then(function (snapshot) { return snapshot; });
+      // options: {heap: true} adds the heap graph (exact modes): what keeps
+      // each block alive, leaks, retained sizes (model/heap_section.js)
+      api['snapshot'] = function (options) { return EMHEAP.snapshot(EMHEAP.snapshotOptions(options)); };
+      api['snapshotAsync'] = function (options) {
+        return EMHEAP.snapshotInSlices(EMHEAP.snapshotOptions(options)).then(function (snapshot) { return snapshot; });
+      };
+      // A pointer JS keeps (a malloc'd buffer held by a JS object, an
+      // embind handle) that the heap scan should count as a root; counted:
+      // added twice, removed twice.
+      api['addRoot'] = function (ptr) {
+        ptr = ptr >>> 0;
+        EMHEAP.jsRoots.set(ptr, (EMHEAP.jsRoots.get(ptr) || 0) + 1);
+      };
+      api['removeRoot'] = function (ptr) {
+        ptr = ptr >>> 0;
+        var n = EMHEAP.jsRoots.get(ptr) || 0;
+        if (n <= 1) EMHEAP.jsRoots.delete(ptr);
+        else EMHEAP.jsRoots.set(ptr, n - 1);
       };
       api['getSnapshotJson'] = EMHEAP.getSnapshotJson;
       // The heap at its peak of live bytes (model/peak.js): a snapshot whose
@@ -517,27 +533,56 @@ mergeInto(LibraryManager.library, {
       return EMHEAP.state;
     },
 
-    snapshot: function () {
-      return emheapModules.steps.runSteps(EMHEAP.snapshotSteps());
+    snapshot: function (options) {
+      return emheapModules.steps.runSteps(EMHEAP.snapshotSteps(null, options));
+    },
+
+    jsRoots: null, // pointer -> times added (emheap.addRoot); a Map made by install()
+
+    // {heap} from what a caller passed, checked: a bad option is an Error
+    // with a clear message, not a silent default.
+    snapshotOptions: function (options) {
+      if (options === undefined || options === null) return {};
+      if (typeof options !== 'object') throw new Error('emheap.snapshot(options): options must be an object such as {heap: true}');
+      return {heap: !!options['heap']};
+    },
+
+    // The heap graph now (jslib/heap_scan.js), for a snapshot taken at the
+    // same moment. Exact modes only: sampled mode records one block in many.
+    scanHeap: function () {
+      var state = EMHEAP.stateAddress();
+      var mode = state ? emheapModules.layout.readMode(new DataView(EMHEAP.buffer()), state).mode : 'off';
+      if (mode !== 'exact-js' && mode !== 'exact-shadow') {
+        throw new Error('emheap: the heap graph needs every block recorded: take the profile in exact mode ' +
+          '(?emheap=exact, EMHEAP_MODE=exact or emheap-config --mode=exact); this one is ' + mode);
+      }
+      var roots = _emheap_roots_now();
+      var ptrs = [];
+      EMHEAP.jsRoots.forEach(function (n, ptr) { ptrs.push(ptr); });
+      return emheapModules.heapScan.scanHeap(EMHEAP.buffer(), state, roots, ptrs);
     },
 
     // The whole snapshot as steps (jslib/snapshot.js snapshotSteps, then
     // what every snapshot gets once its sites are read: the program's
     // allocation layer left out (model/wrappers.js) and the timeline). The
     // first yield gives the snapshot being built, the heap read.
-    snapshotSteps: function* (copyArea) {
+    snapshotSteps: function* (copyArea, options) {
       var timeline = null;
       if (EMHEAP.timeline) {
         EMHEAP.sampleTimeline(); // the last point is the snapshot's own totals
         timeline = EMHEAP.readTimeline();
       }
+      // the heap graph first, in the same task as the tables' copy: the
+      // same moment (one synchronous scan; a page's slices come after)
+      var heap = options && options.heap ? EMHEAP.scanHeap() : null;
       var snapshot = yield* emheapModules.snapshot.snapshotSteps(EMHEAP.buffer(), EMHEAP.stateAddress(), EMHEAP.table(),
-        EMHEAP.info(), copyArea);
+        EMHEAP.info(), copyArea, heap);
       try {
         snapshot = yield* emheapModules.wrappers.removeAllocationLayerSteps(snapshot, EMHEAP.wrapperList());
       } catch (e) {
         console.warn('emheap: allocation layer not removed: ' + (e && e.message || e));
       }
+      if (snapshot.heap) emheapModules.heapSection.addSiteTotals(snapshot);
       if (timeline) snapshot['timeline'] = timeline;
       return snapshot;
     },
@@ -549,12 +594,12 @@ mergeInto(LibraryManager.library, {
     // moment of the snapshot, a few ms), then the sites are made, sorted
     // and named while the page runs on. At 1M sites snapshot() blocks the
     // page for about 2 s; this never for long.
-    snapshotInSlices: function () {
+    snapshotInSlices: function (options) {
       var state = EMHEAP.stateAddress();
       var area = state ? emheapModules.layout.copyArea(new DataView(EMHEAP.buffer()), state) : null;
       return EMHEAP.runInSlices((function* () {
         if (area) yield* area.touchSteps();
-        return yield* EMHEAP.snapshotSteps(area);
+        return yield* EMHEAP.snapshotSteps(area, options);
       })());
     },
 
@@ -912,7 +957,7 @@ mergeInto(LibraryManager.library, {
     },
   },
 
-  emheap_js_attach__deps: ['$EMHEAP', 'emheap_thread_data_freed', 'emheap_state_address'],
+  emheap_js_attach__deps: ['$EMHEAP', 'emheap_thread_data_freed', 'emheap_state_address', 'emheap_roots_now'],
   emheap_js_attach__sig: 'vp',
   emheap_js_attach: function (state) {
     EMHEAP.state = state;

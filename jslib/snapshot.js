@@ -6,6 +6,7 @@ var layout = require('./layout');
 var siteCounters = require('../model/site_counters');
 var siteKey = require('../model/names').siteKey;
 var ShardedMap = require('../model/sharded_map').ShardedMap;
+var heapSection = require('../model/heap_section');
 var sortSteps = require('../model/sliced_sort').sortSteps;
 var runSteps = require('../model/sliced_sort').runSteps;
 
@@ -17,8 +18,8 @@ var SNAPSHOT_VERSION = 1;
 // symbolize: fn(pointer)
 // -> {name, funcIndex} for shadow frames, functionName: fn(funcIndex) -> name
 // or null}.
-function buildSnapshot(buffer, statePtr, stackTable, info, copyArea) {
-  return runSteps(snapshotSteps(buffer, statePtr, stackTable, info, copyArea));
+function buildSnapshot(buffer, statePtr, stackTable, info, copyArea, heap) {
+  return runSteps(snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heap));
 }
 
 // Sites read, resolved or sorted between two yields of snapshotSteps.
@@ -29,8 +30,9 @@ var STEP_SITES = require('../model/sliced_sort').STEP_ITEMS;
 // others build sites, sort them and resolve frames, STEP_SITES at a time,
 // so that a page can run between steps (emheap.snapshotAsync, downloads).
 // The first yield gives the snapshot being built; returns it complete.
-// copyArea: memory for the copy, from layout.copyArea (optional).
-function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea) {
+// copyArea: memory for the copy, from layout.copyArea (optional). heap: the
+// heap graph taken at the same moment (jslib/heap_scan.js), or none.
+function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heap) {
   var snapshot = {
     format: 'emheap-snapshot',
     version: SNAPSHOT_VERSION,
@@ -95,6 +97,10 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea) {
   snapshot.heapGrowth.forEach(function (g) {
     if (mergedInto.has(g.siteId)) g.siteId = mergedInto.get(g.siteId);
   });
+  if (heap) {
+    heapSection.remapSites(heap, mergedInto);
+    snapshot.heap = heap;
+  }
   yield* sortSteps(snapshot.sites, siteCounters.bySize, STEP_SITES * 4);
   return finishFrames(snapshot, stackTable, info);
 }

@@ -36,6 +36,7 @@ var siteCounters = require('./site_counters');
 var sortSteps = require('./sliced_sort').sortSteps;
 var runSteps = require('./sliced_sort').runSteps;
 var ShardedMap = require('./sharded_map').ShardedMap;
+var heapSection = require('./heap_section');
 
 // LAYER_RULE: a function F is part of the allocation layer when, in the
 // stacks as they stand (earlier layer frames already removed),
@@ -255,6 +256,15 @@ function* removeAllocationLayerSteps(snapshot, options) {
     result.heapGrowth = snapshot.heapGrowth.map(function (g) {
       return mergedInto.has(g.siteId) ? Object.assign(copy(g), {siteId: mergedInto.get(g.siteId)}) : g;
     });
+  }
+  if (snapshot.heap) {
+    // the blocks of merged sites go to the merged site; the per-site heap
+    // totals are made again for the merged sites
+    result.heap = copy(snapshot.heap);
+    result.heap.blocks = copy(snapshot.heap.blocks);
+    result.heap.blocks.site = snapshot.heap.blocks.site.slice();
+    heapSection.remapSites(result.heap, mergedInto);
+    heapSection.addSiteTotals(result);
   }
   return result;
 }

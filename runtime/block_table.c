@@ -7,6 +7,10 @@
 ** when half full; if it cannot (emheap_table_alloc refuses), the block is
 ** simply not recorded: the caller counts it as lost.
 **
+** Each recorded block gets a serial (state.block_serial + 1, kept below
+** 2^31 so that 2 * serial + 1 is a heap snapshot node id, odd as DevTools
+** wants): its identity across snapshots, where an address is reused.
+**
 ** Invariant: every recorded block appears exactly once, at or after its
 ** home slot with no empty slot in between; block_count is their number;
 ** block_count <= capacity / 2. With dlmalloc, a block is recorded iff its
@@ -60,17 +64,20 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, emheap_blo
   emheap_block *t = emheap_g.blocks;
   uint32_t mask = emheap_g.block_mask;
   uint32_t i = home(addr, mask);
+  uint32_t serial = emheap_g.block_serial = (emheap_g.block_serial + 1) & 0x7FFFFFFFu;
   for (; t[i].addr; i = (i + 1) & mask) {
     if (t[i].addr == addr) {
       *stale = t[i];
       t[i].site = site;
       t[i].size = size;
+      t[i].serial = serial;
       return 1;
     }
   }
   t[i].addr = addr;
   t[i].site = site;
   t[i].size = size;
+  t[i].serial = serial;
   emheap_g.block_count++;
   return 1;
 }

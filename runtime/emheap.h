@@ -66,6 +66,15 @@ void emheap_get_counters(emheap_counters *out);
 void emheap_pause(void);
 void emheap_resume(void);
 
+/* A region whose pointers keep blocks alive, for the heap scan behind the
+** leak classes, retained sizes and the .heapsnapshot export: memory the
+** scan does not see by itself (it sees static data, every thread's C stack
+** and thread-locals), for example a buffer from mmap or a pointer table
+** kept by a custom allocator. Up to 1024 regions; emheap_remove_root takes
+** the region that starts at `start` out again. */
+void emheap_add_root(const void *start, size_t size);
+void emheap_remove_root(const void *start);
+
 #ifdef __cplusplus
 }
 #endif

@@ -109,9 +109,10 @@ typedef struct emheap_growth {
 ** with its builtin allocator) can be discharged when its address comes
 ** back. */
 typedef struct emheap_block {
-  uint32_t addr; /* 0 = empty slot */
+  uint32_t addr;   /* 0 = empty slot */
   uint32_t site;
   uint32_t size;
+  uint32_t serial; /* the block's identity across snapshots (an address is reused) */
 } emheap_block;
 
 /* The whole profiler state; one static instance, handed to JS once. */
@@ -146,7 +147,9 @@ typedef struct emheap_state {
   uint32_t heap_base;         /* 1272 where the allocator's memory starts (wasm-ld's __heap_base) */
   uint32_t sbrk_ptr_addr;     /* 1276 where the break is kept: JS reads the break there */
   uint32_t blocks_at_peak;    /* 1280 counters.live_blocks at the high of live bytes */
-  uint32_t reserved2;         /* 1284 */
+  uint32_t block_serial;      /* 1284 serial of the last recorded block, < 2^31 */
+  uint32_t roots;             /* 1288 address of emheap_roots (roots.c): where a scan starts */
+  uint32_t reserved3;         /* 1292 */
 } emheap_state;
 
 extern emheap_state emheap_g;
@@ -198,12 +201,19 @@ uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_r
 
 /* block_table.c: recorded live blocks (under the lock). */
 int emheap_blocks_init(void);
-/* 0 if the table has no room (the block then stays unrecorded). If addr
+/* 0 if the table has no room (the block then stays unrecorded); the block
+** gets the next serial. If addr
 ** was recorded already (its block was freed behind emheap's back), *stale
 ** gets that record and 1 is still returned; else stale->addr = 0. */
 int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, emheap_block *stale);
 /* Removes addr's record into *out; 0 if addr is not recorded. */
 int emheap_blocks_remove(uint32_t addr, emheap_block *out);
+
+/* roots.c: where a scan for pointers into the heap starts. */
+void emheap_roots_init(void);
+/* Called (under the lock) by each thread's first recorded block in
+** threaded builds: its stack and thread-locals become roots. */
+void emheap_roots_add_thread(void);
 
 /* stack_capture.c: the key and stack of the allocation being made now,
 ** taken outside the lock (a JS capture can take microseconds), interned

@@ -54,6 +54,7 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t 
 
   emheap_lock();
   (*calls)++;
+  if (EMHEAP_THREADED && !emheap_self.roots_added) emheap_roots_add_thread();
   uint32_t site = EMHEAP_SITE_UNATTRIBUTED;
   if (st.kind != EMHEAP_STACK_NONE) {
     site = emheap_sites_intern(st.key, st.kind, st.ref, st.frames, st.depth, st.thread);

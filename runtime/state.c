@@ -60,6 +60,7 @@ void emheap_init_slow(void) {
   emheap_g.sbrk_ptr_addr = (uint32_t)(uintptr_t)emheap_brk.sbrk_ptr;
   emheap_g.peak_break = (uint32_t)emheap_brk.last_break;
   emheap_allocator_detect();
+  emheap_roots_init();
   emheap_g.layout_version = EMHEAP_LAYOUT_VERSION;
   emheap_g.threaded = EMHEAP_THREADED;
   emheap_g.shadow_linked = __cyg_profile_func_enter != NULL;

@@ -54,6 +54,7 @@ typedef struct emheap_thread_state {
   uint64_t rng;               /* xorshift64* state; 0 until first used */
   uint32_t countdown_started; /* the countdown has been drawn */
   uint32_t js_serial;         /* 0 until known; main thread 1, workers 2, 3... */
+  uint32_t roots_added;       /* its stack is in roots.c's table (threaded builds) */
 } emheap_thread_state;
 
 extern _Thread_local emheap_thread_state emheap_self;

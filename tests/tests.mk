@@ -23,7 +23,8 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/threads.exact.js $(TEST_BUILD)/threads.shadow.js $(TEST_BUILD)/threads.proxied.js \
   $(TEST_BUILD)/fixed_heap.sampled.js $(TEST_BUILD)/fixed_heap.shadow.js \
   $(TEST_BUILD)/peak.dlmalloc.js $(TEST_BUILD)/peak.emmalloc.js $(TEST_BUILD)/peak.sampled.js \
-  $(TEST_BUILD)/peak.threads.js
+  $(TEST_BUILD)/peak.threads.js $(TEST_BUILD)/heap_graph.dlmalloc.js $(TEST_BUILD)/heap_graph.emmalloc.js \
+  $(TEST_BUILD)/heap_graph.threads.js $(TEST_BUILD)/heap_graph.shadow.js
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
@@ -160,6 +161,18 @@ $(TEST_BUILD)/peak.threads.js: tests/runtime/peak.c $(B)/emheap-mt.o $(RUNTIME_E
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(B)/emheap_mode_exact.o --js-library $(B)/library_emheap.js \
 	  --profiling-funcs $(THREAD_FLAGS) -o $@
+
+# The heap scan with -pthread (another thread's stack is a root) and with
+# shadow stacks.
+$(TEST_BUILD)/heap_graph.threads.js: tests/runtime/heap_graph.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(B)/emheap_mode_exact.o --js-library $(B)/library_emheap.js \
+	  --profiling-funcs $(THREAD_FLAGS) -o $@
+
+$(TEST_BUILD)/heap_graph.shadow.js: tests/runtime/heap_graph.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -finstrument-functions-after-inlining $< $(B)/emheap.o $(B)/emheap_shadow.o \
+	  --js-library $(B)/library_emheap.js --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -o $@
 
 # cpp_new.cpp allocates an over-aligned type: C++17's aligned operator new.
 $(TEST_BUILD)/cpp_new.%.js: TEST_CFLAGS += -std=c++17

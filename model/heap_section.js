@@ -1,0 +1,137 @@
+// heap_section.js -- the heap graph (model/heap_graph.js) as a snapshot
+// carries it (`heap`, schemas/emheap-snapshot.schema.json), and what is
+// read from it: WARPO's / DevTools' constructor view with allocation sites
+// as the constructors.
+//
+// snapshot.heap = {
+//   groups: [{name, retainedBytes}]   the root groups, "(leaked)" last
+//   leaked: {directBlocks, directBytes, indirectBlocks, indirectBytes}
+//   blocks: {address, size, site, id, state, retained, dominator}: one
+//           array per field, blocks in address order; site is a snapshot
+//           site id; id is odd and stable for a block across the snapshots
+//           of one run (2 * its serial + 1); state 0 reachable, 1 directly
+//           leaked, 2 indirectly leaked; dominator is a node index
+//   edgeCounts, edges: the graph, V8 heap snapshot style: node v's edges
+//           are the next edgeCounts[v] entries of edges, nodes in order:
+//           0 the root, 1..G the groups, then the blocks
+// }
+'use strict';
+
+// graph (buildHeapGraph's) -> snapshot.heap, with runtime site ids.
+function toHeapSection(graph) {
+  var b = graph.blocks;
+  var count = b.addr.length;
+  var first = graph.firstBlockNode;
+  var groups = graph.groupNames.map(function (name, i) {
+    return {name: name, retainedBytes: graph.retained[i + 1]};
+  });
+  var leaked = {directBlocks: 0, directBytes: 0, indirectBlocks: 0, indirectBytes: 0};
+  var state = new Array(count);
+  var retained = new Array(count);
+  var dominator = new Array(count);
+  var id = new Array(count);
+  for (var k = 0; k < count; k++) {
+    state[k] = graph.state[k];
+    retained[k] = graph.retained[first + k];
+    dominator[k] = graph.idom[first + k];
+    id[k] = b.serial[k] * 2 + 1;
+    if (state[k] === 1) {
+      leaked.directBlocks++;
+      leaked.directBytes += b.size[k];
+    } else if (state[k] === 2) {
+      leaked.indirectBlocks++;
+      leaked.indirectBytes += b.size[k];
+    }
+  }
+  return {
+    groups: groups,
+    leaked: leaked,
+    blocks: {address: Array.from(b.addr), size: Array.from(b.size), site: Array.from(b.site), id: id, state: state,
+      retained: retained, dominator: dominator},
+    edgeCounts: Array.from(graph.edgeCount),
+    edges: edgeList(graph),
+  };
+}
+
+// The targets in node order (the graph keeps them in scan order).
+function edgeList(graph) {
+  var out = [];
+  for (var v = 0; v < graph.nodeCount; v++) {
+    for (var e = graph.edgeStart[v], end = e + graph.edgeCount[v]; e < end; e++) out.push(graph.targets[e]);
+  }
+  return out;
+}
+
+// Sites merged into others (mergedInto: site id -> id, a Map or ShardedMap)
+// leave their blocks to the site they were merged into. In place.
+function remapSites(heap, mergedInto) {
+  var site = heap.blocks.site;
+  for (var k = 0; k < site.length; k++) if (mergedInto.has(site[k])) site[k] = mergedInto.get(site[k]);
+}
+
+// The constructor view: per site, from the blocks of snapshot.heap,
+// {blocks, shallowBytes, retainedBytes, reachableBlocks, directBlocks,
+// indirectBlocks}, as fields of each site (retainedBytes counts a block
+// once: blocks dominated by another block of the same site are in that
+// block's retained size, as DevTools' Summary counts). In place.
+function addSiteTotals(snapshot) {
+  var heap = snapshot.heap;
+  if (!heap) return snapshot;
+  var bySite = new Map();
+  snapshot.sites.forEach(function (s) {
+    s.heapBlocks = 0;
+    s.shallowBytes = 0;
+    s.retainedBytes = 0;
+    s.reachableBlocks = 0;
+    s.directBlocks = 0;
+    s.indirectBlocks = 0;
+    bySite.set(s.id, s);
+  });
+  var b = heap.blocks;
+  var count = b.address.length;
+  var first = heap.groups.length + 1;
+  var n = first + count;
+  // the dominator tree's children, then a DFS that knows, for each site,
+  // how many blocks of it are above the node
+  var childCount = new Int32Array(n);
+  for (var k = 0; k < count; k++) if (b.dominator[k] >= 0) childCount[b.dominator[k]]++;
+  var childStart = new Int32Array(n + 1);
+  for (var v = 0; v < n; v++) childStart[v + 1] = childStart[v] + childCount[v];
+  var fill = childStart.slice(0, n);
+  var children = new Int32Array(count);
+  for (var k2 = 0; k2 < count; k2++) if (b.dominator[k2] >= 0) children[fill[b.dominator[k2]]++] = first + k2;
+  var inside = new Map(); // site id -> blocks of it on the current path
+  var stack = [];
+  var visited = new Uint8Array(n);
+  for (var top = first - 1; top >= 0; top--) stack.push(top); // the root and the groups
+  while (stack.length) {
+    var x = stack.pop();
+    if (x < 0) { // leaving block node ~x
+      var leaving = b.site[~x - first];
+      inside.set(leaving, inside.get(leaving) - 1);
+      continue;
+    }
+    if (visited[x]) continue;
+    visited[x] = 1;
+    if (x >= first) {
+      var kk = x - first;
+      var siteId = b.site[kk];
+      var s = bySite.get(siteId);
+      var depth = inside.get(siteId) || 0;
+      if (s) {
+        s.heapBlocks++;
+        s.shallowBytes += b.size[kk];
+        if (!depth) s.retainedBytes += b.retained[kk];
+        if (b.state[kk] === 0) s.reachableBlocks++;
+        else if (b.state[kk] === 1) s.directBlocks++;
+        else s.indirectBlocks++;
+      }
+      inside.set(siteId, depth + 1);
+      stack.push(~x);
+    }
+    for (var c = childStart[x]; c < childStart[x + 1]; c++) stack.push(children[c]);
+  }
+  return snapshot;
+}
+
+module.exports = {toHeapSection: toHeapSection, remapSites: remapSites, addSiteTotals: addSiteTotals};

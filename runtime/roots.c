@@ -1,0 +1,154 @@
+/*
+** roots.c -- where a scan for pointers into the heap starts: what LSan
+** calls roots. The JS library reads emheap_roots at snapshot time, after
+** emheap_roots_now() noted the calling thread's stack pointer, and scans
+** every aligned 4-byte word of these ranges for pointers into live blocks
+** (model/heap_graph.js):
+**   - the static data [__global_base, __data_end): globals, .bss, and the
+**     thread-locals of a program without threads;
+**   - the calling thread's C stack, from its stack pointer to its base;
+**   - every other thread that recorded a block: its whole stack (another
+**     thread's stack pointer cannot be read, so dead frames may keep blocks
+**     reachable, as in Emscripten's own LSan) and its thread-locals;
+**   - the regions the app registers (emheap_add_root).
+** Left out of the scan: emheap's own state and each thread's
+** emheap_thread_state (random hashes that look like pointers), listed in
+** `skip`. Not seen at all: pointers held only in wasm locals of running
+** frames (a snapshot from the event loop has none), and JS values not
+** registered (emheap.addRoot in JS).
+**
+** Invariants: thread_count <= EMHEAP_MAX_THREADS, region_count <=
+** EMHEAP_MAX_ROOTS; changed under the lock. Layout read by
+** jslib/layout.js (readRoots): keep the two in step.
+*/
+#include <emscripten/emscripten.h>
+#include <emscripten/stack.h>
+#include <stddef.h>
+
+#include "emheap_internal.h"
+#include "lock.h"
+#include "thread_state.h"
+
+#if EMHEAP_THREADED
+#include <pthread.h>
+#endif
+
+#define EMHEAP_MAX_THREADS 256
+#define EMHEAP_MAX_ROOTS 1024
+
+typedef struct emheap_thread_roots {
+  uint32_t stack_lo, stack_hi; /* [lo, hi): the thread's whole C stack */
+  uint32_t tls_lo, tls_hi;     /* its thread-locals (0, 0: in the static data) */
+  uint32_t self;               /* its emheap_thread_state, skipped */
+} emheap_thread_roots;
+
+typedef struct emheap_root_region {
+  uint32_t start, size;
+} emheap_root_region;
+
+typedef struct emheap_roots {
+  uint32_t data_lo, data_hi;          /*  0 the static data */
+  uint32_t sp, stack_lo, stack_hi;    /*  8 the thread that called emheap_roots_now */
+  uint32_t self;                      /* 20 its emheap_thread_state */
+  uint32_t self_size;                 /* 24 sizeof(emheap_thread_state) */
+  uint32_t state, state_size;         /* 28 emheap_g, skipped */
+  uint32_t size;                      /* 36 sizeof(emheap_roots), skipped */
+  uint32_t thread_count;              /* 40 */
+  uint32_t threads_dropped;           /* 44 threads not registered: the table was full */
+  uint32_t region_count;              /* 48 */
+  uint32_t regions_dropped;           /* 52 emheap_add_root calls refused: the table was full */
+  emheap_thread_roots threads[EMHEAP_MAX_THREADS]; /* 56 */
+  emheap_root_region regions[EMHEAP_MAX_ROOTS];
+} emheap_roots;
+
+_Static_assert(offsetof(emheap_roots, threads) == 56, "jslib/layout.js reads emheap_roots");
+_Static_assert(sizeof(emheap_thread_roots) == 20, "jslib/layout.js reads emheap_roots");
+
+static emheap_roots roots;
+
+/* Defined by wasm-ld (non-PIC links): the static data's bounds. */
+extern char __global_base[];
+extern char __data_end[];
+
+void emheap_roots_init(void) {
+  roots.data_lo = (uint32_t)(uintptr_t)__global_base;
+  roots.data_hi = (uint32_t)(uintptr_t)__data_end;
+  roots.self_size = sizeof(emheap_thread_state);
+  roots.state = (uint32_t)(uintptr_t)&emheap_g;
+  roots.state_size = sizeof(emheap_state);
+  roots.size = sizeof(emheap_roots);
+  emheap_g.roots = (uint32_t)(uintptr_t)&roots;
+}
+
+#if EMHEAP_THREADED
+static pthread_key_t exit_key;
+static int exit_key_made;
+
+/* A thread's entry goes when the thread does (a pthread key destructor:
+** runs at thread exit for a non-NULL value). */
+static void thread_gone(void *entry) {
+  uint32_t self = (uint32_t)(uintptr_t)entry;
+  emheap_lock();
+  for (uint32_t i = 0; i < roots.thread_count; i++) {
+    if (roots.threads[i].self == self) {
+      roots.threads[i] = roots.threads[--roots.thread_count];
+      break;
+    }
+  }
+  emheap_unlock();
+}
+#endif
+
+void emheap_roots_add_thread(void) {
+  emheap_self.roots_added = 1;
+#if EMHEAP_THREADED
+  if (roots.thread_count >= EMHEAP_MAX_THREADS) {
+    roots.threads_dropped++;
+    return;
+  }
+  emheap_thread_roots *t = &roots.threads[roots.thread_count++];
+  t->stack_lo = (uint32_t)emscripten_stack_get_end();
+  t->stack_hi = (uint32_t)emscripten_stack_get_base();
+  t->tls_lo = (uint32_t)(uintptr_t)__builtin_wasm_tls_base();
+  t->tls_hi = t->tls_lo + (uint32_t)__builtin_wasm_tls_size();
+  t->self = (uint32_t)(uintptr_t)&emheap_self;
+  /* pthread_key_create neither allocates nor takes our lock */
+  if (!exit_key_made) exit_key_made = pthread_key_create(&exit_key, thread_gone) == 0 ? 1 : -1;
+  if (exit_key_made == 1) pthread_setspecific(exit_key, &emheap_self);
+#endif
+}
+
+/* Exported: the JS library calls it when it takes a snapshot. */
+EMSCRIPTEN_KEEPALIVE emheap_roots *emheap_roots_now(void) {
+  emheap_lock();
+  roots.sp = (uint32_t)emscripten_stack_get_current();
+  roots.stack_lo = (uint32_t)emscripten_stack_get_end();
+  roots.stack_hi = (uint32_t)emscripten_stack_get_base();
+  roots.self = (uint32_t)(uintptr_t)&emheap_self;
+  emheap_unlock();
+  return &roots;
+}
+
+void emheap_add_root(const void *start, size_t size) {
+  if (!emheap_g.magic) emheap_init_slow();
+  emheap_lock();
+  if (roots.region_count < EMHEAP_MAX_ROOTS) {
+    roots.regions[roots.region_count].start = (uint32_t)(uintptr_t)start;
+    roots.regions[roots.region_count].size = (uint32_t)size;
+    roots.region_count++;
+  } else {
+    roots.regions_dropped++;
+  }
+  emheap_unlock();
+}
+
+void emheap_remove_root(const void *start) {
+  emheap_lock();
+  for (uint32_t i = 0; i < roots.region_count; i++) {
+    if (roots.regions[i].start == (uint32_t)(uintptr_t)start) {
+      roots.regions[i] = roots.regions[--roots.region_count];
+      break;
+    }
+  }
+  emheap_unlock();
+}

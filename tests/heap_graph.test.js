@@ -1,0 +1,161 @@
+// heap_graph.test.js -- model/dominators.js against a brute-force
+// definition on random graphs, and model/heap_graph.js on a memory laid
+// out by hand: roots, interior pointers, direct and indirect leaks, leaked
+// cycles, the skip ranges, retained sizes.
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const {immediateDominators, retainedSizes} = require('../model/dominators');
+const {buildHeapGraph, DIRECT, INDIRECT, REACHABLE} = require('../model/heap_graph');
+
+// xorshift: the same graphs on every run
+function rng(seed) {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+    return s / 4294967296;
+  };
+}
+
+function csr(n, edges) {
+  const count = new Int32Array(n);
+  for (const [a] of edges) count[a]++;
+  const start = new Int32Array(n);
+  for (let i = 1; i < n; i++) start[i] = start[i - 1] + count[i - 1];
+  const fill = start.slice();
+  const targets = new Int32Array(edges.length);
+  for (const [a, b] of edges) targets[fill[a]++] = b;
+  return {start, count, targets};
+}
+
+// d dominates v iff v is unreachable from the root once d is removed.
+function bruteIdom(n, root, edges) {
+  const reach = (without) => {
+    const seen = new Uint8Array(n);
+    if (root === without) return seen;
+    const stack = [root];
+    seen[root] = 1;
+    while (stack.length) {
+      const v = stack.pop();
+      for (const [a, b] of edges) if (a === v && b !== without && !seen[b]) { seen[b] = 1; stack.push(b); }
+    }
+    return seen;
+  };
+  const all = reach(-1);
+  const doms = Array.from({length: n}, () => []);
+  for (let d = 0; d < n; d++) {
+    if (!all[d]) continue;
+    const r = reach(d);
+    for (let v = 0; v < n; v++) if (v !== d && all[v] && !r[v]) doms[v].push(d);
+  }
+  // the immediate dominator is the dominator dominated by all the others
+  return Array.from({length: n}, (_, v) => {
+    if (v === root || !all[v]) return -1;
+    return doms[v].find((d) => doms[v].every((o) => o === d || doms[d].includes(o)));
+  });
+}
+
+test('dominators: Lengauer-Tarjan equals the definition on 300 random graphs', () => {
+  const random = rng(7);
+  for (let g = 0; g < 300; g++) {
+    const n = 2 + Math.floor(random() * 25);
+    const edges = [];
+    const m = Math.floor(random() * n * 3);
+    for (let i = 0; i < m; i++) edges.push([Math.floor(random() * n), Math.floor(random() * n)]);
+    const {start, count, targets} = csr(n, edges);
+    const {idom, order} = immediateDominators(n, 0, start, count, targets);
+    assert.deepEqual(Array.from(idom), bruteIdom(n, 0, edges), `graph ${g}: ${JSON.stringify(edges)}`);
+    // retained = own size + sizes of the nodes dominated (transitively)
+    const self = Float64Array.from({length: n}, (_, i) => i + 1);
+    const retained = retainedSizes(n, self, idom, order);
+    for (let v = 0; v < n; v++) {
+      if (idom[v] < 0 && v !== 0) continue;
+      let want = self[v];
+      for (let w = 0; w < n; w++) {
+        for (let d = idom[w]; d >= 0 && w !== v; d = idom[d]) if (d === v) { want += self[w]; break; }
+      }
+      assert.equal(retained[v], want, `graph ${g} node ${v}`);
+    }
+  }
+});
+
+test('dominators: a path a million nodes deep (no recursion)', () => {
+  const n = 1000000;
+  const start = Int32Array.from({length: n}, (_, i) => i);
+  const count = Int32Array.from({length: n}, (_, i) => (i < n - 1 ? 1 : 0));
+  const targets = Int32Array.from({length: n}, (_, i) => i + 1);
+  const {idom, order} = immediateDominators(n, 0, start, count, targets);
+  assert.equal(idom[n - 1], n - 2);
+  const retained = retainedSizes(n, new Float64Array(n).fill(1), idom, order);
+  assert.equal(retained[0], n);
+});
+
+// A memory of 64 KiB with blocks placed by hand; pointers written as words.
+function memory() {
+  const words = new Uint32Array(16384);
+  const blocks = {addr: [], size: [], site: [], serial: []};
+  const put = (addr, size, site) => {
+    blocks.addr.push(addr); blocks.size.push(size); blocks.site.push(site); blocks.serial.push(blocks.addr.length);
+    return addr;
+  };
+  const point = (at, to) => { words[at >>> 2] = to; };
+  return {words, blocks, put, point};
+}
+
+test('heap graph: roots, interior pointers, direct and indirect leaks, cycles, skipped ranges', () => {
+  const m = memory();
+  // static data [1024, 2048), a stack [4096, 8192), the heap above 16384
+  const A = m.put(20000, 64, 1);   // from a global
+  const B = m.put(20100, 32, 2);   // from A, by an interior pointer (A's 2nd word -> B+12)
+  const C = m.put(20200, 16, 3);   // from the stack
+  const D = m.put(20300, 48, 4);   // directly leaked
+  const E = m.put(20400, 24, 5);   // indirectly leaked: only D points to it
+  const F = m.put(20500, 40, 6);   // leaked cycle F <-> G
+  const G = m.put(20600, 40, 6);
+  const H = m.put(20700, 8, 7);    // pointed to only from a skipped range: leaked
+  const J = m.put(20800, 16, 8);   // a JS-registered pointer value
+  const K = m.put(20900, 16, 9);   // pointed to by B and by C: dominated by the root
+  m.point(1024, A);
+  m.point(A + 4, B + 12);
+  m.point(A + 8, A);               // a pointer to itself: no edge
+  m.point(4096 + 40, C);
+  m.point(D, E + 23);              // the last byte of E
+  m.point(F + 8, G);
+  m.point(G, F);
+  m.point(1500, H);                // inside the skipped range
+  m.point(B + 4, K);
+  m.point(C + 4, K);
+  m.point(1028, 20064);            // A + 64: one past A's end, inside no block
+  const roots = [
+    {name: '(C globals)', ranges: [[1024, 2048]]},
+    {name: '(C stack: main thread)', ranges: [[4096, 8192]]},
+    {name: '(JS roots)', ranges: [], values: [J]},
+  ];
+  const g = buildHeapGraph(m.words, {addr: Uint32Array.from(m.blocks.addr), size: Uint32Array.from(m.blocks.size),
+    site: Uint32Array.from(m.blocks.site), serial: Uint32Array.from(m.blocks.serial)}, roots, [[1400, 1600]]);
+  const idx = (addr) => g.blocks.addr.indexOf(addr);
+  const node = (addr) => g.firstBlockNode + idx(addr);
+  const stateOf = (addr) => g.state[idx(addr)];
+  for (const x of [A, B, C, J, K]) assert.equal(stateOf(x), REACHABLE, `block ${x}`);
+  assert.equal(stateOf(D), DIRECT);
+  assert.equal(stateOf(E), INDIRECT);
+  assert.equal(stateOf(F), INDIRECT);
+  assert.equal(stateOf(G), INDIRECT);
+  assert.equal(stateOf(H), DIRECT);
+  assert.deepEqual(g.leaked, {direct: 2, indirect: 3});
+  assert.deepEqual(g.groupNames, ['(C globals)', '(C stack: main thread)', '(JS roots)', '(leaked)']);
+  const edgesOf = (v) => Array.from(g.targets.subarray(g.edgeStart[v], g.edgeStart[v] + g.edgeCount[v]));
+  assert.deepEqual(edgesOf(node(A)), [node(B)], 'no self edge; the interior pointer is an edge');
+  assert.deepEqual(edgesOf(1), [node(A)], 'globals: A only (one past the end is no pointer)');
+  assert.deepEqual(edgesOf(4), [node(D), node(H), node(F)], '(leaked): direct leaks, then a cycle start');
+  // dominators and retained sizes
+  assert.equal(g.idom[node(B)], node(A));
+  assert.equal(g.idom[node(K)], 0, 'K is reached from the globals and the stack');
+  assert.equal(g.retained[node(A)], 64 + 32);
+  assert.equal(g.retained[node(D)], 48 + 24);
+  assert.equal(g.retained[node(F)], 80, 'the cycle hangs from its first block');
+  assert.equal(g.retained[4], 48 + 24 + 8 + 80, '(leaked) retains every leaked byte');
+  const total = m.blocks.size.reduce((a, x) => a + x, 0);
+  assert.equal(g.retained[0], total);
+});

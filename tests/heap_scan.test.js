@@ -1,0 +1,163 @@
+// heap_scan.test.js -- the heap graph of a real program (runtime/roots.c,
+// jslib/heap_scan.js, model/heap_graph.js, model/heap_section.js):
+// tests/runtime/heap_graph.c lays out a heap whose shape is known and
+// prints emheap.snapshot({heap: true}); built exact with dlmalloc, emmalloc,
+// shadow stacks and -pthread. Also the CLI's --sort retained on it.
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const {spawnSync} = require('node:child_process');
+const {runWasmProgram} = require('./lib/run_wasm');
+const {validateSnapshot} = require('./lib/schemas');
+
+const ROOT = path.join(__dirname, '..');
+const BUILD = path.join(ROOT, 'build', 'tests');
+const CLI = path.join(ROOT, 'cli', 'emheap.js');
+
+// The blocks of the heap section with their site's frame names.
+function blocksOf(snap) {
+  const h = snap.heap;
+  const siteById = new Map(snap.sites.map((s) => [s.id, s]));
+  const first = h.groups.length + 1;
+  return h.blocks.address.map((address, k) => {
+    const site = siteById.get(h.blocks.site[k]);
+    return {
+      k, node: first + k, address, size: h.blocks.size[k], state: h.blocks.state[k], retained: h.blocks.retained[k],
+      dominator: h.blocks.dominator[k], id: h.blocks.id[k], site,
+      names: site ? site.stack.map((i) => snap.frames[i].name) : [],
+    };
+  });
+}
+
+function retainersOf(snap, node) {
+  const h = snap.heap;
+  const out = [];
+  let pos = 0;
+  for (let v = 0; v < h.edgeCounts.length; v++) {
+    for (let e = 0; e < h.edgeCounts[v]; e++) if (h.edges[pos + e] === node) out.push(v);
+    pos += h.edgeCounts[v];
+  }
+  return out;
+}
+
+for (const build of ['dlmalloc', 'emmalloc', 'shadow', 'threads']) {
+  test(`heap graph of a program whose heap shape is known (${build})`, () => {
+    const r = runWasmProgram(path.join(BUILD, `heap_graph.${build}.js`));
+    assert.equal(r.status, 0, r.stderr);
+    const snap = r.tagged.SNAPSHOT;
+    assert.ok(snap && snap.heap, r.stdout.slice(0, 500) + r.stderr);
+    assert.deepEqual(validateSnapshot(snap), []);
+    const h = snap.heap;
+    const groupNode = (name) => 1 + h.groups.findIndex((g) => g.name === name);
+    const blocks = blocksOf(snap);
+    const all = (pred) => blocks.filter(pred);
+    const has = (fn) => (b) => b.names.includes(fn);
+    const REACHABLE = 0;
+    const DIRECT = 1;
+    const INDIRECT = 2;
+    const sum = (list, f) => list.reduce((a, b) => a + b[f], 0);
+
+    // kept by globals: a list of 5, whose head retains all of it
+    const kept = all((b) => has('make_list')(b) && !has('leak_list')(b));
+    assert.equal(kept.length, 5);
+    assert.ok(kept.every((b) => b.state === REACHABLE));
+    assert.equal(Math.max(...kept.map((b) => b.retained)), sum(kept, 'size'));
+    // a tree: its root retains the three blocks
+    const tree = all(has('make_tree'));
+    assert.equal(tree.length, 3);
+    assert.equal(Math.max(...tree.map((b) => b.retained)), sum(tree, 'size'));
+    // an interior pointer keeps a block
+    const middle = all(has('keep_middle'));
+    assert.equal(middle.length, 1);
+    assert.equal(middle[0].state, REACHABLE);
+    assert.equal(middle[0].dominator, groupNode('(C globals)'));
+    // a leaked list: the head directly, the rest indirectly; the head
+    // retains the list
+    const lost = all(has('leak_list'));
+    assert.deepEqual(lost.map((b) => b.state).sort(), [DIRECT, INDIRECT, INDIRECT]);
+    assert.equal(lost.find((b) => b.state === DIRECT).retained, sum(lost, 'size'));
+    // a leaked cycle: both indirect (nothing leaked points into it from outside)
+    const cycle = all(has('leak_cycle'));
+    assert.deepEqual(cycle.map((b) => b.state), [INDIRECT, INDIRECT]);
+    // a pointer in untracked memory: kept when the region is registered
+    const hidden = all(has('keep_hidden'));
+    assert.equal(hidden.length, 2);
+    const registered = hidden.find((b) => b.state === REACHABLE);
+    assert.ok(registered, 'the block of the registered region is reachable');
+    assert.equal(registered.dominator, groupNode('(registered roots)'));
+    assert.equal(hidden.find((b) => b !== registered).state, DIRECT);
+    // a pointer only JS holds (emheap.addRoot)
+    const js = all(has('keep_in_js'));
+    assert.equal(js[0].state, REACHABLE);
+    assert.equal(js[0].dominator, groupNode('(JS roots)'));
+    // a pointer in main's C stack (the snapshot is taken inside main)
+    const onStack = all(has('on_stack_block'));
+    assert.equal(onStack[0].state, REACHABLE);
+    assert.equal(onStack[0].dominator, groupNode('(C stack: this thread)'),
+      `retainers ${retainersOf(snap, onStack[0].node)}`);
+    if (build === 'threads') {
+      // a pointer in another thread's C stack
+      const other = groupNode('(C stack: thread 2)') || groupNode('(C stack: thread 1)');
+      assert.ok(other > 0, h.groups.map((g) => g.name).join(', '));
+      const mine = blocks.filter((b) => retainersOf(snap, b.node).includes(other));
+      assert.ok(mine.some((b) => b.size >= 136 && b.size < 160), 'the thread\'s block is found from its stack');
+    }
+    // the totals: leaks by class, and the root retains every block
+    assert.deepEqual(h.leaked, {directBlocks: 2, directBytes: sum(all((b) => b.state === DIRECT), 'size'),
+      indirectBlocks: 4, indirectBytes: sum(all((b) => b.state === INDIRECT), 'size')});
+    assert.equal(h.groups.at(-1).name, '(leaked)');
+    assert.equal(h.groups.at(-1).retainedBytes, h.leaked.directBytes + h.leaked.indirectBytes);
+    assert.equal(h.blocks.address.length, snap.summary.liveBlocks, 'every live block is in the graph');
+    // ids: odd, distinct
+    assert.ok(h.blocks.id.every((id) => id % 2 === 1));
+    assert.equal(new Set(h.blocks.id).size, h.blocks.id.length);
+    // per-site totals (the constructor view)
+    for (const s of snap.sites) {
+      const mineBlocks = blocks.filter((b) => b.site === s);
+      assert.equal(s.heapBlocks, mineBlocks.length, s.key);
+      assert.equal(s.shallowBytes, sum(mineBlocks, 'size'), s.key);
+      assert.equal(s.reachableBlocks + s.directBlocks + s.indirectBlocks, s.heapBlocks, s.key);
+      assert.ok(s.retainedBytes >= s.shallowBytes || s.heapBlocks === 0, s.key);
+    }
+  });
+}
+
+test('a snapshot with the heap graph needs exact mode; bad options say so', () => {
+  const r = runWasmProgram(path.join(BUILD, 'heap_graph.dlmalloc.js'), {env: {EMHEAP_MODE: 'sampled'}});
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr + r.stdout, /the heap graph needs every block recorded: take the profile in exact mode/);
+});
+
+test('emheap top --sort retained|shallow on a snapshot with the heap graph', () => {
+  const r = runWasmProgram(path.join(BUILD, 'heap_graph.dlmalloc.js'));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-heap-'));
+  try {
+    const file = path.join(tmp, 'heap.json');
+    fs.writeFileSync(file, JSON.stringify(r.tagged.SNAPSHOT));
+    const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], {encoding: 'utf8', cwd: tmp});
+    const top = cli('top', file, '--sort', 'retained', '--json', '--top', '0');
+    assert.equal(top.status, 0, top.stderr);
+    const rows = JSON.parse(top.stdout).sites;
+    for (let i = 1; i < rows.length; i++) assert.ok(rows[i - 1].retainedBytes >= rows[i].retainedBytes);
+    assert.match(rows[0].label, /^keep_middle/);
+    const text = cli('top', file, '--sort', 'retained');
+    assert.match(text.stdout, /retained/);
+    assert.match(text.stdout, /leaked: 2 blocks directly \(\d+ B\), 4 indirectly \(\d+ B\)/);
+    const shallow = JSON.parse(cli('top', file, '--sort', 'shallow', '--json').stdout).sites;
+    for (let i = 1; i < shallow.length; i++) assert.ok(shallow[i - 1].shallowBytes >= shallow[i].shallowBytes);
+    // without the heap graph: one clear line
+    const plain = JSON.parse(JSON.stringify(r.tagged.SNAPSHOT));
+    delete plain.heap;
+    for (const s of plain.sites) for (const k of ['heapBlocks', 'shallowBytes', 'retainedBytes', 'reachableBlocks', 'directBlocks', 'indirectBlocks']) delete s[k];
+    fs.writeFileSync(path.join(tmp, 'plain.json'), JSON.stringify(plain));
+    const none = cli('top', path.join(tmp, 'plain.json'), '--sort', 'retained');
+    assert.equal(none.status, 2);
+    assert.match(none.stderr, /^emheap: --sort retained: .*no heap graph.*snapshot\(\{heap: true\}\)/);
+  } finally {
+    fs.rmSync(tmp, {recursive: true, force: true});
+  }
+});
