@@ -20,6 +20,7 @@ var perfview = require('./perfview');
 var pprof = require('./pprof');
 var collapsed = require('./collapsed');
 var chromeTrace = require('./chrome_trace');
+var heapSnapshot = require('./heapsnapshot');
 
 var FORMATS = {
   speedscope: {
@@ -40,6 +41,9 @@ var FORMATS = {
     chunks: function (snapshot) { return jsonChunks(chromeTrace.toChromeTrace(snapshot)); },
     object: chromeTrace.toChromeTrace, suffix: '.trace.json', mime: 'application/json',
   },
+  // V8 heap snapshot of the C heap, for Chrome DevTools' Memory panel; needs
+  // the heap graph (`heap`: a snapshot taken with {heap: true}, exact modes)
+  heapsnapshot: { chunks: heapSnapshot.heapSnapshotChunks, suffix: '.heapsnapshot', mime: 'application/json', heap: true },
 };
 
 function formatByName(name) {

@@ -721,10 +721,12 @@ mergeInto(LibraryManager.library, {
         }
         // A page reads the heap in a moment and builds the snapshot in
         // slices; node (no page to keep responsive) builds it at once.
+        // a format that needs the heap graph gets a snapshot with it
+        var options = entry.heap ? {heap: true} : {};
         if (given) {
           // saved as it is
-        } else if (EMHEAP.inPage()) building = EMHEAP.snapshotInSlices();
-        else snapshot = EMHEAP.snapshot();
+        } else if (EMHEAP.inPage()) building = EMHEAP.snapshotInSlices(options);
+        else snapshot = EMHEAP.snapshot(options);
       } catch (e) {
         return EMHEAP.reportError(e);
       }

@@ -1,6 +1,7 @@
 // emheap-shell.js -- the page side of emheap: Ctrl+Shift+H (Cmd+Shift+H on
-// macOS) downloads a speedscope snapshot, Ctrl+Shift+D (Cmd+Shift+D) the
-// diff against the snapshot of the previous Ctrl+Shift+D, and
+// macOS) downloads a speedscope snapshot, Ctrl+Shift+X (exact modes) the C
+// heap as a .heapsnapshot for DevTools' Memory panel, Ctrl+Shift+D
+// (Cmd+Shift+D) the diff against the snapshot of the previous Ctrl+Shift+D, and
 // `downloadSnapshot(format, snapshot)` is callable from the devtools console.
 //
 // Linked with --extern-post-js (see bin/emheap-config), so it runs once when
@@ -63,7 +64,8 @@
   window.addEventListener('keydown', function (event) {
     if (!(event.ctrlKey || event.metaKey) || !event.shiftKey || event.altKey) return;
     var snapshotKey = isKey(event, 'H');
-    if (!snapshotKey && !isKey(event, 'D')) return;
+    var heapKey = isKey(event, 'X');
+    if (!snapshotKey && !heapKey && !isKey(event, 'D')) return;
     if (event.repeat) return;
     var p = profiler();
     if (!p) return;
@@ -71,6 +73,7 @@
     // bookmark all tabs on Ctrl+Shift+D.
     event.preventDefault();
     if (snapshotKey) p.downloadSnapshot('speedscope');
+    else if (heapKey) p.downloadSnapshot('heapsnapshot'); // exact modes: the C heap for DevTools' Memory panel
     else downloadDiff(p);
   }, true);
 })();

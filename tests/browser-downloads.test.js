@@ -10,6 +10,8 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const {Profile} = require('pprof-format');
 const {newPage, servedChromium, haveChromium, CHROMIUM} = require('./lib/browser');
+const {devtoolsLoad} = require('./lib/devtools');
+const os = require('node:os');
 
 const SAMPLES = path.join(__dirname, '..', 'build', 'samples');
 const skip = haveChromium() ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`;
@@ -55,6 +57,48 @@ describe('page downloads of binary and text formats', {skip}, () => {
       assert.deepEqual(consoleMessages.filter((m) => m.type === 'error' || m.type === 'pageerror'), []);
     } finally {
       await context.close();
+    }
+  });
+
+  test('Ctrl+Shift+X saves the C heap as a .heapsnapshot that DevTools\' own code opens (exact mode)', async () => {
+    const {context, page, consoleMessages} = await newPage(chrome.browser);
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-hs-page-'));
+    try {
+      await page.goto(`${chrome.server.url}/leaky-canvas/?emheap=exact`);
+      await page.waitForFunction(() => document.title === 'emheap sample: ready');
+      await page.click('#leak');
+      const [d] = await Promise.all([page.waitForEvent('download', {timeout: 20000}), page.keyboard.press('Control+Shift+X')]);
+      assert.match(d.suggestedFilename(), /^memory-profile-.*\.heapsnapshot$/);
+      const file = path.join(tmp, d.suggestedFilename());
+      await d.saveAs(file);
+      const dt = devtoolsLoad(file);
+      assert.equal(dt.ok, true);
+      assert.deepEqual(dt.warnings, []);
+      // the 64 blocks the leak keeps, one class; the newest holds the list:
+      // the class retains exactly its own bytes, all through one block
+      const [name, leak] = Object.entries(dt.aggregates).find(([n]) => /^leak_memory/.test(n)) || [];
+      assert.ok(leak, Object.keys(dt.aggregates).join(', '));
+      assert.equal(leak.count, 64);
+      assert.ok(leak.self >= 64 * 16384, `${leak.self} bytes`);
+      assert.equal(leak.maxRet, leak.self);
+      const heads = dt.nodes.filter((n) => n.name === name && n.retainedSize === leak.self);
+      assert.equal(heads.length, 1, 'one block (the list head) retains the whole list');
+      assert.match(dt.nodes.find((n) => n.id === heads[0].dominatorId).name, /^\(C globals\)$/);
+      assert.deepEqual(consoleMessages.filter((m) => m.type === 'error' || m.type === 'pageerror'), []);
+
+      // sampled mode records one block in many: no file, one clear line
+      await page.goto(`${chrome.server.url}/leaky-canvas/?emheap=sampled`);
+      await page.waitForFunction(() => document.title === 'emheap sample: ready');
+      let downloaded = false;
+      page.on('download', () => { downloaded = true; });
+      await page.keyboard.press('Control+Shift+X');
+      await page.waitForTimeout(1000);
+      assert.equal(downloaded, false);
+      assert.ok(consoleMessages.some((m) => m.type === 'error' && /the heap graph needs every block recorded: take the profile in exact mode/.test(m.text)),
+        JSON.stringify(consoleMessages.slice(-3)));
+    } finally {
+      await context.close();
+      fs.rmSync(tmp, {recursive: true, force: true});
     }
   });
 });
