@@ -11,13 +11,19 @@
 ** break and that limit. Past that, tables stop growing and emheap
 ** degrades: new stacks go to "(unattributed)", blocks go unrecorded, and
 ** counters.lost_* say how much (the snapshot, the CLI and the page show
-** it). With memory growth the room is the growth limit (2 GiB by default):
-** the check then never refuses, and a growth that fails returns NULL.
+** it). With memory growth the room is the growth limit (2 GiB by default)
+** and the tables may take 1/8 of it: 1M sites and 1M live blocks need
+** 128 MiB (88-byte sites, 16-byte block slots at half load, the site
+** index), and doubling the site array 88 MiB more while the old one is
+** copied, so at 1/16 a program stopped at 524,288 sites (make bench,
+** 2026-11-23). A growth that fails returns NULL.
 **
 ** A request the allocator can serve from free chunks below the break would
 ** be safe too, but nothing says in advance that it can: the rule is
 ** conservative.
 */
+#include <string.h>
+
 #include <emscripten/emmalloc.h>
 #include <emscripten/heap.h>
 
@@ -27,14 +33,22 @@ void *emheap_table_alloc(size_t bytes) {
   uintptr_t brk = *emheap_brk.sbrk_ptr;
   size_t max = emscripten_get_heap_max();
   size_t room = max > brk ? max - brk : 0;
-  if (bytes > room / 8 || emheap_g.counters.table_bytes + bytes > max / 16) return NULL;
+  size_t cap = max > emscripten_get_heap_size() ? max / 8 : max / 16; /* growable : fixed */
+  if (bytes > room / 8 || emheap_g.counters.table_bytes + bytes > cap) return NULL;
   void *p = emscripten_builtin_malloc(bytes);
   if (p) emheap_g.counters.table_bytes += bytes;
   return p;
 }
 
+/* The memory is cleared before it goes back: an old block table is full of
+** the addresses of live blocks, and the allocator hands it to the app,
+** whose uninitialized blocks would then look, to the heap scan
+** (model/heap_graph.js), as if they pointed at those blocks. Measured on 20,000
+** nodes with a data block each: 14,124 of the 20,000 data blocks had such
+** edges. */
 void emheap_table_free(void *p, size_t bytes) {
   if (!p) return;
   emheap_g.counters.table_bytes -= bytes;
+  memset(p, 0, bytes);
   emscripten_builtin_free(p);
 }
