@@ -192,7 +192,9 @@ test('builders report a stack that points at a missing frame', () => {
 });
 
 test('format registry', () => {
-  assert.deepEqual(Object.keys(FORMATS), ['speedscope', 'perfview', 'pprof', 'collapsed', 'chrome-trace']);
+  assert.deepEqual(Object.keys(FORMATS), ['speedscope', 'perfview', 'pprof', 'collapsed', 'chrome-trace', 'heapsnapshot']);
+  // only heapsnapshot needs the heap graph
+  assert.deepEqual(Object.keys(FORMATS).filter((k) => FORMATS[k].heap), ['heapsnapshot']);
   assert.equal(formatByName('speedscope').object, toSpeedscope);
   assert.equal(formatByName('speedscope').suffix, '.speedscope.json');
   assert.equal(formatByName('perfview').object, toPerfView);
@@ -212,7 +214,7 @@ test('format registry', () => {
   }
   assert.equal(Array.from(FORMATS.collapsed.chunks(snap)).join(''), toCollapsed(snap));
   assert.throws(() => formatByName('xml'),
-    { message: 'unknown format "xml": use one of speedscope, perfview, pprof, collapsed, chrome-trace' });
+    { message: 'unknown format "xml": use one of speedscope, perfview, pprof, collapsed, chrome-trace, heapsnapshot' });
   assert.throws(() => formatByName('toString'), /unknown format "toString"/);
   assert.throws(() => formatByName(undefined), /unknown format/);
 });
