@@ -33,12 +33,14 @@ const KEY_WIDTH = 80;
 
 const USAGE = {
   top: {
-    synopsis: 'emheap top FILE [--sort bytes|count|allocs|retained|shallow] [--top N] [--at now|peak] [--json]',
+    synopsis: 'emheap top FILE [--sort bytes|count|allocs|retained|shallow] [--top N] [--instances N] [--at now|peak] [--json]',
     text: `The sites of a snapshot, largest first.
   --sort bytes   by live bytes (default); count: by live blocks; allocs: by allocations ever made;
                  retained: by the bytes the site's blocks keep alive, shallow: by their own
                  bytes (both need a snapshot with the heap graph: emheap.snapshot({heap: true}))
   --top N        show the first N sites (default 20; 0 = all)
+  --instances N  with the heap graph: each site's N blocks that retain the most (address,
+                 size, retained, reachable or leaked; --json: 5 unless given)
   --at peak      live bytes and blocks as they were when the heap's live bytes were at
                  their highest (what set the size of the wasm memory, which never
                  shrinks); default now, when the snapshot was taken
@@ -80,7 +82,7 @@ N is ${units.SIZE_HELP}.`,
 };
 
 const OPTIONS = {
-  top: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value', at: 'value' },
+  top: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value', at: 'value', instances: 'value' },
   diff: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value' },
   convert: { to: 'value', o: 'value', output: 'value', force: 'flag', wrappers: 'value', at: 'value' },
   check: { 'max-live-bytes': 'value', 'max-site-bytes': 'value', wrappers: 'value', at: 'value' },
@@ -255,7 +257,11 @@ function cmdTop({ args, opts }, out) {
     throw new EmheapError(`--sort ${sort}: ${args[0]} has no heap graph: take the snapshot in exact mode with ` +
       'emheap.snapshot({heap: true}) or downloadSnapshot("heapsnapshot")');
   }
-  const result = topSites(snapshot, { sort, top });
+  const instances = opts.instances !== undefined ? units.parseWhole(opts.instances, '--instances') : opts.json ? 5 : 0;
+  if (instances > 0 && opts.instances !== undefined && !snapshot.heap) {
+    throw new EmheapError(`--instances: ${args[0]} has no heap graph: take the snapshot in exact mode with emheap.snapshot({heap: true})`);
+  }
+  const result = topSites(snapshot, { sort, top, instances });
   if (opts.json) {
     out(JSON.stringify(Object.assign({
       file: args[0], capturedAt: snapshot.capturedAt, source: snapshot.source,
@@ -289,6 +295,13 @@ function cmdTop({ args, opts }, out) {
       clip(stackText(s.stack.map((f) => shortName(f.name))), STACK_WIDTH),
     ]);
     text += renderTable(columns, rows);
+    for (const site of result.sites) {
+      if (!site.instances || !site.instances.length) continue;
+      text += `\n#${site.rank} ${clip(shortName(site.label), KEY_WIDTH)}: blocks that retain the most\n`;
+      for (const b of site.instances) {
+        text += `  0x${b.address.toString(16)}  ${units.formatBytes(b.size)}, retains ${units.formatBytes(b.retained)}, ${b.state}\n`;
+      }
+    }
     text += `\n${result.sites.length} of ${result.totalSites} sites, sorted by ${SORTS[sort].title}` +
       (result.sites.length < result.totalSites ? ' (--top 0 shows all)' : '') + '\n';
   }

@@ -4,6 +4,8 @@
 // frame names leaf first.
 'use strict';
 
+const { instancesBySite } = require('../model/heap_section');
+
 const UNATTRIBUTED = '(unattributed)';
 
 // --sort names -> what they rank by (descending), with tie-breakers.
@@ -55,9 +57,12 @@ function sortBy(rows, keys) {
 // `emheap top`: every site, ranked; `top` = 0 keeps them all. (No object
 // spread here: this file is in the page's bundle, which Emscripten 3.1.6's
 // acorn parses.)
-function topSites(snapshot, { sort = 'bytes', top = 0 } = {}) {
+// With the heap graph, each row has its `instances` blocks that retain the
+// most (model/heap_section.js).
+function topSites(snapshot, { sort = 'bytes', top = 0, instances = 0 } = {}) {
   const ranked = sortBy(snapshot.sites, SORTS[sort].keys);
   const shown = top > 0 ? ranked.slice(0, top) : ranked;
+  const blocks = instancesBySite(snapshot, instances);
   return {
     sort,
     totalSites: ranked.length,
@@ -75,7 +80,7 @@ function topSites(snapshot, { sort = 'bytes', top = 0 } = {}) {
     }, snapshot.heap ? {
       heapBlocks: site.heapBlocks, shallowBytes: site.shallowBytes, retainedBytes: site.retainedBytes,
       reachableBlocks: site.reachableBlocks, directBlocks: site.directBlocks, indirectBlocks: site.indirectBlocks,
-    } : {})),
+    } : {}, instances > 0 && snapshot.heap ? { instances: blocks.get(site.id) || [] } : {})),
   };
 }
 

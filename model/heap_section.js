@@ -134,4 +134,26 @@ function addSiteTotals(snapshot) {
   return snapshot;
 }
 
-module.exports = {toHeapSection: toHeapSection, remapSites: remapSites, addSiteTotals: addSiteTotals};
+var STATES = ['reachable', 'directly leaked', 'indirectly leaked'];
+
+// The instances to drill into: site id -> its `n` blocks that retain the
+// most, [{address, size, retained, state, id}], largest first.
+function instancesBySite(snapshot, n) {
+  var out = new Map();
+  var heap = snapshot.heap;
+  if (!heap || !(n > 0)) return out;
+  var b = heap.blocks;
+  for (var k = 0; k < b.address.length; k++) {
+    var list = out.get(b.site[k]);
+    if (!list) out.set(b.site[k], list = []);
+    list.push({address: b.address[k], size: b.size[k], retained: b.retained[k], state: STATES[b.state[k]], id: b.id[k]});
+  }
+  out.forEach(function (list, site) {
+    list.sort(function (x, y) { return y.retained - x.retained || x.address - y.address; });
+    if (list.length > n) out.set(site, list.slice(0, n));
+  });
+  return out;
+}
+
+module.exports = {toHeapSection: toHeapSection, remapSites: remapSites, addSiteTotals: addSiteTotals,
+  instancesBySite: instancesBySite};

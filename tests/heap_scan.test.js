@@ -147,6 +147,13 @@ test('emheap top --sort retained|shallow on a snapshot with the heap graph', () 
     const text = cli('top', file, '--sort', 'retained');
     assert.match(text.stdout, /retained/);
     assert.match(text.stdout, /leaked: 2 blocks directly \(\d+ B\), 4 indirectly \(\d+ B\)/);
+    // the instances to drill into: by retained size, with their class
+    assert.ok(rows.every((row) => Array.isArray(row.instances) && row.instances.length === Math.min(5, row.heapBlocks)));
+    const list = rows.find((row) => /^make_list/.test(row.label) && row.reachableBlocks === 5);
+    assert.equal(list.instances[0].retained, list.shallowBytes, 'the list head retains the list');
+    assert.deepEqual(list.instances.map((b) => b.state), Array(5).fill('reachable'));
+    const drill = cli('top', file, '--sort', 'retained', '--instances', '2');
+    assert.match(drill.stdout, /\n#\d+ make_list\S*: blocks that retain the most\n  0x[0-9a-f]+  \d+ B, retains \d+ B, (reachable|directly leaked)\n/);
     const shallow = JSON.parse(cli('top', file, '--sort', 'shallow', '--json').stdout).sites;
     for (let i = 1; i < shallow.length; i++) assert.ok(shallow[i - 1].shallowBytes >= shallow[i].shallowBytes);
     // without the heap graph: one clear line
@@ -157,6 +164,9 @@ test('emheap top --sort retained|shallow on a snapshot with the heap graph', () 
     const none = cli('top', path.join(tmp, 'plain.json'), '--sort', 'retained');
     assert.equal(none.status, 2);
     assert.match(none.stderr, /^emheap: --sort retained: .*no heap graph.*snapshot\(\{heap: true\}\)/);
+    const noInstances = cli('top', path.join(tmp, 'plain.json'), '--instances', '3');
+    assert.equal(noInstances.status, 2);
+    assert.match(noInstances.stderr, /^emheap: --instances: .*no heap graph/);
   } finally {
     fs.rmSync(tmp, {recursive: true, force: true});
   }
