@@ -115,6 +115,8 @@ function buildHeapGraph(words, blocks, roots, skip) {
   var skipList = (skip || []).slice().sort(function (x, y) { return x[0] - y[0]; });
 
   var ignoreTail = 0; // see roots' ignoreTail
+  // 'roots' while reached blocks are queued for scanning, then 'leaked'
+  var scanning = 'roots';
   function edge(source, v) {
     if (v < minAddr || v >= maxEnd) return;
     var k = blockAt(b.addr, b.size, v);
@@ -149,7 +151,6 @@ function buildHeapGraph(words, blocks, roots, skip) {
     edgeCount[node] = targets.length - start[node];
   }
 
-  var scanning = 'roots';
   start[0] = targets.length;
   for (var g = 1; g <= groups + 1; g++) targets.push(g);
   edgeCount[0] = groups + 1;
