@@ -29,13 +29,23 @@ function lazyArray(produce) {
   return new LazyArray(produce);
 }
 
+// Typed arrays are written as JSON arrays (the heap graph keeps millions of
+// numbers in them: model/heap_section.js).
+function isTypedArray(v) {
+  return ArrayBuffer.isView(v) && !(v instanceof DataView);
+}
+
+// An object written key by key. One whose toJSON is marked `streamable`
+// only makes plain JSON for JSON.stringify's callers; here it is walked.
 function isPlainObject(v) {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && typeof v.toJSON !== 'function';
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !ArrayBuffer.isView(v) &&
+    (typeof v.toJSON !== 'function' || v.toJSON.streamable === true);
 }
 
 // Does writing v need a walk (a lazy array or a large array somewhere inside)?
 function isLarge(v) {
   if (v instanceof LazyArray) return true;
+  if (isTypedArray(v)) return v.length > SMALL_ARRAY;
   if (Array.isArray(v)) {
     if (v.length > SMALL_ARRAY) return true;
     for (var i = 0; i < v.length; i++) {
@@ -74,6 +84,7 @@ Chunker.prototype.take = function () {
 
 // JSON.stringify of one array element: undefined and functions become null.
 function elementText(v) {
+  if (isTypedArray(v)) return '[' + Array.prototype.join.call(v, ',') + ']';
   var s = JSON.stringify(v);
   return s === undefined ? 'null' : s;
 }
@@ -81,6 +92,15 @@ function elementText(v) {
 function* writeValue(v, out) {
   if (!isLarge(v)) {
     out.push(elementText(v));
+    return;
+  }
+  if (isTypedArray(v)) {
+    out.push('[');
+    for (var at = 0; at < v.length; at += 4096) {
+      out.push((at ? ',' : '') + Array.prototype.join.call(v.subarray(at, at + 4096), ','));
+      if (out.full()) yield out.take();
+    }
+    out.push(']');
     return;
   }
   if (v instanceof LazyArray || Array.isArray(v)) {

@@ -17,7 +17,10 @@
 // }
 'use strict';
 
-// graph (buildHeapGraph's) -> snapshot.heap, with runtime site ids.
+// graph (buildHeapGraph's) -> snapshot.heap, with runtime site ids. The
+// long arrays stay typed arrays (2M blocks: turning them into plain arrays
+// took 1.3 s); formats/json_stream.js writes them as JSON arrays, and the
+// section's toJSON gives JSON.stringify plain ones.
 function toHeapSection(graph) {
   var b = graph.blocks;
   var count = b.addr.length;
@@ -26,40 +29,63 @@ function toHeapSection(graph) {
     return {name: name, retainedBytes: graph.retained[i + 1]};
   });
   var leaked = {directBlocks: 0, directBytes: 0, indirectBlocks: 0, indirectBytes: 0};
-  var state = new Array(count);
-  var retained = new Array(count);
-  var dominator = new Array(count);
-  var id = new Array(count);
+  var id = new Float64Array(count);
   for (var k = 0; k < count; k++) {
-    state[k] = graph.state[k];
-    retained[k] = graph.retained[first + k];
-    dominator[k] = graph.idom[first + k];
     id[k] = b.serial[k] * 2 + 1;
-    if (state[k] === 1) {
+    if (graph.state[k] === 1) {
       leaked.directBlocks++;
       leaked.directBytes += b.size[k];
-    } else if (state[k] === 2) {
+    } else if (graph.state[k] === 2) {
       leaked.indirectBlocks++;
       leaked.indirectBytes += b.size[k];
     }
   }
-  return {
+  return withPlainJSON({
     groups: groups,
     leaked: leaked,
-    blocks: {address: Array.from(b.addr), size: Array.from(b.size), site: Array.from(b.site), id: id, state: state,
-      retained: retained, dominator: dominator},
-    edgeCounts: Array.from(graph.edgeCount),
+    blocks: {address: b.addr, size: b.size, site: b.site, id: id, state: graph.state,
+      retained: graph.retained.slice(first), dominator: graph.idom.slice(first)},
+    edgeCounts: graph.edgeCount,
     edges: edgeList(graph),
-  };
+  });
 }
 
 // The targets in node order (the graph keeps them in scan order).
 function edgeList(graph) {
-  var out = [];
+  var out = new Int32Array(graph.targets.length);
+  var at = 0;
   for (var v = 0; v < graph.nodeCount; v++) {
-    for (var e = graph.edgeStart[v], end = e + graph.edgeCount[v]; e < end; e++) out.push(graph.targets[e]);
+    for (var e = graph.edgeStart[v], end = e + graph.edgeCount[v]; e < end; e++) out[at++] = graph.targets[e];
   }
   return out;
+}
+
+// A section (typed arrays or, read from a file, plain ones) whose toJSON
+// gives plain arrays; marked streamable so that json_stream walks it.
+function withPlainJSON(heap) {
+  Object.defineProperty(heap, 'toJSON', {value: sectionJSON, enumerable: false, configurable: true});
+  return heap;
+}
+function sectionJSON() {
+  var plainArray = function (a) { return Array.isArray(a) ? a : Array.prototype.slice.call(a); };
+  var out = {};
+  for (var k in this) if (Object.prototype.hasOwnProperty.call(this, k)) out[k] = this[k];
+  out.blocks = {};
+  for (var f in this.blocks) if (Object.prototype.hasOwnProperty.call(this.blocks, f)) out.blocks[f] = plainArray(this.blocks[f]);
+  out.edgeCounts = plainArray(this.edgeCounts);
+  out.edges = plainArray(this.edges);
+  return out;
+}
+sectionJSON.streamable = true;
+
+// A copy of the section that a pass may change the sites of.
+function copyWithSites(heap) {
+  var out = {};
+  for (var k in heap) if (Object.prototype.hasOwnProperty.call(heap, k)) out[k] = heap[k];
+  out.blocks = {};
+  for (var f in heap.blocks) if (Object.prototype.hasOwnProperty.call(heap.blocks, f)) out.blocks[f] = heap.blocks[f];
+  out.blocks.site = heap.blocks.site.slice();
+  return withPlainJSON(out);
 }
 
 // Sites merged into others (mergedInto: site id -> id, a Map or ShardedMap)
@@ -156,4 +182,4 @@ function instancesBySite(snapshot, n) {
 }
 
 module.exports = {toHeapSection: toHeapSection, remapSites: remapSites, addSiteTotals: addSiteTotals,
-  instancesBySite: instancesBySite};
+  instancesBySite: instancesBySite, copyWithSites: copyWithSites};

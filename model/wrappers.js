@@ -260,9 +260,7 @@ function* removeAllocationLayerSteps(snapshot, options) {
   if (snapshot.heap) {
     // the blocks of merged sites go to the merged site; the per-site heap
     // totals are made again for the merged sites
-    result.heap = copy(snapshot.heap);
-    result.heap.blocks = copy(snapshot.heap.blocks);
-    result.heap.blocks.site = snapshot.heap.blocks.site.slice();
+    result.heap = heapSection.copyWithSites(snapshot.heap);
     heapSection.remapSites(result.heap, mergedInto);
     heapSection.addSiteTotals(result);
   }

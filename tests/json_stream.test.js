@@ -102,3 +102,28 @@ test('json_stream: a value longer than the longest string V8 can make', { timeou
   assert.ok(longest <= CHUNK_CHARS + row.length + 3, `longest chunk ${longest}`);
   assert.ok(last.endsWith('"]}'));
 });
+
+test('json_stream: typed arrays are JSON arrays; a streamable toJSON object is walked', () => {
+  const {toHeapSection} = require('../model/heap_section');
+  const big = Float64Array.from({length: 10000}, (_, i) => i * 3);
+  const small = new Uint32Array([1, 2, 3]);
+  const value = {big, small, nested: [small, big]};
+  const text = Array.from(jsonChunks(value)).join('');
+  assert.deepEqual(JSON.parse(text), {big: Array.from(big), small: [1, 2, 3], nested: [[1, 2, 3], Array.from(big)]});
+  // a heap section (typed arrays inside, a toJSON for JSON.stringify): the
+  // stream and JSON.stringify write the same text
+  const n = 600;
+  const graph = {
+    blocks: {addr: Uint32Array.from({length: n}, (_, i) => 4096 + 16 * i), size: new Uint32Array(n).fill(12),
+      site: new Uint32Array(n).fill(1), serial: Uint32Array.from({length: n}, (_, i) => i + 1)},
+    firstBlockNode: 3, groupNames: ['(C globals)', '(leaked)'], nodeCount: n + 3,
+    edgeStart: new Int32Array(n + 3), edgeCount: new Int32Array(n + 3), targets: new Int32Array(0),
+    state: new Uint8Array(n), retained: new Float64Array(n + 3).fill(12), idom: new Int32Array(n + 3),
+  };
+  const heap = toHeapSection(graph);
+  assert.ok(ArrayBuffer.isView(heap.blocks.address), 'typed arrays inside');
+  const streamed = Array.from(jsonChunks({heap})).join('');
+  assert.equal(streamed, JSON.stringify({heap}));
+  assert.ok(Array.isArray(JSON.parse(streamed).heap.blocks.address));
+  assert.equal(JSON.parse(streamed).heap.blocks.id[1], 5);
+});
