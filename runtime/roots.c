@@ -66,9 +66,11 @@ _Static_assert(sizeof(emheap_thread_roots) == 20, "jslib/layout.js reads emheap_
 
 static emheap_roots roots;
 
-/* Defined by wasm-ld (non-PIC links): the static data's bounds. */
-extern char __global_base[];
-extern char __data_end[];
+/* Defined by wasm-ld (non-PIC links): the static data's bounds. Weak: a
+** PIC link (-sMAIN_MODULE) imports them from JS instead, and must still
+** link; there they read as 0 and the scan has no static roots. */
+extern char __global_base[] __attribute__((weak));
+extern char __data_end[] __attribute__((weak));
 
 void emheap_roots_init(void) {
   roots.data_lo = (uint32_t)(uintptr_t)__global_base;
