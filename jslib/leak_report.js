@@ -34,6 +34,7 @@ function plural(n, one, many) {
 function leakedStacks(snapshot) {
   var byText = new Map();
   var stacks = [];
+  var classes = classesBySite(snapshot);
   snapshot.sites.forEach(function (site) {
     if (!(site.liveBytes > 0 || site.liveBlocks > 0)) return;
     var frames = site.stack.map(function (i) { return names.frameText(snapshot.frames[i], true); });
@@ -42,15 +43,52 @@ function leakedStacks(snapshot) {
     var entry = byText.get(text);
     if (!entry) {
       entry = {frames: frames, liveBytes: 0, liveBlocks: 0, siteIds: []};
+      if (classes) entry.classes = emptyClasses();
       byText.set(text, entry);
       stacks.push(entry);
     }
     entry.liveBytes += site.liveBytes;
     entry.liveBlocks += site.liveBlocks;
     entry.siteIds.push(site.id);
+    if (classes && classes.has(site.id)) addClasses(entry.classes, classes.get(site.id));
   });
   stacks.sort(function (a, b) { return b.liveBytes - a.liveBytes || b.liveBlocks - a.liveBlocks; });
   return stacks;
+}
+
+// LeakSanitizer's classes of the blocks, from the heap graph (exact modes,
+// snapshot.heap: model/heap_graph.js): [blocks, bytes] per class.
+var CLASS_NAMES = ['still reachable', 'directly leaked', 'indirectly leaked'];
+function emptyClasses() {
+  return [[0, 0], [0, 0], [0, 0]];
+}
+function addClasses(into, from) {
+  for (var c = 0; c < 3; c++) {
+    into[c][0] += from[c][0];
+    into[c][1] += from[c][1];
+  }
+}
+// site id -> classes, or null without the heap graph.
+function classesBySite(snapshot) {
+  var heap = snapshot.heap;
+  if (!heap) return null;
+  var out = new Map();
+  for (var k = 0; k < heap.blocks.site.length; k++) {
+    var site = heap.blocks.site[k];
+    var c = out.get(site);
+    if (!c) out.set(site, c = emptyClasses());
+    c[heap.blocks.state[k]][0]++;
+    c[heap.blocks.state[k]][1] += heap.blocks.size[k];
+  }
+  return out;
+}
+function classesText(classes) {
+  var parts = [];
+  // leaks first, as LSan reports them
+  [1, 2, 0].forEach(function (c) {
+    if (classes[c][0]) parts.push(plural(classes[c][0], 'block', 'blocks') + ' ' + CLASS_NAMES[c] + ' (' + plural(classes[c][1], 'byte', 'bytes') + ')');
+  });
+  return parts.join(', ');
 }
 
 // {leaked: bool, liveBytes, liveBlocks, stacks, text}. The totals are the
@@ -76,6 +114,7 @@ function leakReport(snapshot) {
         ') still live, allocated at:');
     }
     s.frames.forEach(function (f) { lines.push('    at ' + f); });
+    if (s.classes) lines.push('    of these: ' + classesText(s.classes));
     lines.push('');
   });
   var lost = snapshot.summary.lostAllocs || 0;
@@ -87,6 +126,12 @@ function leakReport(snapshot) {
     lines.push('emheap: sampled mode (one stack per ' + thousands(snapshot.samplingInterval) +
       ' bytes on average): the per-stack numbers above are estimates (+-: one standard error), a stack can be ' +
       'missing, the total below is exact; run with EMHEAP_MODE=exact (in a page: ?emheap=exact) for exact stacks');
+  }
+  if (snapshot.heap) {
+    var all = emptyClasses();
+    stacks.forEach(function (s) { if (s.classes) addClasses(all, s.classes); });
+    lines.push('emheap: by a scan of the memory at exit (as LeakSanitizer classes blocks): ' + classesText(all) +
+      '; still reachable = a pointer to it from static data, a C stack or a registered root');
   }
   lines.push('emheap: ' + plural(liveBytes, 'byte', 'bytes') + ' in ' + plural(liveBlocks, 'block', 'blocks') +
     ' still live at exit (' + plural(stacks.length, 'stack', 'stacks') + ')');

@@ -435,7 +435,15 @@ mergeInto(LibraryManager.library, {
         EMHEAP.leakReportDone = true;
         var result;
         try {
-          result = emheapModules.leakReport.leakReport(EMHEAP.snapshot());
+          // exact modes: with the heap graph, which tells leaks from blocks
+          // still reachable (the same report without it if the scan fails)
+          var snapshot;
+          try {
+            snapshot = EMHEAP.isExact() ? EMHEAP.snapshot({heap: true}) : null;
+          } catch (e) {
+            snapshot = null;
+          }
+          result = emheapModules.leakReport.leakReport(snapshot || EMHEAP.snapshot());
         } catch (e) {
           console.error('emheap: no leak report: ' + (e && e.message || e));
           return false;
@@ -545,6 +553,12 @@ mergeInto(LibraryManager.library, {
       if (options === undefined || options === null) return {};
       if (typeof options !== 'object') throw new Error('emheap.snapshot(options): options must be an object such as {heap: true}');
       return {heap: !!options['heap']};
+    },
+
+    isExact: function () {
+      var state = EMHEAP.stateAddress();
+      var mode = state ? emheapModules.layout.readMode(new DataView(EMHEAP.buffer()), state).mode : 'off';
+      return mode === 'exact-js' || mode === 'exact-shadow';
     },
 
     // The heap graph now (jslib/heap_scan.js), for a snapshot taken at the

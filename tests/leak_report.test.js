@@ -65,3 +65,22 @@ test('nothing live: one line; sampled mode says the per-stack numbers are estima
   assert.match(sampled.text, /^emheap: about 64 blocks \(about 262,144 bytes, \+-100%, estimated\) still live/m);
   assert.match(sampled.text, /4,096 bytes in 1 block still live at exit \(1 stack\)\n$/);
 });
+
+test('with the heap graph: each stack says which of its blocks leaked, as LSan classes them', () => {
+  const snap = snapshot([site(1, [0, 1], 300, 3), site(2, [2, 1], 50, 1)], {liveBytes: 350, liveBlocks: 4});
+  // site 1: a leaked list (head direct, two indirect); site 2: kept by a global
+  snap.heap = {blocks: {site: [1, 1, 1, 2], state: [1, 2, 2, 0], size: [100, 100, 100, 50]}};
+  const r = leakReport(snap);
+  const lines = r.text.split('\n');
+  const at = lines.indexOf('emheap: 3 blocks (300 bytes) still live, allocated at:');
+  assert.ok(at >= 0, r.text);
+  assert.equal(lines[at + 3], '    of these: 1 block directly leaked (100 bytes), 2 blocks indirectly leaked (200 bytes)');
+  const kept = lines.indexOf('emheap: 1 block (50 bytes) still live, allocated at:');
+  assert.equal(lines[kept + 3], '    of these: 1 block still reachable (50 bytes)');
+  assert.ok(lines.includes('emheap: by a scan of the memory at exit (as LeakSanitizer classes blocks): 1 block directly leaked ' +
+    '(100 bytes), 2 blocks indirectly leaked (200 bytes), 1 block still reachable (50 bytes); still reachable = a pointer to it ' +
+    'from static data, a C stack or a registered root'), r.text);
+  // without the graph, no such lines
+  delete snap.heap;
+  assert.ok(!/of these|LeakSanitizer/.test(leakReport(snap).text));
+});

@@ -333,6 +333,16 @@ test('leak report at exit (-sEXIT_RUNTIME=1): stacks by bytes, exit status, repo
   const leaked = leaky.tagged.LEAKED.bytes.toLocaleString('en-US');
   assert.ok(leaky.tagged.LEAKED.bytes >= 3 * 4096 + 2 * 100);
   assert.ok(lines.includes('emheap: ' + leaked + ' bytes in 5 blocks still live at exit (' + headers.length + ' stacks)'), leaky.stderr);
+  // Exact mode scans the memory at exit: nothing points to these blocks
+  // any more (the one global, `sink`, last held the freed block), so all
+  // five are directly leaked, stack by stack and in all.
+  for (const h of headers) {
+    const at = lines.indexOf(h);
+    const ofThese = lines.slice(at + 1).find((l) => !l.startsWith('    at '));
+    assert.match(ofThese, /^ {4}of these: [\d,]+ blocks? directly leaked \([\d,]+ bytes?\)$/, leaky.stderr);
+  }
+  assert.ok(lines.includes('emheap: by a scan of the memory at exit (as LeakSanitizer classes blocks): 5 blocks directly leaked (' +
+    leaked + ' bytes); still reachable = a pointer to it from static data, a C stack or a registered root'), leaky.stderr);
 
   const clean = runWasmProgram(path.join(BUILD, 'leak_clean.js'), {env});
   assert.equal(clean.status, 0, clean.stderr);
