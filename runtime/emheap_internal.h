@@ -170,8 +170,8 @@ extern emheap_break_watch emheap_brk;
 /* state.c */
 void emheap_init_slow(void);
 /* Under the lock, when counters.live_bytes passes its peak: the new peak
-** moment (emheap_site). Out of line: inlined into every entry point's fast
-** path it cost 5-7% on micro (node, sampled and exact-shadow). */
+** moment (emheap_site). Out of line: it runs only at a new high, and keeps
+** the fast path that every entry point inlines small (alloc_fast.h). */
 void emheap_new_peak(void);
 void emheap_break_moved(uint32_t site, uintptr_t now);
 /* Called (under the lock) after every allocation: one load and a compare. A
@@ -251,6 +251,10 @@ _Static_assert(offsetof(emheap_state, lock) == 208, "layout");
 _Static_assert(offsetof(emheap_state, seed) == 224, "layout");
 _Static_assert(offsetof(emheap_state, growth) == 240, "layout");
 _Static_assert(offsetof(emheap_state, peak_epoch) == 1264, "layout");
+_Static_assert(offsetof(emheap_state, heap_base) == 1272, "layout");
+_Static_assert(offsetof(emheap_state, blocks_at_peak) == 1280, "layout");
+_Static_assert(offsetof(emheap_state, roots) == 1288, "layout");
+_Static_assert(sizeof(emheap_block) == 16, "JS reads 16-byte block slots");
 _Static_assert(offsetof(emheap_site, live_at_peak) == 64, "layout");
 _Static_assert(offsetof(emheap_counters, site_count) == 96, "layout");
 _Static_assert(offsetof(emheap_counters, heap_size) == 104, "layout");
