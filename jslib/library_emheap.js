@@ -555,21 +555,26 @@ mergeInto(LibraryManager.library, {
       return {heap: !!options['heap']};
     },
 
-    isExact: function () {
+    // The runtime's mode now: 'exact-js', 'exact-shadow', 'sampled', 'off'
+    // (no state: 'off').
+    modeNow: function () {
       var state = EMHEAP.stateAddress();
-      var mode = state ? emheapModules.layout.readMode(new DataView(EMHEAP.buffer()), state).mode : 'off';
+      return state ? emheapModules.layout.readMode(new DataView(EMHEAP.buffer()), state).mode : 'off';
+    },
+
+    isExact: function () {
+      var mode = EMHEAP.modeNow();
       return mode === 'exact-js' || mode === 'exact-shadow';
     },
 
     // The heap graph now (jslib/heap_scan.js), for a snapshot taken at the
     // same moment. Exact modes only: sampled mode records one block in many.
     scanHeap: function () {
-      var state = EMHEAP.stateAddress();
-      var mode = state ? emheapModules.layout.readMode(new DataView(EMHEAP.buffer()), state).mode : 'off';
-      if (mode !== 'exact-js' && mode !== 'exact-shadow') {
+      if (!EMHEAP.isExact()) {
         throw new Error('emheap: the heap graph needs every block recorded: take the profile in exact mode ' +
-          '(?emheap=exact, EMHEAP_MODE=exact or emheap-config --mode=exact); this one is ' + mode);
+          '(?emheap=exact, EMHEAP_MODE=exact or emheap-config --mode=exact); this one is ' + EMHEAP.modeNow());
       }
+      var state = EMHEAP.stateAddress();
       var roots = _emheap_roots_now();
       var ptrs = [];
       EMHEAP.jsRoots.forEach(function (n, ptr) { ptrs.push(ptr); });
