@@ -25,6 +25,7 @@ const { writeFormat } = require('../jslib/node_output');
 const { shortName } = require('../model/names');
 const { parseWrapperList, removeAllocationLayer } = require('../model/wrappers');
 const { peakView, memoryUse } = require('../model/peak');
+const { scanCaveat } = require('../model/heap_section');
 
 // Characters shown per row in tables, after C++ names are shortened
 // (model/names.js); --json has everything in full.
@@ -225,7 +226,8 @@ function leakNote(snap) {
   return `heap graph: leaked: ${plural(l.directBlocks, 'block')} directly (${units.formatBytesExact(l.directBytes)}), ` +
     `${l.indirectBlocks} indirectly (${units.formatBytesExact(l.indirectBytes)}); kept by ` +
     h.groups.filter((g) => g.name !== '(leaked)' && g.retainedBytes > 0)
-      .map((g) => `${g.name} ${units.formatBytes(g.retainedBytes)}`).join(', ') + '\n';
+      .map((g) => `${g.name} ${units.formatBytes(g.retainedBytes)}`).join(', ') + '\n' +
+    (scanCaveat(h) ? `heap graph: ${scanCaveat(h)}\n` : '');
 }
 
 // Why the wasm memory is this big (model/peak.js): what the allocator took
@@ -234,6 +236,7 @@ function memoryNote(snap) {
   const m = memoryUse(snap);
   if (!m) return '';
   const part = (u) => `allocator ${units.formatBytes(u.allocatorBytes)} (${units.formatBytes(u.liveBytes)} live, ` +
+    (u.emheapBytes ? `${units.formatBytes(u.emheapBytes)} emheap's tables, ` : '') +
     `${units.formatBytes(u.freeInAllocator)} free or overhead)`;
   return `wasm memory ${units.formatBytes(m.heapSize)}: ${m.now ? 'now ' + part(m.now) + '; ' : ''}at the peak ${part(m.peak)}\n`;
 }
@@ -249,18 +252,26 @@ function layerNote(snap) {
   return `allocation layer left out of sites: ${parts.join('; ')}\n`;
 }
 
+// `what` (an option) reads the heap graph: one line saying why there is
+// none. The peak view has none by design: the graph is of the moment the
+// snapshot was taken, and the peak's blocks are gone.
+function needHeapGraph(snapshot, file, what) {
+  if (snapshot.heap) return;
+  if (snapshot.view === 'peak') {
+    throw new EmheapError(`${what} reads the heap graph, which is of the moment ${file} was taken, not of the peak: ` +
+      'leave --at peak out');
+  }
+  throw new EmheapError(`${what}: ${file} has no heap graph: take the snapshot in exact mode with ` +
+    'emheap.snapshot({heap: true}) or downloadSnapshot("heapsnapshot")');
+}
+
 function cmdTop({ args, opts }, out) {
   const sort = sortOption(opts, SORTS);
   const top = topOption(opts);
   const snapshot = readSnapshot(args[0], opts);
-  if (SORTS[sort].heap && !snapshot.heap) {
-    throw new EmheapError(`--sort ${sort}: ${args[0]} has no heap graph: take the snapshot in exact mode with ` +
-      'emheap.snapshot({heap: true}) or downloadSnapshot("heapsnapshot")');
-  }
+  if (SORTS[sort].heap) needHeapGraph(snapshot, args[0], `--sort ${sort}`);
   const instances = opts.instances !== undefined ? units.parseWhole(opts.instances, '--instances') : opts.json ? 5 : 0;
-  if (instances > 0 && opts.instances !== undefined && !snapshot.heap) {
-    throw new EmheapError(`--instances: ${args[0]} has no heap graph: take the snapshot in exact mode with emheap.snapshot({heap: true})`);
-  }
+  if (instances > 0 && opts.instances !== undefined) needHeapGraph(snapshot, args[0], '--instances');
   const result = topSites(snapshot, { sort, top, instances });
   if (opts.json) {
     out(JSON.stringify(Object.assign({
@@ -440,6 +451,8 @@ function cmdConvert({ args, opts }, out) {
   const targets = formats.map((format) => (given !== undefined ? given : defaultOutput(args[0], format.suffix)));
   for (const target of targets) if (target !== '-') checkTarget(target, args[0], opts.force);
   const snapshot = readSnapshot(args[0], opts);
+  // before any file is written: a format that needs the heap graph
+  formats.forEach((format, i) => { if (format.heap) needHeapGraph(snapshot, args[0], `--to ${names[i]}`); });
   formats.forEach((format, i) => {
     const write = (fd) => {
       try {

@@ -207,6 +207,31 @@ function checkSnapshot(s) {
       }
     }
   }
+  return s.heap ? checkHeapSection(s.heap) : null;
+}
+
+// What the schema cannot say of the heap graph (model/heap_section.js):
+// its arrays agree with each other. A damaged graph would otherwise give
+// wrong retained sizes rather than an error.
+function checkHeapSection(h) {
+  const b = h.blocks;
+  const count = b.address.length;
+  for (const f of Object.keys(b)) {
+    if (b[f].length !== count) return `heap.blocks.${f} has ${b[f].length} entries, heap.blocks.address ${count}`;
+  }
+  const nodes = 1 + h.groups.length + count;
+  if (h.edgeCounts.length !== nodes) {
+    return `heap.edgeCounts has ${h.edgeCounts.length} entries for ${nodes} nodes (root, ${h.groups.length} groups, ${count} blocks)`;
+  }
+  let edges = 0;
+  for (let v = 0; v < nodes; v++) edges += h.edgeCounts[v];
+  if (edges !== h.edges.length) return `heap.edgeCounts add up to ${edges} edges, heap.edges has ${h.edges.length}`;
+  for (let e = 0; e < h.edges.length; e++) {
+    if (h.edges[e] >= nodes) return `heap.edges[${e}] is node ${h.edges[e]}, but there are ${nodes} nodes`;
+  }
+  for (let k = 0; k < count; k++) {
+    if (b.dominator[k] >= nodes) return `heap.blocks.dominator[${k}] is node ${b.dominator[k]}, but there are ${nodes} nodes`;
+  }
   return null;
 }
 

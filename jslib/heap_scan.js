@@ -13,13 +13,18 @@ var buildHeapGraph = require('../model/heap_graph').buildHeapGraph;
 var toHeapSection = require('../model/heap_section').toHeapSection;
 
 // buffer: the wasm memory's buffer; statePtr: emheap_state; rootsPtr: what
-// emheap_roots_now() returned (0: only the static data is known, from the
-// caller's `data` fallback); jsRoots: pointer values JS registered
-// (emheap.addRoot). -> snapshot.heap, with runtime site ids.
-function scanHeap(buffer, statePtr, rootsPtr, jsRoots) {
+// emheap_roots_now() returned; jsRoots: pointer values JS registered
+// (emheap.addRoot); threadStacks: [[lo, hi]...] the stacks of the running
+// threads Emscripten knows (library_emheap.js pthreadStacks), for threads
+// roots.c has not registered. -> snapshot.heap, with runtime site ids.
+function scanHeap(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
   var view = new DataView(buffer);
-  var blocks = layout.withLock(buffer, statePtr, function () { return layout.copyBlocks(view, statePtr); });
-  var r = layout.readRoots(view, rootsPtr);
+  // blocks and roots read under one lock: a thread that exits meanwhile
+  // moves the last entry of the thread table into its slot
+  var read = layout.withLock(buffer, statePtr, function () {
+    return {blocks: layout.copyBlocks(view, statePtr), roots: layout.readRoots(view, rootsPtr)};
+  });
+  var r = read.roots;
   var here = {name: '(C stack: this thread)', ranges: [[r.sp, r.stack[1]]]};
   // dlmalloc's state is in the static data, its chunk pointers in the
   // last 4 bytes of the block before each chunk (model/heap_graph.js)
@@ -27,18 +32,29 @@ function scanHeap(buffer, statePtr, rootsPtr, jsRoots) {
   var groups = [{name: '(C globals)', ranges: [r.data], ignoreTail: allocator === 'dlmalloc' ? 4 : 0}, here];
   var skip = [r.state, r.own];
   if (r.self) skip.push([r.self, r.self + r.selfSize]);
+  var known = [r.stack];
   r.threads.forEach(function (t, i) {
     skip.push([t.self, t.self + r.selfSize]);
+    known.push(t.stack);
     if (t.self === r.self) {
       here.ranges.push(t.tls); // the calling thread: its stack from its pointer, above
     } else {
       groups.push({name: '(C stack: thread ' + (i + 1) + ')', ranges: [t.stack, t.tls]});
     }
   });
+  // threads that never recorded a block: their stacks (thread-locals unknown)
+  var unregistered = (threadStacks || []).filter(function (s) {
+    return !known.some(function (k) { return k[0] < s[1] && s[0] < k[1]; }); // overlap: the same stack
+  });
+  unregistered.forEach(function (s, i) {
+    groups.push({name: '(C stack: thread ' + (r.threads.length + i + 1) + ', no block recorded)', ranges: [s]});
+  });
   if (r.regions.length) groups.push({name: '(registered roots)', ranges: r.regions});
   if (jsRoots && jsRoots.length) groups.push({name: '(JS roots)', ranges: [], values: jsRoots});
-  var section = toHeapSection(buildHeapGraph(new Uint32Array(buffer), blocks, groups, skip));
-  section.notScanned = {threads: r.threadsDropped, regions: r.regionsDropped};
+  var section = toHeapSection(buildHeapGraph(new Uint32Array(buffer), read.blocks, groups, skip));
+  // blocks the runtime could not record (model/heap_section.js scanCaveat)
+  var lost = layout.readCounters(view, statePtr).lostAllocs;
+  section.notScanned = {threads: r.threadsDropped, regions: r.regionsDropped, blocks: Number(lost)};
   return section;
 }
 

@@ -181,6 +181,10 @@ function copyBlocks(view, statePtr) {
 }
 
 // runtime/roots.c's emheap_roots at `at`: where a heap scan starts.
+// emheap_roots (runtime/roots.c): table sizes and where its arrays start.
+var ROOTS = {maxThreads: 256, threads: 56, threadSize: 20, maxRegions: 1024, regions: 56 + 256 * 20, regionSize: 8};
+
+// Read under the lock (withLock): threads come and go.
 function readRoots(view, at) {
   var u = function (off) { return view.getUint32(at + off, true); };
   var out = {
@@ -188,17 +192,18 @@ function readRoots(view, at) {
     state: [u(28), u(28) + u(32)], own: [at, at + u(36)],
     threadsDropped: u(44), regionsDropped: u(52), threads: [], regions: [],
   };
-  var threads = u(40);
+  // counts clamped to the tables' sizes: a damaged count reads no further
+  var threads = Math.min(u(40), ROOTS.maxThreads);
   for (var t = 0; t < threads; t++) {
-    var e = at + 56 + t * 20;
+    var e = at + ROOTS.threads + t * ROOTS.threadSize;
     out.threads.push({stack: [view.getUint32(e, true), view.getUint32(e + 4, true)],
       tls: [view.getUint32(e + 8, true), view.getUint32(e + 12, true)], self: view.getUint32(e + 16, true)});
   }
-  var regions = u(48);
-  var base = at + 56 + 256 * 20;
+  var regions = Math.min(u(48), ROOTS.maxRegions);
+  var base = at + ROOTS.regions;
   for (var r = 0; r < regions; r++) {
-    var start = view.getUint32(base + r * 8, true);
-    out.regions.push([start, start + view.getUint32(base + r * 8 + 4, true)]);
+    var start = view.getUint32(base + r * ROOTS.regionSize, true);
+    out.regions.push([start, start + view.getUint32(base + r * ROOTS.regionSize + 4, true)]);
   }
   return out;
 }

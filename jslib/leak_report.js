@@ -7,6 +7,7 @@
 var names = require('../model/names');
 
 var errorText = require('../model/estimates').errorText;
+var scanCaveat = require('../model/heap_section').scanCaveat;
 
 var UNATTRIBUTED = '(unattributed: allocated while tracking was paused, or no stack could be taken)';
 
@@ -132,6 +133,8 @@ function leakReport(snapshot) {
     stacks.forEach(function (s) { if (s.classes) addClasses(all, s.classes); });
     lines.push('emheap: by a scan of the memory at exit (as LeakSanitizer classes blocks): ' + classesText(all) +
       '; still reachable = a pointer to it from static data, a C stack or a registered root');
+    var caveat = scanCaveat(snapshot.heap);
+    if (caveat) lines.push('emheap: ' + caveat);
   }
   lines.push('emheap: ' + plural(liveBytes, 'byte', 'bytes') + ' in ' + plural(liveBlocks, 'block', 'blocks') +
     ' still live at exit (' + plural(stacks.length, 'stack', 'stacks') + ')');

@@ -562,6 +562,14 @@ mergeInto(LibraryManager.library, {
       return state ? emheapModules.layout.readMode(new DataView(EMHEAP.buffer()), state).mode : 'off';
     },
 
+    // Throws unless every block is recorded now (what the heap graph needs).
+    needExact: function () {
+      if (!EMHEAP.isExact()) {
+        throw new Error('emheap: the heap graph needs every block recorded: take the profile in exact mode ' +
+          '(?emheap=exact, EMHEAP_MODE=exact or emheap-config --mode=exact); this one is ' + EMHEAP.modeNow());
+      }
+    },
+
     isExact: function () {
       var mode = EMHEAP.modeNow();
       return mode === 'exact-js' || mode === 'exact-shadow';
@@ -570,15 +578,32 @@ mergeInto(LibraryManager.library, {
     // The heap graph now (jslib/heap_scan.js), for a snapshot taken at the
     // same moment. Exact modes only: sampled mode records one block in many.
     scanHeap: function () {
-      if (!EMHEAP.isExact()) {
-        throw new Error('emheap: the heap graph needs every block recorded: take the profile in exact mode ' +
-          '(?emheap=exact, EMHEAP_MODE=exact or emheap-config --mode=exact); this one is ' + EMHEAP.modeNow());
-      }
+      EMHEAP.needExact();
       var state = EMHEAP.stateAddress();
       var roots = _emheap_roots_now();
       var ptrs = [];
       EMHEAP.jsRoots.forEach(function (n, ptr) { ptrs.push(ptr); });
-      return emheapModules.heapScan.scanHeap(EMHEAP.buffer(), state, roots, ptrs);
+      return emheapModules.heapScan.scanHeap(EMHEAP.buffer(), state, roots, ptrs, EMHEAP.pthreadStacks());
+    },
+
+    // [[lo, hi]...]: the C stack of each running thread, as Emscripten's
+    // pthread library knows it (PThread.pthreads, kept on the page's main
+    // thread: 3.1.x and 4.x alike). roots.c learns of a thread only at its
+    // first recorded block; a thread that allocates nothing can still hold
+    // the last pointer to a block on its stack. None without threads.
+    pthreadStacks: function () {
+      var out = [];
+      if (typeof PThread === 'undefined' || !PThread.pthreads) return out;
+      var view = new DataView(EMHEAP.buffer());
+      Object.keys(PThread.pthreads).forEach(function (key) {
+        var ptr = Number(key) >>> 0;
+        if (!ptr || ptr + {{{ C_STRUCTS.pthread.stack_size }}} + 4 > view.byteLength) return;
+        // musl keeps the stack's top (its highest address) in `stack`
+        var top = view.getUint32(ptr + {{{ C_STRUCTS.pthread.stack }}}, true);
+        var size = view.getUint32(ptr + {{{ C_STRUCTS.pthread.stack_size }}}, true);
+        if (top && size && size <= top) out.push([top - size, top]);
+      });
+      return out;
     },
 
     // The whole snapshot as steps (jslib/snapshot.js snapshotSteps, then
@@ -592,16 +617,22 @@ mergeInto(LibraryManager.library, {
         timeline = EMHEAP.readTimeline();
       }
       // the heap graph first, in the same task as the tables' copy: the
-      // same moment (one synchronous scan; a page's slices come after)
+      // same moment for a program without threads (one synchronous scan; a
+      // page's slices come after). With threads, blocks and roots are read
+      // under one lock and the site tables under the next: a block made in
+      // between is in the sites' totals and not in the graph.
       var heap = options && options.heap ? EMHEAP.scanHeap() : null;
       var snapshot = yield* emheapModules.snapshot.snapshotSteps(EMHEAP.buffer(), EMHEAP.stateAddress(), EMHEAP.table(),
         EMHEAP.info(), copyArea, heap);
+      var asRead = snapshot;
       try {
         snapshot = yield* emheapModules.wrappers.removeAllocationLayerSteps(snapshot, EMHEAP.wrapperList());
       } catch (e) {
         console.warn('emheap: allocation layer not removed: ' + (e && e.message || e));
       }
-      if (snapshot.heap) emheapModules.heapSection.addSiteTotals(snapshot);
+      // per-site heap totals (a pass over every block): a snapshot whose
+      // layer was removed got them for its merged sites already
+      if (snapshot.heap && snapshot === asRead) emheapModules.heapSection.addSiteTotals(snapshot);
       if (timeline) snapshot['timeline'] = timeline;
       return snapshot;
     },
@@ -731,8 +762,8 @@ mergeInto(LibraryManager.library, {
       try {
         entry = emheapModules.formats.formatByName(format === undefined ? 'speedscope' : format);
         if (given) snapshot = EMHEAP.asSnapshot(snapshot, 'snapshot');
-        var state = EMHEAP.stateAddress();
-        mode = given ? snapshot.mode : state ? emheapModules.layout.readMode(new DataView(EMHEAP.buffer()), state).mode : 'sampled';
+        // (no state yet: nothing allocated, an empty snapshot is right)
+        mode = given ? snapshot.mode : EMHEAP.stateAddress() ? EMHEAP.modeNow() : null;
         if (mode === 'off') {
           console.warn('emheap: profiling is off (?emheap=off, EMHEAP_MODE=off or emheapOptions.mode): nothing to save; ' +
             'reload with ?emheap=sampled or ?emheap=exact');
@@ -742,6 +773,7 @@ mergeInto(LibraryManager.library, {
         // slices; node (no page to keep responsive) builds it at once.
         // a format that needs the heap graph gets a snapshot with it
         var options = entry.heap ? {heap: true} : {};
+        if (entry.heap && !given) EMHEAP.needExact(); // before any slice of work
         if (given) {
           // saved as it is
         } else if (EMHEAP.inPage()) building = EMHEAP.snapshotInSlices(options);

@@ -158,7 +158,12 @@ function buildHeapGraph(words, blocks, roots, skip) {
     var node = r + 1;
     start[node] = targets.length;
     ignoreTail = roots[r].ignoreTail || 0;
-    roots[r].ranges.forEach(function (range) { scanRange(node, range[0], range[1]); });
+    roots[r].ranges.forEach(function (range) {
+      // a root that lies in a live block keeps that block (a registered
+      // malloc'd region; a thread stack Emscripten took from malloc)
+      if (range[1] > range[0]) edge(node, range[0] >>> 0);
+      scanRange(node, range[0], range[1]);
+    });
     (roots[r].values || []).forEach(function (v) { edge(node, v >>> 0); });
     ignoreTail = 0;
     edgeCount[node] = targets.length - start[node];

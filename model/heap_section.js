@@ -50,9 +50,13 @@ function toHeapSection(graph) {
   });
 }
 
-// The targets in node order (the graph keeps them in scan order).
+// The targets in node order (the graph keeps them in scan order, and the
+// "(leaked)" group's first list stays behind in targets when cycles moved
+// it: only what edgeCount covers is taken).
 function edgeList(graph) {
-  var out = new Int32Array(graph.targets.length);
+  var total = 0;
+  for (var n = 0; n < graph.nodeCount; n++) total += graph.edgeCount[n];
+  var out = new Int32Array(total);
   var at = 0;
   for (var v = 0; v < graph.nodeCount; v++) {
     for (var e = graph.edgeStart[v], end = e + graph.edgeCount[v]; e < end; e++) out[at++] = graph.targets[e];
@@ -181,5 +185,21 @@ function instancesBySite(snapshot, n) {
   return out;
 }
 
+// What the scan could not see (heap.notScanned), as one sentence for a
+// person, or '' when it saw everything it was given. Blocks the runtime
+// could not record (its table had no room in a fixed heap) are neither
+// nodes nor scanned: a block only they point to reads as leaked.
+function scanCaveat(heap) {
+  var n = (heap && heap.notScanned) || {};
+  var parts = [];
+  if (n.blocks) {
+    parts.push(n.blocks + ' allocation' + (n.blocks === 1 ? ' was' : 's were') + ' not recorded (no room for ' +
+      "emheap's table in a fixed heap): a block only they point to shows as leaked");
+  }
+  if (n.threads) parts.push(n.threads + ' thread' + (n.threads === 1 ? '' : 's') + ' past the first 256 not scanned');
+  if (n.regions) parts.push(n.regions + ' emheap_add_root region' + (n.regions === 1 ? '' : 's') + ' past the first 1024 not scanned');
+  return parts.length ? 'incomplete scan: ' + parts.join('; ') : '';
+}
+
 module.exports = {toHeapSection: toHeapSection, remapSites: remapSites, addSiteTotals: addSiteTotals,
-  instancesBySite: instancesBySite, copyWithSites: copyWithSites};
+  instancesBySite: instancesBySite, copyWithSites: copyWithSites, scanCaveat: scanCaveat};

@@ -13,14 +13,22 @@
 
 var siteCounters = require('./site_counters');
 
+// What a heap graph (snapshot.heap, model/heap_section.js) adds to each
+// site: numbers of the moment the graph was scanned, not of the peak.
+var HEAP_SITE_FIELDS = ['heapBlocks', 'shallowBytes', 'retainedBytes', 'reachableBlocks', 'directBlocks',
+  'indirectBlocks'];
+
 // -> the peak view of `snapshot`, or null when it has no per-site peak
 // numbers (files of emheap before layout 4). A view is returned as it is.
+// The heap graph is left out: it is of the moment the snapshot was taken,
+// and the peak's blocks are gone (a view has no `heap`, nor its per-site
+// numbers).
 function peakView(snapshot) {
   if (snapshot.view === 'peak') return snapshot;
   var sites = snapshot.sites || [];
   for (var i = 0; i < sites.length; i++) if (sites[i].liveBytesAtPeak === undefined) return null;
   var out = {};
-  for (var k in snapshot) if (Object.prototype.hasOwnProperty.call(snapshot, k)) out[k] = snapshot[k];
+  for (var k in snapshot) if (Object.prototype.hasOwnProperty.call(snapshot, k) && k !== 'heap') out[k] = snapshot[k];
   out.view = 'peak';
   // the moment's own totals: live bytes and blocks were these then
   var summary = {};
@@ -30,7 +38,7 @@ function peakView(snapshot) {
   out.summary = summary;
   out.sites = sites.map(function (s) {
     var v = {};
-    for (var f in s) if (Object.prototype.hasOwnProperty.call(s, f)) v[f] = s[f];
+    for (var f in s) if (Object.prototype.hasOwnProperty.call(s, f) && HEAP_SITE_FIELDS.indexOf(f) < 0) v[f] = s[f];
     v.liveBytes = s.liveBytesAtPeak;
     v.liveBlocks = s.liveBlocksAtPeak;
     return v;
@@ -43,18 +51,22 @@ function peakView(snapshot) {
 // {heapSize (the memory now; it never shrinks), now: {liveBytes,
 // allocatorBytes, freeInAllocator}, peak: {...}}. allocatorBytes is what
 // the allocator had taken from the memory (its break less the heap's
-// start), freeInAllocator what of it no live block used (free chunks and
-// per-block overhead). null without the numbers (files before layout 4);
-// a peak view (whose live numbers are the peak's) has no `now`.
+// start), emheapBytes what of it emheap's own tables hold now (they are
+// allocated from the same allocator), freeInAllocator what of the rest no
+// live block used (free chunks and per-block overhead). At the peak the
+// tables' size then is not known: its freeInAllocator includes them. null
+// without the numbers (files before layout 4); a peak view (whose live
+// numbers are the peak's) has no `now`.
 function memoryUse(snapshot) {
   var s = snapshot.summary || {};
   if (!(s.heapBase > 0) || !(s.breakNow >= s.heapBase) || !(s.breakAtPeak >= s.heapBase)) return null;
-  function at(top, live) {
+  function at(top, live, tables) {
     var allocatorBytes = top - s.heapBase;
-    return {liveBytes: live, allocatorBytes: allocatorBytes, freeInAllocator: Math.max(0, allocatorBytes - live)};
+    return {liveBytes: live, allocatorBytes: allocatorBytes, emheapBytes: tables,
+      freeInAllocator: Math.max(0, allocatorBytes - live - tables)};
   }
-  return {heapSize: s.heapSize, now: snapshot.view === 'peak' ? null : at(s.breakNow, s.liveBytes),
-    peak: at(s.breakAtPeak, s.peakLiveBytes)};
+  return {heapSize: s.heapSize, now: snapshot.view === 'peak' ? null : at(s.breakNow, s.liveBytes, s.tableBytes || 0),
+    peak: at(s.breakAtPeak, s.peakLiveBytes, 0)};
 }
 
 module.exports = {peakView: peakView, memoryUse: memoryUse};

@@ -64,6 +64,8 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, emheap_blo
   emheap_block *t = emheap_g.blocks;
   uint32_t mask = emheap_g.block_mask;
   uint32_t i = home(addr, mask);
+  /* 31 bits, so that an id 2 * serial + 1 fits 32: after 2^31 recorded
+  ** blocks ids repeat (README known limits) */
   uint32_t serial = emheap_g.block_serial = (emheap_g.block_serial + 1) & 0x7FFFFFFFu;
   for (; t[i].addr; i = (i + 1) & mask) {
     if (t[i].addr == addr) {

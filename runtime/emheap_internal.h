@@ -65,8 +65,9 @@
 ** Invariant: live_bytes == sum over recorded live blocks of this site of
 ** their weight; peak_live_bytes >= live_bytes.
 **
-** What the site held at the global peak (the moment live bytes were last at
-** their highest, emheap_state.peak_epoch) is kept lazily, in O(1) per event
+** What the site held at the global peak (the first moment live bytes
+** reached their highest: a later equal high does not move it;
+** emheap_state.peak_epoch) is kept lazily, in O(1) per event
 ** (memray's high-water-mark idea): each new global peak adds 1 to
 ** peak_epoch, and a site is folded before it changes: if its peak_epoch is
 ** not the global one, it has not changed since that peak, so its live

@@ -63,12 +63,15 @@ typedef struct emheap_roots {
 
 _Static_assert(offsetof(emheap_roots, threads) == 56, "jslib/layout.js reads emheap_roots");
 _Static_assert(sizeof(emheap_thread_roots) == 20, "jslib/layout.js reads emheap_roots");
+_Static_assert(offsetof(emheap_roots, regions) == 56 + EMHEAP_MAX_THREADS * 20, "jslib/layout.js reads emheap_roots");
+_Static_assert(sizeof(emheap_root_region) == 8, "jslib/layout.js reads emheap_roots");
 
 static emheap_roots roots;
 
-/* Defined by wasm-ld (non-PIC links): the static data's bounds. Weak: a
-** PIC link (-sMAIN_MODULE) imports them from JS instead, and must still
-** link; there they read as 0 and the scan has no static roots. */
+/* Defined by wasm-ld (non-PIC links): the static data's bounds. Weak, so
+** that this file is not what stops a PIC link (-sMAIN_MODULE fails
+** anyway: the runtime is not built -fPIC, README known limits); where they
+** are missing they read as 0 and the scan has no static roots. */
 extern char __global_base[] __attribute__((weak));
 extern char __data_end[] __attribute__((weak));
 
@@ -114,7 +117,11 @@ void emheap_roots_add_thread(void) {
   t->tls_lo = (uint32_t)(uintptr_t)__builtin_wasm_tls_base();
   t->tls_hi = t->tls_lo + (uint32_t)__builtin_wasm_tls_size();
   t->self = (uint32_t)(uintptr_t)&emheap_self;
-  /* pthread_key_create neither allocates nor takes our lock */
+  /* Called under emheap's lock (record.c), against lock.h's "no other lock
+  ** inside" rule, and safe: musl's pthread_key_create and
+  ** pthread_setspecific neither allocate nor wait for a thread that could
+  ** hold our lock (key_lock is held around no malloc and released around
+  ** destructors). The key is one of the app's PTHREAD_KEYS_MAX (128). */
   if (!exit_key_made) exit_key_made = pthread_key_create(&exit_key, thread_gone) == 0 ? 1 : -1;
   if (exit_key_made == 1) pthread_setspecific(exit_key, &emheap_self);
 #endif

@@ -8,6 +8,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const {immediateDominators, retainedSizes} = require('../model/dominators');
 const {buildHeapGraph, DIRECT, INDIRECT, REACHABLE} = require('../model/heap_graph');
+const {toHeapSection} = require('../model/heap_section');
 
 // xorshift: the same graphs on every run
 function rng(seed) {
@@ -158,4 +159,23 @@ test('heap graph: roots, interior pointers, direct and indirect leaks, cycles, s
   assert.equal(g.retained[4], 48 + 24 + 8 + 80, '(leaked) retains every leaked byte');
   const total = m.blocks.size.reduce((a, x) => a + x, 0);
   assert.equal(g.retained[0], total);
+  // the section's edges: every node's, in node order, and nothing else
+  // (the "(leaked)" list the cycle moved is not left behind)
+  const section = toHeapSection(g);
+  assert.equal(section.edges.length, section.edgeCounts.reduce((a, x) => a + x, 0));
+  const inOrder = [];
+  for (let v = 0; v < g.nodeCount; v++) inOrder.push(...edgesOf(v));
+  assert.deepEqual(Array.from(section.edges), inOrder);
+});
+
+test('heap graph: a root range that lies inside a live block keeps that block', () => {
+  const m = memory();
+  const S = m.put(30000, 4096, 1); // a thread stack Emscripten took from malloc
+  const T = m.put(40000, 32, 2);   // pointed to from that stack
+  m.point(S + 100, T);
+  const g = buildHeapGraph(m.words, {addr: Uint32Array.from(m.blocks.addr), size: Uint32Array.from(m.blocks.size),
+    site: Uint32Array.from(m.blocks.site), serial: Uint32Array.from(m.blocks.serial)},
+  [{name: '(C stack: thread 2)', ranges: [[S, S + 4096]]}], []);
+  assert.deepEqual(Array.from(g.state), [REACHABLE, REACHABLE]);
+  assert.equal(g.idom[g.firstBlockNode], 1, 'the stack block hangs from its group');
 });

@@ -57,6 +57,10 @@ for (const build of ['dlmalloc', 'emmalloc', 'sampled', 'threads']) {
     assert.equal(use.peak.liveBytes, s.peakLiveBytes);
     assert.equal(use.peak.allocatorBytes, s.breakAtPeak - s.heapBase);
     assert.equal(use.now.liveBytes, s.liveBytes);
+    // emheap's own tables come from the same allocator: not counted as free
+    assert.equal(use.now.emheapBytes, s.tableBytes);
+    assert.ok(s.tableBytes > 0);
+    assert.equal(use.now.freeInAllocator, Math.max(0, s.breakNow - s.heapBase - s.liveBytes - s.tableBytes));
 
     // the peak view: the same sites with that moment's numbers, heaviest first
     const view = peakView(snap);

@@ -8,6 +8,7 @@ const assert = require('node:assert/strict');
 const path = require('path');
 const {runWasmProgram} = require('./lib/run_wasm');
 const {validateSnapshot} = require('./lib/schemas');
+const {scanCaveat} = require('../model/heap_section');
 
 const BUILD = path.join(__dirname, '..', 'build', 'tests');
 
@@ -567,6 +568,7 @@ for (const variant of ['sampled', 'shadow']) {
     for (const k of ['lostSites', 'lostAllocs']) assert.equal(snap.summary[k], held[k]);
     if (variant === 'sampled') {
       assert.equal(snap.mode, 'sampled');
+      assert.match(r.tagged.HEAPSCAN.error, /the heap graph needs every block recorded/);
       assert.equal(held.lostAllocs, 0);
       assert.equal(held.lostSites, 0);
     } else {
@@ -578,6 +580,11 @@ for (const variant of ['sampled', 'shadow']) {
       const recorded = snap.sites.reduce((a, s) => a + s.liveBlocks, 0);
       assert.ok(recorded > 0 && recorded < held.liveBlocks);
       assert.equal(recorded + snap.summary.lostAllocs, snap.summary.liveBlocks);
+      // the heap graph has only the recorded blocks, and says so
+      const scan = r.tagged.HEAPSCAN;
+      assert.equal(scan.blocks, recorded, JSON.stringify(scan));
+      assert.equal(scan.notScanned.blocks, held.lostAllocs);
+      assert.match(scanCaveat(scan), /^incomplete scan: \d+ allocations were not recorded .*shows as leaked$/);
     }
   });
 }

@@ -57,6 +57,15 @@ int main(void) {
   for (int i = 0; i < N; i++) blocks[i] = malloc(16);
   print_counters("HELD");
   EM_ASM({ console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot())); });
+  /* the heap graph (exact modes): it says what it could not see */
+  EM_ASM({
+    try {
+      var heap = Module['emheap'].snapshot({heap: true}).heap;
+      console.log('HEAPSCAN ' + JSON.stringify({notScanned: heap.notScanned, blocks: heap.blocks.address.length}));
+    } catch (e) {
+      console.log('HEAPSCAN ' + JSON.stringify({error: String(e.message)}));
+    }
+  });
   for (int i = 0; i < N; i++) free(blocks[i]);
   for (int i = 0; i < path_count; i++) free(paths[i]);
   print_counters("FREED");

@@ -2,7 +2,8 @@
 ** heap_graph.c -- a heap whose shape is known, for the heap scan
 ** (runtime/roots.c, model/heap_graph.js): blocks kept by a global list, a
 ** tree, an interior pointer, the C stack, a registered region, a pointer
-** only JS holds, and (with -pthread) another thread's stack; a leaked list
+** only JS holds, and (with -pthread) the stacks of two other threads, one
+** of which never allocates (so roots.c never registered it); a leaked list
 ** (its head directly leaked, the rest indirectly), a leaked cycle, a block
 ** whose only pointer sits in memory nobody scans.
 ** Prints "SNAPSHOT {...}" (emheap.snapshot({heap: true})) from inside main,
@@ -110,6 +111,27 @@ __attribute__((noinline)) static void *thread_block(void) {
 }
 static void *(*volatile thread_block_fn)(void) = thread_block;
 
+/* The second thread never calls malloc: the block it holds is handed over
+** through `handoff`, which it clears, and freed by main after the join. */
+static void *volatile handoff;
+static volatile int idle_ready;
+
+__attribute__((noinline)) static void hand_off_block(void) {
+  handoff = malloc(152);
+}
+static void (*volatile hand_off_block_fn)(void) = hand_off_block;
+
+static void *idle_main(void *arg) {
+  (void)arg;
+  void *volatile held[1];
+  held[0] = handoff;
+  handoff = NULL;
+  __atomic_store_n(&idle_ready, 1, __ATOMIC_SEQ_CST);
+  while (!__atomic_load_n(&thread_release, __ATOMIC_SEQ_CST)) {
+  }
+  return held[0];
+}
+
 static void *thread_main(void *arg) {
   (void)arg;
   void *volatile mine[1]; /* in the thread's C stack, not only in a wasm local */
@@ -133,15 +155,22 @@ int main(void) {
   void *volatile local[1]; /* in the C stack, not only in a wasm local */
   local[0] = on_stack_block_fn();
 #ifdef __EMSCRIPTEN_PTHREADS__
-  pthread_t t;
+  pthread_t t, idle;
   pthread_create(&t, NULL, thread_main, NULL);
   while (!__atomic_load_n(&thread_ready, __ATOMIC_SEQ_CST)) {
+  }
+  hand_off_block_fn();
+  pthread_create(&idle, NULL, idle_main, NULL);
+  while (!__atomic_load_n(&idle_ready, __ATOMIC_SEQ_CST)) {
   }
 #endif
   EM_ASM({ console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot({heap: true}))); });
 #ifdef __EMSCRIPTEN_PTHREADS__
   __atomic_store_n(&thread_release, 1, __ATOMIC_SEQ_CST);
   pthread_join(t, NULL);
+  void *held = NULL;
+  pthread_join(idle, &held);
+  free(held);
 #endif
   printf("done %p\n", local[0]);
   return 0;
