@@ -9,14 +9,14 @@
 // so a snapshot never sees a half-made change.
 'use strict';
 
-var LAYOUT_VERSION = 4;
+var LAYOUT_VERSION = 5;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   sites: 160, framePool: 176, samplingInterval: 188, blocks: 192, blockMask: 196,
   blockCount: 200, allocator: 204, lock: 208, threaded: 212, shadowLinked: 216,
   shadowDepthAddr: 220, seed: 224, growth: 240, peakEpoch: 1264, peakBreak: 1268,
-  heapBase: 1272, sbrkPtrAddr: 1276, blocksAtPeak: 1280, blockSerial: 1284, roots: 1288};
+  heapBase: 1272, sbrkPtrAddr: 1276, blocksAtPeak: 1280, blockSerial: 1284, roots: 1288, totalAtPeak: 1296};
 var BLOCK_SIZE = 16;
 var SITE_SIZE = 88;
 var GROWTH_LOG = 64;
@@ -85,6 +85,7 @@ function readCounters(view, statePtr) {
   out.breakNow = sbrkPtr ? view.getUint32(sbrkPtr, true) : 0;
   out.breakAtPeak = view.getUint32(statePtr + STATE.peakBreak, true);
   out.liveBlocksAtPeak = view.getUint32(statePtr + STATE.blocksAtPeak, true);
+  out.totalBytesAtPeak = u64(view, statePtr + STATE.totalAtPeak);
   return out;
 }
 
@@ -231,6 +232,7 @@ function readSite(tables, s) {
     liveBytes: liveBytes,
     totalBytes: view.getFloat64(at + 16, true),
     peakLiveBytes: view.getFloat64(at + 24, true),
+    blocksAtPeakLiveBytes: view.getUint32(at + 84, true),
     totalAllocs: view.getFloat64(at + 32, true),
     liveBlocks: liveBlocks,
     liveBytesAtPeak: changedSincePeak ? view.getFloat64(at + 64, true) : liveBytes,

@@ -88,7 +88,7 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heap) {
       key = siteKey(stackTable.frames[stack[0]]);
     }
     var out = {id: id, key: key, stack: stack, liveBytes: 0, liveBlocks: 0, totalAllocs: 0, totalBytes: 0,
-      peakLiveBytes: 0, liveBytesAtPeak: 0, liveBlocksAtPeak: 0};
+      peakLiveBytes: 0, blocksAtPeakLiveBytes: 0, liveBytesAtPeak: 0, liveBlocksAtPeak: 0};
     siteCounters.addSiteCounters(out, site);
     if (jsStack) byJsStack.set(jsStack, out);
     snapshot.sites.push(out);
@@ -172,7 +172,7 @@ function emptySummary(buffer, info) {
     liveBytes: 0, peakLiveBytes: 0, totalBytes: 0, liveBlocks: 0, peakLiveBlocks: 0,
     mallocCalls: 0, callocCalls: 0, reallocCalls: 0, memalignCalls: 0, freeCalls: 0,
     failedAllocs: 0, invalidFrees: 0, sampledAllocs: 0, siteCount: 0, heapGrowths: 0,
-    lostAllocs: 0, lostBytes: 0, lostSites: 0, truncatedStacks: 0, tableBytes: 0, heapBase: 0, breakNow: 0, breakAtPeak: 0, liveBlocksAtPeak: 0,
+    lostAllocs: 0, lostBytes: 0, lostSites: 0, truncatedStacks: 0, tableBytes: 0, heapBase: 0, breakNow: 0, breakAtPeak: 0, liveBlocksAtPeak: 0, totalBytesAtPeak: 0,
     heapSize: buffer ? buffer.byteLength : 0, preRunDone: !!info.preRunDone,
   };
 }

@@ -10,9 +10,10 @@ var sortSteps = require('./sliced_sort').sortSteps;
 var runSteps = require('./sliced_sort').runSteps;
 
 // The last two are at the global peak, absent from files of emheap before
-// layout 4 (then absent from their merged sites too).
-var SITE_COUNTERS = ['liveBytes', 'liveBlocks', 'totalAllocs', 'totalBytes', 'peakLiveBytes', 'liveBytesAtPeak',
-  'liveBlocksAtPeak'];
+// layout 4 (then absent from their merged sites too); blocksAtPeakLiveBytes
+// is absent before layout 5.
+var SITE_COUNTERS = ['liveBytes', 'liveBlocks', 'totalAllocs', 'totalBytes', 'peakLiveBytes', 'blocksAtPeakLiveBytes',
+  'liveBytesAtPeak', 'liveBlocksAtPeak'];
 
 // Adds `from`'s counters to `into` (rounded: the runtime's are doubles in
 // sampled mode), those `into` has. The peak of merged sites is the sum of

@@ -34,10 +34,14 @@
 #define EMHEAP_MODE_SAMPLED 2 /* sampling by bytes; sites hold estimates */
 #define EMHEAP_MODE_OFF 3     /* nothing: every entry point forwards */
 
-/* Mean bytes between samples. Measured (make bench, SQLite workload, node):
-** 64 KiB cost 1.14x, 512 KiB 1.02x; 256 KiB keeps a 16 MiB site within
-** about 12% (relative error ~ sqrt(interval / site bytes)). */
-#define EMHEAP_DEFAULT_INTERVAL (256u * 1024u)
+/* Mean bytes between samples: Go's runtime.MemProfileRate. A sample costs
+** a JS stack capture, 70-100 us in V8 (most of it V8 mapping each wasm
+** frame's code offset to a byte offset), so the cost is samples per second:
+** SQLite allocates ~190 MB/s, and against forwarding only it measured (node,
+** interleaved, 9 rounds, session 10) 1.10x at 256 KiB, 1.02x at 512 KiB,
+** 0.97x with no samples. A site holding B bytes in small blocks is then
+** within about sqrt(interval / B): 17% at 16 MiB, 9% at 64 MiB. */
+#define EMHEAP_DEFAULT_INTERVAL (512u * 1024u)
 
 /* Site 0 collects allocations whose stack was recorded but could not be
 ** attributed (tracking paused, or the site table could not grow). */
@@ -89,7 +93,8 @@ typedef struct emheap_site {
   double live_at_peak;    /* 64 valid when peak_epoch == emheap_state.peak_epoch */
   double blocks_at_peak;  /* 72 */
   uint32_t peak_epoch;    /* 80 */
-  uint32_t reserved;      /* 84 */
+  uint32_t peak_blocks;   /* 84 live_blocks (rounded) when live_bytes last rose to peak_live_bytes:
+                             DHAT's "max blocks" */
 } emheap_site;            /* 88 bytes */
 
 /* A wasm memory growth that happened inside an allocation: who made the
@@ -151,6 +156,8 @@ typedef struct emheap_state {
   uint32_t block_serial;      /* 1284 serial of the last recorded block, < 2^31 */
   uint32_t roots;             /* 1288 address of emheap_roots (roots.c): where a scan starts */
   uint32_t reserved3;         /* 1292 */
+  uint64_t total_at_peak;     /* 1296 counters.total_bytes at the high of live bytes: when the
+                                 peak came, in bytes allocated (DHAT's t-gmax) */
 } emheap_state;
 
 extern emheap_state emheap_g;
@@ -255,6 +262,8 @@ _Static_assert(offsetof(emheap_state, peak_epoch) == 1264, "layout");
 _Static_assert(offsetof(emheap_state, heap_base) == 1272, "layout");
 _Static_assert(offsetof(emheap_state, blocks_at_peak) == 1280, "layout");
 _Static_assert(offsetof(emheap_state, roots) == 1288, "layout");
+_Static_assert(offsetof(emheap_state, total_at_peak) == 1296, "layout");
+_Static_assert(offsetof(emheap_site, peak_blocks) == 84, "layout");
 _Static_assert(sizeof(emheap_block) == 16, "JS reads 16-byte block slots");
 _Static_assert(offsetof(emheap_site, live_at_peak) == 64, "layout");
 _Static_assert(offsetof(emheap_counters, site_count) == 96, "layout");

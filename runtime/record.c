@@ -29,7 +29,10 @@ static void charge(uint32_t site, uint32_t size, double sign) {
   if (sign > 0) {
     s->total_bytes += bytes;
     s->total_allocs += blocks;
-    if (s->live_bytes > s->peak_live_bytes) s->peak_live_bytes = s->live_bytes;
+    if (s->live_bytes > s->peak_live_bytes) {
+      s->peak_live_bytes = s->live_bytes;
+      s->peak_blocks = (uint32_t)(s->live_blocks + 0.5);
+    }
   }
 }
 

@@ -50,6 +50,7 @@ __attribute__((noinline)) void emheap_new_peak(void) {
   emheap_g.peak_epoch++;
   emheap_g.peak_break = (uint32_t)*emheap_brk.sbrk_ptr;
   emheap_g.blocks_at_peak = c->live_blocks;
+  emheap_g.total_at_peak = c->total_bytes;
 }
 
 void emheap_init_slow(void) {

@@ -41,6 +41,13 @@ for (const build of ['dlmalloc', 'emmalloc', 'sampled', 'threads']) {
     assert.equal(cache.liveBlocksAtPeak, known.cacheBlocks);
     assert.equal(table.liveBytesAtPeak, 0);
     assert.equal(table.liveBlocksAtPeak, 0);
+    // each site's own high, in blocks (DHAT's "max blocks")
+    assert.equal(cache.blocksAtPeakLiveBytes, known.cacheBlocks);
+    assert.equal(table.blocksAtPeakLiveBytes, known.tableBlocks);
+    // when the peak came, in bytes allocated: after the whole cache, before
+    // the table and the churn
+    assert.ok(snap.summary.totalBytesAtPeak >= known.cacheBytes, `${snap.summary.totalBytesAtPeak}`);
+    assert.ok(snap.summary.totalBytes - snap.summary.totalBytesAtPeak >= known.tableBytes, `${snap.summary.totalBytesAtPeak}`);
     const s = snap.summary;
     assert.ok(s.peakLiveBytes >= known.cacheBytes && s.peakLiveBytes < known.cacheBytes + 65536, `peak ${s.peakLiveBytes}`);
     if (build !== 'sampled') {

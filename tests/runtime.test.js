@@ -233,13 +233,13 @@ test('sampled estimates land within 10% of exact for every site holding >= 1 MiB
   };
   exactIn(sampled, 1024);
 
-  // The default: sampled (no shadow stack linked), 256 KiB, still exact
-  // totals; the 300,000-byte blocks are above the interval: exact too.
+  // The default: sampled (no shadow stack linked), 512 KiB, still exact
+  // totals; the 600,000-byte blocks are above the interval: exact too.
   const byDefault = run({});
   assert.equal(byDefault.mode, 'sampled');
-  assert.equal(byDefault.samplingInterval, 262144);
+  assert.equal(byDefault.samplingInterval, 524288);
   assert.equal(byDefault.summary.liveBytes, byDefault.kept.liveBytes);
-  assert.equal(exactIn(byDefault, 262144).reduce((a, site) => a + site.liveBlocks, 0), 4, 'the four 300,000-byte blocks');
+  assert.equal(exactIn(byDefault, 524288).reduce((a, site) => a + site.liveBlocks, 0), 4, 'the four 600,000-byte blocks');
 
   // A fresh random seed per run (estimates differ), a fixed one on request
   // (runs repeat exactly).
@@ -258,7 +258,7 @@ test('a bad mode or interval from the environment is reported and ignored', () =
   assert.match(r.stderr, /emheap: ignoring mode "fastest" from the environment: use exact, sampled or off/);
   assert.match(r.stderr, /emheap: ignoring sampling interval "-5"/);
   assert.equal(r.tagged.SNAPSHOT.mode, 'sampled');
-  assert.equal(r.tagged.SNAPSHOT.samplingInterval, 262144);
+  assert.equal(r.tagged.SNAPSHOT.samplingInterval, 524288);
 });
 
 test('shadow frames get names from --emit-symbol-map when the wasm has no name section', () => {

@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CACHE_BLOCKS 28
-#define CACHE_BLOCK_BYTES 300000 /* above the sampling interval: recorded in every mode */
-#define TABLE_BLOCKS 16
-#define TABLE_BLOCK_BYTES 280000
+#define CACHE_BLOCKS 14
+#define CACHE_BLOCK_BYTES 600000 /* above the sampling interval (512 KiB): recorded in every mode */
+#define TABLE_BLOCKS 8
+#define TABLE_BLOCK_BYTES 560000
 
 static void *cache[CACHE_BLOCKS];
 static void *table[TABLE_BLOCKS];

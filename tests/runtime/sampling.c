@@ -31,8 +31,8 @@ __attribute__((noinline)) void tiny_blocks(void) { KEEP(n_small * 2, 16); }     
 __attribute__((noinline)) void mid_blocks(void) { KEEP(n_mid, 6000); }           /* 1.8 MB */
 __attribute__((noinline)) void big_blocks(void) { KEEP(n_big, 200000); }         /* 4.8 MB */
 __attribute__((noinline)) void under_a_mib(void) { KEEP(n_mid, 1000); }          /* 0.3 MB */
-/* Larger than the default 256 KiB interval: always recorded, at true size. */
-__attribute__((noinline)) void huge_blocks(void) { KEEP(4, 300000); }            /* 1.2 MB */
+/* Larger than the default 512 KiB interval: always recorded, at true size. */
+__attribute__((noinline)) void huge_blocks(void) { KEEP(4, 600000); }            /* 2.4 MB */
 __attribute__((noinline)) void churn(void) {
   for (int i = 0; i < n_churn; i++) free(malloc(100 + (i & 1023)));
 }
