@@ -14,6 +14,7 @@ declare -A PACKAGES=(
   [chromium]=chromium [jq]=jq [node]=nodejs [npm]=npm [make]=make
   [go]=golang-go   # `go tool pprof` reads the pprof export in the tests
   [firefox-esr]=firefox-esr   # tests/firefox.test.js: JS stacks from Firefox's stack text
+  [valgrind]=valgrind   # its dh_view.html opens the DHAT export in tests/dhat.test.js
 )
 
 missing=()

@@ -21,6 +21,7 @@ var pprof = require('./pprof');
 var collapsed = require('./collapsed');
 var chromeTrace = require('./chrome_trace');
 var heapSnapshot = require('./heapsnapshot');
+var dhat = require('./dhat');
 
 var FORMATS = {
   speedscope: {
@@ -44,6 +45,9 @@ var FORMATS = {
   // V8 heap snapshot of the C heap, for Chrome DevTools' Memory panel; needs
   // the heap graph (`heap`: a snapshot taken with {heap: true}, exact modes)
   heapsnapshot: { chunks: heapSnapshot.heapSnapshotChunks, suffix: '.heapsnapshot', mime: 'application/json', heap: true },
+  // Valgrind DHAT JSON (total, at the peak and at the end per stack), for
+  // Valgrind's dh_view.html and the Firefox Profiler
+  dhat: { chunks: dhat.dhatChunks, object: dhat.toDhat, suffix: '.dhat.json', mime: 'application/json' },
 };
 
 function formatByName(name) {

@@ -20,7 +20,7 @@ const MODULES = [
   'jslib/v8_stack', 'jslib/gecko_stack', 'jslib/stack_text', 'model/sharded_map', 'jslib/int_hash', 'jslib/stack_table', 'jslib/layout', 'model/sliced_sort', 'jslib/snapshot',
   'jslib/wasm_sections', 'jslib/sorted_search', 'jslib/source_map', 'jslib/dwarf', 'jslib/symbol_map', 'jslib/node_output', 'jslib/page_output', 'model/names', 'model/estimates', 'model/site_counters', 'model/peak', 'model/dominators', 'model/heap_graph', 'model/heap_section', 'jslib/heap_scan', 'model/wrappers', 'jslib/leak_report',
   'formats/json_stream', 'formats/speedscope', 'formats/perfview', 'formats/pprof', 'formats/collapsed',
-  'formats/chrome_trace', 'formats/heapsnapshot', 'formats/index', 'cli/sites', 'cli/diff',
+  'formats/chrome_trace', 'formats/heapsnapshot', 'formats/dhat', 'formats/index', 'cli/sites', 'cli/diff',
 ];
 const EXPORTS = {
   snapshot: 'jslib/snapshot', stackTable: 'jslib/stack_table', layout: 'jslib/layout',

@@ -54,6 +54,15 @@ describe('page downloads of binary and text formats', {skip}, () => {
       assert.match(first, /leak_memory \d+$/);
       assert.ok(!first.startsWith('"'), 'plain text, not a JSON string');
 
+      // DHAT: the leak's stack holds its bytes at the end (dh_view itself
+      // is run on a file in tests/dhat.test.js)
+      const dhat = await download(page, 'dhat');
+      assert.match(dhat.name, /^memory-profile-.*\.dhat\.json$/);
+      const file = JSON.parse(dhat.bytes.toString('utf8'));
+      assert.equal(file.dhatFileVersion, 2);
+      const leak = file.pps.filter((pp) => /^leak_memory/.test(file.ftbl[pp.fs[0]]));
+      assert.ok(leak.length >= 1 && leak.reduce((a, pp) => a + pp.eb, 0) >= 64 * 16384, JSON.stringify(leak));
+
       assert.deepEqual(consoleMessages.filter((m) => m.type === 'error' || m.type === 'pageerror'), []);
     } finally {
       await context.close();

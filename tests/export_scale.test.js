@@ -105,6 +105,26 @@ describe('exports of 2M sites x 60 frames', () => {
     assert.match(tail.toString(), /\]\}\}$/);
     assert.ok(fs.statSync(pv).size > 2 ** 31, "more than 2 GB, past what readFileSync takes");
 
+    // DHAT: one program point per site, each with its 60 frames; the frame
+    // table whole (counted in a stream: the file is over 1 GB)
+    let points = 0;
+    let lastFs = null;
+    let ftbl = false;
+    const dh = fs.createReadStream(output('dhat'), {encoding: 'utf8', highWaterMark: 1 << 20});
+    let carry = '';
+    for await (const chunk of dh) {
+      const text = carry + chunk;
+      const re = /"fs":\[([\d,]+)\]/g;
+      let m;
+      let end = 0;
+      while ((m = re.exec(text))) { points++; lastFs = m[1]; end = re.lastIndex; }
+      if (text.includes('"ftbl":["[root]"')) ftbl = true;
+      carry = text.slice(Math.max(end, text.length - 4096));
+    }
+    assert.equal(points, SITES);
+    assert.equal(lastFs.split(',').length, DEPTH);
+    assert.ok(ftbl, 'the frame table starts with [root]');
+
     // chrome-trace is small: parse it
     const trace = JSON.parse(fs.readFileSync(output('chrome-trace'), 'utf8'));
     assert.equal(trace.traceEvents.find((e) => e.name === 'emheap snapshot').args.sites, SITES);

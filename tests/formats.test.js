@@ -192,7 +192,7 @@ test('builders report a stack that points at a missing frame', () => {
 });
 
 test('format registry', () => {
-  assert.deepEqual(Object.keys(FORMATS), ['speedscope', 'perfview', 'pprof', 'collapsed', 'chrome-trace', 'heapsnapshot']);
+  assert.deepEqual(Object.keys(FORMATS), ['speedscope', 'perfview', 'pprof', 'collapsed', 'chrome-trace', 'heapsnapshot', 'dhat']);
   // only heapsnapshot needs the heap graph
   assert.deepEqual(Object.keys(FORMATS).filter((k) => FORMATS[k].heap), ['heapsnapshot']);
   assert.equal(formatByName('speedscope').object, toSpeedscope);
@@ -209,12 +209,15 @@ test('format registry', () => {
   assert.deepEqual(Object.keys(FORMATS).filter((k) => FORMATS[k].gzip), ['pprof']);
   // the chunks of a JSON format are the text of its object
   const snap = makeSnapshot();
-  for (const name of ['speedscope', 'perfview', 'chrome-trace']) {
+  // (DHAT wants the numbers at the peak, which layout 5 snapshots have)
+  snap.summary.totalBytesAtPeak = 7000;
+  snap.sites.forEach((x) => Object.assign(x, {liveBytesAtPeak: x.liveBytes, liveBlocksAtPeak: x.liveBlocks, blocksAtPeakLiveBytes: x.liveBlocks}));
+  for (const name of ['speedscope', 'perfview', 'chrome-trace', 'dhat']) {
     assert.equal(Array.from(FORMATS[name].chunks(snap)).join(''), JSON.stringify(FORMATS[name].object(snap)), name);
   }
   assert.equal(Array.from(FORMATS.collapsed.chunks(snap)).join(''), toCollapsed(snap));
   assert.throws(() => formatByName('xml'),
-    { message: 'unknown format "xml": use one of speedscope, perfview, pprof, collapsed, chrome-trace, heapsnapshot' });
+    { message: 'unknown format "xml": use one of speedscope, perfview, pprof, collapsed, chrome-trace, heapsnapshot, dhat' });
   assert.throws(() => formatByName('toString'), /unknown format "toString"/);
   assert.throws(() => formatByName(undefined), /unknown format/);
 });

@@ -27,6 +27,7 @@ function bigSnapshot(sites, depth, fanout = 16) {
     siteList[i] = {
       id: i + 1, key: `f0_${i % fanout}+0x${(1000 + (i % fanout)).toString(16)}`, stack,
       liveBytes: bytes, liveBlocks: 1, totalAllocs: 2, totalBytes: bytes * 2, peakLiveBytes: bytes,
+      blocksAtPeakLiveBytes: 1, liveBytesAtPeak: bytes, liveBlocksAtPeak: 1,
     };
   }
   // in the order emheap writes sites (model/site_counters.js bySize)
@@ -36,6 +37,7 @@ function bigSnapshot(sites, depth, fanout = 16) {
     mode: 'exact-js', samplingInterval: 0,
     summary: {
       liveBytes, liveBlocks: sites, peakLiveBytes: liveBytes, peakLiveBlocks: sites, totalBytes: liveBytes * 2,
+      liveBlocksAtPeak: sites, totalBytesAtPeak: liveBytes * 2,
       mallocCalls: sites * 2, callocCalls: 0, reallocCalls: 0, memalignCalls: 0, freeCalls: sites,
       failedAllocs: 0, invalidFrees: 0, sampledAllocs: 0, siteCount: sites, heapSize: 2 ** 31, heapGrowths: 0, preRunDone: true,
     },
