@@ -128,8 +128,9 @@ function leakReport(snapshot) {
       ' bytes on average): the per-stack numbers above are estimates (+-: one standard error), a stack can be ' +
       'missing, the total below is exact; run with EMHEAP_MODE=exact (in a page: ?emheap=exact) for exact stacks');
   }
+  var all = null;
   if (snapshot.heap) {
-    var all = emptyClasses();
+    all = emptyClasses();
     stacks.forEach(function (s) { if (s.classes) addClasses(all, s.classes); });
     lines.push('emheap: by a scan of the memory at exit (as LeakSanitizer classes blocks): ' + classesText(all) +
       '; still reachable = a pointer to it from static data, a C stack or a registered root');
@@ -138,7 +139,26 @@ function leakReport(snapshot) {
   }
   lines.push('emheap: ' + plural(liveBytes, 'byte', 'bytes') + ' in ' + plural(liveBlocks, 'block', 'blocks') +
     ' still live at exit (' + plural(stacks.length, 'stack', 'stacks') + ')');
-  return {leaked: true, liveBytes: liveBytes, liveBlocks: liveBlocks, stacks: stacks, text: lines.join('\n') + '\n'};
+  var result = {leaked: true, liveBytes: liveBytes, liveBlocks: liveBlocks, stacks: stacks, text: lines.join('\n') + '\n'};
+  // the classes summed over every stack: [blocks, bytes] each (exact modes)
+  if (all) result.classes = {reachable: all[0], direct: all[1], indirect: all[2]};
+  return result;
 }
 
-module.exports = {leakReport: leakReport, leakedStacks: leakedStacks, thousands: thousands};
+// What makes a run with leaks fail (leakExitOn, EMHEAP_LEAK_EXIT_ON), as
+// Valgrind's --errors-for-leak-kinds: 'live' any block live at exit (the
+// default), 'leaked' only blocks no root reaches (directly or indirectly
+// leaked: LeakSanitizer's rule), 'direct' only directly leaked blocks
+// (Valgrind's "definitely lost"). The last two need the heap graph.
+var LEAK_EXIT_ON = ['live', 'leaked', 'direct'];
+
+// -> does `result` (leakReport's) fail the run under rule `on`?
+function failsOn(result, on) {
+  if (!result.leaked) return false;
+  if (on === 'live' || !result.classes) return true;
+  if (on === 'direct') return result.classes.direct[0] > 0;
+  return result.classes.direct[0] + result.classes.indirect[0] > 0;
+}
+
+module.exports = {leakReport: leakReport, leakedStacks: leakedStacks, thousands: thousands, failsOn: failsOn,
+  LEAK_EXIT_ON: LEAK_EXIT_ON};

@@ -346,7 +346,8 @@ mergeInto(LibraryManager.library, {
     // emheap knows. The app owns that object: a getter that throws, or a
     // value that is not an object, is reported once and ignored, and the
     // module starts as it would without emheap.
-    OPTION_NAMES: ['mode', 'samplingInterval', 'stackDepth', 'seed', 'leakReport', 'leakExitCode', 'timeline', 'wrappers'],
+    OPTION_NAMES: ['mode', 'samplingInterval', 'stackDepth', 'seed', 'leakReport', 'leakExitCode', 'leakExitOn', 'timeline',
+      'wrappers'],
     optionsCache: null,
 
     options: function () {
@@ -396,23 +397,30 @@ mergeInto(LibraryManager.library, {
     },
 
     // Leak report at exit, asked for by Module.emheapOptions = {leakReport:
-    // true | 'file', leakExitCode: N} or, under node, by the environment
-    // (EMHEAP_LEAK_REPORT=1 | <file>, EMHEAP_LEAK_EXIT_CODE=N), which wins.
+    // true | 'file', leakExitCode: N, leakExitOn: 'live' | 'leaked' |
+    // 'direct'} or, under node, by the environment (EMHEAP_LEAK_REPORT=1 |
+    // <file>, EMHEAP_LEAK_EXIT_CODE=N, EMHEAP_LEAK_EXIT_ON=...), which wins.
     // An exit code alone also asks for the report. Returns null if not asked.
     readLeakConfig: function () {
       var options = EMHEAP.options();
       var report = options.leakReport;
       var code = options.leakExitCode;
+      var on = options.leakExitOn;
       if (EMHEAP.isNode()) {
         var env = process.env['EMHEAP_LEAK_REPORT'];
         if (env !== undefined && env !== '') report = env === '0' ? false : env === '1' ? true : env;
         if (process.env['EMHEAP_LEAK_EXIT_CODE']) code = process.env['EMHEAP_LEAK_EXIT_CODE'];
+        if (process.env['EMHEAP_LEAK_EXIT_ON']) on = process.env['EMHEAP_LEAK_EXIT_ON'];
       }
-      var config = {file: typeof report === 'string' ? report : '', exitCode: 0};
+      var config = {file: typeof report === 'string' ? report : '', exitCode: 0, exitOn: 'live'};
       if (code !== undefined && code !== null && code !== '') {
         var n = Number(code);
         if (n >= 1 && n <= 255 && Math.floor(n) === n) config.exitCode = n;
         else console.warn('emheap: ignoring leak exit code "' + code + '": use a whole number from 1 to 255');
+      }
+      if (on !== undefined && on !== null && on !== '') {
+        if (emheapModules.leakReport.LEAK_EXIT_ON.indexOf(on) >= 0) config.exitOn = on;
+        else console.warn('emheap: ignoring leakExitOn "' + on + '": use ' + emheapModules.leakReport.LEAK_EXIT_ON.join(', '));
       }
       return report || config.exitCode ? config : null;
     },
@@ -449,6 +457,9 @@ mergeInto(LibraryManager.library, {
           return false;
         }
         var text = result.text;
+        if (config.exitOn !== 'live' && config.exitCode && result.leaked && !result.classes) {
+          text += 'emheap: leakExitOn "' + config.exitOn + '" needs the heap graph (exact mode): every live block counts\n';
+        }
         if (!runtimeExited && result.leaked) {
           text += 'emheap: the runtime did not exit (link with -sEXIT_RUNTIME=1): atexit handlers and static destructors did not run, and what they free is counted above\n';
         }
@@ -464,7 +475,7 @@ mergeInto(LibraryManager.library, {
         } else {
           print(text.replace(/\n$/, ''));
         }
-        return result.leaked;
+        return emheapModules.leakReport.failsOn(result, config.exitOn);
       };
       // A program that already fails keeps its own status.
       var setStatus = function (status) {

@@ -312,6 +312,30 @@ test('pause/resume (C and JS): paused blocks go to site 0, counters and frees st
   assert.equal(snap.sites.reduce((a, s) => a + s.liveBytes, 0), snap.summary.liveBytes);
 });
 
+test('leakExitOn: which leaks fail the run (live, leaked, direct), as Valgrind\'s leak kinds', () => {
+  const run = (on, args, mode = 'exact') => runWasmProgram(path.join(BUILD, 'leak_exit.js'),
+    {env: {EMHEAP_LEAK_EXIT_CODE: '3', EMHEAP_LEAK_EXIT_ON: on, EMHEAP_MODE: mode}, args});
+  // dropped pointers: all five blocks directly leaked (`sink` last held
+  // the block freed_properly freed)
+  const dropped = run('direct', []);
+  assert.equal(dropped.status, 3, dropped.stderr);
+  const bytes = dropped.tagged.LEAKED.bytes.toLocaleString('en-US');
+  assert.match(dropped.stderr, new RegExp(`by a scan of the memory at exit .*: 5 blocks directly leaked \\(${bytes} bytes\\);`));
+  // every block kept by a global: reachable, so only 'live' fails
+  for (const [on, status] of [['live', 3], ['leaked', 0], ['direct', 0]]) {
+    const kept = run(on, ['keep']);
+    assert.equal(kept.status, status, `${on}: ${kept.stderr}`);
+    assert.match(kept.stderr, /by a scan of the memory at exit .*: 5 blocks still reachable/);
+  }
+  // sampled mode has no heap graph: every live block counts, and it says so
+  const sampled = run('direct', ['keep'], 'sampled');
+  assert.equal(sampled.status, 3);
+  assert.match(sampled.stderr, /leakExitOn "direct" needs the heap graph \(exact mode\): every live block counts/);
+  const bad = run('some', []);
+  assert.match(bad.stderr, /emheap: ignoring leakExitOn "some": use live, leaked, direct/);
+  assert.equal(bad.status, 3);
+});
+
 test('leak report at exit (-sEXIT_RUNTIME=1): stacks by bytes, exit status, report file', () => {
   const fs = require('fs');
   const os = require('os');
