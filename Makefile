@@ -27,7 +27,7 @@ RUNTIME_EXTRAS := $(B)/emheap_shadow.o $(B)/emheap-mt.o $(B)/emheap_shadow-mt.o 
 RUNTIME_CFLAGS := -O2 -std=c11 -Wall -Wextra -Werror -fno-builtin-malloc -fno-builtin-free
 
 JSLIB_SRC := jslib/library_emheap.js jslib/bundle.js $(wildcard jslib/*.js) $(wildcard formats/*.js) \
-  $(wildcard model/*.js) cli/sites.js cli/diff.js
+  $(wildcard model/*.js)
 SHELL_JS := shell/emheap-shell.js
 
 # What `bin/emheap-config --ldflags` prints, spelled with relative paths.

@@ -3,7 +3,7 @@
 // against each site's live bytes (estimates in sampled mode).
 'use strict';
 
-const { siteLabel, stackNames, sortBy } = require('./sites');
+const { siteLabel, stackNames, sortBy } = require('../model/sites');
 
 // -> {ok, failures: [{kind: 'live' | 'site', limit, value, sites: [...]}], largestSite}
 function checkBudgets(snapshot, { maxLiveBytes, maxSiteBytes } = {}) {

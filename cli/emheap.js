@@ -14,9 +14,9 @@ const zlib = require('node:zlib');
 
 const { EmheapError } = require('./errors');
 const { readSnapshotFile } = require('./read_snapshot');
-const { SORTS, topSites, stackText, modeNote } = require('./sites');
+const { SORTS, topSites, stackText, modeNote } = require('../model/sites');
 const { errorText } = require('../model/estimates');
-const { diffSnapshots, sortDiffRows, DIFF_SORTS } = require('./diff');
+const { diffSnapshots, sortDiffRows, DIFF_SORTS } = require('../model/diff');
 const { checkBudgets } = require('./budget');
 const units = require('./units');
 const { renderTable, clip } = require('./table');

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // bundle.js -- writes the --js-library that emcc gets: the shared CommonJS
-// modules (jslib/*.js, formats/*.js) wrapped in a tiny module loader and
-// embedded as a string, followed by jslib/library_emheap.js. cli/diff.js
-// (and cli/sites.js, which it requires) is pure too: emheap.diff() in the page
-// is the very comparison `emheap diff` prints.
+// modules (jslib/*.js, model/*.js, formats/*.js) wrapped in a tiny module
+// loader and embedded as a string, followed by jslib/library_emheap.js.
+// model/diff.js is among them: emheap.diff() in the page is the very
+// comparison `emheap diff` prints.
 //
 // Why a string: Emscripten evaluates a library file at link time and emits
 // `$name: '=<expr>'` items as `var name = <expr>;`, so the page gets the very
@@ -20,13 +20,13 @@ const MODULES = [
   'jslib/v8_stack', 'jslib/gecko_stack', 'jslib/stack_text', 'model/sharded_map', 'jslib/int_hash', 'jslib/stack_table', 'jslib/layout', 'model/sliced_sort', 'jslib/snapshot',
   'jslib/wasm_sections', 'jslib/sorted_search', 'jslib/source_map', 'jslib/dwarf', 'jslib/symbol_map', 'jslib/node_output', 'jslib/page_output', 'model/names', 'model/estimates', 'model/site_counters', 'model/peak', 'model/dominators', 'model/heap_graph', 'model/heap_section', 'jslib/heap_scan', 'model/wrappers', 'jslib/leak_report',
   'formats/json_stream', 'formats/speedscope', 'formats/perfview', 'formats/pprof', 'formats/collapsed',
-  'formats/chrome_trace', 'formats/heapsnapshot', 'formats/dhat', 'formats/index', 'cli/sites', 'cli/diff',
+  'formats/chrome_trace', 'formats/heapsnapshot', 'formats/dhat', 'formats/index', 'model/sites', 'model/diff',
 ];
 const EXPORTS = {
   snapshot: 'jslib/snapshot', stackTable: 'jslib/stack_table', layout: 'jslib/layout',
   formats: 'formats/index', wasmSections: 'jslib/wasm_sections', sourceMap: 'jslib/source_map', dwarf: 'jslib/dwarf',
   symbolMap: 'jslib/symbol_map', leakReport: 'jslib/leak_report', wrappers: 'model/wrappers', peak: 'model/peak', heapScan: 'jslib/heap_scan', heapSection: 'model/heap_section',
-  diff: 'cli/diff', nodeOutput: 'jslib/node_output', steps: 'model/sliced_sort', pageOutput: 'jslib/page_output',
+  diff: 'model/diff', nodeOutput: 'jslib/node_output', steps: 'model/sliced_sort', pageOutput: 'jslib/page_output',
 };
 
 function moduleSource(id) {

@@ -910,7 +910,7 @@ mergeInto(LibraryManager.library, {
     },
 
     // emheap.diff(before, after = now): the comparison `emheap diff` prints
-    // (cli/diff.js, the same code), printed with console.table and returned
+    // (model/diff.js, the same code), printed with console.table and returned
     // as {rows (largest size delta first), sum, totals, notes}.
     diff: function (before, after) {
       var d = emheapModules.diff;

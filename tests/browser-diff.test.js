@@ -1,6 +1,6 @@
 // tests/browser-diff.test.js: several snapshots in one page session, in real
 // headless Chromium on the leaky-canvas sample: emheap.diff(a, b) in the page
-// is the comparison `emheap diff` makes (the same cli/diff.js), and
+// is the comparison `emheap diff` makes (the same model/diff.js), and
 // Ctrl+Shift+D downloads the diff against the previous Ctrl+Shift+D.
 // Also the timeline: live bytes and blocks sampled every 100 ms.
 //
@@ -16,7 +16,7 @@ const path = require('node:path');
 const samplePage = require('./lib/sample_page');
 const { downloadFrom, downloadsDuring, errorsIn, clickLeak } = samplePage;
 const { servedChromium, haveChromium, CHROMIUM } = require('./lib/browser');
-const { diffSnapshots } = require('../cli/diff');
+const { diffSnapshots } = require('../model/diff');
 const { validateSnapshot } = require('./lib/schemas');
 const { toChromeTrace } = require('../formats/chrome_trace');
 
@@ -83,7 +83,7 @@ describe('snapshot diffs in headless Chromium', { skip: SKIP }, () => {
     }
   });
 
-  test('emheap.diff(a, b) in the page returns what cli/diff.js computes, and prints a table', async () => {
+  test('emheap.diff(a, b) in the page returns what model/diff.js computes, and prints a table', async () => {
     const { context, page, consoleMessages } = await openSample('leaky-canvas');
     try {
       await page.evaluate(() => { window.__a = emheap.snapshot(); });
@@ -93,7 +93,7 @@ describe('snapshot diffs in headless Chromium', { skip: SKIP }, () => {
         const d = emheap.diff(window.__a, b);
         return { inPage: d, a: window.__a, b };
       });
-      // The same comparison as node's cli/diff.js on the same two snapshots.
+      // The same comparison as node's model/diff.js on the same two snapshots.
       const inNode = diffSnapshots(a, b);
       assert.deepEqual(inPage.totals, inNode.totals);
       assert.deepEqual(inPage.sum, inNode.sum);

@@ -697,7 +697,7 @@ describe('help and packaging', () => {
 
 describe('cli modules', () => {
   const units = require('../cli/units');
-  const { diffSnapshots } = require('../cli/diff');
+  const { diffSnapshots } = require('../model/diff');
   const { checkSnapshot } = require('../cli/read_snapshot');
   const { renderTable } = require('../cli/table');
 

@@ -4,7 +4,7 @@
 // frame names leaf first.
 'use strict';
 
-const { instancesBySite } = require('../model/heap_section');
+const { instancesBySite } = require('./heap_section');
 
 const UNATTRIBUTED = '(unattributed)';
 
