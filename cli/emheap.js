@@ -47,6 +47,18 @@ const USAGE = {
                  shrinks); default now, when the snapshot was taken
   --json         print JSON instead of a table`,
   },
+  analyze: {
+    synopsis: 'emheap analyze DUMP [--sort retained|shallow|bytes|count|allocs] [--top N] [--instances N] [--json]',
+    text: `The heap graph of a heap dump (emheap.dumpHeap(): *.emheapdump.gz), or of a snapshot
+taken with {heap: true}: the dump's memory is scanned again here, with the page's code,
+so the numbers are the page's. Sites by retained bytes, each with the blocks that
+retain the most, and the leaks by class (reachable, directly or indirectly leaked).
+  --sort retained  by retained bytes (default); shallow, bytes, count, allocs as in emheap top
+  --top N          show the first N sites (default 20; 0 = all)
+  --instances N    each site's N blocks that retain the most (default 3)
+  --json           print JSON instead of a table
+A dump is read wherever a snapshot is: emheap top, convert (--to heapsnapshot), diff.`,
+  },
   diff: {
     synopsis: 'emheap diff BEFORE AFTER [--sort bytes|count|allocs] [--top N] [--json]',
     text: `What changed between two snapshots of one page session (BEFORE taken first).
@@ -84,11 +96,12 @@ N is ${units.SIZE_HELP}.`,
 
 const OPTIONS = {
   top: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value', at: 'value', instances: 'value' },
+  analyze: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value', instances: 'value' },
   diff: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value' },
   convert: { to: 'value', o: 'value', output: 'value', force: 'flag', wrappers: 'value', at: 'value' },
   check: { 'max-live-bytes': 'value', 'max-site-bytes': 'value', wrappers: 'value', at: 'value' },
 };
-const POSITIONAL = { top: ['FILE'], diff: ['BEFORE', 'AFTER'], convert: ['FILE'], check: ['FILE'] };
+const POSITIONAL = { top: ['FILE'], analyze: ['DUMP'], diff: ['BEFORE', 'AFTER'], convert: ['FILE'], check: ['FILE'] };
 
 function mainUsage() {
   return `emheap: read the heap profiles emheap writes (Ctrl+Shift+H in the page)
@@ -97,8 +110,9 @@ Usage:
 ${Object.values(USAGE).map((u) => '  ' + u.synopsis).join('\n')}
   emheap help COMMAND
 
-FILE is a *.speedscope.json or *.PerfView.json file emheap wrote, or a bare
-snapshot JSON (emheap.snapshot() in the page). Exit status: 0 ok, 1 budget
+FILE is a *.speedscope.json or *.PerfView.json file emheap wrote, a bare
+snapshot JSON (emheap.snapshot() in the page), or a heap dump
+(emheap.dumpHeap(): *.emheapdump.gz, scanned again here). Exit status: 0 ok, 1 budget
 exceeded (check), 2 bad usage or unreadable input.
 
 Every command takes --wrappers LIST: the program's own allocation functions
@@ -266,9 +280,13 @@ function needHeapGraph(snapshot, file, what) {
 }
 
 function cmdTop({ args, opts }, out) {
+  return printTop(args, opts, readSnapshot(args[0], opts), out);
+}
+
+// `emheap top` of a snapshot already read (args[0] names it).
+function printTop(args, opts, snapshot, out) {
   const sort = sortOption(opts, SORTS);
   const top = topOption(opts);
-  const snapshot = readSnapshot(args[0], opts);
   if (SORTS[sort].heap) needHeapGraph(snapshot, args[0], `--sort ${sort}`);
   const instances = opts.instances !== undefined ? units.parseWhole(opts.instances, '--instances') : opts.json ? 5 : 0;
   if (instances > 0 && opts.instances !== undefined) needHeapGraph(snapshot, args[0], '--instances');
@@ -512,7 +530,15 @@ function cmdCheck({ args, opts }, out, err) {
   return 1;
 }
 
-const COMMANDS = { top: cmdTop, diff: cmdDiff, convert: cmdConvert, check: cmdCheck };
+// `top` with the heap graph's defaults: by retained bytes, with instances.
+function cmdAnalyze({ args, opts }, out) {
+  const o = Object.assign({ sort: 'retained', instances: '3' }, opts);
+  const snapshot = readSnapshot(args[0], o);
+  needHeapGraph(snapshot, args[0], 'analyze');
+  return printTop(args, o, snapshot, out);
+}
+
+const COMMANDS = { top: cmdTop, analyze: cmdAnalyze, diff: cmdDiff, convert: cmdConvert, check: cmdCheck };
 
 function main(argv) {
   const out = (text) => process.stdout.write(text);

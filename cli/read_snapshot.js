@@ -28,6 +28,9 @@ function readSnapshotFile(file) {
   try {
     fd = fs.openSync(file, 'r');
     size = fs.fstatSync(fd).size;
+    const head = Buffer.alloc(2);
+    fs.readSync(fd, head, 0, 2, 0);
+    if (head[0] === 0x1f && head[1] === 0x8b) return readGzipFile(fs.readFileSync(fd), file);
     if (size <= WHOLE_FILE_BYTES) return parseSnapshotBuffer(fs.readFileSync(fd), file);
     return parseLargeFile(fd, file);
   } catch (e) {
@@ -37,6 +40,38 @@ function readSnapshotFile(file) {
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+// A gzip file: a heap dump (emheap.dumpHeap(), formats/heap_dump.js) is
+// scanned here, with the page's code, into the snapshot with its heap
+// graph; anything else gzipped (a pprof profile) is named as such.
+function readGzipFile(buf, label) {
+  const zlib = require('node:zlib');
+  const heapDump = require('../formats/heap_dump');
+  let bytes;
+  try {
+    bytes = zlib.gunzipSync(buf);
+  } catch (e) {
+    throw new EmheapError(`${label}: a damaged gzip file (${e.code || e.message}): was the download cut short?`);
+  }
+  if (!heapDump.isDump(bytes)) throw new EmheapError(`${label}: a gzip file (a pprof profile?), not JSON; ${READS}`);
+  let dump;
+  try {
+    dump = heapDump.readDump(bytes);
+  } catch (e) {
+    throw new EmheapError(`${label}: ${e.message}`);
+  }
+  // the snapshot is checked as any other, its heap section (remade by the
+  // scan below) apart
+  const plain = Object.assign({}, dump.header.snapshot);
+  delete plain.heap;
+  fromJson(plain, label);
+  const b = dump.header.snapshot.heap && dump.header.snapshot.heap.blocks;
+  const n = b && Array.isArray(b.address) ? b.address.length : -1;
+  if (n < 0 || ['size', 'site', 'id'].some((f) => !Array.isArray(b[f]) || b[f].length !== n)) {
+    throw new EmheapError(`${label}: damaged heap dump: its block arrays are missing or of different lengths`);
+  }
+  return { snapshot: heapDump.analyzeDump(bytes), container: 'heap dump' };
 }
 
 // Top-level members a container holds besides the snapshot: only their kind

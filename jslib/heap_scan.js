@@ -12,12 +12,13 @@ var layout = require('./layout');
 var buildHeapGraph = require('../model/heap_graph').buildHeapGraph;
 var toHeapSection = require('../model/heap_section').toHeapSection;
 
-// buffer: the wasm memory's buffer; statePtr: emheap_state; rootsPtr: what
+// What a scan reads: the live blocks, the root groups and the ranges left
+// out. buffer: the wasm memory's buffer; statePtr: emheap_state; rootsPtr: what
 // emheap_roots_now() returned; jsRoots: pointer values JS registered
 // (emheap.addRoot); threadStacks: [[lo, hi]...] the stacks of the running
 // threads Emscripten knows (library_emheap.js pthreadStacks), for threads
-// roots.c has not registered. -> snapshot.heap, with runtime site ids.
-function scanHeap(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
+// roots.c has not registered.
+function scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
   var view = new DataView(buffer);
   // blocks and roots read under one lock: a thread that exits meanwhile
   // moves the last entry of the thread table into its slot
@@ -51,11 +52,22 @@ function scanHeap(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
   });
   if (r.regions.length) groups.push({name: '(registered roots)', ranges: r.regions});
   if (jsRoots && jsRoots.length) groups.push({name: '(JS roots)', ranges: [], values: jsRoots});
-  var section = toHeapSection(buildHeapGraph(new Uint32Array(buffer), read.blocks, groups, skip));
   // blocks the runtime could not record (model/heap_section.js scanCaveat)
   var lost = layout.readCounters(view, statePtr).lostAllocs;
-  section.notScanned = {threads: r.threadsDropped, regions: r.regionsDropped, blocks: Number(lost)};
+  return {blocks: read.blocks, groups: groups, skip: skip,
+    notScanned: {threads: r.threadsDropped, regions: r.regionsDropped, blocks: Number(lost)}};
+}
+
+// The same, scanned: -> snapshot.heap, with runtime site ids. The section
+// keeps what the scan read (`scan`: root groups and skipped ranges; not
+// enumerable, so no file carries it) for a heap dump (formats/heap_dump.js).
+function scanHeap(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
+  var inputs = scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks);
+  var section = toHeapSection(buildHeapGraph(new Uint32Array(buffer), inputs.blocks, inputs.groups, inputs.skip));
+  section.notScanned = inputs.notScanned;
+  Object.defineProperty(section, 'scan', {value: {groups: inputs.groups, skip: inputs.skip}, enumerable: false,
+    configurable: true});
   return section;
 }
 
-module.exports = {scanHeap: scanHeap};
+module.exports = {scanHeap: scanHeap, scanInputs: scanInputs};

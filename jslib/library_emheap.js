@@ -63,6 +63,7 @@ mergeInto(LibraryManager.library, {
         return emheapModules.formats.formatByName('perfview').object(snapshot || EMHEAP.snapshot());
       };
       api['downloadSnapshot'] = EMHEAP.downloadSnapshot;
+      api['dumpHeap'] = EMHEAP.dumpHeap;
       api['diff'] = EMHEAP.diff;
       api['downloadDiff'] = EMHEAP.downloadDiff;
       api['pause'] = function () { EMHEAP.setPaused(true); };
@@ -813,6 +814,26 @@ mergeInto(LibraryManager.library, {
       if (!building) return save(snapshot);
       building.then(save).catch(EMHEAP.reportError);
       return name;
+    },
+
+    // A heap dump (formats/heap_dump.js): the snapshot with its heap graph
+    // and the memory the scan read, copied now, saved as
+    // memory-dump-<time>.emheapdump.gz for `emheap analyze` and friends.
+    // Exact modes. Returns the file name, or null (the console says why).
+    dumpHeap: function () {
+      var dump;
+      try {
+        EMHEAP.needExact();
+        var snapshot = EMHEAP.snapshot({heap: true});
+        // in the same task as the scan: the memory of that moment
+        dump = emheapModules.heapDump.makeDump(snapshot, EMHEAP.buffer());
+        emheapModules.snapshot.completeFrames(dump.header.snapshot, EMHEAP.info());
+      } catch (e) {
+        return EMHEAP.reportError(e);
+      }
+      var name = 'memory-dump-' + String(dump.header.snapshot.capturedAt).replace(/:/g, '-') +
+        emheapModules.heapDump.DUMP_FILE.suffix;
+      return EMHEAP.saveSnapshot(name, emheapModules.heapDump.DUMP_FILE, dump);
     },
 
     saveSnapshot: function (name, entry, snapshot) {

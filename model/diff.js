@@ -125,7 +125,7 @@ function notes(before, after) {
   if (before.mode === 'sampled' || after.mode === 'sampled') {
     const interval = Math.max(before.samplingInterval || 0, after.samplingInterval || 0);
     out.push(`sampled mode: per-site numbers are estimates (a site of B bytes is off by about +-sqrt(${interval}/B), ` +
-      '+-12% at 16 MiB with the default interval); the totals are exact');
+      `+-${Math.round(100 * Math.sqrt(interval / 16777216))}% at 16 MiB); the totals are exact`);
   }
   return out;
 }

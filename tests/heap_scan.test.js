@@ -215,3 +215,53 @@ test('emheap top --sort retained|shallow on a snapshot with the heap graph', () 
     fs.rmSync(tmp, {recursive: true, force: true});
   }
 });
+
+// A heap dump (formats/heap_dump.js) analyzed offline gives the page's
+// numbers: every site's heap totals, the leak classes, every block's class,
+// retained size and dominator.
+for (const build of ['dlmalloc', 'emmalloc', 'shadow', 'threads']) {
+  test(`heap dump: emheap analyze gives offline what the page computed (${build})`, () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-dump-'));
+    try {
+      const r = runWasmProgram(path.join(BUILD, `heap_graph.${build}.js`), {cwd: tmp});
+      assert.equal(r.status, 0, r.stderr);
+      const page = r.tagged.SNAPSHOT;
+      const name = r.tagged.DUMP.file;
+      assert.match(name, /^memory-dump-.*\.emheapdump\.gz$/);
+      const dump = path.join(tmp, name);
+      const bytes = fs.statSync(dump).size;
+      assert.ok(bytes > 100 && bytes < 1e6, `a dump of the live heap, gzipped: ${bytes} bytes`);
+      const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], {encoding: 'utf8', cwd: tmp});
+      const analyzed = cli('analyze', dump, '--json', '--top', '0');
+      assert.equal(analyzed.status, 0, analyzed.stderr);
+      const offline = JSON.parse(analyzed.stdout);
+      // the page's snapshot, ranked the same way by the same command
+      fs.writeFileSync(path.join(tmp, 'page.json'), JSON.stringify(page));
+      const online = JSON.parse(cli('top', path.join(tmp, 'page.json'), '--sort', 'retained', '--instances', '3', '--json', '--top', '0').stdout);
+      const fields = (s) => [s.label, s.liveBytes, s.heapBlocks, s.shallowBytes, s.retainedBytes, s.reachableBlocks,
+        s.directBlocks, s.indirectBlocks, JSON.stringify(s.instances)];
+      assert.deepEqual(offline.sites.map(fields), online.sites.map(fields));
+      assert.ok(offline.sites.some((s) => s.retainedBytes > 0));
+      // block by block, through the file the CLI writes for DevTools
+      const heapOf = (file) => {
+        const out = path.join(tmp, path.basename(file) + '.heapsnapshot');
+        const conv = cli('convert', file, '--to', 'heapsnapshot', '-o', out, '--force');
+        assert.equal(conv.status, 0, conv.stderr);
+        return fs.readFileSync(out, 'utf8');
+      };
+      assert.equal(heapOf(dump), heapOf(path.join(tmp, 'page.json')), 'the same heap snapshot file');
+      // the text view: leaks by class, blocks that retain the most
+      const text = cli('analyze', dump);
+      assert.equal(text.status, 0, text.stderr);
+      assert.match(text.stdout, /leaked: 2 blocks directly \(\d+ B\), 4 indirectly/);
+      assert.match(text.stdout, /blocks that retain the most/);
+      // not a dump: clear errors
+      fs.writeFileSync(path.join(tmp, 'cut.emheapdump.gz'), fs.readFileSync(dump).subarray(0, 200));
+      const cut = cli('analyze', path.join(tmp, 'cut.emheapdump.gz'));
+      assert.equal(cut.status, 2);
+      assert.match(cut.stderr, /^emheap: \S+cut\.emheapdump\.gz: a damaged gzip file .*cut short/);
+    } finally {
+      fs.rmSync(tmp, {recursive: true, force: true});
+    }
+  });
+}

@@ -7,7 +7,8 @@
 ** (its head directly leaked, the rest indirectly), a leaked cycle, a block
 ** whose only pointer sits in memory nobody scans.
 ** Prints "SNAPSHOT {...}" (emheap.snapshot({heap: true})) from inside main,
-** while every block above is live.
+** while every block above is live, then "DUMP {"file": ...}": the file
+** emheap.dumpHeap() wrote at the same moment (in the working directory).
 */
 #include <emscripten.h>
 #include <stdio.h>
@@ -165,6 +166,8 @@ int main(void) {
   }
 #endif
   EM_ASM({ console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot({heap: true}))); });
+  /* the same moment as a heap dump, for the offline analysis */
+  EM_ASM({ console.log('DUMP ' + JSON.stringify({file: Module['emheap'].dumpHeap()})); });
 #ifdef __EMSCRIPTEN_PTHREADS__
   __atomic_store_n(&thread_release, 1, __ATOMIC_SEQ_CST);
   pthread_join(t, NULL);

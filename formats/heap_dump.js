@@ -1,0 +1,158 @@
+// heap_dump.js: a heap dump: what the heap graph of one moment is made
+// of, saved to be analyzed offline (WARPO's workflow: dump at a chosen
+// moment, analyze later). emheap.dumpHeap() writes it (exact modes); the
+// CLI reads it wherever it reads a snapshot (`emheap analyze`, `top`,
+// `convert`, `diff`) and scans it with the same code as the page
+// (model/heap_graph.js), so the numbers offline are the page's.
+// Pure CommonJS, embedded in the --js-library too: see formats/README.md.
+//
+// The file, gzip-compressed (*.emheapdump.gz):
+//   "EMHEAPDUMP 1\n"            magic and version
+//   u32 little-endian n, then n bytes of header JSON (UTF-8):
+//     {format: "emheap-dump", version: 1,
+//      snapshot: the snapshot (emheap.snapshot({heap: true})), its heap
+//                section cut to what a scan does not remake: blocks'
+//                address, size, site and id, groups' names, notScanned,
+//      scan: {groups: [{name, ranges, ignoreTail, values}], skip: [[lo, hi]]}
+//            (jslib/heap_scan.js scanInputs: the roots and what is left out),
+//      memorySize: bytes of the wasm memory,
+//      segments: [[start, length]...]: the memory the scan reads (roots'
+//                ranges and live blocks), in address order, not overlapping}
+//   the segments' bytes, one after another.
+// Memory nobody scans (free chunks, the code's data the scan skips) is not
+// in the file: a dump is about the size of the live heap.
+'use strict';
+
+var buildHeapGraph = require('../model/heap_graph').buildHeapGraph;
+var heapSection = require('../model/heap_section');
+
+var MAGIC = 'EMHEAPDUMP 1\n';
+var VERSION = 1;
+var CHUNK_BYTES = 1 << 20;
+
+// [[lo, hi]...] -> sorted, merged, clipped to [0, size).
+function mergeRanges(ranges, size) {
+  var list = ranges.filter(function (r) { return r[1] > r[0] && r[0] < size; })
+    .map(function (r) { return [Math.max(0, r[0]), Math.min(size, r[1])]; })
+    .sort(function (a, b) { return a[0] - b[0]; });
+  var out = [];
+  list.forEach(function (r) {
+    var last = out[out.length - 1];
+    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else out.push([r[0], r[1]]);
+  });
+  return out;
+}
+
+// The snapshot as the dump carries it: the heap section without what a
+// scan makes again (states, retained sizes, dominators, edges, totals).
+function strippedSnapshot(snapshot) {
+  var out = {};
+  for (var k in snapshot) if (Object.prototype.hasOwnProperty.call(snapshot, k) && k !== 'heap') out[k] = snapshot[k];
+  var h = snapshot.heap;
+  out.heap = {
+    groups: h.groups.map(function (g) { return {name: g.name}; }),
+    notScanned: h.notScanned,
+    blocks: {address: Array.from(h.blocks.address), size: Array.from(h.blocks.size), site: Array.from(h.blocks.site),
+      id: Array.from(h.blocks.id)},
+  };
+  return out;
+}
+
+// snapshot: taken with {heap: true} a moment ago, in the same task (its
+// heap section keeps `scan`); buffer: the wasm memory's buffer. -> the dump
+// ({header, bytes}), its memory copied now.
+function makeDump(snapshot, buffer) {
+  var heap = snapshot.heap;
+  if (!heap || !heap.scan) throw new Error('a heap dump needs a snapshot taken with {heap: true} (exact modes)');
+  var ranges = [];
+  heap.scan.groups.forEach(function (g) { g.ranges.forEach(function (r) { ranges.push(r); }); });
+  for (var k = 0; k < heap.blocks.address.length; k++) {
+    ranges.push([heap.blocks.address[k], heap.blocks.address[k] + heap.blocks.size[k]]);
+  }
+  var segments = mergeRanges(ranges, buffer.byteLength);
+  var total = 0;
+  segments.forEach(function (s) { total += s[1] - s[0]; });
+  var bytes = new Uint8Array(total);
+  var memory = new Uint8Array(buffer);
+  var at = 0;
+  segments.forEach(function (s) {
+    bytes.set(memory.subarray(s[0], s[1]), at);
+    at += s[1] - s[0];
+  });
+  var header = {
+    format: 'emheap-dump', version: VERSION, snapshot: strippedSnapshot(snapshot),
+    scan: {groups: heap.scan.groups, skip: heap.scan.skip}, memorySize: buffer.byteLength,
+    segments: segments.map(function (s) { return [s[0], s[1] - s[0]]; }),
+  };
+  return {header: header, bytes: bytes};
+}
+
+// The file's bytes (before gzip), as Uint8Array chunks.
+function* dumpChunks(dump) {
+  var json = new TextEncoder().encode(JSON.stringify(dump.header));
+  var head = new Uint8Array(MAGIC.length + 4 + json.length);
+  for (var i = 0; i < MAGIC.length; i++) head[i] = MAGIC.charCodeAt(i);
+  new DataView(head.buffer).setUint32(MAGIC.length, json.length, true);
+  head.set(json, MAGIC.length + 4);
+  yield head;
+  for (var at = 0; at < dump.bytes.length; at += CHUNK_BYTES) yield dump.bytes.subarray(at, at + CHUNK_BYTES);
+}
+
+// How the page and node write a dump (jslib/library_emheap.js saveSnapshot).
+var DUMP_FILE = {chunks: dumpChunks, binary: true, gzip: true, suffix: '.emheapdump.gz', mime: 'application/gzip'};
+
+// Do these (gunzipped) bytes start like a dump?
+function isDump(bytes) {
+  if (bytes.length < MAGIC.length) return false;
+  for (var i = 0; i < MAGIC.length; i++) if (bytes[i] !== MAGIC.charCodeAt(i)) return false;
+  return true;
+}
+
+// Gunzipped file bytes -> {header, words}: the memory as a Uint32Array
+// over [0, end of the last segment), zero where the dump has nothing.
+function readDump(bytes) {
+  if (!isDump(bytes)) throw new Error('not an emheap heap dump (no "EMHEAPDUMP 1" line)');
+  var view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  var n = view.getUint32(MAGIC.length, true);
+  var start = MAGIC.length + 4;
+  if (start + n > bytes.length) throw new Error('damaged heap dump: its header runs past the end of the file');
+  var header = JSON.parse(new TextDecoder().decode(bytes.subarray(start, start + n)));
+  if (header.format !== 'emheap-dump' || header.version !== VERSION) {
+    throw new Error('a heap dump of version ' + header.version + ': this emheap reads version ' + VERSION);
+  }
+  var end = 0;
+  var length = 0;
+  header.segments.forEach(function (s) {
+    end = Math.max(end, s[0] + s[1]);
+    length += s[1];
+  });
+  if (start + n + length !== bytes.length) {
+    throw new Error('damaged heap dump: its segments hold ' + length + ' bytes, the file ' + (bytes.length - start - n));
+  }
+  var memory = new Uint8Array(Math.ceil(end / 4) * 4);
+  var at = start + n;
+  header.segments.forEach(function (s) {
+    memory.set(bytes.subarray(at, at + s[1]), s[0]);
+    at += s[1];
+  });
+  return {header: header, words: new Uint32Array(memory.buffer)};
+}
+
+// Gunzipped file bytes -> the snapshot with its heap graph made again from
+// the dumped memory, exactly as the page made it.
+function analyzeDump(bytes) {
+  var dump = readDump(bytes);
+  var snapshot = dump.header.snapshot;
+  var b = snapshot.heap.blocks;
+  var blocks = {addr: Uint32Array.from(b.address), size: Uint32Array.from(b.size), site: Uint32Array.from(b.site),
+    serial: Uint32Array.from(b.id, function (id) { return (id - 1) / 2; })};
+  var section = heapSection.toHeapSection(buildHeapGraph(dump.words, blocks, dump.header.scan.groups, dump.header.scan.skip));
+  section.notScanned = snapshot.heap.notScanned;
+  snapshot.heap = section;
+  heapSection.addSiteTotals(snapshot);
+  return snapshot;
+}
+
+module.exports = {makeDump: makeDump, dumpChunks: dumpChunks, DUMP_FILE: DUMP_FILE, isDump: isDump, readDump: readDump,
+  analyzeDump: analyzeDump, mergeRanges: mergeRanges};
