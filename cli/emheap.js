@@ -350,7 +350,7 @@ function cmdDiff({ args, opts }, out) {
     out(JSON.stringify({
       before: { file: args[0], capturedAt: before.capturedAt, mode: before.mode },
       after: { file: args[1], capturedAt: after.capturedAt, mode: after.mode },
-      totals: diff.totals, sum: diff.sum, notes: diff.notes, sort, changedSites: ranked.length, sites: shown,
+      totals: diff.totals, sum: diff.sum, blocks: diff.blocks, notes: diff.notes, sort, changedSites: ranked.length, sites: shown,
     }, null, 2) + '\n');
     return 0;
   }
@@ -387,10 +387,27 @@ function cmdDiff({ args, opts }, out) {
     text += renderTable(columns, rows);
     text += `\n${shown.length} of ${ranked.length} changed sites, sorted by ${DIFF_SORTS[sort].title}` +
       (shown.length < ranked.length ? ' (--top 0 shows all)' : '') + '\n';
+    if (diff.blocks) text += blockChangesText(diff.blocks, shown);
   }
   for (const note of diff.notes) text += `note: ${note}\n`;
   out(text);
   return 0;
+}
+
+// Both snapshots had the heap graph: the blocks themselves, matched by id
+// (model/diff.js blockChanges), per shown site its largest new and deleted.
+function blockChangesText(blocks, shown) {
+  const b = units.formatBytes;
+  let text = `\nblocks (heap graphs, matched by block id): ${units.formatCount(blocks.new)} new (${b(blocks.newBytes)}), ` +
+    `${units.formatCount(blocks.deleted)} deleted (${b(blocks.deletedBytes)})\n`;
+  shown.forEach((r, i) => {
+    if (!r.blocks || !r.blocks.instances.length) return;
+    text += `#${i + 1} ${clip(shortName(r.label), KEY_WIDTH)}: ${r.blocks.new} new, ${r.blocks.deleted} deleted\n`;
+    for (const x of r.blocks.instances) {
+      text += `  ${x.change === 'new' ? '+' : '-'} 0x${x.address.toString(16)}  ${units.formatBytesExact(x.size)}  id @${x.id}\n`;
+    }
+  });
+  return text;
 }
 
 // "dir/memory-profile-X.speedscope.json" + ".pb.gz" -> "dir/memory-profile-X.pb.gz"

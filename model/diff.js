@@ -90,9 +90,12 @@ function diffSnapshots(before, after) {
       before: counters(x),
       after: counters(y),
     };
+    row.siteIds = { before: x.siteIds, after: y.siteIds };
     // unchanged sites are left out, as in DevTools
     if (COLUMNS.some((c) => row[c] !== 0)) rows.push(row);
   }
+  const blocks = before.heap && after.heap ? blockChanges(before, after, rows) : null;
+  rows.forEach((r) => { delete r.siteIds; });
 
   const sum = {};
   for (const c of COLUMNS) sum[c] = rows.reduce((t, r) => t + r[c], 0);
@@ -107,7 +110,56 @@ function diffSnapshots(before, after) {
     freeCalls: triple(total(before, 'freeCalls'), total(after, 'freeCalls')),
     sites: triple(before.sites.length, after.sites.length),
   };
-  return { rows, sum, totals, notes: notes(before, after) };
+  return { rows, sum, totals, blocks, notes: notes(before, after) };
+}
+
+// How many instances a row lists, of each change, largest first.
+const INSTANCES = 5;
+
+// With the heap graph in both (snapshot.heap): the blocks live in one and
+// not in the other, matched by id (2 * serial + 1: the same block keeps it
+// across the snapshots of a run, and a block made again at a freed one's
+// address gets another), as DevTools' Comparison matches objects. Each row
+// gets `blocks` {new, newBytes, deleted, deletedBytes, instances: [{change,
+// address, size, id}]}; -> the totals, or null when the snapshots are of
+// two runs (no id in common: blocks cannot be matched).
+function blockChanges(before, after, rows) {
+  const index = (heap) => {
+    const m = new Map();
+    const b = heap.blocks;
+    for (let k = 0; k < b.id.length; k++) m.set(b.id[k], k);
+    return m;
+  };
+  const bi = index(before.heap);
+  const ai = index(after.heap);
+  let common = 0;
+  ai.forEach((k, id) => { if (bi.has(id)) common++; });
+  if (common === 0 && bi.size && ai.size) return null;
+  const rowOf = { before: new Map(), after: new Map() };
+  for (const r of rows) {
+    r.blocks = { new: 0, newBytes: 0, deleted: 0, deletedBytes: 0, instances: [] };
+    r.siteIds.before.forEach((id) => rowOf.before.set(id, r));
+    r.siteIds.after.forEach((id) => rowOf.after.set(id, r));
+  }
+  const total = { new: 0, newBytes: 0, deleted: 0, deletedBytes: 0 };
+  const note = (change, heap, k, r) => {
+    const size = heap.blocks.size[k];
+    total[change]++;
+    total[change + 'Bytes'] += size;
+    if (!r) return;
+    r.blocks[change]++;
+    r.blocks[change + 'Bytes'] += size;
+    r.blocks.instances.push({ change, address: heap.blocks.address[k], size, id: heap.blocks.id[k] });
+  };
+  ai.forEach((k, id) => { if (!bi.has(id)) note('new', after.heap, k, rowOf.after.get(after.heap.blocks.site[k])); });
+  bi.forEach((k, id) => { if (!ai.has(id)) note('deleted', before.heap, k, rowOf.before.get(before.heap.blocks.site[k])); });
+  for (const r of rows) {
+    const list = r.blocks.instances;
+    const keep = (change) => list.filter((b) => b.change === change).sort((p, q) => q.size - p.size || p.address - q.address)
+      .slice(0, INSTANCES);
+    r.blocks.instances = keep('new').concat(keep('deleted'));
+  }
+  return total;
 }
 
 const triple = (before, after) => ({ before, after, delta: after - before });

@@ -255,6 +255,22 @@ for (const build of ['dlmalloc', 'emmalloc', 'shadow', 'threads']) {
       assert.equal(text.status, 0, text.stderr);
       assert.match(text.stdout, /leaked: 2 blocks directly \(\d+ B\), 4 indirectly/);
       assert.match(text.stdout, /blocks that retain the most/);
+      // two dumps of one run: the blocks themselves, matched by id
+      const later = path.join(tmp, r.tagged.LATER_DUMP.file);
+      assert.notEqual(later, dump, 'a second file, not the first one replaced');
+      const diff = cli('diff', dump, later, '--json', '--top', '0');
+      assert.equal(diff.status, 0, diff.stderr);
+      const d = JSON.parse(diff.stdout);
+      assert.equal(d.blocks.new, 2);
+      assert.equal(d.blocks.deleted, 1);
+      const middle = d.sites.find((s) => /^keep_middle/.test(s.label));
+      assert.deepEqual(middle.blocks.instances.map((x) => [x.change, x.size >= 1000]), [['deleted', true]]);
+      const list = d.sites.find((s) => s.blocks && s.blocks.new === 2);
+      assert.ok(list && /^make_list/.test(list.label), JSON.stringify(d.sites.map((s) => [s.label, s.blocks])));
+      assert.ok(list.blocks.instances.every((x) => x.change === 'new' && x.id % 2 === 1));
+      const diffText = cli('diff', dump, later).stdout;
+      assert.match(diffText, /blocks \(heap graphs, matched by block id\): 2 new \(\d+ B\), 1 deleted \(\d+ B\)/);
+      assert.match(diffText, /#\d+ keep_middle\S*: 0 new, 1 deleted\n {2}- 0x[0-9a-f]+ {2}[\d,]+ B {2}id @\d+\n/);
       // not a dump: clear errors
       fs.writeFileSync(path.join(tmp, 'cut.emheapdump.gz'), fs.readFileSync(dump).subarray(0, 200));
       const cut = cli('analyze', path.join(tmp, 'cut.emheapdump.gz'));

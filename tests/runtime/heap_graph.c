@@ -8,7 +8,8 @@
 ** whose only pointer sits in memory nobody scans.
 ** Prints "SNAPSHOT {...}" (emheap.snapshot({heap: true})) from inside main,
 ** while every block above is live, then "DUMP {"file": ...}": the file
-** emheap.dumpHeap() wrote at the same moment (in the working directory).
+** emheap.dumpHeap() wrote at the same moment (in the working directory),
+** and "LATER_DUMP {...}" a second dump after one block is freed and two made.
 */
 #include <emscripten.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@ node *kept_tree[3];     /* a root and two children */
 char *kept_middle;      /* points 100 bytes into a 1000-byte block */
 void **hidden_region;   /* untracked memory holding a pointer: registered */
 void **unseen_region;   /* untracked memory holding a pointer: not registered */
+node *volatile sink_list; /* the list made after the first dump */
 
 __attribute__((noinline)) static node *make_list(int n) {
   node *head = NULL;
@@ -168,6 +170,12 @@ int main(void) {
   EM_ASM({ console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot({heap: true}))); });
   /* the same moment as a heap dump, for the offline analysis */
   EM_ASM({ console.log('DUMP ' + JSON.stringify({file: Module['emheap'].dumpHeap()})); });
+  /* a moment later: the 1000-byte block freed, a list of two made */
+  free(kept_middle - 100);
+  kept_middle = NULL;
+  node *later = make_list_fn(2);
+  EM_ASM({ console.log('LATER_DUMP ' + JSON.stringify({file: Module['emheap'].dumpHeap()})); });
+  sink_list = later;
 #ifdef __EMSCRIPTEN_PTHREADS__
   __atomic_store_n(&thread_release, 1, __ATOMIC_SEQ_CST);
   pthread_join(t, NULL);
