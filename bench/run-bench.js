@@ -339,7 +339,33 @@ async function exportTiming(page) {
       heapBeforeMB: before / 1048576, pause});
     if (i === 0) out = {sites: snap.sites, liveBlocks: snap.liveBlocks, bytes};
   }
-  return {...out, times: runs};
+  // The heap graph (exact modes): emheap.snapshotAsync({heap: true}), the
+  // memory copied at the call and the graph built from the copy in slices.
+  const graph = [];
+  for (let i = 0; i < 2; i++) {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const before = await heap();
+    let peak = before;
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        peak = Math.max(peak, await heap());
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    await startPauseProbe(page);
+    const t0 = Date.now();
+    const got = await page.evaluate(async () => {
+      const s = await globalThis.emheap.snapshotAsync({heap: true});
+      return {blocks: s.heap.blocks.address.length, edges: s.heap.edges.length};
+    });
+    const ms = Date.now() - t0;
+    polling = false;
+    await poll;
+    const pause = await stopPauseProbe(page);
+    graph.push({ms, pause, peakHeapMB: peak / 1048576, heapBeforeMB: before / 1048576, ...got});
+  }
+  return {...out, times: runs, graph};
 }
 
 const EXPORT_CELLS = [
@@ -350,6 +376,7 @@ const EXPORT_CELLS = [
 
 async function exportTable(ctx, notes) {
   const rows = [];
+  const graphRows = [];
   const results = [];
   for (const {workload, config: name} of EXPORT_CELLS) {
     const config = CONFIG[name];
@@ -373,9 +400,18 @@ async function exportTable(ctx, notes) {
       Math.round(Math.max(...x.times.map((t) => t.pause))).toLocaleString('en-US'),
       fixed(x.bytes / 1048576, 1)]);
     results.push({workload, config: name, allocMs: r.result.ms, ...x});
+    const g = x.graph || [];
+    if (g.length) {
+      graphRows.push([name, Number(g[0].blocks).toLocaleString('en-US'), Number(x.sites).toLocaleString('en-US'),
+        Number(g[0].edges).toLocaleString('en-US'), Math.round(median(g.map((t) => t.ms))).toLocaleString('en-US'),
+        Math.round(Math.max(...g.map((t) => t.pause))).toLocaleString('en-US'),
+        `${Math.round(median(g.map((t) => t.heapBeforeMB)))} -> ${Math.round(Math.max(...g.map((t) => t.peakHeapMB)))}`]);
+    }
   }
   const md = table(['configuration', 'live blocks', 'sites', 'snapshot() ms, synchronous (median)',
-    'first Ctrl+Shift+H export ms', 'median export ms (of 3)', 'JS heap MB before -> peak', 'longest pause ms', 'speedscope file MB'], rows);
+    'first Ctrl+Shift+H export ms', 'median export ms (of 3)', 'JS heap MB before -> peak', 'longest pause ms', 'speedscope file MB'], rows) +
+    '\n\nHeap graph, `emheap.snapshotAsync({heap: true})` (median of 2):\n\n' +
+    table(['configuration', 'live blocks', 'sites', 'edges', 'ms', 'longest pause ms', 'JS heap MB before -> peak'], graphRows);
   return {md, results};
 }
 

@@ -15,7 +15,6 @@
 //                address, size, site and id, groups' names, notScanned,
 //      scan: {groups: [{name, ranges, ignoreTail, values}], skip: [[lo, hi]]}
 //            (jslib/heap_scan.js scanInputs: the roots and what is left out),
-//      memorySize: bytes of the wasm memory,
 //      segments: [[start, length]...]: the memory the scan reads (roots'
 //                ranges and live blocks), in address order, not overlapping}
 //   the segments' bytes, one after another.
@@ -25,24 +24,11 @@
 
 var buildHeapGraph = require('../model/heap_graph').buildHeapGraph;
 var heapSection = require('../model/heap_section');
+var heapMemory = require('../model/heap_memory');
 
 var MAGIC = 'EMHEAPDUMP 1\n';
 var VERSION = 1;
 var CHUNK_BYTES = 1 << 20;
-
-// [[lo, hi]...] -> sorted, merged, clipped to [0, size).
-function mergeRanges(ranges, size) {
-  var list = ranges.filter(function (r) { return r[1] > r[0] && r[0] < size; })
-    .map(function (r) { return [Math.max(0, r[0]), Math.min(size, r[1])]; })
-    .sort(function (a, b) { return a[0] - b[0]; });
-  var out = [];
-  list.forEach(function (r) {
-    var last = out[out.length - 1];
-    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
-    else out.push([r[0], r[1]]);
-  });
-  return out;
-}
 
 // The snapshot as the dump carries it: the heap section without what a
 // scan makes again (states, retained sizes, dominators, edges, totals).
@@ -59,33 +45,18 @@ function strippedSnapshot(snapshot) {
   return out;
 }
 
-// snapshot: taken with {heap: true} a moment ago, in the same task (its
-// heap section keeps `scan`); buffer: the wasm memory's buffer. -> the dump
-// ({header, bytes}), its memory copied now.
-function makeDump(snapshot, buffer) {
+// snapshot: taken with {heap: true} (its heap section keeps `scan`: the
+// roots and the copy of the memory the scan read, made at that moment).
+// -> the dump ({header, bytes}).
+function makeDump(snapshot) {
   var heap = snapshot.heap;
   if (!heap || !heap.scan) throw new Error('a heap dump needs a snapshot taken with {heap: true} (exact modes)');
-  var ranges = [];
-  heap.scan.groups.forEach(function (g) { g.ranges.forEach(function (r) { ranges.push(r); }); });
-  for (var k = 0; k < heap.blocks.address.length; k++) {
-    ranges.push([heap.blocks.address[k], heap.blocks.address[k] + heap.blocks.size[k]]);
-  }
-  var segments = mergeRanges(ranges, buffer.byteLength);
-  var total = 0;
-  segments.forEach(function (s) { total += s[1] - s[0]; });
-  var bytes = new Uint8Array(total);
-  var memory = new Uint8Array(buffer);
-  var at = 0;
-  segments.forEach(function (s) {
-    bytes.set(memory.subarray(s[0], s[1]), at);
-    at += s[1] - s[0];
-  });
+  var memory = heap.scan.memory;
   var header = {
     format: 'emheap-dump', version: VERSION, snapshot: strippedSnapshot(snapshot),
-    scan: {groups: heap.scan.groups, skip: heap.scan.skip}, memorySize: buffer.byteLength,
-    segments: segments.map(function (s) { return [s[0], s[1] - s[0]]; }),
+    scan: {groups: heap.scan.groups, skip: heap.scan.skip}, segments: heapMemory.segmentList(memory),
   };
-  return {header: header, bytes: bytes};
+  return {header: header, bytes: heapMemory.bytesOf(memory)};
 }
 
 // The file's bytes (before gzip), as Uint8Array chunks.
@@ -109,8 +80,7 @@ function isDump(bytes) {
   return true;
 }
 
-// Gunzipped file bytes -> {header, words}: the memory as a Uint32Array
-// over [0, end of the last segment), zero where the dump has nothing.
+// Gunzipped file bytes -> {header, memory} (model/heap_memory.js).
 function readDump(bytes) {
   if (!isDump(bytes)) throw new Error('not an emheap heap dump (no "EMHEAPDUMP 1" line)');
   var view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -121,22 +91,17 @@ function readDump(bytes) {
   if (header.format !== 'emheap-dump' || header.version !== VERSION) {
     throw new Error('a heap dump of version ' + header.version + ': this emheap reads version ' + VERSION);
   }
-  var end = 0;
   var length = 0;
+  var last = 0;
   header.segments.forEach(function (s) {
-    end = Math.max(end, s[0] + s[1]);
+    if (!(s[0] >= last && s[0] % 4 === 0 && s[1] % 4 === 0)) throw new Error('damaged heap dump: its segments are out of order');
+    last = s[0] + s[1];
     length += s[1];
   });
   if (start + n + length !== bytes.length) {
     throw new Error('damaged heap dump: its segments hold ' + length + ' bytes, the file ' + (bytes.length - start - n));
   }
-  var memory = new Uint8Array(Math.ceil(end / 4) * 4);
-  var at = start + n;
-  header.segments.forEach(function (s) {
-    memory.set(bytes.subarray(at, at + s[1]), s[0]);
-    at += s[1];
-  });
-  return {header: header, words: new Uint32Array(memory.buffer)};
+  return {header: header, memory: heapMemory.fromSegments(header.segments, bytes.subarray(start + n))};
 }
 
 // Gunzipped file bytes -> the snapshot with its heap graph made again from
@@ -147,7 +112,7 @@ function analyzeDump(bytes) {
   var b = snapshot.heap.blocks;
   var blocks = {addr: Uint32Array.from(b.address), size: Uint32Array.from(b.size), site: Uint32Array.from(b.site),
     serial: Uint32Array.from(b.id, function (id) { return (id - 1) / 2; })};
-  var section = heapSection.toHeapSection(buildHeapGraph(dump.words, blocks, dump.header.scan.groups, dump.header.scan.skip));
+  var section = heapSection.toHeapSection(buildHeapGraph(dump.memory, blocks, dump.header.scan.groups, dump.header.scan.skip));
   section.notScanned = snapshot.heap.notScanned;
   snapshot.heap = section;
   heapSection.addSiteTotals(snapshot);
@@ -155,4 +120,4 @@ function analyzeDump(bytes) {
 }
 
 module.exports = {makeDump: makeDump, dumpChunks: dumpChunks, DUMP_FILE: DUMP_FILE, isDump: isDump, readDump: readDump,
-  analyzeDump: analyzeDump, mergeRanges: mergeRanges};
+  analyzeDump: analyzeDump};

@@ -16,18 +16,29 @@ const fs = require('fs');
 const path = require('path');
 
 const ROOT = path.join(__dirname, '..');
-const MODULES = [
-  'jslib/v8_stack', 'jslib/gecko_stack', 'jslib/stack_text', 'model/sharded_map', 'jslib/int_hash', 'jslib/stack_table', 'jslib/layout', 'model/sliced_sort', 'jslib/snapshot',
-  'jslib/wasm_sections', 'jslib/sorted_search', 'jslib/source_map', 'jslib/dwarf', 'jslib/symbol_map', 'jslib/node_output', 'jslib/page_output', 'model/names', 'model/estimates', 'model/site_counters', 'model/peak', 'model/dominators', 'model/heap_graph', 'model/heap_section', 'jslib/heap_scan', 'model/wrappers', 'jslib/leak_report',
-  'formats/json_stream', 'formats/speedscope', 'formats/perfview', 'formats/pprof', 'formats/collapsed',
-  'formats/chrome_trace', 'formats/heapsnapshot', 'formats/dhat', 'formats/heap_dump', 'formats/index', 'model/sites', 'model/diff',
-];
 const EXPORTS = {
   snapshot: 'jslib/snapshot', stackTable: 'jslib/stack_table', layout: 'jslib/layout',
   formats: 'formats/index', wasmSections: 'jslib/wasm_sections', sourceMap: 'jslib/source_map', dwarf: 'jslib/dwarf',
   symbolMap: 'jslib/symbol_map', leakReport: 'jslib/leak_report', wrappers: 'model/wrappers', peak: 'model/peak', heapScan: 'jslib/heap_scan', heapSection: 'model/heap_section', heapDump: 'formats/heap_dump',
   diff: 'model/diff', nodeOutput: 'jslib/node_output', steps: 'model/sliced_sort', pageOutput: 'jslib/page_output',
 };
+
+// Every module the exported ones require, found by following their
+// require('./x') and require('../dir/x') calls (node built-ins, which the
+// page never reaches, are left out: they are only required under node).
+function modulesOf(roots) {
+  const seen = new Set();
+  const visit = (id) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    const code = fs.readFileSync(path.join(ROOT, id + '.js'), 'utf8');
+    for (const m of code.matchAll(/require\((['"])(\.{1,2}\/[^'"]+)\1\)/g)) {
+      visit(path.posix.normalize(path.posix.join(path.posix.dirname(id), m[2])).replace(/\.js$/, ''));
+    }
+  };
+  roots.forEach(visit);
+  return [...seen].sort();
+}
 
 function moduleSource(id) {
   const code = fs.readFileSync(path.join(ROOT, id + '.js'), 'utf8');
@@ -39,7 +50,7 @@ function moduleSource(id) {
 function bundleSource() {
   return `(function () {
 var defs = {
-${MODULES.map(moduleSource).join(',\n')}
+${modulesOf(Object.values(EXPORTS)).map(moduleSource).join(',\n')}
 };
 var cache = {};
 function resolve(dir, rel) {

@@ -2,14 +2,18 @@
 // and the roots read out of linear memory (jslib/layout.js), scanned by
 // model/heap_graph.js, as snapshot.heap (model/heap_section.js).
 //
-// The scan reads the memory as it is now, in one synchronous call: in a
-// program without threads nothing changes while it runs. With threads,
-// other threads go on writing (LSan stops them; a page cannot): a pointer
-// moved during the scan may be missed or seen twice, which the README says.
+// The scan reads a copy of the memory made in one synchronous step (its
+// roots and live blocks): in a program without threads nothing changes
+// while it is made, and the graph is then built from the copy in slices.
+// With threads, other threads go on writing during the copy (LSan stops
+// them; a page cannot): a pointer moved meanwhile may be missed or seen
+// twice, which the README says.
 'use strict';
 
 var layout = require('./layout');
-var buildHeapGraph = require('../model/heap_graph').buildHeapGraph;
+var buildHeapGraphSteps = require('../model/heap_graph').buildHeapGraphSteps;
+var heapMemory = require('../model/heap_memory');
+var runSteps = require('../model/sliced_sort').runSteps;
 var toHeapSection = require('../model/heap_section').toHeapSection;
 
 // What a scan reads: the live blocks, the root groups and the ranges left
@@ -58,16 +62,32 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
     notScanned: {threads: r.threadsDropped, regions: r.regionsDropped, blocks: Number(lost)}};
 }
 
-// The same, scanned: -> snapshot.heap, with runtime site ids. The section
-// keeps what the scan read (`scan`: root groups and skipped ranges; not
-// enumerable, so no file carries it) for a heap dump (formats/heap_dump.js).
-function scanHeap(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
+// The same, scanned, as steps: the blocks, the roots and the memory they
+// cover are read now (a copy of about the live heap's size: the program
+// goes on while a page runs the steps); the generator returned makes the
+// graph and returns snapshot.heap, with runtime site ids. The section keeps
+// what the scan read (`scan`: root groups, skipped ranges, the memory copy;
+// not enumerable, so no file carries it) for a heap dump
+// (formats/heap_dump.js).
+function scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
   var inputs = scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks);
-  var section = toHeapSection(buildHeapGraph(new Uint32Array(buffer), inputs.blocks, inputs.groups, inputs.skip));
-  section.notScanned = inputs.notScanned;
-  Object.defineProperty(section, 'scan', {value: {groups: inputs.groups, skip: inputs.skip}, enumerable: false,
-    configurable: true});
-  return section;
+  var ranges = [];
+  inputs.groups.forEach(function (g) { g.ranges.forEach(function (r) { ranges.push(r); }); });
+  var b = inputs.blocks;
+  for (var k = 0; k < b.addr.length; k++) ranges.push([b.addr[k], b.addr[k] + b.size[k]]);
+  var memory = heapMemory.copyRanges(buffer, ranges);
+  return (function* () {
+    var graph = yield* buildHeapGraphSteps(memory, inputs.blocks, inputs.groups, inputs.skip);
+    var section = toHeapSection(graph);
+    section.notScanned = inputs.notScanned;
+    Object.defineProperty(section, 'scan', {value: {groups: inputs.groups, skip: inputs.skip, memory: memory},
+      enumerable: false, configurable: true});
+    return section;
+  })();
 }
 
-module.exports = {scanHeap: scanHeap, scanInputs: scanInputs};
+function scanHeap(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
+  return runSteps(scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, threadStacks));
+}
+
+module.exports = {scanHeap: scanHeap, scanHeapSteps: scanHeapSteps, scanInputs: scanInputs};

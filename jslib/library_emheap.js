@@ -589,13 +589,15 @@ mergeInto(LibraryManager.library, {
 
     // The heap graph now (jslib/heap_scan.js), for a snapshot taken at the
     // same moment. Exact modes only: sampled mode records one block in many.
-    scanHeap: function () {
+    // The blocks, roots and the memory they cover are read at the call; the
+    // generator returned builds the graph from that copy, in steps.
+    scanHeapSteps: function () {
       EMHEAP.needExact();
       var state = EMHEAP.stateAddress();
       var roots = _emheap_roots_now();
       var ptrs = [];
       EMHEAP.jsRoots.forEach(function (n, ptr) { ptrs.push(ptr); });
-      return emheapModules.heapScan.scanHeap(EMHEAP.buffer(), state, roots, ptrs, EMHEAP.pthreadStacks());
+      return emheapModules.heapScan.scanHeapSteps(EMHEAP.buffer(), state, roots, ptrs, EMHEAP.pthreadStacks());
     },
 
     // [[lo, hi]...]: the C stack of each running thread, as Emscripten's
@@ -633,9 +635,9 @@ mergeInto(LibraryManager.library, {
       // page's slices come after). With threads, blocks and roots are read
       // under one lock and the site tables under the next: a block made in
       // between is in the sites' totals and not in the graph.
-      var heap = options && options.heap ? EMHEAP.scanHeap() : null;
+      var heapSteps = options && options.heap ? EMHEAP.scanHeapSteps() : null;
       var snapshot = yield* emheapModules.snapshot.snapshotSteps(EMHEAP.buffer(), EMHEAP.stateAddress(), EMHEAP.table(),
-        EMHEAP.info(), copyArea, heap);
+        EMHEAP.info(), copyArea, heapSteps);
       var asRead = snapshot;
       try {
         snapshot = yield* emheapModules.wrappers.removeAllocationLayerSteps(snapshot, EMHEAP.wrapperList());
@@ -825,8 +827,8 @@ mergeInto(LibraryManager.library, {
       try {
         EMHEAP.needExact();
         var snapshot = EMHEAP.snapshot({heap: true});
-        // in the same task as the scan: the memory of that moment
-        dump = emheapModules.heapDump.makeDump(snapshot, EMHEAP.buffer());
+        // its heap section keeps the copy of the memory the scan read
+        dump = emheapModules.heapDump.makeDump(snapshot);
         emheapModules.snapshot.completeFrames(dump.header.snapshot, EMHEAP.info());
       } catch (e) {
         return EMHEAP.reportError(e);

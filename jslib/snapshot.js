@@ -18,8 +18,8 @@ var SNAPSHOT_VERSION = 1;
 // symbolize: fn(pointer)
 // -> {name, funcIndex} for shadow frames, functionName: fn(funcIndex) -> name
 // or null}.
-function buildSnapshot(buffer, statePtr, stackTable, info, copyArea, heap) {
-  return runSteps(snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heap));
+function buildSnapshot(buffer, statePtr, stackTable, info, copyArea, heapSteps) {
+  return runSteps(snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps));
 }
 
 // Sites read, resolved or sorted between two yields of snapshotSteps.
@@ -30,9 +30,10 @@ var STEP_SITES = require('../model/sliced_sort').STEP_ITEMS;
 // others build sites, sort them and resolve frames, STEP_SITES at a time,
 // so that a page can run between steps (emheap.snapshotAsync, downloads).
 // The first yield gives the snapshot being built; returns it complete.
-// copyArea: memory for the copy, from layout.copyArea (optional). heap: the
-// heap graph taken at the same moment (jslib/heap_scan.js), or none.
-function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heap) {
+// copyArea: memory for the copy, from layout.copyArea (optional). heapSteps:
+// the heap graph of the same moment (jslib/heap_scan.js scanHeapSteps: its
+// memory already copied, the graph still to make, in steps), or none.
+function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps) {
   var snapshot = {
     format: 'emheap-snapshot',
     version: SNAPSHOT_VERSION,
@@ -97,7 +98,8 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heap) {
   snapshot.heapGrowth.forEach(function (g) {
     if (mergedInto.has(g.siteId)) g.siteId = mergedInto.get(g.siteId);
   });
-  if (heap) {
+  if (heapSteps) {
+    var heap = yield* heapSteps;
     heapSection.remapSites(heap, mergedInto);
     snapshot.heap = heap;
   }

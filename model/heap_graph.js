@@ -24,6 +24,12 @@
 'use strict';
 
 var dominators = require('./dominators');
+var heapMemory = require('./heap_memory');
+var runSteps = require('./sliced_sort').runSteps;
+
+// Words scanned (or loop turns) between two yields of buildHeapGraphSteps:
+// ~5-10 ms of a page's main thread.
+var STEP_WORK = 500000;
 
 var REACHABLE = 0;
 var DIRECT = 1;
@@ -87,16 +93,22 @@ function blockAt(addr, size, v) {
   return v < addr[lo] + size[lo] ? lo : -1;
 }
 
-// words: Uint32Array over the whole memory. blocks: see byAddress. roots:
+// memory: what the scan reads (model/heap_memory.js: a copy of the roots
+// and blocks, or wholeMemory(words) over the memory itself). blocks: see byAddress. roots:
 // [{name, ranges: [[lo, hi]...], values: [pointer...], ignoreTail}]: a
 // root with ignoreTail N takes no word that points into the last N bytes of
 // a block (dlmalloc's own globals point at chunk headers, which lie in the
 // last 4 bytes of the block before: the allocator's state, which LSan
 // leaves out of its scan, would keep the last block before a free chunk
 // alive). skip: [[lo, hi]...] ranges never scanned (emheap's own state).
-// -> the graph (see the top).
-function buildHeapGraph(words, blocks, roots, skip) {
+// -> the graph (see the top). As steps: a page runs between them, on a copy
+// of the memory (the program goes on meanwhile).
+function* buildHeapGraphSteps(memory, blocks, roots, skip) {
+  if (memory instanceof Uint32Array) memory = heapMemory.wholeMemory(memory);
+  var words = memory.words;
+  var work = 0;
   var b = byAddress(blocks);
+  yield;
   var count = b.addr.length;
   var groups = roots.length;
   var LEAKED = groups + 1;
@@ -132,7 +144,6 @@ function buildHeapGraph(words, blocks, roots, skip) {
   // Scans [lo, hi) word by word, less the skipped ranges.
   function scanRange(source, lo, hi) {
     lo = Math.max(0, Math.ceil(lo / 4) * 4);
-    hi = Math.min(hi, words.length * 4);
     for (var s = 0; s < skipList.length && lo < hi; s++) {
       var sk = skipList[s];
       if (sk[1] <= lo || sk[0] >= hi) continue;
@@ -141,8 +152,18 @@ function buildHeapGraph(words, blocks, roots, skip) {
     }
     if (lo < hi) scanWords(source, lo, hi);
   }
+  // [lo, hi) as the copy has it: a range is copied whole (the copy was
+  // made of these ranges), so one not copied is not read at all.
   function scanWords(source, lo, hi) {
-    for (var w = lo >>> 2, end = hi >>> 2; w < end; w++) edge(source, words[w]);
+    while (lo < hi) {
+      var s = heapMemory.segmentAt(memory, lo);
+      if (s < 0) return;
+      var end = Math.min(hi, memory.ends[s]);
+      var first = (memory.offsets[s] + lo - memory.starts[s]) >>> 2;
+      for (var w = first, last = first + ((end - lo) >>> 2); w < last; w++) edge(source, words[w]);
+      work += (end - lo) >>> 2;
+      lo = end;
+    }
   }
   function scanBlock(k) {
     var node = first + k;
@@ -158,21 +179,27 @@ function buildHeapGraph(words, blocks, roots, skip) {
     var node = r + 1;
     start[node] = targets.length;
     ignoreTail = roots[r].ignoreTail || 0;
-    roots[r].ranges.forEach(function (range) {
+    for (var ri = 0; ri < roots[r].ranges.length; ri++) {
+      var range = roots[r].ranges[ri];
       // a root that lies in a live block keeps that block (a registered
       // malloc'd region; a thread stack Emscripten took from malloc)
       if (range[1] > range[0]) edge(node, range[0] >>> 0);
       scanRange(node, range[0], range[1]);
-    });
+      if (work >= STEP_WORK) { work = 0; yield; }
+    }
     (roots[r].values || []).forEach(function (v) { edge(node, v >>> 0); });
     ignoreTail = 0;
     edgeCount[node] = targets.length - start[node];
   }
-  while (qHead < qTail) scanBlock(queue[qHead++]);
+  while (qHead < qTail) {
+    scanBlock(queue[qHead++]);
+    if (++work >= STEP_WORK) { work = 0; yield; }
+  }
   // the rest: leaked blocks, scanned for the edges among them
   scanning = 'leaked';
   var pointedByLeaked = new Uint8Array(count);
   for (var k = 0; k < count; k++) {
+    if (++work >= STEP_WORK) { work = 0; yield; }
     if (reached[k]) continue;
     scanBlock(k);
   }
@@ -218,6 +245,7 @@ function buildHeapGraph(words, blocks, roots, skip) {
     }
   }
   mark(0);
+  yield;
   var cycleStarts = [];
   for (var k5 = 0; k5 < count; k5++) {
     if (seen[first + k5]) continue;
@@ -236,7 +264,9 @@ function buildHeapGraph(words, blocks, roots, skip) {
 
   var selfSize = new Float64Array(n);
   for (var k6 = 0; k6 < count; k6++) selfSize[first + k6] = b.size[k6];
-  var dom = dominators.immediateDominators(n, 0, start, edgeCount, targets.a);
+  yield;
+  var dom = yield* dominators.immediateDominatorsSteps(n, 0, start, edgeCount, targets.a);
+  yield;
   var retained = dominators.retainedSizes(n, selfSize, dom.idom, dom.order);
 
   return {
@@ -254,5 +284,10 @@ function buildHeapGraph(words, blocks, roots, skip) {
   };
 }
 
-module.exports = {buildHeapGraph: buildHeapGraph, blockAt: blockAt, REACHABLE: REACHABLE, DIRECT: DIRECT,
+// All at once (node, tests).
+function buildHeapGraph(memory, blocks, roots, skip) {
+  return runSteps(buildHeapGraphSteps(memory, blocks, roots, skip));
+}
+
+module.exports = {buildHeapGraph: buildHeapGraph, buildHeapGraphSteps: buildHeapGraphSteps, blockAt: blockAt, REACHABLE: REACHABLE, DIRECT: DIRECT,
   INDIRECT: INDIRECT};

@@ -25,7 +25,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include <emscripten/emmalloc.h>
+#include "builtin_alloc.h"
 
 #include "alloc_fast.h"
 

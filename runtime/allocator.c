@@ -8,7 +8,7 @@
 ** allocator, a changed layout) leaves the generic variant, which is slower
 ** but right for any allocator with a malloc_usable_size.
 */
-#include <emscripten/emmalloc.h>
+#include "builtin_alloc.h"
 
 #include "allocator.h"
 

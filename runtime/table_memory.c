@@ -24,7 +24,7 @@
 */
 #include <string.h>
 
-#include <emscripten/emmalloc.h>
+#include "builtin_alloc.h"
 #include <emscripten/heap.h>
 
 #include "emheap_internal.h"

@@ -22,7 +22,13 @@
 
 #include "alloc_fast.h"
 
-#if EMHEAP_THREADED && defined(__EMSCRIPTEN_major__) &&                                       \
+/* Emscripten's version: __EMSCRIPTEN_MAJOR__ & co. since 4.x (the
+** lower-case names are deprecated there, a warning under -Werror), the
+** lower-case ones before. Any version with the upper-case names is past
+** 3.1.13. */
+#if defined(__EMSCRIPTEN_MAJOR__)
+#define THREAD_DATA_FROM_MALLOC 0
+#elif EMHEAP_THREADED && defined(__EMSCRIPTEN_major__) &&                                     \
     (__EMSCRIPTEN_major__ < 3 || (__EMSCRIPTEN_major__ == 3 && __EMSCRIPTEN_minor__ < 1) || \
      (__EMSCRIPTEN_major__ == 3 && __EMSCRIPTEN_minor__ == 1 && __EMSCRIPTEN_tiny__ <= 13))
 #define THREAD_DATA_FROM_MALLOC 1

@@ -179,3 +179,40 @@ test('heap graph: a root range that lies inside a live block keeps that block', 
   assert.deepEqual(Array.from(g.state), [REACHABLE, REACHABLE]);
   assert.equal(g.idom[g.firstBlockNode], 1, 'the stack block hangs from its group');
 });
+
+test('heap graph in steps, on a copy of the memory: the same graph as at once, with pauses', () => {
+  const {buildHeapGraphSteps} = require('../model/heap_graph');
+  const heapMemory = require('../model/heap_memory');
+  // a list of 100,000 blocks of 16 bytes from a global, and free memory between them
+  const n = 100000;
+  const words = new Uint32Array((1 << 20) + n * 8);
+  const base = 4096;
+  const blocks = {addr: new Uint32Array(n), size: new Uint32Array(n).fill(16), site: new Uint32Array(n).fill(1),
+    serial: Uint32Array.from({length: n}, (_, i) => i + 1)};
+  for (let i = 0; i < n; i++) {
+    const addr = base + i * 32; // 16 bytes used, 16 free
+    blocks.addr[i] = addr;
+    words[addr >>> 2] = i + 1 < n ? base + (i + 1) * 32 : 0;
+    words[(addr + 16) >>> 2] = 0xdead; // free memory: never read
+  }
+  words[256] = base; // the global at 1024
+  const roots = [{name: '(C globals)', ranges: [[1024, 2048]]}];
+  const whole = buildHeapGraph(words, blocks, roots, []);
+  const memory = heapMemory.copyRanges(words.buffer, [[1024, 2048]].concat(Array.from(blocks.addr, (a) => [a, a + 16])));
+  assert.equal(memory.words.length, (1024 + n * 16) / 4, 'only the roots and the blocks are copied');
+  const steps = buildHeapGraphSteps(memory, blocks, roots, []);
+  let pauses = 0;
+  let r = steps.next();
+  while (!r.done) {
+    pauses++;
+    r = steps.next();
+  }
+  assert.ok(pauses >= 4, `${pauses} pauses`);
+  assert.deepEqual(Array.from(r.value.retained), Array.from(whole.retained));
+  assert.deepEqual(Array.from(r.value.idom), Array.from(whole.idom));
+  assert.equal(r.value.retained[r.value.firstBlockNode], n * 16, 'the head retains the list');
+  // segments: whole words, merged, ordered; a lookup finds each
+  assert.deepEqual(heapMemory.segmentsOf([[10, 13], [12, 21], [40, 41], [0, 2]], 100), [[0, 4], [8, 24], [40, 44]]);
+  const m = heapMemory.fromSegments([[8, 16], [40, 4]], new Uint8Array(20));
+  assert.deepEqual([0, 8, 20, 23, 40, 44].map((a) => heapMemory.segmentAt(m, a)), [-1, 0, 0, 0, 1, -1]);
+});
