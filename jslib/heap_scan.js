@@ -71,11 +71,9 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
 // (formats/heap_dump.js).
 function scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
   var inputs = scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks);
-  var ranges = [];
-  inputs.groups.forEach(function (g) { g.ranges.forEach(function (r) { ranges.push(r); }); });
-  var b = inputs.blocks;
-  for (var k = 0; k < b.addr.length; k++) ranges.push([b.addr[k], b.addr[k] + b.size[k]]);
-  var memory = heapMemory.copyRanges(buffer, ranges);
+  var roots = [];
+  inputs.groups.forEach(function (g) { g.ranges.forEach(function (r) { roots.push(r); }); });
+  var memory = heapMemory.copyForScan(buffer, inputs.blocks, roots);
   return (function* () {
     var graph = yield* buildHeapGraphSteps(memory, inputs.blocks, inputs.groups, inputs.skip);
     var section = toHeapSection(graph);

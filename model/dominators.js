@@ -57,7 +57,9 @@ function* immediateDominatorsSteps(n, root, start, count, targets) {
   }
   // predecessors of the reached nodes (reverse graph, CSR)
   var predCount = new Int32Array(n);
+  yield;
   for (var a = 0; a < n; a++) {
+    if (++work >= STEP_WORK) { work = 0; yield; }
     if (dfnum[a] < 0) continue;
     for (var x = start[a], xe = start[a] + count[a]; x < xe; x++) predCount[targets[x]]++;
   }
@@ -66,6 +68,7 @@ function* immediateDominatorsSteps(n, root, start, count, targets) {
   var preds = new Int32Array(predStart[n]);
   var fill = predStart.slice(0, n);
   for (var c = 0; c < n; c++) {
+    if (++work >= STEP_WORK) { work = 0; yield; }
     if (dfnum[c] < 0) continue;
     for (var y = start[c], ye = start[c] + count[c]; y < ye; y++) preds[fill[targets[y]]++] = c;
   }
@@ -77,10 +80,12 @@ function* immediateDominatorsSteps(n, root, start, count, targets) {
   var samedom = new Int32Array(n).fill(-1);
   var bucketHead = new Int32Array(n).fill(-1); // bucket lists, linked through bucketNext
   var bucketNext = new Int32Array(n).fill(-1);
+  yield;
   for (var i = 0; i < n; i++) {
     semi[i] = dfnum[i];
     label[i] = i;
   }
+  yield;
   var path = new Int32Array(n); // for the iterative compression
 
   // The node of least semidominator on the forest path above v (compressed).

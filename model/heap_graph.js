@@ -50,34 +50,42 @@ IntList.prototype.push = function (v) {
 };
 
 // blocks: {addr, size, site, serial} typed arrays of one length, any
-// order. -> the same, in address order (new arrays).
-function byAddress(blocks) {
+// order. -> the same, in address order (new arrays), as steps. A radix sort
+// on the 32-bit address, 16 bits a pass (stable, so two passes sort it):
+// 1M blocks in tens of ms, where a comparison sort took 300 ms in one step.
+function* byAddressSteps(blocks) {
   var n = blocks.addr.length;
-  var keys = new Float64Array(n);
-  var aligned = true;
-  for (var i = 0; i < n; i++) {
-    // addresses are 8-aligned (both allocators): address/8 * 2^24 + index
-    // is an exact double for 16M blocks and sorts natively
-    if (blocks.addr[i] % 8 !== 0 || n > 16777216) aligned = false;
-    keys[i] = (blocks.addr[i] / 8) * 16777216 + i;
-  }
-  var order;
-  if (aligned) {
-    keys.sort();
-    order = new Uint32Array(n);
-    for (var k = 0; k < n; k++) order[k] = keys[k] % 16777216;
-  } else {
-    order = Uint32Array.from({length: n}, function (_, j) { return j; });
-    order.sort(function (x, y) { return blocks.addr[x] - blocks.addr[y]; });
+  var addr = blocks.addr;
+  var order = new Uint32Array(n);
+  var other = new Uint32Array(n);
+  for (var i = 0; i < n; i++) order[i] = i;
+  for (var shift = 0; shift < 32; shift += 16) {
+    var count = new Uint32Array(65537);
+    for (var c = 0; c < n; c++) count[((addr[order[c]] >>> shift) & 0xFFFF) + 1]++;
+    for (var d = 1; d <= 65536; d++) count[d] += count[d - 1];
+    for (var e = 0; e < n; e++) {
+      var o = order[e];
+      other[count[(addr[o] >>> shift) & 0xFFFF]++] = o;
+    }
+    var swap = order;
+    order = other;
+    other = swap;
+    yield;
   }
   var out = {};
-  ['addr', 'size', 'site', 'serial'].forEach(function (f) {
-    var from = blocks[f];
+  var fields = ['addr', 'size', 'site', 'serial'];
+  for (var f = 0; f < fields.length; f++) {
+    var from = blocks[fields[f]];
     var to = new Uint32Array(n);
     for (var m = 0; m < n; m++) to[m] = from[order[m]];
-    out[f] = to;
-  });
+    out[fields[f]] = to;
+    yield;
+  }
   return out;
+}
+
+function byAddress(blocks) {
+  return runSteps(byAddressSteps(blocks));
 }
 
 // The block (index in address order) whose bytes contain address v, or -1.
@@ -107,7 +115,7 @@ function* buildHeapGraphSteps(memory, blocks, roots, skip) {
   if (memory instanceof Uint32Array) memory = heapMemory.wholeMemory(memory);
   var words = memory.words;
   var work = 0;
-  var b = byAddress(blocks);
+  var b = yield* byAddressSteps(blocks);
   yield;
   var count = b.addr.length;
   var groups = roots.length;
@@ -204,6 +212,7 @@ function* buildHeapGraphSteps(memory, blocks, roots, skip) {
     scanBlock(k);
   }
   for (var k2 = 0; k2 < count; k2++) {
+    if (++work >= STEP_WORK) { work = 0; yield; }
     if (reached[k2]) continue;
     var nodeK = first + k2;
     for (var e = start[nodeK]; e < start[nodeK] + edgeCount[nodeK]; e++) pointedByLeaked[targets.a[e] - first] = 1;
@@ -229,11 +238,12 @@ function* buildHeapGraphSteps(memory, blocks, roots, skip) {
   edgeCount[LEAKED] = targets.length - start[LEAKED];
   var seen = new Uint8Array(n);
   var stack = new Int32Array(n);
-  function mark(from) {
+  function* mark(from) {
     var sp = 0;
     stack[sp++] = from;
     seen[from] = 1;
     while (sp > 0) {
+      if (++work >= STEP_WORK) { work = 0; yield; }
       var v = stack[--sp];
       for (var x = start[v]; x < start[v] + edgeCount[v]; x++) {
         var w = targets.a[x];
@@ -244,13 +254,12 @@ function* buildHeapGraphSteps(memory, blocks, roots, skip) {
       }
     }
   }
-  mark(0);
-  yield;
+  yield* mark(0);
   var cycleStarts = [];
   for (var k5 = 0; k5 < count; k5++) {
     if (seen[first + k5]) continue;
     cycleStarts.push(first + k5);
-    mark(first + k5);
+    yield* mark(first + k5);
   }
   if (cycleStarts.length) {
     // "(leaked)"'s edges move to the end, with the cycles' starts after them

@@ -64,6 +64,51 @@ function copyRanges(buffer, ranges) {
   return fromSegments(segments.map(function (s) { return [s[0], s[1] - s[0]]; }), bytes);
 }
 
+// Blocks closer than this are copied as one segment, with the allocator's
+// bytes between them (chunk headers: read by no scan): a million blocks
+// become a few segments, and the copy a few large memcpys.
+var JOIN_GAP = 4096;
+
+// The memory a scan of these blocks (typed arrays addr and size, any
+// order) and root ranges reads, copied now. When the blocks fill at least
+// half of the span they lie in (the usual heap), the span is copied whole
+// in one step; else the blocks are sorted and copied with small gaps
+// joined. 1M blocks: tens of ms where a range per block took 2.7 s.
+function copyForScan(buffer, blocks, rootRanges) {
+  var n = blocks.addr.length;
+  var lo = Infinity;
+  var hi = 0;
+  var live = 0;
+  for (var k = 0; k < n; k++) {
+    var a = blocks.addr[k];
+    var e = a + blocks.size[k];
+    if (a < lo) lo = a;
+    if (e > hi) hi = e;
+    live += blocks.size[k];
+  }
+  var ranges = rootRanges.slice();
+  if (n && hi - lo <= 2 * live + (16 << 20)) {
+    ranges.push([lo, hi]);
+  } else if (n) {
+    var keys = new Float64Array(n);
+    for (var i = 0; i < n; i++) keys[i] = blocks.addr[i] * 4294967296 + blocks.addr[i] + blocks.size[i];
+    keys.sort();
+    var from = Math.floor(keys[0] / 4294967296);
+    var to = keys[0] % 4294967296;
+    for (var j = 1; j < n; j++) {
+      var start = Math.floor(keys[j] / 4294967296);
+      var end = keys[j] % 4294967296;
+      if (start - to > JOIN_GAP) {
+        ranges.push([from, to]);
+        from = start;
+      }
+      if (end > to) to = end;
+    }
+    ranges.push([from, to]);
+  }
+  return copyRanges(buffer, ranges);
+}
+
 // A whole memory as it is (no copy): tests, and callers that scan at once.
 function wholeMemory(words) {
   return {starts: Uint32Array.of(0), ends: Uint32Array.of(words.length * 4), offsets: Uint32Array.of(0), words: words};
@@ -94,5 +139,6 @@ function segmentList(memory) {
   return out;
 }
 
-module.exports = {segmentsOf: segmentsOf, fromSegments: fromSegments, copyRanges: copyRanges, wholeMemory: wholeMemory,
+module.exports = {segmentsOf: segmentsOf, fromSegments: fromSegments, copyRanges: copyRanges, copyForScan: copyForScan,
+  wholeMemory: wholeMemory,
   segmentAt: segmentAt, bytesOf: bytesOf, segmentList: segmentList};
