@@ -14,7 +14,7 @@ var layout = require('./layout');
 var buildHeapGraphSteps = require('../model/heap_graph').buildHeapGraphSteps;
 var heapMemory = require('../model/heap_memory');
 var runSteps = require('../model/sliced_sort').runSteps;
-var toHeapSection = require('../model/heap_section').toHeapSection;
+var toHeapSectionSteps = require('../model/heap_section').toHeapSectionSteps;
 
 // What a scan reads: the live blocks, the root groups and the ranges left
 // out. buffer: the wasm memory's buffer; statePtr: emheap_state; rootsPtr: what
@@ -76,7 +76,7 @@ function scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
   var memory = heapMemory.copyForScan(buffer, inputs.blocks, roots);
   return (function* () {
     var graph = yield* buildHeapGraphSteps(memory, inputs.blocks, inputs.groups, inputs.skip);
-    var section = toHeapSection(graph);
+    var section = yield* toHeapSectionSteps(graph);
     section.notScanned = inputs.notScanned;
     Object.defineProperty(section, 'scan', {value: {groups: inputs.groups, skip: inputs.skip, memory: memory},
       enumerable: false, configurable: true});

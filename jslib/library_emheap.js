@@ -646,7 +646,7 @@ mergeInto(LibraryManager.library, {
       }
       // per-site heap totals (a pass over every block): a snapshot whose
       // layer was removed got them for its merged sites already
-      if (snapshot.heap && snapshot === asRead) emheapModules.heapSection.addSiteTotals(snapshot);
+      if (snapshot.heap && snapshot === asRead) yield* emheapModules.heapSection.addSiteTotalsSteps(snapshot);
       if (timeline) snapshot['timeline'] = timeline;
       return snapshot;
     },

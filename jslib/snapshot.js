@@ -100,7 +100,7 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
   });
   if (heapSteps) {
     var heap = yield* heapSteps;
-    heapSection.remapSites(heap, mergedInto);
+    yield* heapSection.remapSitesSteps(heap, mergedInto);
     snapshot.heap = heap;
   }
   yield* sortSteps(snapshot.sites, siteCounters.bySize, STEP_SITES * 4);

@@ -261,8 +261,8 @@ function* removeAllocationLayerSteps(snapshot, options) {
     // the blocks of merged sites go to the merged site; the per-site heap
     // totals are made again for the merged sites
     result.heap = heapSection.copyWithSites(snapshot.heap);
-    heapSection.remapSites(result.heap, mergedInto);
-    heapSection.addSiteTotals(result);
+    yield* heapSection.remapSitesSteps(result.heap, mergedInto);
+    yield* heapSection.addSiteTotalsSteps(result);
   }
   return result;
 }
