@@ -301,9 +301,33 @@ async function memoryTable(ctx, notes) {
 // every 20 ms, after a GC), and the longest pause of a 10 ms timer from the
 // call to the download. Also timed apart: the synchronous emheap.snapshot()
 // (an API a page may call), which blocks for all of its time.
+// Runs action() in the page as measured: after a GC, the JS heap polled
+// every 20 ms for its peak, a 10 ms timer for the longest pause. ->
+// {ms, pause, peakHeapMB, heapBeforeMB, value: what action returned}.
+async function measured(page, cdp, action) {
+  const heap = async () => (await cdp.send('Runtime.getHeapUsage')).usedSize;
+  await cdp.send('HeapProfiler.collectGarbage');
+  const before = await heap();
+  let peak = before;
+  let polling = true;
+  const poll = (async () => {
+    while (polling) {
+      peak = Math.max(peak, await heap());
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  await startPauseProbe(page);
+  const t0 = Date.now();
+  const value = await action();
+  const ms = Date.now() - t0;
+  polling = false;
+  await poll;
+  const pause = await stopPauseProbe(page);
+  return {ms, pause, peakHeapMB: peak / 1048576, heapBeforeMB: before / 1048576, value};
+}
+
 async function exportTiming(page) {
   const cdp = await page.context().newCDPSession(page);
-  const heap = async () => (await cdp.send('Runtime.getHeapUsage')).usedSize;
   const runs = [];
   let out = {};
   for (let i = 0; i < 3; i++) {
@@ -312,58 +336,28 @@ async function exportTiming(page) {
       const s = globalThis.emheap.snapshot();
       return {ms: performance.now() - t0, sites: s.sites.length, liveBlocks: s.summary.liveBlocks};
     });
-    await cdp.send('HeapProfiler.collectGarbage');
-    const before = await heap();
-    let peak = before;
-    let polling = true;
-    const poll = (async () => {
-      while (polling) {
-        peak = Math.max(peak, await heap());
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    })();
-    await startPauseProbe(page);
-    const t0 = Date.now();
-    const [download] = await Promise.all([
-      page.waitForEvent('download', {timeout: 600000}),
-      page.evaluate(() => globalThis.emheap.downloadSnapshot('speedscope')),
-    ]);
-    const file = await download.path();
-    const exportMs = Date.now() - t0;
-    polling = false;
-    await poll;
-    const pause = await stopPauseProbe(page);
-    const bytes = fs.statSync(file).size;
-    fs.rmSync(file, {force: true});
-    runs.push({snapshot: snap.ms, export: exportMs, total: exportMs, peakHeapMB: peak / 1048576,
-      heapBeforeMB: before / 1048576, pause});
+    const m = await measured(page, cdp, async () => {
+      const [download] = await Promise.all([
+        page.waitForEvent('download', {timeout: 600000}),
+        page.evaluate(() => globalThis.emheap.downloadSnapshot('speedscope')),
+      ]);
+      return download.path();
+    });
+    const bytes = fs.statSync(m.value).size;
+    fs.rmSync(m.value, {force: true});
+    runs.push({snapshot: snap.ms, export: m.ms, total: m.ms, peakHeapMB: m.peakHeapMB, heapBeforeMB: m.heapBeforeMB,
+      pause: m.pause});
     if (i === 0) out = {sites: snap.sites, liveBlocks: snap.liveBlocks, bytes};
   }
   // The heap graph (exact modes): emheap.snapshotAsync({heap: true}), the
   // memory copied at the call and the graph built from the copy in slices.
   const graph = [];
   for (let i = 0; i < 2; i++) {
-    await cdp.send('HeapProfiler.collectGarbage');
-    const before = await heap();
-    let peak = before;
-    let polling = true;
-    const poll = (async () => {
-      while (polling) {
-        peak = Math.max(peak, await heap());
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    })();
-    await startPauseProbe(page);
-    const t0 = Date.now();
-    const got = await page.evaluate(async () => {
+    const m = await measured(page, cdp, () => page.evaluate(async () => {
       const s = await globalThis.emheap.snapshotAsync({heap: true});
       return {blocks: s.heap.blocks.address.length, edges: s.heap.edges.length};
-    });
-    const ms = Date.now() - t0;
-    polling = false;
-    await poll;
-    const pause = await stopPauseProbe(page);
-    graph.push({ms, pause, peakHeapMB: peak / 1048576, heapBeforeMB: before / 1048576, ...got});
+    }));
+    graph.push({ms: m.ms, pause: m.pause, peakHeapMB: m.peakHeapMB, heapBeforeMB: m.heapBeforeMB, ...m.value});
   }
   return {...out, times: runs, graph};
 }
