@@ -13,7 +13,13 @@
 mergeInto(LibraryManager.library, {
   $emheapModules: '=' + EMHEAP_MODULES_SOURCE,
 
-  $EMHEAP__deps: ['$emheapModules'],
+  // addOnExit and wasmTable are globals in Emscripten 3.1.x and library
+  // symbols, included on request, in later versions (src/lib/libcore.js):
+  // asked for where the library has them, so the leak report at exit and
+  // symbolization work in both (each use is guarded with typeof).
+  $EMHEAP__deps: ['$emheapModules'].concat(['$addOnExit', '$wasmTable'].filter(function (name) {
+    return Object.prototype.hasOwnProperty.call(LibraryManager.library, name);
+  })),
   $EMHEAP__postset: 'EMHEAP.install();',
   $EMHEAP: {
     state: 0,          // address of emheap_state, set by emheap_js_attach
