@@ -16,6 +16,30 @@ var heapMemory = require('../model/heap_memory');
 var runSteps = require('../model/sliced_sort').runSteps;
 var toHeapSectionSteps = require('../model/heap_section').toHeapSectionSteps;
 
+// dlmalloc's malloc_state (its `_gm_`, in the static data), or null: the
+// scan must not read it. Its bins keep stale pointers: when a small bin
+// empties, dlmalloc clears the bin's bit and leaves its fd/bk pointing at
+// the chunk it handed out, which may now lie inside a live block (a C++
+// test program's leaked list read as reachable through one). Found by its
+// shape (system/lib/dlmalloc.c struct malloc_state): least_addr (word 4)
+// is the first address dlmalloc took from sbrk, top (word 6) lies between
+// it and the break, and seg.base (word 112, or 113 with a lock) repeats
+// least_addr; the struct ends 6 words after seg.base.
+function dlmallocState(view, data, heapBase, breakNow) {
+  var at = function (w) { return view.getUint32(w * 4, true); };
+  for (var w = (data[0] >>> 2) + 4; w < (data[1] >>> 2) - 114; w++) {
+    var least = at(w);
+    if (least < heapBase || least >= heapBase + 4096) continue;
+    var top = at(w + 2);
+    if (top < least || top >= breakNow) continue;
+    var s = w - 4;
+    for (var base = s + 112; base <= s + 113; base++) {
+      if (at(base) === least) return [s * 4, (base + 6) * 4];
+    }
+  }
+  return null;
+}
+
 // What a scan reads: the live blocks, the root groups and the ranges left
 // out. buffer: the wasm memory's buffer; statePtr: emheap_state; rootsPtr: what
 // emheap_roots_now() returned; jsRoots: pointer values JS registered
@@ -36,6 +60,11 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
   var allocator = layout.readMode(view, statePtr).allocator;
   var groups = [{name: '(C globals)', ranges: [r.data], ignoreTail: allocator === 'dlmalloc' ? 4 : 0}, here];
   var skip = [r.state, r.own];
+  if (allocator === 'dlmalloc') {
+    var counters = layout.readCounters(view, statePtr);
+    var gm = dlmallocState(view, r.data, counters.heapBase, counters.breakNow);
+    if (gm) skip.push(gm);
+  }
   if (r.self) skip.push([r.self, r.self + r.selfSize]);
   var known = [r.stack];
   r.threads.forEach(function (t, i) {

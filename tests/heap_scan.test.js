@@ -281,3 +281,46 @@ for (const build of ['dlmalloc', 'emmalloc', 'shadow', 'threads']) {
     }
   });
 }
+
+// The same shapes in C++ (tests/runtime/heap_graph.cpp): new, unique_ptr and
+// vector at -O2 with exceptions, JS stacks and shadow stacks.
+for (const build of ['exact', 'shadow']) {
+  test(`heap graph of a C++ program whose heap shape is known (${build})`, () => {
+    const r = runWasmProgram(path.join(BUILD, `heap_graph_cpp.${build}.js`));
+    assert.equal(r.status, 0, r.stderr);
+    const snap = r.tagged.SNAPSHOT;
+    assert.ok(snap && snap.heap, r.stdout.slice(0, 500) + r.stderr);
+    assert.deepEqual(validateSnapshot(snap), []);
+    const h = snap.heap;
+    const groupNode = (name) => 1 + h.groups.findIndex((g) => g.name === name);
+    const blocks = blocksOf(snap);
+    // C++ frames read "grow_tree()", "make_nodes(int)"
+    const has = (fn) => (b) => b.names.some((name) => name === fn || name.startsWith(fn + '('));
+    const all = (pred) => blocks.filter(pred);
+    const sum = (list, f) => list.reduce((a, b) => a + b[f], 0);
+    const [REACHABLE, DIRECT, INDIRECT] = [0, 1, 2];
+    // a tree held by a global: its root retains the nodes and the vectors' buffers
+    const tree = all(has('grow_tree'));
+    assert.equal(tree.length, 6, tree.map((b) => b.names.join('<')).join('\n'));
+    assert.ok(tree.every((b) => b.state === REACHABLE));
+    assert.equal(Math.max(...tree.map((b) => b.retained)), sum(tree, 'size'));
+    // a list leaked whole: the head directly (retaining all of it), the rest indirectly
+    const lost = all((b) => has('make_nodes')(b) && has('lose_list')(b));
+    assert.deepEqual(lost.map((b) => b.state).sort(), [DIRECT, INDIRECT, INDIRECT]);
+    assert.equal(lost.find((b) => b.state === DIRECT).retained, sum(lost, 'size'));
+    // a leaked cycle: indirect
+    assert.deepEqual(all(has('lose_cycle')).map((b) => b.state), [INDIRECT, INDIRECT]);
+    // an interior pointer into a new[] array keeps it, from the globals
+    const middle = all(has('keep_middle'));
+    assert.equal(middle.length, 1);
+    assert.equal(middle[0].state, REACHABLE);
+    assert.equal(middle[0].dominator, groupNode('(C globals)'));
+    // one held only by JS, one only from main's C stack
+    assert.equal(all(has('keep_in_js'))[0].dominator, groupNode('(JS roots)'));
+    const onStack = all(has('on_stack_node'));
+    assert.equal(onStack[0].state, REACHABLE);
+    assert.equal(onStack[0].dominator, groupNode('(C stack: this thread)'), `retainers ${retainersOf(snap, onStack[0].node)}`);
+    assert.deepEqual([h.leaked.directBlocks, h.leaked.indirectBlocks], [1, 4]);
+    assert.equal(h.blocks.address.length, snap.summary.liveBlocks, 'every live block is in the graph');
+  });
+}

@@ -24,7 +24,8 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/fixed_heap.sampled.js $(TEST_BUILD)/fixed_heap.shadow.js \
   $(TEST_BUILD)/peak.dlmalloc.js $(TEST_BUILD)/peak.emmalloc.js $(TEST_BUILD)/peak.sampled.js \
   $(TEST_BUILD)/peak.threads.js $(TEST_BUILD)/heap_graph.dlmalloc.js $(TEST_BUILD)/heap_graph.emmalloc.js \
-  $(TEST_BUILD)/heap_graph.threads.js $(TEST_BUILD)/heap_graph.shadow.js
+  $(TEST_BUILD)/heap_graph.threads.js $(TEST_BUILD)/heap_graph.shadow.js \
+  $(TEST_BUILD)/heap_graph_cpp.exact.js $(TEST_BUILD)/heap_graph_cpp.shadow.js
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
@@ -168,6 +169,18 @@ $(TEST_BUILD)/heap_graph.threads.js: tests/runtime/heap_graph.c $(B)/emheap-mt.o
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(B)/emheap_mode_exact.o --js-library $(B)/library_emheap.js \
 	  --profiling-funcs $(THREAD_FLAGS) -o $@
+
+# The heap scan of a C++ program (new, unique_ptr, vector; -O2 with
+# exceptions), with JS stacks and with shadow stacks.
+$(TEST_BUILD)/heap_graph_cpp.exact.js: tests/runtime/heap_graph.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -fexceptions -Iruntime $< $(B)/emheap.o $(B)/emheap_mode_exact.o --js-library $(B)/library_emheap.js \
+	  --profiling-funcs -fexceptions -sALLOW_MEMORY_GROWTH=1 -o $@
+
+$(TEST_BUILD)/heap_graph_cpp.shadow.js: tests/runtime/heap_graph.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -fexceptions -Iruntime -finstrument-functions-after-inlining $< $(B)/emheap.o $(B)/emheap_shadow.o \
+	  --js-library $(B)/library_emheap.js --profiling-funcs -fexceptions -sALLOW_MEMORY_GROWTH=1 -o $@
 
 $(TEST_BUILD)/heap_graph.shadow.js: tests/runtime/heap_graph.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
