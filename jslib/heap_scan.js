@@ -13,7 +13,6 @@
 var layout = require('./layout');
 var buildHeapGraphSteps = require('../model/heap_graph').buildHeapGraphSteps;
 var heapMemory = require('../model/heap_memory');
-var runSteps = require('../model/sliced_sort').runSteps;
 var toHeapSectionSteps = require('../model/heap_section').toHeapSectionSteps;
 
 // dlmalloc's malloc_state (its `_gm_`, in the static data), or null: the
@@ -60,8 +59,8 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
   var allocator = layout.readMode(view, statePtr).allocator;
   var groups = [{name: '(C globals)', ranges: [r.data], ignoreTail: allocator === 'dlmalloc' ? 4 : 0}, here];
   var skip = [r.state, r.own];
+  var counters = layout.readCounters(view, statePtr);
   if (allocator === 'dlmalloc') {
-    var counters = layout.readCounters(view, statePtr);
     var gm = dlmallocState(view, r.data, counters.heapBase, counters.breakNow);
     if (gm) skip.push(gm);
   }
@@ -86,7 +85,7 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
   if (r.regions.length) groups.push({name: '(registered roots)', ranges: r.regions});
   if (jsRoots && jsRoots.length) groups.push({name: '(JS roots)', ranges: [], values: jsRoots});
   // blocks the runtime could not record (model/heap_section.js scanCaveat)
-  var lost = layout.readCounters(view, statePtr).lostAllocs;
+  var lost = counters.lostAllocs;
   return {blocks: read.blocks, groups: groups, skip: skip,
     notScanned: {threads: r.threadsDropped, regions: r.regionsDropped, blocks: Number(lost)}};
 }
@@ -113,8 +112,4 @@ function scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
   })();
 }
 
-function scanHeap(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
-  return runSteps(scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, threadStacks));
-}
-
-module.exports = {scanHeap: scanHeap, scanHeapSteps: scanHeapSteps, scanInputs: scanInputs};
+module.exports = {scanHeapSteps: scanHeapSteps};

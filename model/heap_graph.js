@@ -84,10 +84,6 @@ function* byAddressSteps(blocks) {
   return out;
 }
 
-function byAddress(blocks) {
-  return runSteps(byAddressSteps(blocks));
-}
-
 // The block (index in address order) whose bytes contain address v, or -1.
 function blockAt(addr, size, v) {
   var lo = 0;
@@ -102,7 +98,7 @@ function blockAt(addr, size, v) {
 }
 
 // memory: what the scan reads (model/heap_memory.js: a copy of the roots
-// and blocks, or wholeMemory(words) over the memory itself). blocks: see byAddress. roots:
+// and blocks, or wholeMemory(words) over the memory itself). blocks: see byAddressSteps. roots:
 // [{name, ranges: [[lo, hi]...], values: [pointer...], ignoreTail}]: a
 // root with ignoreTail N takes no word that points into the last N bytes of
 // a block (dlmalloc's own globals point at chunk headers, which lie in the

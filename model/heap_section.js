@@ -116,10 +116,6 @@ function* remapSitesSteps(heap, mergedInto) {
   }
 }
 
-function remapSites(heap, mergedInto) {
-  runSteps(remapSitesSteps(heap, mergedInto));
-}
-
 // The constructor view: per site, from the blocks of snapshot.heap,
 // {blocks, shallowBytes, retainedBytes, reachableBlocks, directBlocks,
 // indirectBlocks}, as fields of each site (retainedBytes counts a block
@@ -239,6 +235,5 @@ function scanCaveat(heap) {
   return parts.length ? 'incomplete scan: ' + parts.join('; ') : '';
 }
 
-module.exports = {toHeapSection: toHeapSection, toHeapSectionSteps: toHeapSectionSteps, remapSites: remapSites,
-  remapSitesSteps: remapSitesSteps, addSiteTotals: addSiteTotals, addSiteTotalsSteps: addSiteTotalsSteps,
+module.exports = {toHeapSection: toHeapSection, toHeapSectionSteps: toHeapSectionSteps, remapSitesSteps: remapSitesSteps, addSiteTotals: addSiteTotals, addSiteTotalsSteps: addSiteTotalsSteps,
   instancesBySite: instancesBySite, copyWithSites: copyWithSites, scanCaveat: scanCaveat};

@@ -45,16 +45,21 @@ function retainersOf(snap, node) {
   return out;
 }
 
+// Runs a heap_graph program; its snapshot with the heap graph, checked
+// against the schema, and the views the tests read it through.
+function knownHeap(program) {
+  const r = runWasmProgram(path.join(BUILD, program));
+  assert.equal(r.status, 0, r.stderr);
+  const snap = r.tagged.SNAPSHOT;
+  assert.ok(snap && snap.heap, r.stdout.slice(0, 500) + r.stderr);
+  assert.deepEqual(validateSnapshot(snap), []);
+  const h = snap.heap;
+  return {snap, h, blocks: blocksOf(snap), groupNode: (name) => 1 + h.groups.findIndex((g) => g.name === name)};
+}
+
 for (const build of ['dlmalloc', 'emmalloc', 'shadow', 'threads']) {
   test(`heap graph of a program whose heap shape is known (${build})`, () => {
-    const r = runWasmProgram(path.join(BUILD, `heap_graph.${build}.js`));
-    assert.equal(r.status, 0, r.stderr);
-    const snap = r.tagged.SNAPSHOT;
-    assert.ok(snap && snap.heap, r.stdout.slice(0, 500) + r.stderr);
-    assert.deepEqual(validateSnapshot(snap), []);
-    const h = snap.heap;
-    const groupNode = (name) => 1 + h.groups.findIndex((g) => g.name === name);
-    const blocks = blocksOf(snap);
+    const {snap, h, blocks, groupNode} = knownHeap(`heap_graph.${build}.js`);
     const all = (pred) => blocks.filter(pred);
     const has = (fn) => (b) => b.names.includes(fn);
     const REACHABLE = 0;
@@ -286,14 +291,7 @@ for (const build of ['dlmalloc', 'emmalloc', 'shadow', 'threads']) {
 // vector at -O2 with exceptions, JS stacks and shadow stacks.
 for (const build of ['exact', 'shadow']) {
   test(`heap graph of a C++ program whose heap shape is known (${build})`, () => {
-    const r = runWasmProgram(path.join(BUILD, `heap_graph_cpp.${build}.js`));
-    assert.equal(r.status, 0, r.stderr);
-    const snap = r.tagged.SNAPSHOT;
-    assert.ok(snap && snap.heap, r.stdout.slice(0, 500) + r.stderr);
-    assert.deepEqual(validateSnapshot(snap), []);
-    const h = snap.heap;
-    const groupNode = (name) => 1 + h.groups.findIndex((g) => g.name === name);
-    const blocks = blocksOf(snap);
+    const {snap, h, blocks, groupNode} = knownHeap(`heap_graph_cpp.${build}.js`);
     // C++ frames read "grow_tree()", "make_nodes(int)"
     const has = (fn) => (b) => b.names.some((name) => name === fn || name.startsWith(fn + '('));
     const all = (pred) => blocks.filter(pred);
