@@ -26,6 +26,7 @@ var MODE_SAMPLED = 2;
 var MODE_OFF = 3;
 var STACK_JS = 1;
 var STACK_SHADOW = 2;
+var STACK_WASM = 3; // a worker's JS stack: (function index, module offset) pairs
 var FRAME_TRUNCATED = 0xFFFFFFFF;
 var ALLOCATORS = ['generic', 'dlmalloc', 'emmalloc'];
 
@@ -210,7 +211,8 @@ function readRoots(view, at) {
 }
 
 // Site s of a copy: its counters, stack kind and reference, thread, and
-// for shadow stacks the frames (function pointers, root first).
+// for shadow stacks the frames (function pointers, root first), for worker
+// stacks their (function index, module offset) pairs, root first.
 function readSite(tables, s) {
   var view = tables.sites;
   var at = s * SITE_SIZE;
@@ -218,7 +220,7 @@ function readSite(tables, s) {
   var ref = view.getUint32(at + 52, true);
   var depth = view.getUint32(at + 56, true);
   var frames = null;
-  if (kind === STACK_SHADOW) {
+  if (kind === STACK_SHADOW || kind === STACK_WASM) {
     frames = [];
     for (var i = 0; i < depth && (ref + i) * 4 < tables.pool.byteLength; i++) {
       frames.push(tables.pool.getUint32((ref + i) * 4, true));
@@ -282,7 +284,7 @@ function shadowDepthAddress(view, statePtr) {
 }
 
 module.exports = {
-  LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_SHADOW: STACK_SHADOW,
+  LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_SHADOW: STACK_SHADOW, STACK_WASM: STACK_WASM,
   FRAME_TRUNCATED: FRAME_TRUNCATED, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,
   copySiteTables: copySiteTables, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite, readGrowth: readGrowth, writeConfig: writeConfig,

@@ -182,6 +182,13 @@ mergeInto(LibraryManager.library, {
           var fs = require('fs');
           var nodePath = require('path');
           var file = url.indexOf('file://') === 0 ? new URL(url).pathname : url;
+          // A pthread worker of 3.1.x keeps the name as linked
+          // ("./app.wasm", and its scriptDirectory is "./"): the module is
+          // beside the program node was started with, which a worker
+          // thread shares (process.argv), not in the working directory.
+          if (!nodePath.isAbsolute(file) && !fs.existsSync(file) && process.argv && process.argv[1]) {
+            file = nodePath.resolve(nodePath.dirname(process.argv[1]), file);
+          }
           var beside = function (rel) { return nodePath.resolve(nodePath.dirname(file), rel); };
           var more = useModule(fs.readFileSync(file));
           if (more.dwarf && fs.existsSync(beside(more.dwarf))) useDwarfFile(fs.readFileSync(beside(more.dwarf)));
@@ -235,6 +242,9 @@ mergeInto(LibraryManager.library, {
         sourceLines: EMHEAP.sourceLines,
         symbolize: EMHEAP.symbolize,
         functionName: EMHEAP.functionName,
+        // a snapshot taken on a pthread (EM_ASM under -sPROXY_TO_PTHREAD)
+        // cannot read the main thread's JS stack table
+        onWorker: typeof ENVIRONMENT_IS_PTHREAD !== 'undefined' && !!ENVIRONMENT_IS_PTHREAD,
       };
     },
 
@@ -1081,6 +1091,23 @@ mergeInto(LibraryManager.library, {
   emheap_js_capture_stack: function () {
     try {
       return EMHEAP.table().capture();
+    } catch (e) {
+      return 0;
+    }
+  },
+
+  // The same on a worker thread: the stack as (function, offset) pairs
+  // written at `frames` (runtime/stack_capture.c), at most `capacity`
+  // words; the leaf end is kept. Returns the words written, 0 on failure.
+  emheap_js_capture_frames__deps: ['$EMHEAP'],
+  emheap_js_capture_frames__sig: 'iii',
+  emheap_js_capture_frames: function (frames, capacity) {
+    try {
+      var pairs = EMHEAP.table().capturePairs();
+      if (!pairs) return 0;
+      if (pairs.length > capacity) pairs = pairs.subarray(pairs.length - (capacity & ~1));
+      HEAPU32.set(pairs, frames >> 2);
+      return pairs.length;
     } catch (e) {
       return 0;
     }

@@ -3,6 +3,7 @@
 'use strict';
 
 var layout = require('./layout');
+var stackTableModule = require('./stack_table');
 var siteCounters = require('../model/site_counters');
 var siteKey = require('../model/names').siteKey;
 var ShardedMap = require('../model/sharded_map').ShardedMap;
@@ -59,6 +60,7 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
   });
   yield snapshot; // read: capturedAt, mode and summary are final
   var shadowFrames = new Map(); // function pointer -> frame index in stackTable
+  var workerFrames = new Map(); // function index * 2^32 + offset -> frame index
   // JS sites are keyed in C by raw stack; two raw stacks that clean to the
   // same frames (stack_table.js) are one site here: stack id -> its entry.
   var byJsStack = new ShardedMap();
@@ -71,17 +73,26 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
     var key = '(unattributed)';
     var jsStack = 0;
     if (site.stackKind === layout.STACK_JS && site.thread) {
-      // No JS stacks are taken off the main thread (runtime/stack_capture.c).
-      key = '(worker thread ' + site.thread + ': link with emheap-config --shadow for its stacks)';
-    } else if (site.stackKind === layout.STACK_JS && (jsStack = stackTable.resolve(site.stackRef))) {
-      var same = byJsStack.get(jsStack);
-      if (same) {
-        mergedInto.set(id, same.id);
-        siteCounters.addSiteCounters(same, site);
-        continue;
+      // A worker whose stack could not be taken (runtime/stack_capture.c).
+      key = '(worker thread ' + site.thread + ': no JS stack; link with emheap-config --shadow)';
+    } else if (site.stackKind === layout.STACK_JS && info.onWorker) {
+      // The main thread's stack ids mean nothing in this worker's table.
+      key = '(main thread: its JS stacks can be read there only; take the snapshot on the main thread)';
+    } else if (site.stackKind === layout.STACK_JS || site.stackKind === layout.STACK_WASM) {
+      // A worker's stack is interned here like the main thread's, so that
+      // one stack seen on both is one site.
+      jsStack = site.stackKind === layout.STACK_JS ? stackTable.resolve(site.stackRef)
+        : workerStack(stackTable, workerFrames, site.frames, info);
+      if (jsStack) {
+        var same = byJsStack.get(jsStack);
+        if (same) {
+          mergedInto.set(id, same.id);
+          siteCounters.addSiteCounters(same, site);
+          continue;
+        }
+        stack = stackTable.stacks[jsStack].frames;
+        key = stackTable.stacks[jsStack].key;
       }
-      stack = stackTable.stacks[jsStack].frames;
-      key = stackTable.stacks[jsStack].key;
     } else if (site.stackKind === layout.STACK_SHADOW) {
       for (var i = site.frames.length - 1; i >= 0; i--) {
         stack.push(shadowFrame(stackTable, shadowFrames, site.frames[i], info));
@@ -118,6 +129,33 @@ function shadowFrame(stackTable, cache, pointer, info) {
     cache.set(pointer, index);
   }
   return index;
+}
+
+// A worker's stack (runtime/stack_capture.c): (function index, module
+// offset) pairs, root first -> stack id in stackTable. Its wasm frames are
+// the frames the main thread's own stacks have at those offsets.
+function workerStack(stackTable, cache, words, info) {
+  var indices = [];
+  for (var i = words.length - 2; i >= 0; i -= 2) {
+    var fn = words[i];
+    var offset = words[i + 1];
+    var code = fn * 4294967296 + offset;
+    var index = cache.get(code);
+    if (index === undefined) {
+      if (fn === layout.FRAME_TRUNCATED) {
+        index = stackTable.internFrame(stackTableModule.TRUNCATED);
+      } else if (fn === stackTableModule.FRAME_JS) {
+        index = stackTable.internFunction(-1, '(JS on a worker)');
+      } else {
+        var name = info.functionName ? info.functionName(fn) : null;
+        index = stackTable.internFrame({wasm: true, url: 'wasm:', funcIndex: fn, offset: offset,
+          name: name || 'wasm-function[' + fn + ']'});
+      }
+      cache.set(code, index);
+    }
+    indices.push(index);
+  }
+  return indices.length ? stackTable.internStack(indices) : 0;
 }
 
 function finishFrames(snapshot, stackTable, info) {

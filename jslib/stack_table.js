@@ -45,6 +45,9 @@ var MAX_STACK_DEPTH = 1024;
 var TRUNCATED = {name: '(stack truncated)', url: '', wasm: false};
 var NO_FILE = 1; // file id of call sites that report no script (eval, native)
 var TRUNCATED_RAW = 1; // raw frame id of the TRUNCATED root
+// A worker stack's function words (runtime/emheap_internal.h).
+var FRAME_TRUNCATED = 0xFFFFFFFF;
+var FRAME_JS = 0xFFFFFFFE;
 
 function basename(url) {
   var s = String(url).split(/[?#]/)[0];
@@ -145,6 +148,40 @@ StackTable.prototype.resolve = function (ref) {
     this.nodeStack[ref] = stack;
   }
   return stack;
+};
+
+// A worker's stack for the C runtime (runtime/stack_capture.c): its wasm
+// frames as (function index, module offset) pairs, root first, the words
+// the main thread reads from the site (snapshot.js). Each worker has its
+// own table, which the main thread cannot read: positions in the module are
+// what both sides share. JS frames become one FRAME_JS pair per run; those
+// at the root end (the worker's start-up plumbing) are left out. Made once
+// per distinct stack.
+StackTable.prototype.capturePairs = function () {
+  var stack = this.resolve(this.capture());
+  if (stack === 0) return null;
+  if (!this.pairsOfStack) this.pairsOfStack = [];
+  var pairs = this.pairsOfStack[stack];
+  if (pairs) return pairs;
+  var frames = this.stacks[stack].frames; // leaf first
+  var words = [];
+  var inJs = false;
+  for (var i = frames.length - 1; i >= 0; i--) {
+    var f = this.frames[frames[i]];
+    if (f.name === TRUNCATED.name && f.module === undefined) {
+      words.push(FRAME_TRUNCATED, 0);
+    } else if (f.funcIndex >= 0 && f.offset >= 0) {
+      words.push(f.funcIndex, f.offset);
+      inJs = false;
+    } else if (!inJs && words.length) {
+      words.push(FRAME_JS, 0);
+      inJs = true;
+    }
+  }
+  if (!words.length) words.push(FRAME_JS, 0); // JS itself asked for the block
+  pairs = new Uint32Array(words);
+  this.pairsOfStack[stack] = pairs;
+  return pairs;
 };
 
 // V8 call sites, leaf first -> reference (trie node). The hot path of
@@ -260,7 +297,11 @@ StackTable.prototype.internText = function (text) {
 StackTable.prototype.internParsed = function (parsed) {
   var glueUrl = parsed.length && !parsed[0].wasm ? parsed[0].url : '';
   var cleaned = v8.cleanStack(parsed, glueUrl, RUNTIME_FRAMES);
-  var indices = cleaned.map(this.internFrame, this);
+  return this.internStack(cleaned.map(this.internFrame, this));
+};
+
+// Frame indices, leaf first -> stack id (one per distinct list).
+StackTable.prototype.internStack = function (indices) {
   var identity = indices.join(',');
   var id = this.stackIds.get(identity);
   if (id === undefined) {
@@ -310,6 +351,8 @@ StackTable.prototype.internFunction = function (funcIndex, name) {
 
 module.exports = {
   StackTable: StackTable,
+  TRUNCATED: TRUNCATED,
+  FRAME_JS: FRAME_JS,
   RUNTIME_FRAMES: RUNTIME_FRAMES,
   DEFAULT_STACK_DEPTH: DEFAULT_STACK_DEPTH,
   MAX_STACK_DEPTH: MAX_STACK_DEPTH,

@@ -51,11 +51,17 @@
 #define EMHEAP_STACK_NONE 0   /* site 0 */
 #define EMHEAP_STACK_JS 1     /* stack_ref = JS stack id; JS holds the frames */
 #define EMHEAP_STACK_SHADOW 2 /* stack_ref = offset in frame_pool, stack_depth frames, root first */
+#define EMHEAP_STACK_WASM 3   /* a worker's JS stack, as wasm code positions: stack_ref = offset
+                                 in frame_pool, stack_depth words = (function index, byte offset
+                                 in the module) pairs, root first */
 
 /* A shadow frame that stands for the frames cut off a stack deeper than the
 ** shadow stack keeps; JS names it "(stack truncated)". Never a real table
 ** index (tables are far smaller). */
 #define EMHEAP_FRAME_TRUNCATED 0xFFFFFFFFu
+/* In an EMHEAP_STACK_WASM pair's function word: JS code (a worker's JS
+** frames have no place in linear memory; JS names it "(JS on a worker)"). */
+#define EMHEAP_FRAME_JS 0xFFFFFFFEu
 
 /* Which allocator is linked (allocator.c decides at startup). */
 #define EMHEAP_ALLOCATOR_GENERIC 0  /* size from malloc_usable_size, records found by lookup */
@@ -88,8 +94,8 @@ typedef struct emheap_site {
   uint32_t stack_kind;    /* 48 EMHEAP_STACK_* */
   uint32_t stack_ref;     /* 52 */
   uint32_t stack_depth;   /* 56 */
-  uint32_t thread;        /* 60 JS stacks: 0 = main thread, else the worker's serial (its JS
-                             stack table is not visible to the main thread) */
+  uint32_t thread;        /* 60 JS stacks: 0 = main thread, else the serial of the worker
+                             whose stack could not be taken (see stack_capture.c) */
   double live_at_peak;    /* 64 valid when peak_epoch == emheap_state.peak_epoch */
   double blocks_at_peak;  /* 72 */
   uint32_t peak_epoch;    /* 80 */

@@ -61,7 +61,7 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t 
   uint32_t site = EMHEAP_SITE_UNATTRIBUTED;
   if (st.kind != EMHEAP_STACK_NONE) {
     site = emheap_sites_intern(st.key, st.kind, st.ref, st.frames, st.depth, st.thread);
-    if (st.kind == EMHEAP_STACK_SHADOW && st.depth && st.frames[0] == EMHEAP_FRAME_TRUNCATED)
+    if (st.kind != EMHEAP_STACK_JS && st.depth && st.frames[0] == EMHEAP_FRAME_TRUNCATED)
       emheap_g.counters.truncated_stacks++;
   }
   emheap_block stale;

@@ -5,8 +5,11 @@
 ** -finstrument-functions-after-inlining, shadow_stack.c keeps the chain of
 ** functions and a hash of it, so finding the site is one hash-table lookup
 ** with no call into JS. Otherwise (system code, startup, blocks JS asks
-** for, builds without the shadow stack) the stack comes from JS: an id in
-** the main thread's JS stack table, or on a worker thread one site for the
+** for, builds without the shadow stack) the stack comes from JS: on the
+** main thread an id in its JS stack table; on a worker the stack's wasm
+** frames as (function, offset) pairs, copied into linear memory, because
+** each worker has its own JS stack table and snapshots are read on the main
+** thread. Only if a worker's stack cannot be taken is it one site for the
 ** whole thread.
 **
 ** Runs outside the lock: only this thread's own state is touched.
@@ -21,11 +24,16 @@
 
 /* jslib/library_emheap.js: a JS stack id >= 1, or 0 if none was taken. */
 extern uint32_t emheap_js_capture_stack(void);
+/* jslib/library_emheap.js, on workers: writes the stack as (function
+** index, module offset) pairs, root first, into frames; returns the
+** number of words written (even, <= capacity), 0 if none was taken. */
+extern uint32_t emheap_js_capture_frames(uint32_t *frames, uint32_t capacity);
 
 _Thread_local emheap_thread_state emheap_self;
 
 #define JS_KEY_TAG (1ull << 63)   /* JS stack ids and shadow hashes never collide */
 #define DEEP_SEED 0x6A09E667F3BCC909ull
+#define WASM_SEED 0xBB67AE8584CAA73Bull /* worker stacks: not the hash of a shadow stack */
 
 /* Which JS realm's stack table an id belongs to: each pthread worker has
 ** its own, so ids of different threads must not meet in one site. 0 for
@@ -88,10 +96,24 @@ void emheap_capture_stack(emheap_stack *out) {
     return;
   }
   uint32_t thread = js_thread_serial();
-  /* Off the main thread no JS stack is taken: each worker has its own JS
-  ** stack table, which the main thread (where snapshots are taken) cannot
-  ** read. Such blocks are charged to one site per thread; shadow stacks
-  ** (--shadow) live in linear memory and name them exactly. */
+  if (thread) {
+    /* A worker: its JS stack table is its own, so the frames themselves go
+    ** to the site (deep_frames is free: this stack is not a deep shadow
+    ** one). The key does not depend on the thread: one stack, one site. */
+    uint32_t *frames = emheap_self.deep_frames;
+    uint32_t n = emheap_js_capture_frames(frames, EMHEAP_SHADOW_RING);
+    if (n) {
+      uint64_t h = WASM_SEED;
+      for (uint32_t i = 0; i < n; i++) h = emheap_shadow_mix(h, frames[i]);
+      out->key = h & ~JS_KEY_TAG;
+      out->kind = EMHEAP_STACK_WASM;
+      out->ref = 0;
+      out->thread = 0;
+      out->frames = frames;
+      out->depth = n;
+      return;
+    }
+  }
   uint32_t stack_id = thread ? 0 : emheap_js_capture_stack();
   out->kind = stack_id || thread ? EMHEAP_STACK_JS : EMHEAP_STACK_NONE;
   out->key = JS_KEY_TAG | (uint64_t)thread << 32 | stack_id;

@@ -198,4 +198,11 @@ $(TEST_BUILD)/threads_page/index.html: tests/runtime/threads.c $(B)/emheap-mt.o 
 	  --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) --profiling-funcs -pthread \
 	  -sPTHREAD_POOL_SIZE=4 -sINITIAL_MEMORY=64MB -sMINIFY_HTML=0 -o $@
 
-test-programs: $(TEST_BUILD)/threads_page/index.html
+# And with JS stacks (exact mode): taken on each worker, kept as wasm positions.
+$(TEST_BUILD)/threads_page_js/index.html: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(B)/emheap_mode_exact.o \
+	  --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) --profiling-funcs -pthread \
+	  -sPTHREAD_POOL_SIZE=4 -sINITIAL_MEMORY=64MB -sMINIFY_HTML=0 -o $@
+
+test-programs: $(TEST_BUILD)/threads_page/index.html $(TEST_BUILD)/threads_page_js/index.html
