@@ -11,20 +11,22 @@ export NODE_PATH := /usr/share/nodejs$(if $(NODE_PATH),:$(NODE_PATH))
 NODE_RUN := $(NODE) --no-experimental-fetch
 
 B := build
+# What the runtime is made of: the lists live in runtime/build.js, which an
+# npm install uses to build the runtime without make (bin/emheap-config).
 # The core runtime; the shadow-stack hooks and the link-time mode choices
 # are separate objects that emheap-config adds on request. Everything that
 # touches thread-local or shared state is built twice: for single-threaded
 # programs, and with -pthread (atomics, a lock) for threaded ones
-# (`emheap-config --pthread`); objects built with atomics cannot be linked
-# into a program without shared memory.
-RUNTIME_CORE := alloc_hooks allocator block_table record roots sampler site_table stack_capture state table_memory \
-  thread_exit
+# (`emheap-config --pthread`).
+RUNTIME_CORE := $(shell $(NODE) runtime/build.js --print core)
 RUNTIME_HDR := $(wildcard runtime/*.h)
 RUNTIME_OBJ := $(patsubst %,$(B)/obj/%.o,$(RUNTIME_CORE))
 RUNTIME_OBJ_MT := $(patsubst %,$(B)/obj-mt/%.o,$(RUNTIME_CORE))
 RUNTIME_EXTRAS := $(B)/emheap_shadow.o $(B)/emheap-mt.o $(B)/emheap_shadow-mt.o \
   $(B)/emheap_mode_exact.o $(B)/emheap_mode_sampled.o $(B)/emheap_mode_off.o
-RUNTIME_CFLAGS := -O2 -std=c11 -Wall -Wextra -Werror -fno-builtin-malloc -fno-builtin-free
+# A checkout builds with -Werror; an npm install (build.js) does not, since
+# the user's emcc may warn about what this one does not.
+RUNTIME_CFLAGS := $(shell $(NODE) runtime/build.js --print cflags) -Werror
 
 JSLIB_SRC := jslib/library_emheap.js jslib/bundle.js $(wildcard jslib/*.js) $(wildcard formats/*.js) \
   $(wildcard model/*.js)
@@ -38,18 +40,15 @@ all: runtime samples
 
 runtime: $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 
-$(B)/obj/%.o: runtime/%.c $(RUNTIME_HDR)
+$(B)/obj/%.o: runtime/%.c $(RUNTIME_HDR) runtime/build.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(RUNTIME_CFLAGS) -c $< -o $@
 
-$(B)/obj-mt/%.o: runtime/%.c $(RUNTIME_HDR)
+$(B)/obj-mt/%.o: runtime/%.c $(RUNTIME_HDR) runtime/build.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(RUNTIME_CFLAGS) -pthread -c $< -o $@
 
-# One relocatable object, not an archive: an archive member defining malloc
-# would only be pulled in if malloc were still undefined when the linker
-# reached it, so apps that allocate only through libc/libc++ would silently
-# go untracked. Objects on the command line are always linked.
+# One relocatable object, not an archive: see runtime/build.js.
 $(B)/emheap.o: $(RUNTIME_OBJ)
 	$(EMCC) -r $^ -o $@
 

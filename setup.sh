@@ -15,6 +15,7 @@ declare -A PACKAGES=(
   [go]=golang-go   # `go tool pprof` reads the pprof export in the tests
   [firefox-esr]=firefox-esr   # tests/firefox.test.js: JS stacks from Firefox's stack text
   [valgrind]=valgrind   # its dh_view.html opens the DHAT export in tests/dhat.test.js
+  [cmake]=cmake   # tests/npm_package.test.js builds a CMake app with emcmake
 )
 
 missing=()

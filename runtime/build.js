@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// build.js -- what emheap's C runtime is made of, and how to compile it.
+//
+// One list of sources and flags for both ways of getting emheap: in a
+// checkout, the Makefile reads the lists from here (`--print core|cflags`)
+// and keeps its own per-file rules; an npm install has no Makefile, and its
+// bin/emheap-config calls build() on first use to compile the runtime with
+// the user's own emcc into a cache folder of the package.
+//
+// Objects (what `emheap-config --ldflags` names):
+//   emheap.o, emheap-mt.o              the core, single-threaded and -pthread
+//   emheap_shadow.o, emheap_shadow-mt.o the -finstrument-functions hooks
+//   emheap_mode_{exact,sampled,off}.o  a mode chosen on the link line
+// The core is one relocatable object, not an archive: an archive member
+// defining malloc would only be pulled in if malloc were still undefined
+// when the linker reached it, so apps that allocate only through libc/libc++
+// would silently go untracked. Objects on the command line are always linked.
+'use strict';
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const {spawn} = require('child_process');
+
+const RUNTIME_DIR = __dirname;
+// Everything that touches thread-local or shared state is built twice: for
+// single-threaded programs, and with -pthread (atomics, a lock); objects
+// built with atomics cannot be linked into a program without shared memory.
+const CORE = ['alloc_hooks', 'allocator', 'block_table', 'record', 'roots', 'sampler', 'site_table',
+  'stack_capture', 'state', 'table_memory', 'thread_exit'];
+const MODES = ['exact', 'sampled', 'off'];
+const CFLAGS = ['-O2', '-std=c11', '-Wall', '-Wextra', '-fno-builtin-malloc', '-fno-builtin-free'];
+
+// Each output: the objects it is made from, how, and from which sources.
+function plan(out) {
+  const unit = (dir, name, extra) => ({
+    file: path.join(out, dir, name + '.o'), source: path.join(RUNTIME_DIR, name + '.c'), extra});
+  const st = (name) => unit('obj', name, []);
+  const mt = (name) => unit('obj-mt', name, ['-pthread']);
+  const units = [...CORE, 'shadow_stack', ...MODES.map((m) => 'mode_' + m)].map(st)
+    .concat([...CORE, 'shadow_stack'].map(mt));
+  const byName = (dir, name) => units.find((u) => u.file === path.join(out, dir, name + '.o'));
+  const finals = [
+    {file: path.join(out, 'emheap.o'), link: [], from: CORE.map((n) => byName('obj', n))},
+    {file: path.join(out, 'emheap-mt.o'), link: ['-pthread'], from: CORE.map((n) => byName('obj-mt', n))},
+    {file: path.join(out, 'emheap_shadow.o'), from: [byName('obj', 'shadow_stack')]},
+    {file: path.join(out, 'emheap_shadow-mt.o'), from: [byName('obj-mt', 'shadow_stack')]},
+    ...MODES.map((m) => ({file: path.join(out, `emheap_mode_${m}.o`), from: [byName('obj', 'mode_' + m)]})),
+  ];
+  return {units, finals};
+}
+
+function mtime(file) {
+  try { return fs.statSync(file).mtimeMs; } catch { return -1; }
+}
+
+function run(emcc, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(emcc, args, {stdio: ['ignore', 'pipe', 'pipe']});
+    let errors = '';
+    child.stdout.on('data', (d) => { errors += d; });
+    child.stderr.on('data', (d) => { errors += d; });
+    child.on('error', (e) => reject(new Error(`cannot run ${emcc}: ${e.message}`)));
+    child.on('close', (code) => code === 0 ? resolve()
+      : reject(new Error(`${emcc} ${args.join(' ')} failed (exit ${code}):\n${errors.trim()}`)));
+  });
+}
+
+// Writes go to a temporary name first: two builds of one folder at once (two
+// link lines of a parallel build) each see only whole files.
+async function produce(file, make) {
+  fs.mkdirSync(path.dirname(file), {recursive: true});
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    await make(tmp);
+    fs.renameSync(tmp, file);
+  } finally {
+    fs.rmSync(tmp, {force: true});
+  }
+}
+
+async function pool(jobs, width) {
+  let next = 0;
+  const worker = async () => { while (next < jobs.length) await jobs[next++](); };
+  await Promise.all(Array.from({length: Math.min(width, jobs.length)}, worker));
+}
+
+// Compiles what is missing or older than its sources into `out`; returns the
+// number of files written. options: {emcc, werror, jobs}.
+async function build(out, options = {}) {
+  const emcc = options.emcc || process.env.EMCC || 'emcc';
+  const flags = options.werror ? [...CFLAGS, '-Werror'] : CFLAGS;
+  const headers = fs.readdirSync(RUNTIME_DIR).filter((f) => f.endsWith('.h')).map((f) => path.join(RUNTIME_DIR, f));
+  const newestHeader = Math.max(mtime(__filename), ...headers.map(mtime));
+  const {units, finals} = plan(out);
+  const stale = units.filter((u) => mtime(u.file) < Math.max(newestHeader, mtime(u.source)));
+  await pool(stale.map((u) => () => produce(u.file, (tmp) =>
+    run(emcc, [...flags, ...u.extra, '-c', u.source, '-o', tmp]))), options.jobs || os.cpus().length);
+  const relink = finals.filter((f) => mtime(f.file) < Math.max(...f.from.map((u) => mtime(u.file))));
+  await pool(relink.map((f) => () => produce(f.file, (tmp) => f.link
+    ? run(emcc, [...f.link, '-r', ...f.from.map((u) => u.file), '-o', tmp])
+    : fs.promises.copyFile(f.from[0].file, tmp))), options.jobs || os.cpus().length);
+  return stale.length + relink.length;
+}
+
+module.exports = {build, CORE, MODES, CFLAGS};
+
+if (require.main === module) {
+  const args = process.argv.slice(2);
+  if (args[0] === '--print') {
+    const lists = {core: CORE, modes: MODES, cflags: CFLAGS};
+    if (!lists[args[1]]) { console.error('usage: build.js --print core|modes|cflags'); process.exit(2); }
+    console.log(lists[args[1]].join(' '));
+  } else if (args.length >= 1 && !args[args.length - 1].startsWith('-')) {
+    build(args[args.length - 1], {werror: args.includes('--werror')}).catch((e) => {
+      console.error('emheap: ' + e.message);
+      process.exit(1);
+    });
+  } else {
+    console.error('usage: build.js [--werror] OUT_DIR | --print core|modes|cflags');
+    process.exit(2);
+  }
+}
