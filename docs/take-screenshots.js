@@ -2,8 +2,9 @@
 // take-screenshots.js -- the README's pictures, from real viewers: the
 // leaky-canvas sample runs in headless Chromium (exact mode), leaks, and its
 // C heap is saved by the page itself (downloadSnapshot "heapsnapshot" and
-// "dhat"); the files are then opened in Chromium's own DevTools Memory panel
-// and in Valgrind's dh_view.html, and each is photographed.
+// "dhat", and the Ctrl+Shift+H file, speedscope); the files are then opened
+// in the speedscope app (npm speedscope), Chromium's own DevTools Memory
+// panel and Valgrind's dh_view.html, and each is photographed.
 //
 //   make samples && node docs/take-screenshots.js   (writes docs/*.png)
 'use strict';
@@ -20,15 +21,28 @@ const ROOT = path.join(__dirname, '..');
 const DH_VIEW = '/usr/libexec/valgrind/dh_view.html';
 
 async function main() {
-  const server = await serve({'/': path.join(ROOT, 'build', 'samples')});
-  const browser = await launch();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-shots-'));
+  const server = await serve({'/': path.join(ROOT, 'build', 'samples'), '/profiles/': tmp,
+    '/speedscope/': path.join(ROOT, 'node_modules', 'speedscope', 'dist', 'release')});
+  const browser = await launch();
   try {
     const {page, context} = await openSample(browser, server.url, 'leaky-canvas');
     for (let i = 0; i < 3; i++) await page.click('#leak');
     const heap = await downloadFrom(page, () => page.evaluate(() => downloadSnapshot('heapsnapshot')));
     const dhat = await downloadFrom(page, () => page.evaluate(() => downloadSnapshot('dhat')));
+    const flame = await downloadFrom(page, () => page.keyboard.press('Control+Shift+H'));
     await context.close();
+
+    // speedscope's "Left Heavy" view: the heaviest stacks grouped at the left.
+    fs.writeFileSync(path.join(tmp, flame.name), flame.text);
+    const scope = await (await browser.newContext({viewport: {width: 1280, height: 220}})).newPage();
+    await scope.goto(`${server.url}/speedscope/index.html#profileURL=${encodeURIComponent('/profiles/' + flame.name)}`);
+    await scope.waitForFunction(() => / - speedscope$/.test(document.title), null, {timeout: 20000});
+    await scope.getByText('Left Heavy').click();
+    await new Promise((r) => setTimeout(r, 500));
+    const scopeShot = path.join(__dirname, 'speedscope.png');
+    await scope.screenshot({path: scopeShot});
+    console.log(`wrote ${path.relative(ROOT, scopeShot)}`);
 
     const shot = path.join(__dirname, 'devtools-memory-panel.png');
     const {rows, errors} = await panelSummary(heap.text, {screenshot: shot});

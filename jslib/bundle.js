@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // bundle.js -- writes the --js-library that emcc gets: the shared CommonJS
-// modules (jslib/*.js, model/*.js, formats/*.js) wrapped in a tiny module
-// loader and embedded as a string, followed by jslib/library_emheap.js.
-// model/diff.js is among them: emheap.diff() in the page is the very
-// comparison `emheap diff` prints.
+// modules (jslib/*.js, model/*.js, formats/*.js) bundled by esbuild into one
+// expression, followed by jslib/library_emheap.js. model/diff.js is among
+// them: emheap.diff() in the page is the very comparison `emheap diff`
+// prints.
 //
-// Why a string: Emscripten evaluates a library file at link time and emits
-// `$name: '=<expr>'` items as `var name = <expr>;`, so the page gets the very
-// code that node tests and the CLI require() -- one copy of every format.
+// Why an expression: Emscripten evaluates a library file at link time and
+// emits `$name: '=<expr>'` items as `var name = <expr>;`, so the page gets the
+// very code that node tests and the CLI require() -- one copy of every format.
+// esbuild (replacing a hand-written loader, session 12) resolves the
+// require() calls as node does, and fails the build on one it cannot.
 //
 // Usage: node jslib/bundle.js OUT.js
 'use strict';
@@ -23,53 +25,26 @@ const EXPORTS = {
   diff: 'model/diff', nodeOutput: 'jslib/node_output', steps: 'model/sliced_sort', pageOutput: 'jslib/page_output',
 };
 
-// Every module the exported ones require, found by following their
-// require('./x') and require('../dir/x') calls (node built-ins, which the
-// page never reaches, are left out: they are only required under node).
-function modulesOf(roots) {
-  const seen = new Set();
-  const visit = (id) => {
-    if (seen.has(id)) return;
-    seen.add(id);
-    const code = fs.readFileSync(path.join(ROOT, id + '.js'), 'utf8');
-    for (const m of code.matchAll(/require\((['"])(\.{1,2}\/[^'"]+)\1\)/g)) {
-      visit(path.posix.normalize(path.posix.join(path.posix.dirname(id), m[2])).replace(/\.js$/, ''));
-    }
-  };
-  roots.forEach(visit);
-  return [...seen].sort();
-}
-
-function moduleSource(id) {
-  const code = fs.readFileSync(path.join(ROOT, id + '.js'), 'utf8');
-  // Emscripten's preprocessor treats `#if`-style lines and {{{ }}} as its own.
-  if (/\{\{\{|^\s*#/m.test(code)) throw new Error(`${id}.js: contains {{{ or a line starting with #`);
-  return `${JSON.stringify(id)}: function (module, exports, require) {\n${code}\n}`;
-}
-
+// The modules as one JS expression whose value is {snapshot, formats, ...}.
+// Not minified: Emscripten's -O2 minifies the page's JS as a whole, and
+// emheap's own function names must stay readable in the stacks it filters
+// (jslib/v8_stack.js). Node built-ins are left to the host's require (only
+// library_emheap.js uses them, under node).
 function bundleSource() {
-  return `(function () {
-var defs = {
-${modulesOf(Object.values(EXPORTS)).map(moduleSource).join(',\n')}
-};
-var cache = {};
-function resolve(dir, rel) {
-  var parts = dir.split('/');
-  rel.split('/').forEach(function (p) {
-    if (p === '..') parts.pop(); else if (p !== '.') parts.push(p);
+  const esbuild = require('esbuild');
+  const entry = 'module.exports = {' + Object.entries(EXPORTS)
+    .map(([k, id]) => `${k}: require(${JSON.stringify('./' + id)})`).join(', ') + '};';
+  const result = esbuild.buildSync({
+    stdin: {contents: entry, resolveDir: ROOT, sourcefile: 'emheap-modules.js'},
+    bundle: true, write: false, format: 'iife', globalName: 'EMHEAP_BUNDLE', platform: 'neutral',
+    target: 'es2020', legalComments: 'none', logLevel: 'silent',
   });
-  return parts.join('/');
-}
-function load(id) {
-  if (cache[id]) return cache[id].exports;
-  if (!defs[id]) throw new Error('emheap bundle: no module ' + id);
-  var module = cache[id] = {exports: {}};
-  var dir = id.slice(0, id.lastIndexOf('/'));
-  defs[id](module, module.exports, function (rel) { return load(resolve(dir, rel)); });
-  return module.exports;
-}
-return {${Object.entries(EXPORTS).map(([k, id]) => `${k}: load(${JSON.stringify(id)})`).join(', ')}};
-})()`;
+  const text = result.outputFiles[0].text;
+  const m = /^var EMHEAP_BUNDLE = ([\s\S]*);\s*$/.exec(text);
+  if (!m) throw new Error('bundle.js: unexpected esbuild output');
+  // Emscripten's preprocessor treats `#if`-style lines and {{{ }}} as its own.
+  if (/\{\{\{|^\s*#/m.test(m[1])) throw new Error('bundle.js: the modules contain {{{ or a line starting with #');
+  return m[1];
 }
 
 // Writes the --js-library file: the bundle, then library_emheap.js itself.

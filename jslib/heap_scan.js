@@ -45,12 +45,12 @@ function dlmallocState(view, data, heapBase, breakNow) {
 // (emheap.addRoot); threadStacks: [[lo, hi]...] the stacks of the running
 // threads Emscripten knows (library_emheap.js pthreadStacks), for threads
 // roots.c has not registered.
-function scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
+function scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks, area) {
   var view = new DataView(buffer);
   // blocks and roots read under one lock: a thread that exits meanwhile
   // moves the last entry of the thread table into its slot
   var read = layout.withLock(buffer, statePtr, function () {
-    return {blocks: layout.copyBlocks(view, statePtr), roots: layout.readRoots(view, rootsPtr)};
+    return {blocks: layout.copyBlocks(view, statePtr, area && area.blocks), roots: layout.readRoots(view, rootsPtr)};
   });
   var r = read.roots;
   var here = {name: '(C stack: this thread)', ranges: [[r.sp, r.stack[1]]]};
@@ -96,12 +96,13 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
 // graph and returns snapshot.heap, with runtime site ids. The section keeps
 // what the scan read (`scan`: root groups, skipped ranges, the memory copy;
 // not enumerable, so no file carries it) for a heap dump
-// (formats/heap_dump.js).
-function scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, threadStacks) {
-  var inputs = scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks);
+// (formats/heap_dump.js). `area` (optional): jslib/layout.js copyArea with
+// `heap`, memory for the copies made and touched beforehand.
+function scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, threadStacks, area) {
+  var inputs = scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks, area);
   var roots = [];
   inputs.groups.forEach(function (g) { g.ranges.forEach(function (r) { roots.push(r); }); });
-  var memory = heapMemory.copyForScan(buffer, inputs.blocks, roots);
+  var memory = heapMemory.copyForScan(buffer, inputs.blocks, roots, area && area.memory);
   return (function* () {
     var graph = yield* buildHeapGraphSteps(memory, inputs.blocks, inputs.groups, inputs.skip);
     var section = yield* toHeapSectionSteps(graph);

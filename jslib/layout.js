@@ -28,7 +28,7 @@ var STACK_JS = 1;
 var STACK_SHADOW = 2;
 var STACK_WASM = 3; // a worker's JS stack: (function index, module offset) pairs
 var FRAME_TRUNCATED = 0xFFFFFFFF;
-var ALLOCATORS = ['generic', 'dlmalloc', 'emmalloc'];
+var ALLOCATORS = ['generic', 'dlmalloc', 'emmalloc', 'mimalloc'];
 
 // [name, offset within emheap_counters, byte width]
 var COUNTERS = [
@@ -137,20 +137,39 @@ function copySiteTables(view, statePtr, siteCount, into) {
 
 // Memory for copySiteTables, sized for the tables as they are now plus an
 // eighth (they may grow before the copy), and a generator of steps that
-// touch it a few MB at a time: {sites, pool, touchSteps}.
+// touch it a few MB at a time: {sites, pool, touchSteps}. With `heap` (a
+// snapshot with the heap graph), also memory for copyBlocks (`blocks`) and
+// for the memory the scan reads (`memory`, model/heap_memory.js
+// copyForScan): the whole memory up to the break, when the live blocks
+// fill enough of it that the scan copies it whole (else the copy is
+// smaller than the span and made fresh). At 1M blocks these copies took
+// 0.6 s of one synchronous step into fresh memory (session 11).
 var TOUCH_STEP_BYTES = 4 << 20;
 var SITE_COUNT_AT = COUNTERS.filter(function (c) { return c[0] === 'siteCount'; })[0][1];
-function copyArea(view, statePtr) {
+function copyArea(view, statePtr, heap) {
   var siteCount = view.getUint32(statePtr + STATE.counters + SITE_COUNT_AT, true);
   var used = view.getUint32(statePtr + STATE.framePool + 4, true);
+  var slack = function (n) { return Math.ceil(n * 1.125) + 65536; };
   var area = {
-    sites: new Uint8Array(Math.ceil(siteCount * SITE_SIZE * 1.125) + 65536),
-    pool: new Uint8Array(Math.ceil(used * 4 * 1.125) + 65536),
+    sites: new Uint8Array(slack(siteCount * SITE_SIZE)),
+    pool: new Uint8Array(slack(used * 4)),
+    blocks: null,
+    memory: null,
   };
+  if (heap) {
+    var n = slack(view.getUint32(statePtr + STATE.blockCount, true));
+    area.blocks = {addr: new Uint32Array(n), size: new Uint32Array(n), site: new Uint32Array(n), serial: new Uint32Array(n)};
+    var counters = readCounters(view, statePtr);
+    if (counters.breakNow && counters.breakNow - counters.heapBase <= 2 * counters.liveBytes + (16 << 20)) {
+      area.memory = new Uint8Array(slack(counters.breakNow));
+    }
+  }
   area.touchSteps = function* () {
     var parts = [area.sites, area.pool];
+    if (area.blocks) parts.push(area.blocks.addr, area.blocks.size, area.blocks.site, area.blocks.serial);
+    if (area.memory) parts.push(area.memory);
     for (var p = 0; p < parts.length; p++) {
-      var a = parts[p];
+      var a = new Uint8Array(parts[p].buffer, parts[p].byteOffset, parts[p].byteLength);
       for (var at = 0; at < a.length; at += 4096) {
         a[at] = 0; // a write: the page becomes real memory now
         if (at % TOUCH_STEP_BYTES === TOUCH_STEP_BYTES - 4096) yield;
@@ -162,14 +181,19 @@ function copyArea(view, statePtr) {
 
 // The recorded live blocks (every live block in the exact modes), copied
 // out of the block table (runtime/block_table.c) under the caller's lock:
-// {addr, size, site, serial} Uint32Arrays, in table order.
-function copyBlocks(view, statePtr) {
+// {addr, size, site, serial} Uint32Arrays, in table order. `into`
+// (optional, from copyArea): arrays made and touched beforehand, used when
+// large enough. The table is read in place: the lock holds it still.
+function copyBlocks(view, statePtr, into) {
   var table = view.getUint32(statePtr + STATE.blocks, true);
   var mask = view.getUint32(statePtr + STATE.blockMask, true);
   var n = view.getUint32(statePtr + STATE.blockCount, true);
-  var out = {addr: new Uint32Array(n), size: new Uint32Array(n), site: new Uint32Array(n), serial: new Uint32Array(n)};
+  var out = into && into.addr.length >= n
+    ? {addr: into.addr.subarray(0, n), size: into.size.subarray(0, n), site: into.site.subarray(0, n),
+      serial: into.serial.subarray(0, n)}
+    : {addr: new Uint32Array(n), size: new Uint32Array(n), site: new Uint32Array(n), serial: new Uint32Array(n)};
   if (!table) return out;
-  var slots = new Uint32Array(view.buffer, table, (mask + 1) * BLOCK_SIZE / 4).slice();
+  var slots = new Uint32Array(view.buffer, table, (mask + 1) * BLOCK_SIZE / 4);
   var k = 0;
   for (var i = 0; i < slots.length && k < n; i += 4) {
     if (!slots[i]) continue;

@@ -130,8 +130,9 @@ function leakReport(snapshot) {
   }
   var all = null;
   if (snapshot.heap) {
+    // every scanned block, whether or not its site made a stack above
     all = emptyClasses();
-    stacks.forEach(function (s) { if (s.classes) addClasses(all, s.classes); });
+    classesBySite(snapshot).forEach(function (c) { addClasses(all, c); });
     lines.push('emheap: by a scan of the memory at exit (as LeakSanitizer classes blocks): ' + classesText(all) +
       '; still reachable = a pointer to it from static data, a C stack or a registered root');
     var caveat = scanCaveat(snapshot.heap);
@@ -140,7 +141,7 @@ function leakReport(snapshot) {
   lines.push('emheap: ' + plural(liveBytes, 'byte', 'bytes') + ' in ' + plural(liveBlocks, 'block', 'blocks') +
     ' still live at exit (' + plural(stacks.length, 'stack', 'stacks') + ')');
   var result = {leaked: true, liveBytes: liveBytes, liveBlocks: liveBlocks, stacks: stacks, text: lines.join('\n') + '\n'};
-  // the classes summed over every stack: [blocks, bytes] each (exact modes)
+  // the classes of every scanned block: [blocks, bytes] each (exact modes)
   if (all) result.classes = {reachable: all[0], direct: all[1], indirect: all[2]};
   return result;
 }

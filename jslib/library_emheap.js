@@ -10,7 +10,9 @@
 // that runs when the module's JS loads. Nothing here calls into wasm, so a
 // snapshot can be taken at any moment without disturbing the heap it reads.
 
-mergeInto(LibraryManager.library, {
+// addToLibrary is the name since Emscripten 3.1.45; mergeInto, the only one
+// in 3.1.6, stays as an alias in current versions.
+(typeof addToLibrary === 'function' ? addToLibrary : function (items) { mergeInto(LibraryManager.library, items); })({
   $emheapModules: '=' + EMHEAP_MODULES_SOURCE,
 
   // addOnExit and wasmTable are globals in Emscripten 3.1.x and library
@@ -93,10 +95,41 @@ mergeInto(LibraryManager.library, {
       return EMHEAP.stacks;
     },
 
+    // Where the module's bytes are: a URL or file name, the bytes
+    // themselves (a Uint8Array), or '' when unknown. Emscripten 3.1.x sets
+    // wasmBinaryFile when the JS loads, on every thread (a data: URL with
+    // -sSINGLE_FILE); 4.x sets it lazily from findWasmBinary(), not at all
+    // on pthread workers, and its SINGLE_FILE builds get the bytes.
+    wasmSource: function () {
+      var src = typeof wasmBinaryFile !== 'undefined' ? wasmBinaryFile : undefined;
+      if ((src === undefined || src === null) && typeof findWasmBinary === 'function') {
+        try {
+          src = findWasmBinary();
+        } catch (e) {
+          src = undefined;
+        }
+      }
+      var inline = /^data:[^,]*;base64,/;
+      if (typeof src === 'string' && inline.test(src)) {
+        var b64 = src.slice(src.indexOf(',') + 1);
+        if (typeof Buffer === 'function') return new Uint8Array(Buffer.from(b64, 'base64'));
+        if (typeof atob !== 'function') return '';
+        var bin = atob(b64);
+        var out = new Uint8Array(bin.length);
+        for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+        return out;
+      }
+      if (typeof src === 'string') return src;
+      if (src && ArrayBuffer.isView(src)) return new Uint8Array(src.buffer, src.byteOffset, src.byteLength);
+      if (src instanceof ArrayBuffer) return new Uint8Array(src);
+      return '';
+    },
+
     // Name shown for frames whose stack line has no file (wasm://wasm/hash).
     moduleName: function () {
-      var file = typeof wasmBinaryFile === 'string' ? wasmBinaryFile : '';
-      if (!file || file.indexOf('data:') === 0) return 'wasm';
+      var src = EMHEAP.wasmSource();
+      var file = typeof src === 'string' ? src : '';
+      if (!file) return 'wasm';
       file = file.split(/[?#]/)[0];
       return file.slice(file.lastIndexOf('/') + 1);
     },
@@ -131,7 +164,8 @@ mergeInto(LibraryManager.library, {
     loadDebugInfo: function () {
       if (EMHEAP.debugInfoState) return;
       EMHEAP.debugInfoState = 1;
-      var url = typeof wasmBinaryFile === 'string' ? wasmBinaryFile : '';
+      var source = EMHEAP.wasmSource();
+      var url = typeof source === 'string' ? source : '';
       var sections = emheapModules.wasmSections;
       var done = function () {
         EMHEAP.debugInfoState = 2;
@@ -176,6 +210,16 @@ mergeInto(LibraryManager.library, {
           console.warn('emheap: ignoring the source map: ' + (e && e.message || e));
         }
       };
+      if (typeof source !== 'string') {
+        // the bytes themselves (-sSINGLE_FILE): names and DWARF inside the
+        // module; nothing beside it to fetch
+        try {
+          useModule(source);
+        } catch (e) {
+          // an unreadable module: frames carry no names or lines
+        }
+        return done();
+      }
       if (!url) return done();
       if (EMHEAP.isNode()) {
         try {
@@ -607,13 +651,13 @@ mergeInto(LibraryManager.library, {
     // same moment. Exact modes only: sampled mode records one block in many.
     // The blocks, roots and the memory they cover are read at the call; the
     // generator returned builds the graph from that copy, in steps.
-    scanHeapSteps: function () {
+    scanHeapSteps: function (copyArea) {
       EMHEAP.needExact();
       var state = EMHEAP.stateAddress();
       var roots = _emheap_roots_now();
       var ptrs = [];
       EMHEAP.jsRoots.forEach(function (n, ptr) { ptrs.push(ptr); });
-      return emheapModules.heapScan.scanHeapSteps(EMHEAP.buffer(), state, roots, ptrs, EMHEAP.pthreadStacks());
+      return emheapModules.heapScan.scanHeapSteps(EMHEAP.buffer(), state, roots, ptrs, EMHEAP.pthreadStacks(), copyArea);
     },
 
     // [[lo, hi]...]: the C stack of each running thread, as Emscripten's
@@ -651,7 +695,7 @@ mergeInto(LibraryManager.library, {
       // page's slices come after). With threads, blocks and roots are read
       // under one lock and the site tables under the next: a block made in
       // between is in the sites' totals and not in the graph.
-      var heapSteps = options && options.heap ? EMHEAP.scanHeapSteps() : null;
+      var heapSteps = options && options.heap ? EMHEAP.scanHeapSteps(copyArea) : null;
       var snapshot = yield* emheapModules.snapshot.snapshotSteps(EMHEAP.buffer(), EMHEAP.stateAddress(), EMHEAP.table(),
         EMHEAP.info(), copyArea, heapSteps);
       var asRead = snapshot;
@@ -676,7 +720,7 @@ mergeInto(LibraryManager.library, {
     // page for about 2 s; this never for long.
     snapshotInSlices: function (options) {
       var state = EMHEAP.stateAddress();
-      var area = state ? emheapModules.layout.copyArea(new DataView(EMHEAP.buffer()), state) : null;
+      var area = state ? emheapModules.layout.copyArea(new DataView(EMHEAP.buffer()), state, !!(options && options.heap)) : null;
       return EMHEAP.runInSlices((function* () {
         if (area) yield* area.touchSteps();
         return yield* EMHEAP.snapshotSteps(area, options);
@@ -1076,6 +1120,13 @@ mergeInto(LibraryManager.library, {
       if (shared && !mode.threaded && mode.mode !== 'off') {
         console.warn('emheap: this program has threads (-pthread) but the single-threaded emheap runtime is linked: ' +
           'its counts can be wrong when threads allocate at once; link with $(emheap-config --pthread --ldflags)');
+      }
+      // mimalloc's own operator new/delete come before libc++'s in the
+      // link and call mimalloc directly (current Emscripten's
+      // system/lib/mimalloc/src/alloc-override.c): emheap never sees them.
+      if (mode.allocator === 'mimalloc' && mode.mode !== 'off') {
+        console.warn('emheap: -sMALLOC=mimalloc: C++ new and delete go to mimalloc directly and are not profiled; ' +
+          'only malloc, calloc, realloc and free are. Link with -sMALLOC=dlmalloc (the default) or emmalloc to see them');
       }
     } catch (e) {
       console.error(String(e && e.message || e));

@@ -20,7 +20,11 @@ function segmentsOf(ranges, size) {
     var hi = Math.min(size, Math.ceil(r[1] / 4) * 4);
     if (hi > lo) list.push([lo, hi]);
   });
-  list.sort(function (a, b) { return a[0] - b[0]; });
+  // (copyForScan hands over its block ranges in order: up to a million of
+  // them on a sparse heap, where a comparator sort would cost a second)
+  var sorted = true;
+  for (var i = 1; i < list.length && sorted; i++) sorted = list[i - 1][0] <= list[i][0];
+  if (!sorted) list.sort(function (a, b) { return a[0] - b[0]; });
   var out = [];
   list.forEach(function (r) {
     var last = out[out.length - 1];
@@ -50,11 +54,13 @@ function fromSegments(segments, bytes) {
 }
 
 // The memory's bytes now, where `ranges` lie: one copy, in one step.
-function copyRanges(buffer, ranges) {
+// `into` (optional): memory made and touched beforehand (jslib/layout.js
+// copyArea), used when large enough.
+function copyRanges(buffer, ranges, into) {
   var segments = segmentsOf(ranges, buffer.byteLength);
   var total = 0;
   segments.forEach(function (s) { total += s[1] - s[0]; });
-  var bytes = new Uint8Array(total);
+  var bytes = into && into.length >= total ? into.subarray(0, total) : new Uint8Array(total);
   var source = new Uint8Array(buffer);
   var at = 0;
   segments.forEach(function (s) {
@@ -62,6 +68,26 @@ function copyRanges(buffer, ranges) {
     at += s[1] - s[0];
   });
   return fromSegments(segments.map(function (s) { return [s[0], s[1] - s[0]]; }), bytes);
+}
+
+// Indices 0..n-1 of addr (a Uint32Array) in address order: two counting
+// sorts on 16 bits each, a few ms for a million blocks. (A Float64Array of
+// addr * 2^32 + end, sorted, lost the end above 2 MB: doubles hold 53 bits.)
+function orderByAddress(addr) {
+  var n = addr.length;
+  var a = new Uint32Array(n);
+  var b = new Uint32Array(n);
+  for (var i = 0; i < n; i++) a[i] = i;
+  for (var shift = 0; shift < 32; shift += 16) {
+    var count = new Uint32Array(65537);
+    for (var k = 0; k < n; k++) count[((addr[a[k]] >>> shift) & 0xffff) + 1]++;
+    for (var d = 1; d <= 65536; d++) count[d] += count[d - 1];
+    for (var m = 0; m < n; m++) b[count[(addr[a[m]] >>> shift) & 0xffff]++] = a[m];
+    var t = a;
+    a = b;
+    b = t;
+  }
+  return a;
 }
 
 // Blocks closer than this are copied as one segment, with the allocator's
@@ -74,7 +100,8 @@ var JOIN_GAP = 4096;
 // half of the span they lie in (the usual heap), the span is copied whole
 // in one step; else the blocks are sorted and copied with small gaps
 // joined. 1M blocks: tens of ms where a range per block took 2.7 s.
-function copyForScan(buffer, blocks, rootRanges) {
+// `into`: as for copyRanges.
+function copyForScan(buffer, blocks, rootRanges, into) {
   var n = blocks.addr.length;
   var lo = Infinity;
   var hi = 0;
@@ -86,18 +113,16 @@ function copyForScan(buffer, blocks, rootRanges) {
     if (e > hi) hi = e;
     live += blocks.size[k];
   }
-  var ranges = rootRanges.slice();
+  var ranges = [];
   if (n && hi - lo <= 2 * live + (16 << 20)) {
     ranges.push([lo, hi]);
   } else if (n) {
-    var keys = new Float64Array(n);
-    for (var i = 0; i < n; i++) keys[i] = blocks.addr[i] * 4294967296 + blocks.addr[i] + blocks.size[i];
-    keys.sort();
-    var from = Math.floor(keys[0] / 4294967296);
-    var to = keys[0] % 4294967296;
+    var order = orderByAddress(blocks.addr);
+    var from = blocks.addr[order[0]];
+    var to = from + blocks.size[order[0]];
     for (var j = 1; j < n; j++) {
-      var start = Math.floor(keys[j] / 4294967296);
-      var end = keys[j] % 4294967296;
+      var start = blocks.addr[order[j]];
+      var end = start + blocks.size[order[j]];
       if (start - to > JOIN_GAP) {
         ranges.push([from, to]);
         from = start;
@@ -106,7 +131,17 @@ function copyForScan(buffer, blocks, rootRanges) {
     }
     ranges.push([from, to]);
   }
-  return copyRanges(buffer, ranges);
+  // the block ranges are in order; the few roots are merged in, so that
+  // segmentsOf finds the whole list in order and sorts nothing
+  var roots = rootRanges.slice().sort(function (a, b) { return a[0] - b[0]; });
+  var merged = [];
+  var b = 0;
+  roots.forEach(function (r) {
+    while (b < ranges.length && ranges[b][0] <= r[0]) merged.push(ranges[b++]);
+    merged.push(r);
+  });
+  while (b < ranges.length) merged.push(ranges[b++]);
+  return copyRanges(buffer, merged, into);
 }
 
 // A whole memory as it is (no copy): tests, and callers that scan at once.

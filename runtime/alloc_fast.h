@@ -41,11 +41,14 @@ EMHEAP_FAST_PATH void emheap_count_live(uint32_t u) {
 }
 
 /* Saturates at 0: emmalloc can grow a live block when it pads an aligned
-** neighbour (allocator.h), so its free may return more than was counted. */
+** neighbour (allocator.h), so its free may return more than was counted;
+** and a block that never passed through emheap can reach free() (under
+** -sMALLOC=mimalloc, C++ new goes to mimalloc directly). */
 EMHEAP_FAST_PATH void emheap_count_dead(uint32_t u) {
-  uint64_t live = emheap_g.counters.live_bytes;
-  emheap_g.counters.live_bytes = live > u ? live - u : 0;
-  emheap_g.counters.live_blocks--;
+  emheap_counters *c = &emheap_g.counters;
+  uint64_t live = c->live_bytes;
+  c->live_bytes = live > u ? live - u : 0;
+  c->live_blocks -= c->live_blocks != 0;
 }
 
 /* record.c: the slow paths. */

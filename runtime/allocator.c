@@ -6,7 +6,9 @@
 ** The layouts are those of Emscripten's dlmalloc and emmalloc (both read
 ** in their sources, 3.1.6 and current). A check that fails (another
 ** allocator, a changed layout) leaves the generic variant, which is slower
-** but right for any allocator with a malloc_usable_size.
+** but right for any allocator with a malloc_usable_size. mimalloc gets the
+** generic variant without a check (read in current Emscripten's
+** system/lib/mimalloc; 3.1.6 has no mimalloc, so it was never run).
 */
 #include "builtin_alloc.h"
 
@@ -16,6 +18,10 @@ uint32_t emheap_allocator = EMHEAP_ALLOCATOR_GENERIC;
 
 /* Defined only by emmalloc. */
 extern size_t emmalloc_usable_size(void *) __attribute__((weak));
+/* Defined only by mimalloc (-sMALLOC=mimalloc, Emscripten 3.1.50 and later),
+** which also links emmalloc.c for its own pages: emmalloc_usable_size is
+** then present but does not describe the app's blocks. */
+extern size_t mi_usable_size(const void *) __attribute__((weak));
 
 static int layout_matches(uint32_t kind) {
   static const uint32_t sizes[] = {1, 13, 24, 100, 1000, 5000};
@@ -40,6 +46,12 @@ static int layout_matches(uint32_t kind) {
 }
 
 void emheap_allocator_detect(void) {
+  if (mi_usable_size) {
+    /* generic path; the name lets JS say what mimalloc leaves out */
+    emheap_allocator = EMHEAP_ALLOCATOR_GENERIC;
+    emheap_g.allocator = EMHEAP_ALLOCATOR_MIMALLOC;
+    return;
+  }
   uint32_t kind = emmalloc_usable_size ? EMHEAP_ALLOCATOR_EMMALLOC : EMHEAP_ALLOCATOR_DLMALLOC;
   emheap_allocator = layout_matches(kind) ? kind : EMHEAP_ALLOCATOR_GENERIC;
   emheap_g.allocator = emheap_allocator;

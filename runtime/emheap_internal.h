@@ -67,6 +67,7 @@
 #define EMHEAP_ALLOCATOR_GENERIC 0  /* size from malloc_usable_size, records found by lookup */
 #define EMHEAP_ALLOCATOR_DLMALLOC 1 /* size and record flag read from the chunk head */
 #define EMHEAP_ALLOCATOR_EMMALLOC 2 /* size read from the region head, records found by lookup */
+#define EMHEAP_ALLOCATOR_MIMALLOC 3 /* reported only: runs the generic path (current Emscripten's -sMALLOC=mimalloc) */
 
 /* One allocation site = one distinct call stack. All statistics are
 ** doubles holding integers (exact mode) or estimates rounded to integer

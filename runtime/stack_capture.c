@@ -51,6 +51,17 @@ static uint32_t js_thread_serial(void) {
 #endif
 }
 
+/* A stack given by its frames (shadow, deep shadow, or a worker's wasm
+** positions): one site per key, whatever thread allocated. */
+static inline void stack_of_frames(emheap_stack *out, uint64_t h, uint32_t kind, uint32_t *frames, uint32_t n) {
+  out->key = h & ~JS_KEY_TAG;
+  out->kind = kind;
+  out->ref = 0;
+  out->thread = 0;
+  out->frames = frames;
+  out->depth = n;
+}
+
 static void capture_deep(emheap_shadow_stack *s, emheap_stack *out) {
   uint32_t depth = s->depth;
   uint32_t first = EMHEAP_SHADOW_CAPACITY;
@@ -67,12 +78,7 @@ static void capture_deep(emheap_shadow_stack *s, emheap_stack *out) {
     deep_frames[n++] = f;
     h = emheap_shadow_mix(h, f);
   }
-  out->key = h & ~JS_KEY_TAG;
-  out->kind = EMHEAP_STACK_SHADOW;
-  out->ref = 0;
-  out->thread = 0;
-  out->frames = deep_frames;
-  out->depth = n;
+  stack_of_frames(out, h, EMHEAP_STACK_SHADOW, deep_frames, n);
 }
 
 void emheap_capture_stack(emheap_stack *out) {
@@ -87,12 +93,7 @@ void emheap_capture_stack(emheap_stack *out) {
     ** invariant in thread_state.h). */
     for (uint32_t i = s->hashed; i < depth; i++) s->hash[i + 1] = emheap_shadow_mix(s->hash[i], s->fn[i]);
     if (depth > s->hashed) s->hashed = depth;
-    out->key = s->hash[depth] & ~JS_KEY_TAG;
-    out->kind = EMHEAP_STACK_SHADOW;
-    out->ref = 0;
-    out->thread = 0;
-    out->frames = s->fn;
-    out->depth = depth;
+    stack_of_frames(out, s->hash[depth], EMHEAP_STACK_SHADOW, s->fn, depth);
     return;
   }
   uint32_t thread = js_thread_serial();
@@ -105,12 +106,7 @@ void emheap_capture_stack(emheap_stack *out) {
     if (n) {
       uint64_t h = WASM_SEED;
       for (uint32_t i = 0; i < n; i++) h = emheap_shadow_mix(h, frames[i]);
-      out->key = h & ~JS_KEY_TAG;
-      out->kind = EMHEAP_STACK_WASM;
-      out->ref = 0;
-      out->thread = 0;
-      out->frames = frames;
-      out->depth = n;
+      stack_of_frames(out, h, EMHEAP_STACK_WASM, frames, n);
       return;
     }
   }

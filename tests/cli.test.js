@@ -669,9 +669,11 @@ describe('help and packaging', () => {
 
   test('package.json bin; executable with a node shebang', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-    assert.deepEqual(pkg.bin, { emheap: 'cli/emheap.js' });
-    assert.ok(fs.readFileSync(CLI, 'utf8').startsWith('#!/usr/bin/env node\n'));
-    assert.ok(fs.statSync(CLI).mode & 0o111, 'cli/emheap.js is executable');
+    assert.deepEqual(pkg.bin, { emheap: 'cli/emheap.js', 'emheap-config': 'bin/emheap-config' });
+    for (const file of Object.values(pkg.bin).map((f) => path.join(ROOT, f))) {
+      assert.ok(fs.readFileSync(file, 'utf8').startsWith('#!/usr/bin/env node\n'), file);
+      assert.ok(fs.statSync(file).mode & 0o111, `${file} is executable`);
+    }
     const r = spawnSync(CLI, ['--help'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
   });

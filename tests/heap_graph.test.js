@@ -216,3 +216,37 @@ test('heap graph in steps, on a copy of the memory: the same graph as at once, w
   const m = heapMemory.fromSegments([[8, 16], [40, 4]], new Uint8Array(20));
   assert.deepEqual([0, 8, 20, 23, 40, 44].map((a) => heapMemory.segmentAt(m, a)), [-1, 0, 0, 0, 1, -1]);
 });
+
+test('copyForScan: sparse blocks in any order and roots among them; memory made beforehand is used when large enough', () => {
+  const heapMemory = require('../model/heap_memory');
+  // 24 MB of memory whose every word holds its own index
+  const words = new Uint32Array(6 << 20);
+  for (let i = 0; i < words.length; i++) words[i] = i;
+  // 1,000 blocks of 8 bytes, 20,000 bytes apart (too far to join; the span
+  // is too sparse to be copied whole), listed backwards
+  const n = 1000;
+  const blocks = {addr: new Uint32Array(n), size: new Uint32Array(n).fill(8)};
+  for (let i = 0; i < n; i++) blocks.addr[n - 1 - i] = 65536 + i * 20000;
+  const roots = [[3000000, 3000100], [100, 200], [65536 + 7 * 20000 + 4, 65536 + 7 * 20000 + 40]];
+  const check = (memory) => {
+    const segs = heapMemory.segmentList(memory);
+    for (let i = 1; i < segs.length; i++) assert.ok(segs[i - 1][0] + segs[i - 1][1] < segs[i][0], 'ordered, apart');
+    for (const [lo, hi] of roots.concat(Array.from(blocks.addr, (a) => [a, a + 8]))) {
+      for (let a = lo & ~3; a < hi; a += 4) {
+        const s = heapMemory.segmentAt(memory, a);
+        assert.ok(s >= 0, `address ${a} copied`);
+        assert.equal(memory.words[(memory.offsets[s] + a - memory.starts[s]) >>> 2], a >>> 2);
+      }
+    }
+    return segs.length;
+  };
+  const fresh = heapMemory.copyForScan(words.buffer, blocks, roots);
+  assert.equal(check(fresh), n + 2, 'a segment per block, the overlapping root merged, two more roots');
+  const area = new Uint8Array(1 << 20);
+  const into = heapMemory.copyForScan(words.buffer, blocks, roots, area);
+  check(into);
+  assert.equal(into.words.buffer, area.buffer, 'the copy is in the memory given');
+  const small = heapMemory.copyForScan(words.buffer, blocks, roots, new Uint8Array(64));
+  check(small);
+  assert.notEqual(small.words.buffer.byteLength, 64, 'too small: a copy of its own');
+});

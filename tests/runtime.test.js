@@ -110,22 +110,24 @@ test('a build without names: frames read wasm-function[N], never empty', () => {
   }
 });
 
-test('with -gsource-map, wasm frames carry source file and line', () => {
-  const r = runWasmProgram(path.join(BUILD, 'cpp_new.sourcemap.js'));
-  assert.equal(r.status, 0, r.stderr);
-  const snap = r.tagged.SNAPSHOT;
-  assert.deepEqual(validateSnapshot(snap), []);
-  const lists = snap.sites.filter((s) => /^build_list/.test(snap.frames[s.stack[0]].name));
-  assert.equal(lists.length, 2);
-  for (const s of lists) {
-    const leaf = snap.frames[s.stack[0]];
-    assert.match(leaf.file, /(^|\/)tests\/runtime\/cpp_new\.cpp$/);
-    // -O2 line tables are approximate: `new Node` is line 22, its loop 21.
-    assert.ok(leaf.line >= 20 && leaf.line <= 23, `line ${leaf.line}`);
-    const caller = snap.frames[s.stack[1]];
-    assert.match(caller.file, /cpp_new\.cpp$/);
-  }
-});
+for (const [build, how] of [['sourcemap', '-gsource-map'], ['singlefile', '-g -sSINGLE_FILE (the module inline)']]) {
+  test(`with ${how}, wasm frames carry source file and line`, () => {
+    const r = runWasmProgram(path.join(BUILD, `cpp_new.${build}.js`));
+    assert.equal(r.status, 0, r.stderr);
+    const snap = r.tagged.SNAPSHOT;
+    assert.deepEqual(validateSnapshot(snap), []);
+    const lists = snap.sites.filter((s) => /^build_list/.test(snap.frames[s.stack[0]].name));
+    assert.equal(lists.length, 2);
+    for (const s of lists) {
+      const leaf = snap.frames[s.stack[0]];
+      assert.match(leaf.file, /(^|\/)tests\/runtime\/cpp_new\.cpp$/);
+      // -O2 line tables are approximate: `new Node` is line 22, its loop 21.
+      assert.ok(leaf.line >= 20 && leaf.line <= 23, `line ${leaf.line}`);
+      const caller = snap.frames[s.stack[1]];
+      assert.match(caller.file, /cpp_new\.cpp$/);
+    }
+  });
+}
 
 test('shadow stack: exact chains, exceptions, longjmp, deep recursion, JS fallback', () => {
   const r = runWasmProgram(path.join(BUILD, 'shadow.js'));

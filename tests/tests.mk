@@ -16,7 +16,7 @@ CPP_LINES_PROGRAMS := $(foreach o,O0 O1 O2 O3,$(TEST_BUILD)/cpp_lines.$(o).js) \
 TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_points.emmalloc.js \
   $(TEST_BUILD)/cpp_new.dlmalloc.js $(TEST_BUILD)/exhaustion.dlmalloc.js \
   $(TEST_BUILD)/exhaustion.emmalloc.js $(TEST_BUILD)/cpp_new.nonames.js \
-  $(TEST_BUILD)/cpp_new.sourcemap.js $(TEST_BUILD)/shadow.js $(TEST_BUILD)/sampling.js \
+  $(TEST_BUILD)/cpp_new.sourcemap.js $(TEST_BUILD)/cpp_new.singlefile.js $(TEST_BUILD)/shadow.js $(TEST_BUILD)/sampling.js \
   $(TEST_BUILD)/shadow_symbols.js $(TEST_BUILD)/pause.dlmalloc.js \
   $(TEST_BUILD)/leak_exit.js $(TEST_BUILD)/leak_clean.js $(TEST_BUILD)/alloc_layer.dlmalloc.js \
   $(TEST_BUILD)/alloc_layer.linkwrappers.js $(CPP_LINES_PROGRAMS) \
@@ -69,6 +69,12 @@ $(TEST_BUILD)/shadow_symbols.js: tests/runtime/shadow.cpp $(B)/emheap.o $(RUNTIM
 $(TEST_BUILD)/sampling.js: tests/runtime/sampling.c $(B)/emheap.o $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -o $@
+
+# One file (-sSINGLE_FILE: the module inline, as a data: URL in 3.1.x and as
+# bytes in 4.x) with its DWARF inside (-g): lines come from the inline bytes.
+$(TEST_BUILD)/cpp_new.singlefile.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -g $< $(TEST_LDFLAGS) -sSINGLE_FILE -o $@
 
 # With a source map: frames must carry file and line.
 $(TEST_BUILD)/cpp_new.sourcemap.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
