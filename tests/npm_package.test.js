@@ -4,9 +4,10 @@
 // use, into the package's own cache (nothing of the project outside
 // node_modules is written); a C++ app (tests/package/app.cpp: exceptions,
 // -O2, Emscripten's default fixed heap) is linked with its flags and run
-// under node, and `npx emheap top` reads the snapshot it saved. Then the
-// CMake way (emcmake) with both targets, emheap::emheap and emheap::shadow;
-// a rebuilt runtime relinks the app.
+// under node, and `npx emheap top` reads the snapshot it saved; another emcc
+// gets a runtime built with it. Then the CMake way (emcmake) with both
+// targets, emheap::emheap and emheap::shadow; a rebuilt runtime relinks the
+// app.
 'use strict';
 
 const test = require('node:test');
@@ -86,6 +87,18 @@ test('the packed tarball installs; npx emheap-config and npx emheap work; CMake 
   assert.equal(again.stdout, first.stdout);
   assert.doesNotMatch(again.stderr, /building/, 'the second call builds nothing');
   assert.deepEqual(projectFiles(project), before, 'emheap-config wrote nothing into the project');
+
+  // Another emcc (here a wrapper elsewhere, as another emsdk would be) gets
+  // a runtime of its own, built with it.
+  const otherDir = path.join(tmp, 'other-emsdk');
+  fs.mkdirSync(otherDir);
+  const realEmcc = sh('sh', ['-c', 'command -v emcc'], project).stdout.trim();
+  fs.writeFileSync(path.join(otherDir, 'emcc'), `#!/bin/sh\nexec ${realEmcc} "$@"\n`, {mode: 0o755});
+  const other = sh('npx', ['--no-install', 'emheap-config', '--ldflags'], project, {...ENV, EMCC: path.join(otherDir, 'emcc')});
+  assert.match(other.stderr, /building emheap's runtime with .*other-emsdk\/emcc/);
+  const otherObject = other.stdout.trim().split(/\s+/)[0];
+  assert.notEqual(path.dirname(otherObject), path.dirname(flags[0]), 'another emcc, another cache folder');
+  assert.ok(fs.existsSync(otherObject));
 
   await t.test('emcc with $(npx emheap-config --ldflags), default heap, -O2 C++ with exceptions', () => {
     const cflags = sh('npx', ['--no-install', 'emheap-config', '--cflags'], project).stdout.trim().split(/\s+/);
