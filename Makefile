@@ -23,7 +23,7 @@ RUNTIME_HDR := $(wildcard runtime/*.h)
 RUNTIME_OBJ := $(patsubst %,$(B)/obj/%.o,$(RUNTIME_CORE))
 RUNTIME_OBJ_MT := $(patsubst %,$(B)/obj-mt/%.o,$(RUNTIME_CORE))
 RUNTIME_EXTRAS := $(B)/emheap_shadow.o $(B)/emheap-mt.o $(B)/emheap_shadow-mt.o \
-  $(B)/emheap_mode_exact.o $(B)/emheap_mode_sampled.o $(B)/emheap_mode_off.o
+  $(patsubst %,$(B)/emheap_mode_%.o,$(shell $(NODE) runtime/build.js --print modes))
 # A checkout builds with -Werror; an npm install (build.js) does not, since
 # the user's emcc may warn about what this one does not.
 RUNTIME_CFLAGS := $(shell $(NODE) runtime/build.js --print cflags) -Werror

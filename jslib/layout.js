@@ -9,6 +9,8 @@
 // so a snapshot never sees a half-made change.
 'use strict';
 
+var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
+
 var LAYOUT_VERSION = 5;
 var MAGIC = 0x50484d45;
 
@@ -28,6 +30,7 @@ var STACK_JS = 1;
 var STACK_SHADOW = 2;
 var STACK_WASM = 3; // a worker's JS stack: (function index, module offset) pairs
 var FRAME_TRUNCATED = 0xFFFFFFFF;
+var FRAME_JS = 0xFFFFFFFE; // in a worker stack's function word: JS code (emheap_internal.h)
 var ALLOCATORS = ['generic', 'dlmalloc', 'emmalloc', 'mimalloc'];
 
 // [name, offset within emheap_counters, byte width]
@@ -160,7 +163,7 @@ function copyArea(view, statePtr, heap) {
     var n = slack(view.getUint32(statePtr + STATE.blockCount, true));
     area.blocks = {addr: new Uint32Array(n), size: new Uint32Array(n), site: new Uint32Array(n), serial: new Uint32Array(n)};
     var counters = readCounters(view, statePtr);
-    if (counters.breakNow && counters.breakNow - counters.heapBase <= 2 * counters.liveBytes + (16 << 20)) {
+    if (counters.breakNow && copiesWholeSpan(counters.breakNow - counters.heapBase, counters.liveBytes)) {
       area.memory = new Uint8Array(slack(counters.breakNow));
     }
   }
@@ -309,7 +312,7 @@ function shadowDepthAddress(view, statePtr) {
 
 module.exports = {
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_SHADOW: STACK_SHADOW, STACK_WASM: STACK_WASM,
-  FRAME_TRUNCATED: FRAME_TRUNCATED, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
+  FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,
   copySiteTables: copySiteTables, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite, readGrowth: readGrowth, writeConfig: writeConfig,
   setPaused: setPaused, shadowDepthAddress: shadowDepthAddress, withLock: withLock,

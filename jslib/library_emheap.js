@@ -95,11 +95,11 @@
       return EMHEAP.stacks;
     },
 
-    // Where the module's bytes are: a URL or file name, the bytes
-    // themselves (a Uint8Array), or '' when unknown. Emscripten 3.1.x sets
-    // wasmBinaryFile when the JS loads, on every thread (a data: URL with
-    // -sSINGLE_FILE); 4.x sets it lazily from findWasmBinary(), not at all
-    // on pthread workers, and its SINGLE_FILE builds get the bytes.
+    // Where the module's bytes are: a URL or file name (a data: URL with
+    // 3.1.x's -sSINGLE_FILE), the bytes themselves (a Uint8Array: 4.x's
+    // SINGLE_FILE), or '' when unknown. Emscripten 3.1.x sets
+    // wasmBinaryFile when the JS loads, on every thread; 4.x sets it lazily
+    // from findWasmBinary(), and not at all on pthread workers.
     wasmSource: function () {
       var src = typeof wasmBinaryFile !== 'undefined' ? wasmBinaryFile : undefined;
       if ((src === undefined || src === null) && typeof findWasmBinary === 'function') {
@@ -109,27 +109,28 @@
           src = undefined;
         }
       }
-      var inline = /^data:[^,]*;base64,/;
-      if (typeof src === 'string' && inline.test(src)) {
-        var b64 = src.slice(src.indexOf(',') + 1);
-        if (typeof Buffer === 'function') return new Uint8Array(Buffer.from(b64, 'base64'));
-        if (typeof atob !== 'function') return '';
-        var bin = atob(b64);
-        var out = new Uint8Array(bin.length);
-        for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-        return out;
-      }
       if (typeof src === 'string') return src;
       if (src && ArrayBuffer.isView(src)) return new Uint8Array(src.buffer, src.byteOffset, src.byteLength);
       if (src instanceof ArrayBuffer) return new Uint8Array(src);
       return '';
     },
 
+    // A base64 data: URL's bytes, or null for any other URL.
+    inlineBytes: function (url) {
+      if (!/^data:[^,]*;base64,/.test(url)) return null;
+      var b64 = url.slice(url.indexOf(',') + 1);
+      if (typeof Buffer === 'function') return new Uint8Array(Buffer.from(b64, 'base64'));
+      if (typeof atob !== 'function') return null;
+      var bin = atob(b64);
+      var out = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+      return out;
+    },
+
     // Name shown for frames whose stack line has no file (wasm://wasm/hash).
     moduleName: function () {
-      var src = EMHEAP.wasmSource();
-      var file = typeof src === 'string' ? src : '';
-      if (!file) return 'wasm';
+      var file = EMHEAP.wasmSource();
+      if (typeof file !== 'string' || !file || file.indexOf('data:') === 0) return 'wasm';
       file = file.split(/[?#]/)[0];
       return file.slice(file.lastIndexOf('/') + 1);
     },
@@ -165,6 +166,7 @@
       if (EMHEAP.debugInfoState) return;
       EMHEAP.debugInfoState = 1;
       var source = EMHEAP.wasmSource();
+      if (typeof source === 'string') source = EMHEAP.inlineBytes(source) || source;
       var url = typeof source === 'string' ? source : '';
       var sections = emheapModules.wasmSections;
       var done = function () {

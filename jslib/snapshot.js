@@ -3,7 +3,7 @@
 'use strict';
 
 var layout = require('./layout');
-var stackTableModule = require('./stack_table');
+var TRUNCATED = require('./stack_table').TRUNCATED;
 var siteCounters = require('../model/site_counters');
 var siteKey = require('../model/names').siteKey;
 var ShardedMap = require('../model/sharded_map').ShardedMap;
@@ -143,8 +143,8 @@ function workerStack(stackTable, cache, words, info) {
     var index = cache.get(code);
     if (index === undefined) {
       if (fn === layout.FRAME_TRUNCATED) {
-        index = stackTable.internFrame(stackTableModule.TRUNCATED);
-      } else if (fn === stackTableModule.FRAME_JS) {
+        index = stackTable.internFrame(TRUNCATED);
+      } else if (fn === layout.FRAME_JS) {
         index = stackTable.internFunction(-1, '(JS on a worker)');
       } else {
         var name = info.functionName ? info.functionName(fn) : null;

@@ -28,6 +28,7 @@
 'use strict';
 
 var v8 = require('./v8_stack');
+var layout = require('./layout'); // a worker stack's function words: FRAME_TRUNCATED, FRAME_JS
 var stackText = require('./stack_text');
 var IntHash = require('./int_hash').IntHash;
 var siteKey = require('../model/names').siteKey;
@@ -45,9 +46,6 @@ var MAX_STACK_DEPTH = 1024;
 var TRUNCATED = {name: '(stack truncated)', url: '', wasm: false};
 var NO_FILE = 1; // file id of call sites that report no script (eval, native)
 var TRUNCATED_RAW = 1; // raw frame id of the TRUNCATED root
-// A worker stack's function words (runtime/emheap_internal.h).
-var FRAME_TRUNCATED = 0xFFFFFFFF;
-var FRAME_JS = 0xFFFFFFFE;
 
 function basename(url) {
   var s = String(url).split(/[?#]/)[0];
@@ -169,16 +167,16 @@ StackTable.prototype.capturePairs = function () {
   for (var i = frames.length - 1; i >= 0; i--) {
     var f = this.frames[frames[i]];
     if (f.name === TRUNCATED.name && f.module === undefined) {
-      words.push(FRAME_TRUNCATED, 0);
+      words.push(layout.FRAME_TRUNCATED, 0);
     } else if (f.funcIndex >= 0 && f.offset >= 0) {
       words.push(f.funcIndex, f.offset);
       inJs = false;
     } else if (!inJs && words.length) {
-      words.push(FRAME_JS, 0);
+      words.push(layout.FRAME_JS, 0);
       inJs = true;
     }
   }
-  if (!words.length) words.push(FRAME_JS, 0); // JS itself asked for the block
+  if (!words.length) words.push(layout.FRAME_JS, 0); // JS itself asked for the block
   pairs = new Uint32Array(words);
   this.pairsOfStack[stack] = pairs;
   return pairs;
@@ -352,7 +350,6 @@ StackTable.prototype.internFunction = function (funcIndex, name) {
 module.exports = {
   StackTable: StackTable,
   TRUNCATED: TRUNCATED,
-  FRAME_JS: FRAME_JS,
   RUNTIME_FRAMES: RUNTIME_FRAMES,
   DEFAULT_STACK_DEPTH: DEFAULT_STACK_DEPTH,
   MAX_STACK_DEPTH: MAX_STACK_DEPTH,

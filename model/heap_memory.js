@@ -103,6 +103,13 @@ function* orderByAddressSteps(addr) {
 // become a few segments, and the copy a few large memcpys.
 var JOIN_GAP = 4096;
 
+// Whether the scan copies the span its blocks lie in whole, in one step:
+// when they fill at least about half of it (the usual heap). Also how
+// jslib/layout.js copyArea sizes the memory it prepares for the copy.
+function copiesWholeSpan(span, liveBytes) {
+  return span <= 2 * liveBytes + (16 << 20);
+}
+
 // The memory a scan of these blocks (typed arrays addr and size, any
 // order) and root ranges reads, copied now. When the blocks fill at least
 // half of the span they lie in (the usual heap), the span is copied whole
@@ -122,7 +129,7 @@ function copyForScan(buffer, blocks, rootRanges, into) {
     live += blocks.size[k];
   }
   var ranges = [];
-  if (n && hi - lo <= 2 * live + (16 << 20)) {
+  if (n && copiesWholeSpan(hi - lo, live)) {
     ranges.push([lo, hi]);
   } else if (n) {
     var order = runSteps(orderByAddressSteps(blocks.addr));
@@ -182,6 +189,6 @@ function segmentList(memory) {
   return out;
 }
 
-module.exports = {orderByAddressSteps: orderByAddressSteps, segmentsOf: segmentsOf, fromSegments: fromSegments, copyRanges: copyRanges, copyForScan: copyForScan,
+module.exports = {orderByAddressSteps: orderByAddressSteps, copiesWholeSpan: copiesWholeSpan, segmentsOf: segmentsOf, fromSegments: fromSegments, copyRanges: copyRanges, copyForScan: copyForScan,
   wholeMemory: wholeMemory,
   segmentAt: segmentAt, bytesOf: bytesOf, segmentList: segmentList};

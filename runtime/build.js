@@ -2,7 +2,7 @@
 // build.js -- what emheap's C runtime is made of, and how to compile it.
 //
 // One list of sources and flags for both ways of getting emheap: in a
-// checkout, the Makefile reads the lists from here (`--print core|cflags`)
+// checkout, the Makefile reads the lists from here (`--print core|modes|cflags`)
 // and keeps its own per-file rules; an npm install has no Makefile, and its
 // bin/emheap-config calls build() on first use to compile the runtime with
 // the user's own emcc into a cache folder of the package.
@@ -86,16 +86,16 @@ async function pool(jobs, width) {
 }
 
 // Compiles what is missing or older than its sources into `out`; returns the
-// number of files written. options: {emcc, werror, jobs}.
+// number of files written. options: {emcc, jobs}. Used by bin/emheap-config;
+// without -Werror: the user's emcc may warn where this one does not.
 async function build(out, options = {}) {
   const emcc = options.emcc || process.env.EMCC || 'emcc';
-  const flags = options.werror ? [...CFLAGS, '-Werror'] : CFLAGS;
   const headers = fs.readdirSync(RUNTIME_DIR).filter((f) => f.endsWith('.h')).map((f) => path.join(RUNTIME_DIR, f));
   const newestHeader = Math.max(mtime(__filename), ...headers.map(mtime));
   const {units, finals} = plan(out);
   const stale = units.filter((u) => mtime(u.file) < Math.max(newestHeader, mtime(u.source)));
   await pool(stale.map((u) => () => produce(u.file, (tmp) =>
-    run(emcc, [...flags, ...u.extra, '-c', u.source, '-o', tmp]))), options.jobs || os.cpus().length);
+    run(emcc, [...CFLAGS, ...u.extra, '-c', u.source, '-o', tmp]))), options.jobs || os.cpus().length);
   const relink = finals.filter((f) => mtime(f.file) < Math.max(...f.from.map((u) => mtime(u.file))));
   await pool(relink.map((f) => () => produce(f.file, (tmp) => f.link
     ? run(emcc, [...f.link, '-r', ...f.from.map((u) => u.file), '-o', tmp])
@@ -106,18 +106,11 @@ async function build(out, options = {}) {
 module.exports = {build, CORE, MODES, CFLAGS};
 
 if (require.main === module) {
+  const lists = {core: CORE, modes: MODES, cflags: CFLAGS};
   const args = process.argv.slice(2);
-  if (args[0] === '--print') {
-    const lists = {core: CORE, modes: MODES, cflags: CFLAGS};
-    if (!lists[args[1]]) { console.error('usage: build.js --print core|modes|cflags'); process.exit(2); }
-    console.log(lists[args[1]].join(' '));
-  } else if (args.length >= 1 && !args[args.length - 1].startsWith('-')) {
-    build(args[args.length - 1], {werror: args.includes('--werror')}).catch((e) => {
-      console.error('emheap: ' + e.message);
-      process.exit(1);
-    });
-  } else {
-    console.error('usage: build.js [--werror] OUT_DIR | --print core|modes|cflags');
+  if (args[0] !== '--print' || !lists[args[1]]) {
+    console.error('usage: build.js --print core|modes|cflags');
     process.exit(2);
   }
+  console.log(lists[args[1]].join(' '));
 }
