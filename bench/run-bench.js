@@ -29,6 +29,7 @@ const {ROOT, OUT, EMCC, EMHEAP_CONFIG, buildKinds, build, ENV} = require('./lib/
 const {runNode, runBrowser, launchChromium, launchFirefox, chromiumAvailable, firefoxAvailable, V8_FLAGS} =
   require('./lib/run');
 const {median, ns, ratio, fixed, Notes, table} = require('./lib/report');
+const {readTargets, targetRows} = require('./lib/targets');
 const {generate} = require('./gen-sites');
 const {startPauseProbe, stopPauseProbe} = require('../tests/lib/pause_probe');
 const {planCpus, tasksetPrefix, pinDescendants} = require('./lib/cpu');
@@ -495,13 +496,14 @@ async function main() {
       memory = await memoryTable(ctx, notes);
       exported = await exportTable(ctx, notes);
     }
-    const md = report(info, speed, memory, exported, notes, cells, started);
+    const targets = readTargets(cells, ENVS);
+    const md = report(info, speed, targets, memory, exported, notes, cells, started);
     fs.writeFileSync(path.join(OUT, 'results.md'), md);
     fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({
       machine: info, settings: {runs: RUNS, targetMs: TARGET_MS, v8Flags: V8_FLAGS, emheapConfig: EMHEAP_CONFIG,
         samplingInterval: INTERVAL || 'default'},
       ops: Object.fromEntries(WORKLOAD_NAMES.map((w) => [w, WORKLOADS[w].op])),
-      speed: cells, memoryPerBlock: memory && memory.results, snapshotExport: exported && exported.results,
+      speed: cells, targets, memoryPerBlock: memory && memory.results, snapshotExport: exported && exported.results,
       notes: notes.list(), seconds: (Date.now() - started) / 1000,
     }, null, 2) + '\n');
     process.stdout.write(md);
@@ -519,7 +521,7 @@ function allocDensity(cells, workload) {
   return ` It makes ${Math.round(1000 * base.allocCallsPerRun / base.opsPerRun)} malloc/realloc/free calls per 1,000 ops.`;
 }
 
-function report(info, speed, memory, exported, notes, cells, started) {
+function report(info, speed, targets, memory, exported, notes, cells, started) {
   const counts = [...new Set(cells.filter((c) => c.nsPerOp && c.nsPerOp.length).map((c) => c.nsPerOp.length))].sort();
   const out = [
     '# emheap bench', '',
@@ -543,6 +545,14 @@ function report(info, speed, memory, exported, notes, cells, started) {
     '  hooks but not emheap\'s allocator: what -finstrument-functions costs by itself.', '',
     speed, '',
   ];
+  if (targets.length) {
+    const unreadable = targets.filter((t) => !t.readable).length;
+    out.push('## Targets', '',
+      'Ratio of medians of the same run; ± is twice its uncertainty (1.86 x MAD / sqrt(runs) per cell,',
+      'combined): "met" or "missed" only when the limit lies outside it (bench/lib/targets.js).',
+      ...(unreadable ? [`${unreadable} of ${targets.length} readings spread over 5%: this run cannot tell those.`] : []), '',
+      table(['target', 'workload', 'engine', 'ratio', 'limit', '±', 'verdict'], targetRows(targets, ENV_LABEL)), '');
+  }
   const heap = heapTable(cells);
   if (heap) out.push('## Heap size', '', heap, '');
   if (memory) {

@@ -1,7 +1,7 @@
 // layout.js -- reads the runtime's state out of linear memory, and writes
 // the few fields JS may set (mode, sampling interval, seed, paused).
 //
-// Mirrors runtime/emheap_internal.h (layout version 4); the C side pins
+// Mirrors runtime/emheap_internal.h (layout version 6); the C side pins
 // these offsets with static asserts, tests/runtime.test.js checks that both
 // sides read the same numbers. Never calls into wasm. In a threaded program
 // (runtime built with -pthread) every read of the tables happens under the
@@ -11,14 +11,15 @@
 
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 
-var LAYOUT_VERSION = 5;
+var LAYOUT_VERSION = 6;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   sites: 160, framePool: 176, samplingInterval: 188, blocks: 192, blockMask: 196,
   blockCount: 200, allocator: 204, lock: 208, threaded: 212, shadowLinked: 216,
-  shadowDepthAddr: 220, seed: 224, growth: 240, peakEpoch: 1264, peakBreak: 1268,
-  heapBase: 1272, sbrkPtrAddr: 1276, blocksAtPeak: 1280, blockSerial: 1284, roots: 1288, totalAtPeak: 1296};
+  shadowDepthAddr: 220, seed: 224, countSlots: 236, growth: 240, peakEpoch: 1264, peakBreak: 1268,
+  heapBase: 1272, sbrkPtrAddr: 1276, blocksAtPeak: 1280, blockSerial: 1284, roots: 1288, countSlotCount: 1292,
+  totalAtPeak: 1296};
 var BLOCK_SIZE = 16;
 var SITE_SIZE = 88;
 var GROWTH_LOG = 64;
@@ -76,12 +77,38 @@ function withLock(buffer, statePtr, fn) {
   }
 }
 
+// A threaded runtime's per-thread counting slots (runtime/thread_counts.h):
+// 64 bytes each, [field, offset] of int32/uint32 words added to counters.
+var COUNT_SLOT_SIZE = 64;
+var COUNT_SLOT_FIELDS = [['liveBytes', 0, 'signed'], ['liveBlocks', 4, 'signed'], ['totalBytes', 8],
+  ['mallocCalls', 16], ['callocCalls', 20], ['reallocCalls', 24], ['memalignCalls', 28], ['freeCalls', 32]];
+
+// The counters, with what the threads' slots hold: in a threaded runtime
+// the global live values are only a part, kept modulo 2^64 / 2^32, and may
+// be below zero for a moment; the sums are clamped at 0 and the peaks are
+// at least the live values. Read under the lock (a fold is never half seen).
 function readCounters(view, statePtr) {
   var base = statePtr + STATE.counters;
   var out = {};
   COUNTERS.forEach(function (c) {
     out[c[0]] = c[2] === 8 ? u64(view, base + c[1]) : view.getUint32(base + c[1], true);
   });
+  var slots = view.getUint32(statePtr + STATE.countSlots, true);
+  var slotCount = view.getUint32(statePtr + STATE.countSlotCount, true);
+  if (slots && slotCount) {
+    out.liveBytes = view.getUint32(base, true) + view.getInt32(base + 4, true) * 4294967296; // signed 64
+    out.liveBlocks = view.getInt32(base + 24, true);
+    for (var i = 0; i < slotCount; i++) {
+      var at = slots + i * COUNT_SLOT_SIZE;
+      COUNT_SLOT_FIELDS.forEach(function (f) {
+        out[f[0]] += f[2] ? view.getInt32(at + f[1], true) : view.getUint32(at + f[1], true);
+      });
+    }
+    out.liveBytes = Math.max(0, out.liveBytes);
+    out.liveBlocks = Math.max(0, out.liveBlocks);
+    out.peakLiveBytes = Math.max(out.peakLiveBytes, out.liveBytes);
+    out.peakLiveBlocks = Math.max(out.peakLiveBlocks, out.liveBlocks);
+  }
   out.heapSize = view.buffer.byteLength;
   // the allocator's memory: [heapBase, break) now, [heapBase, breakAtPeak) at the peak
   out.heapBase = view.getUint32(statePtr + STATE.heapBase, true);

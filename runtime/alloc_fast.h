@@ -13,6 +13,7 @@
 #include "allocator.h"
 #include "emheap_internal.h"
 #include "lock.h"
+#include "thread_counts.h"
 #include "thread_state.h"
 
 /* The fast path is inlined into each entry point, always: left to the
@@ -30,25 +31,41 @@ extern uint32_t emheap_on;
 extern uint32_t emheap_record_threshold;
 
 /* Under the lock, after the block's site (if any) was charged: a new high
-** of live bytes is a new peak moment, which includes this block. */
+** of live bytes is a new peak moment, which includes this block. Signed
+** compares: in threaded builds the global values may be below zero for a
+** moment (thread_counts.h). */
 EMHEAP_FAST_PATH void emheap_count_live(uint32_t u) {
   emheap_counters *c = &emheap_g.counters;
   c->live_bytes += u;
   c->total_bytes += u;
   c->live_blocks++;
-  if (__builtin_expect(c->live_bytes > c->peak_live_bytes, 0)) emheap_new_peak();
-  if (c->live_blocks > c->peak_live_blocks) c->peak_live_blocks = c->live_blocks;
+  if (__builtin_expect((int64_t)c->live_bytes > (int64_t)c->peak_live_bytes, 0)) emheap_new_peak();
+  if ((int32_t)c->live_blocks > (int32_t)c->peak_live_blocks) c->peak_live_blocks = c->live_blocks;
 }
 
 /* Saturates at 0: emmalloc can grow a live block when it pads an aligned
 ** neighbour (allocator.h), so its free may return more than was counted;
 ** and a block that never passed through emheap can reach free() (under
-** -sMALLOC=mimalloc, C++ new goes to mimalloc directly). */
+** -sMALLOC=mimalloc, C++ new goes to mimalloc directly). In threaded builds
+** the global values are only part of the count (thread_counts.h): they
+** wrap, and the readers' sums saturate instead. */
 EMHEAP_FAST_PATH void emheap_count_dead(uint32_t u) {
   emheap_counters *c = &emheap_g.counters;
+  if (EMHEAP_THREADED) {
+    c->live_bytes -= u;
+    c->live_blocks--;
+    return;
+  }
   uint64_t live = c->live_bytes;
   c->live_bytes = live > u ? live - u : 0;
   c->live_blocks -= c->live_blocks != 0;
+}
+
+/* One call of an entry point: calls is one of emheap_g.counters' call
+** counters, or NULL for a step that is not a call of its own (realloc's
+** old block). Under the lock. */
+EMHEAP_FAST_PATH void emheap_count_one_call(uint64_t *calls) {
+  if (calls) (*calls)++;
 }
 
 /* record.c: the slow paths. */
@@ -58,14 +75,58 @@ void emheap_forget(void *p, uint32_t u, uint64_t *calls);
 ** (failed_allocs, invalid_frees) unless NULL. */
 void emheap_count_call(uint64_t *calls, uint64_t *outcome);
 
+#if EMHEAP_THREADED
+/* The calling thread's counting slot, or NULL: count under the lock. */
+EMHEAP_FAST_PATH emheap_count_slot *emheap_my_slot(void) {
+  emheap_count_slot *slot = emheap_self.count_slot;
+  if (__builtin_expect(!slot && !emheap_self.count_slot_tried, 0)) slot = emheap_claim_count_slot();
+  return slot;
+}
+
+EMHEAP_FAST_PATH void emheap_slot_call(emheap_count_slot *slot, uint64_t *calls) {
+  if (calls) slot->calls[calls - &emheap_g.counters.malloc_calls]++;
+}
+#endif
+
 /* Counts a new block that gets no site; returns it. */
 EMHEAP_FAST_PATH void *emheap_count_unrecorded(void *p, uint32_t u, uint64_t *calls) {
+#if EMHEAP_THREADED
+  emheap_count_slot *slot = emheap_my_slot();
+  if (__builtin_expect(slot != NULL, 1)) {
+    emheap_slot_call(slot, calls);
+    slot->live_bytes += (int32_t)u;
+    slot->live_blocks++;
+    uint32_t total = slot->total_bytes += u;
+    if (__builtin_expect(total >= EMHEAP_FOLD_BYTES || *emheap_brk.sbrk_ptr != emheap_brk.last_break, 0))
+      emheap_fold_now(slot);
+    return p;
+  }
+#endif
   emheap_lock();
-  (*calls)++;
+  emheap_count_one_call(calls);
   emheap_count_live(u);
   emheap_note_heap_growth(EMHEAP_SITE_UNATTRIBUTED);
   emheap_unlock();
   return p;
+}
+
+/* Counts a block going away that has no record (sampled mode's unsampled
+** blocks, found by dlmalloc's flag). */
+EMHEAP_FAST_PATH void emheap_count_unrecorded_free(uint32_t u, uint64_t *calls) {
+#if EMHEAP_THREADED
+  emheap_count_slot *slot = emheap_my_slot();
+  if (__builtin_expect(slot != NULL, 1)) {
+    emheap_slot_call(slot, calls);
+    slot->live_bytes -= (int32_t)u;
+    slot->live_blocks--;
+    if (__builtin_expect((slot->freed_bytes += u) >= EMHEAP_FOLD_BYTES, 0)) emheap_fold_now(slot);
+    return;
+  }
+#endif
+  emheap_lock();
+  emheap_count_one_call(calls);
+  emheap_count_dead(u);
+  emheap_unlock();
 }
 
 /* A block the allocator just handed out: count it (and record it when its
@@ -78,17 +139,16 @@ EMHEAP_FAST_PATH void *emheap_track_new(void *p, uint64_t *calls) {
 }
 
 /* A live block about to go back to the allocator (free) or to be resized
-** away (realloc's old block is handled in alloc_hooks.c). */
+** away (realloc's old block: calls is NULL). */
 EMHEAP_FAST_PATH void emheap_track_free(void *p, uint64_t *calls) {
   uint32_t u = emheap_usable_size(p);
-  if (EMHEAP_USE_FLAG && __builtin_expect(emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC, 1) && !emheap_flag_is_set(p)) {
-    emheap_lock();
-    (*calls)++;
-    emheap_count_dead(u);
-    emheap_unlock();
+  int recorded = EMHEAP_USE_FLAG && __builtin_expect(emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC, 1)
+                     ? emheap_flag_is_set(p) : emheap_may_be_recorded(p);
+  if (!recorded) {
+    emheap_count_unrecorded_free(u, calls);
     return;
   }
-  emheap_forget(p, u, calls); /* recorded, or an allocator whose blocks must be looked up */
+  emheap_forget(p, u, calls); /* recorded, or may be: the table says */
 }
 
 #endif /* EMHEAP_ALLOC_FAST_H */

@@ -137,8 +137,7 @@ void *realloc(void *ptr, size_t size) {
   /* Take the old block out of the books first: once the allocator has
   ** resized it, its address may be handed to another thread. */
   uint32_t old_usable = emheap_usable_size(ptr);
-  uint64_t no_call = 0;
-  emheap_track_free(ptr, &no_call);
+  emheap_track_free(ptr, NULL);
   void *p = allocator_resize(ptr, size, old_usable);
   if (!p) {
     /* Still live: count it again (as the same block; its site is not

@@ -15,10 +15,31 @@
 ** home slot with no empty slot in between; block_count is their number;
 ** block_count <= capacity / 2. With dlmalloc, a block is recorded iff its
 ** FLAG4 bit is set (allocator.h). Called under the lock.
+**
+** Where there is no such bit (threaded builds, emmalloc), free asks
+** emheap_may_be_recorded first, without the lock: a count of recorded
+** blocks per address bucket, changed here (under the lock) and read by
+** any thread. A block is recorded before its pointer leaves malloc, so a
+** thread that frees it has seen its bucket's count go up: a count of 0
+** means "not recorded" for sure, and the free needs neither lock nor
+** lookup (in sampled mode, nearly every free). A count that reaches 255
+** stays there (the bucket then always asks the table).
 */
 #include <string.h>
 
 #include "emheap_internal.h"
+
+uint8_t emheap_recorded_filter[EMHEAP_FILTER_BUCKETS];
+
+static inline void filter_add(uint32_t addr) {
+  uint8_t *c = &emheap_recorded_filter[emheap_filter_bucket(addr)];
+  if (*c != 255) __atomic_store_n(c, (uint8_t)(*c + 1), __ATOMIC_RELAXED);
+}
+
+static inline void filter_remove(uint32_t addr) {
+  uint8_t *c = &emheap_recorded_filter[emheap_filter_bucket(addr)];
+  if (*c != 255) __atomic_store_n(c, (uint8_t)(*c - 1), __ATOMIC_RELAXED);
+}
 
 #define INITIAL_BLOCKS 1024u /* power of two */
 
@@ -81,6 +102,7 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, emheap_blo
   t[i].size = size;
   t[i].serial = serial;
   emheap_g.block_count++;
+  filter_add(addr);
   return 1;
 }
 
@@ -105,5 +127,6 @@ int emheap_blocks_remove(uint32_t addr, emheap_block *out) {
   }
   t[i].addr = 0;
   emheap_g.block_count--;
+  filter_remove(addr);
   return 1;
 }

@@ -153,7 +153,8 @@ typedef struct emheap_state {
   uint32_t shadow_depth_addr; /*  220 main thread's shadow depth (JS restores it after unwinding) */
   uint64_t seed;              /*  224 random seed (JS may set it; 0 = JS did not) */
   uint32_t last_heap_size;    /*  232 heap size when the break last moved */
-  uint32_t reserved;          /*  236 */
+  uint32_t count_slots;       /*  236 address of the per-thread counting slots (thread_counts.h),
+                                 0 in single-threaded builds: readers add them to counters */
   emheap_growth growth[EMHEAP_GROWTH_LOG]; /* 240 ring; event i at growth[i % LOG] */
   uint32_t peak_epoch;        /* 1264 +1 at each new high of counters.live_bytes (emheap_site) */
   uint32_t peak_break;        /* 1268 the allocator's break (sbrk top) at that high */
@@ -162,7 +163,7 @@ typedef struct emheap_state {
   uint32_t blocks_at_peak;    /* 1280 counters.live_blocks at the high of live bytes */
   uint32_t block_serial;      /* 1284 serial of the last recorded block, < 2^31 */
   uint32_t roots;             /* 1288 address of emheap_roots (roots.c): where a scan starts */
-  uint32_t reserved3;         /* 1292 */
+  uint32_t count_slot_count;  /* 1292 EMHEAP_COUNT_SLOTS in threaded builds, else 0 */
   uint64_t total_at_peak;     /* 1296 counters.total_bytes at the high of live bytes: when the
                                  peak came, in bytes allocated (DHAT's t-gmax) */
 } emheap_state;
@@ -223,12 +224,28 @@ int emheap_blocks_init(void);
 int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, emheap_block *stale);
 /* Removes addr's record into *out; 0 if addr is not recorded. */
 int emheap_blocks_remove(uint32_t addr, emheap_block *out);
+/* Without the lock: 0 if no block at addr is recorded (see block_table.c);
+** 1 if one may be. */
+#define EMHEAP_FILTER_BUCKETS 16384u /* power of two */
+extern uint8_t emheap_recorded_filter[EMHEAP_FILTER_BUCKETS];
+static inline uint32_t emheap_filter_bucket(uint32_t addr) {
+  return ((addr >> 3) * 0x9E3779B1u) >> 18; /* 32 - log2(EMHEAP_FILTER_BUCKETS) */
+}
+static inline int emheap_may_be_recorded(void *p) {
+  return __atomic_load_n(&emheap_recorded_filter[emheap_filter_bucket((uint32_t)(uintptr_t)p)], __ATOMIC_RELAXED) != 0;
+}
 
 /* roots.c: where a scan for pointers into the heap starts. */
 void emheap_roots_init(void);
 /* Called (under the lock) by each thread's first recorded block in
 ** threaded builds: its stack and thread-locals become roots. */
 void emheap_roots_add_thread(void);
+/* At the thread's exit (thread_exit.c): its roots go. */
+void emheap_roots_remove_thread(void);
+
+/* thread_exit.c: under the lock, once per thread that keeps something
+** (roots, a counting slot): at its exit, both are handed back. */
+void emheap_watch_thread_exit(void);
 
 /* stack_capture.c: the key and stack of the allocation being made now,
 ** taken outside the lock (a JS capture can take microseconds), interned

@@ -38,7 +38,7 @@ static void charge(uint32_t site, uint32_t size, double sign) {
 
 void emheap_count_call(uint64_t *calls, uint64_t *outcome) {
   emheap_lock();
-  (*calls)++;
+  emheap_count_one_call(calls);
   if (outcome) (*outcome)++;
   emheap_unlock();
 }
@@ -56,7 +56,7 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t 
   if (!__atomic_load_n(&emheap_g.paused, __ATOMIC_RELAXED)) emheap_capture_stack(&st);
 
   emheap_lock();
-  (*calls)++;
+  emheap_count_one_call(calls);
   if (EMHEAP_THREADED && !emheap_self.roots_added) emheap_roots_add_thread();
   uint32_t site = EMHEAP_SITE_UNATTRIBUTED;
   if (st.kind != EMHEAP_STACK_NONE) {
@@ -90,7 +90,7 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t 
 __attribute__((noinline)) void emheap_forget(void *p, uint32_t u, uint64_t *calls) {
   emheap_block b;
   emheap_lock();
-  (*calls)++;
+  emheap_count_one_call(calls);
   emheap_count_dead(u);
   if (emheap_blocks_remove((uint32_t)(uintptr_t)p, &b)) {
     charge(b.site, b.size, -1);

@@ -29,10 +29,6 @@
 #include "lock.h"
 #include "thread_state.h"
 
-#if EMHEAP_THREADED
-#include <pthread.h>
-#endif
-
 #define EMHEAP_MAX_THREADS 256
 #define EMHEAP_MAX_ROOTS 1024
 
@@ -85,14 +81,8 @@ void emheap_roots_init(void) {
   emheap_g.roots = (uint32_t)(uintptr_t)&roots;
 }
 
-#if EMHEAP_THREADED
-static pthread_key_t exit_key;
-static int exit_key_made;
-
-/* A thread's entry goes when the thread does (a pthread key destructor:
-** runs at thread exit for a non-NULL value). */
-static void thread_gone(void *entry) {
-  uint32_t self = (uint32_t)(uintptr_t)entry;
+void emheap_roots_remove_thread(void) {
+  uint32_t self = (uint32_t)(uintptr_t)&emheap_self;
   emheap_lock();
   for (uint32_t i = 0; i < roots.thread_count; i++) {
     if (roots.threads[i].self == self) {
@@ -102,7 +92,6 @@ static void thread_gone(void *entry) {
   }
   emheap_unlock();
 }
-#endif
 
 void emheap_roots_add_thread(void) {
   emheap_self.roots_added = 1;
@@ -117,13 +106,7 @@ void emheap_roots_add_thread(void) {
   t->tls_lo = (uint32_t)(uintptr_t)__builtin_wasm_tls_base();
   t->tls_hi = t->tls_lo + (uint32_t)__builtin_wasm_tls_size();
   t->self = (uint32_t)(uintptr_t)&emheap_self;
-  /* Called under emheap's lock (record.c), against lock.h's "no other lock
-  ** inside" rule, and safe: musl's pthread_key_create and
-  ** pthread_setspecific neither allocate nor wait for a thread that could
-  ** hold our lock (key_lock is held around no malloc and released around
-  ** destructors). The key is one of the app's PTHREAD_KEYS_MAX (128). */
-  if (!exit_key_made) exit_key_made = pthread_key_create(&exit_key, thread_gone) == 0 ? 1 : -1;
-  if (exit_key_made == 1) pthread_setspecific(exit_key, &emheap_self);
+  emheap_watch_thread_exit();
 #endif
 }
 

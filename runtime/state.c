@@ -66,6 +66,10 @@ void emheap_init_slow(void) {
   emheap_g.threaded = EMHEAP_THREADED;
   emheap_g.shadow_linked = __cyg_profile_func_enter != NULL;
   emheap_g.shadow_depth_addr = (uint32_t)(uintptr_t)&emheap_self.shadow.depth;
+#if EMHEAP_THREADED
+  emheap_g.count_slots = (uint32_t)(uintptr_t)emheap_count_slots;
+  emheap_g.count_slot_count = EMHEAP_COUNT_SLOTS;
+#endif
   if (&emheap_link_mode) emheap_g.mode = emheap_link_mode;
   else emheap_g.mode = emheap_g.shadow_linked ? EMHEAP_MODE_EXACT : EMHEAP_MODE_SAMPLED;
   emheap_g.sampling_interval = EMHEAP_DEFAULT_INTERVAL;
@@ -111,7 +115,7 @@ void emheap_get_counters(emheap_counters *out) {
   if (!emheap_g.magic) emheap_init_slow();
   emheap_lock();
   emheap_g.counters.heap_size = emheap_heap_size_now();
-  memcpy(out, &emheap_g.counters, sizeof *out);
+  emheap_sum_counters(out);
   emheap_unlock();
 }
 

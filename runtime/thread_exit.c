@@ -1,5 +1,11 @@
 /*
-** thread_exit.c -- thread data that Emscripten frees behind emheap's back.
+** thread_exit.c -- what happens when a thread ends: what it kept in
+** emheap's tables is handed back, and the thread data that Emscripten
+** frees behind emheap's back is taken out of the books.
+**
+** A thread that registered roots (roots.c) or claimed a counting slot
+** (thread_counts.c) is watched: a pthread key destructor, which runs on the
+** exiting thread, removes its roots and folds and frees its slot.
 **
 ** Emscripten up to 3.1.13 allocates a new thread's struct and stack with
 ** malloc and memalign (so emheap counts them) and frees them with
@@ -36,9 +42,31 @@
 #define THREAD_DATA_FROM_MALLOC 0
 #endif
 
+#if EMHEAP_THREADED
+static pthread_key_t exit_key;
+static int exit_key_made;
+
+static void thread_gone(void *self) {
+  (void)self;
+  emheap_roots_remove_thread();
+  emheap_release_count_slot();
+}
+
+void emheap_watch_thread_exit(void) {
+  if (emheap_self.exit_watched) return;
+  emheap_self.exit_watched = 1;
+  /* Called under emheap's lock, against lock.h's "no other lock inside"
+  ** rule, and safe: musl's pthread_key_create and pthread_setspecific
+  ** neither allocate nor wait for a thread that could hold our lock
+  ** (key_lock is held around no malloc and released around destructors).
+  ** The key is one of the app's PTHREAD_KEYS_MAX (128). */
+  if (!exit_key_made) exit_key_made = pthread_key_create(&exit_key, thread_gone) == 0 ? 1 : -1;
+  if (exit_key_made == 1) pthread_setspecific(exit_key, &emheap_self);
+}
+#endif
+
 static void untrack(void *p) {
-  uint64_t not_a_call = 0;
-  if (p && emheap_plausible_block(p)) emheap_track_free(p, &not_a_call);
+  if (p && emheap_plausible_block(p)) emheap_track_free(p, NULL);
 }
 
 /* Exported: the JS library calls it (jslib/library_emheap.js). */

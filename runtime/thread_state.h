@@ -2,7 +2,8 @@
 ** thread_state.h -- what each thread keeps for itself: its shadow call
 ** stack (kept by shadow_stack.c, linked in shadow builds, and read by
 ** stack_capture.c), its sampling countdown and random state (sampler.c,
-** record.c), and its serial for JS stacks.
+** record.c), its serial for JS stacks, and in threaded builds its counting
+** slot (thread_counts.h).
 **
 ** One thread-local struct rather than several thread-local variables:
 ** with several (some of them function-local), Emscripten 3.1.6's threaded
@@ -55,6 +56,9 @@ typedef struct emheap_thread_state {
   uint32_t countdown_started; /* the countdown has been drawn */
   uint32_t js_serial;         /* 0 until known; main thread 1, workers 2, 3... */
   uint32_t roots_added;       /* its stack is in roots.c's table (threaded builds) */
+  struct emheap_count_slot *count_slot; /* where it counts without the lock (thread_counts.h) */
+  uint32_t count_slot_tried;  /* a slot was looked for: none was free, or the thread exited */
+  uint32_t exit_watched;      /* its exit runs thread_exit.c's hook */
 } emheap_thread_state;
 
 extern _Thread_local emheap_thread_state emheap_self;

@@ -535,21 +535,25 @@ test('exact-JS stacks: EMHEAP_STACK_DEPTH keeps the leaf frames and marks the cu
 // its builtin allocator. Never a crash; with the threads quiet the totals
 // equal the sum over sites; what is left beyond the kept blocks is at most
 // each thread's TSD array (README, known limits); the workers' blocks are
-// named by their stacks in every mode.
+// named by their stacks in every mode. A worker's stack deeper than the 128
+// frames it can hand the runtime (exact-JS with a stack depth of 300) keeps
+// its leaf end and says where it was cut; a shadow stack of that depth is
+// whole.
 for (const variant of ['exact', 'shadow', 'proxied']) {
   test(`threads (${variant}): no crash, exact totals, sites add up`, () => {
-    const r = runWasmProgram(path.join(BUILD, `threads.${variant}.js`));
+    const env = variant === 'exact' ? {EMHEAP_STACK_DEPTH: '300'} : {};
+    const r = runWasmProgram(path.join(BUILD, `threads.${variant}.js`), {env});
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.deepEqual(r.failedChecks, [], r.stdout + r.stderr);
-    assert.equal(r.passedChecks.length, 2);
+    assert.equal(r.passedChecks.length, 4);
     const c = r.tagged.COUNTS;
     const snap = r.tagged.SNAPSHOT;
     assert.ok(c && snap, r.stdout + r.stderr);
     assert.deepEqual(validateSnapshot(snap), []);
     assert.equal(c.invalidFrees, 0);
     assert.equal(c.mallocCalls, snap.summary.mallocCalls);
-    const extraBlocks = c.liveBlocks - c.baseBlocks - 4000;
-    const extraBytes = c.liveBytes - c.baseBytes - c.held;
+    const extraBlocks = c.liveBlocks - c.baseBlocks - 4000 - 1;
+    const extraBytes = c.liveBytes - c.baseBytes - c.held - c.deep;
     assert.ok(extraBlocks >= 0 && extraBlocks <= 32, `blocks beyond the 4000 kept: ${extraBlocks}`);
     assert.ok(extraBytes >= 0 && extraBytes <= 32 * 1024, `bytes beyond the kept ones: ${extraBytes}`);
     const names = (s) => s.stack.map((i) => snap.frames[i].name);
@@ -578,6 +582,24 @@ for (const variant of ['exact', 'shadow', 'proxied']) {
       assert.equal(holding.length, 1, holding.map((s) => names(s).join(' < ')).join('\n'));
       const frame = snap.frames[holding[0].stack[0]];
       assert.ok(frame.funcIndex >= 0 && frame.offset > 0, JSON.stringify(frame));
+    }
+    // (binaryen may inline deep_alloc into deep_recurse in exact-JS builds)
+    const deep = snap.sites.filter((s) => /^deep_(alloc|recurse)$/.test(names(s)[0]));
+    assert.equal(deep.length, 1, snap.sites.map((s) => names(s).slice(0, 3).join(' < ')).join('\n'));
+    const deepNames = names(deep[0]);
+    const levels = deepNames.filter((n) => n === 'deep_recurse').length;
+    assert.equal(deep[0].liveBytes, c.deep);
+    if (variant === 'exact') {
+      // 128 pairs: the leaf end (deep_alloc, if not inlined, and the
+      // innermost deep_recurse calls of 201), then the marker
+      assert.equal(deepNames.at(-1), '(stack truncated)', deepNames.slice(-3).join(' < '));
+      assert.equal(deepNames.length, 128);
+      assert.equal(levels, 127 - (deepNames[0] === 'deep_alloc'));
+      assert.ok(snap.summary.truncatedStacks >= 1, 'the cut is counted');
+    } else {
+      assert.ok(!deepNames.includes('(stack truncated)'), deepNames.slice(-3).join(' < '));
+      assert.equal(levels, 201);
+      assert.ok(deepNames.includes('deep_thread'));
     }
   });
 }

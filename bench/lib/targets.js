@@ -1,0 +1,84 @@
+// targets.js -- the speed and heap targets of issue 9, read from one bench
+// run: each is a ratio of two cells of the same workload and engine, and a
+// verdict that says whether this run can tell.
+//
+// A ratio of two medians is uncertain by the runs' spread. The standard
+// error of a median of n runs is about 1.2533 * sigma / sqrt(n), and sigma
+// is about 1.4826 * MAD, so a cell's median is uncertain by about
+// 1.86 * MAD / sqrt(n) (relative); a ratio's uncertainty u combines both
+// cells'. The verdict is "met" or "missed" only when the target lies
+// outside ratio +- 2u; otherwise "too close to call". A run whose 2u is
+// over 5% cannot read a 5% difference, and says so: its spreads, not the
+// code, decide such a verdict.
+'use strict';
+
+const {ratio} = require('./report');
+
+// The default mode (sampled, JS stacks) and `off` against the floor: the
+// forwarding-only wrapper of the same run.
+const SPEED_TARGETS = [
+  {config: 'sampled/js', over: 'forwarding only', limit: 1.10, workloads: ['sqlite', 'lua'],
+    what: 'default mode vs forwarding only'},
+  {config: 'sampled/js', over: 'forwarding only', limit: 1.35, workloads: ['micro'],
+    what: 'default mode vs forwarding only'},
+  {config: 'off', over: 'forwarding only', limit: 1.03, workloads: ['micro', 'sqlite', 'lua'],
+    what: 'off vs forwarding only'},
+];
+// The wasm heap at the end of a run, default mode against the baseline (node).
+const HEAP_TARGET = {config: 'sampled/js', over: 'baseline', limit: 1.05, workloads: ['sqlite', 'lua'],
+  what: 'default mode heap vs baseline'};
+const READABLE = 0.05;
+
+// Relative uncertainty of a cell's median (see the top of the file).
+function medianError(cell) {
+  const n = cell.nsPerOp ? cell.nsPerOp.length : 0;
+  return n && Number.isFinite(cell.spread) ? 1.86 * cell.spread / Math.sqrt(n) : Infinity;
+}
+
+function verdict(value, limit, u) {
+  if (!Number.isFinite(value)) return 'no reading';
+  if (value * (1 + 2 * u) <= limit) return 'met';
+  if (value * (1 - 2 * u) > limit) return 'missed';
+  return 'too close to call';
+}
+
+// cells: the bench's speed cells ({workload, config, env, median, spread,
+// nsPerOp, heapBytes}). -> [{what, workload, env, value, limit, u,
+// verdict, readable}], one per target, workload and engine that ran.
+function readTargets(cells, envs) {
+  const find = (workload, config, env) => cells.find((c) => c.workload === workload && c.config === config &&
+    c.env === env && !c.error && !c.na && Number.isFinite(c.median));
+  const out = [];
+  for (const t of SPEED_TARGETS) {
+    for (const workload of t.workloads) {
+      for (const env of envs) {
+        const a = find(workload, t.config, env);
+        const b = find(workload, t.over, env);
+        if (!a || !b) continue;
+        const u = Math.hypot(medianError(a), medianError(b));
+        const value = a.median / b.median;
+        out.push({what: t.what, workload, env, value, limit: t.limit, u,
+          verdict: verdict(value, t.limit, u), readable: 2 * u <= READABLE});
+      }
+    }
+  }
+  for (const workload of HEAP_TARGET.workloads) {
+    const a = find(workload, HEAP_TARGET.config, 'node');
+    const b = find(workload, HEAP_TARGET.over, 'node');
+    if (!a || !b || !a.heapBytes || !b.heapBytes) continue;
+    // The heap at the end does not vary between runs: no spread.
+    const value = a.heapBytes / b.heapBytes;
+    out.push({what: HEAP_TARGET.what, workload, env: 'node', value, limit: HEAP_TARGET.limit, u: 0,
+      verdict: verdict(value, HEAP_TARGET.limit, 0), readable: true});
+  }
+  return out;
+}
+
+// Markdown rows for the report's table.
+function targetRows(targets, envLabel) {
+  return targets.map((t) => [t.what, t.workload, envLabel[t.env] || t.env, ratio(t.value),
+    `<= ${t.limit.toFixed(2)}x`, `±${(200 * t.u).toFixed(1)}%`,
+    t.readable ? t.verdict : `${t.verdict} (this run cannot read 5%)`]);
+}
+
+module.exports = {readTargets, targetRows, medianError, SPEED_TARGETS, HEAP_TARGET};

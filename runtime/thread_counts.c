@@ -1,0 +1,88 @@
+/*
+** thread_counts.c -- claiming, folding and summing the per-thread counting
+** slots of threaded builds (the design and its invariant: thread_counts.h).
+** In single-threaded builds only emheap_sum_counters is used, and it is a
+** copy.
+*/
+#include <stddef.h>
+#include <string.h>
+
+#include "alloc_fast.h"
+
+_Static_assert(sizeof(emheap_count_slot) == 64, "one cache line per slot; jslib/layout.js reads them");
+_Static_assert(offsetof(emheap_counters, free_calls) - offsetof(emheap_counters, malloc_calls) ==
+                   (EMHEAP_CALL_KINDS - 1) * sizeof(uint64_t),
+               "the call counters are consecutive, in the slot's order");
+
+#if EMHEAP_THREADED
+emheap_count_slot emheap_count_slots[EMHEAP_COUNT_SLOTS] __attribute__((aligned(64)));
+
+emheap_count_slot *emheap_claim_count_slot(void) {
+  emheap_self.count_slot_tried = 1;
+  emheap_lock();
+  emheap_count_slot *slot = NULL;
+  for (uint32_t i = 0; i < EMHEAP_COUNT_SLOTS; i++) {
+    if (!emheap_count_slots[i].in_use) {
+      slot = &emheap_count_slots[i];
+      slot->in_use = 1;
+      emheap_watch_thread_exit();
+      break;
+    }
+  }
+  emheap_unlock();
+  emheap_self.count_slot = slot;
+  return slot;
+}
+
+void emheap_fold_count_slot(emheap_count_slot *slot) {
+  emheap_counters *c = &emheap_g.counters;
+  for (uint32_t k = 0; k < EMHEAP_CALL_KINDS; k++) (&c->malloc_calls)[k] += slot->calls[k];
+  c->live_bytes += (uint64_t)(int64_t)slot->live_bytes;
+  c->live_blocks += (uint32_t)slot->live_blocks;
+  c->total_bytes += slot->total_bytes;
+  if ((int64_t)c->live_bytes > (int64_t)c->peak_live_bytes) emheap_new_peak();
+  if ((int32_t)c->live_blocks > (int32_t)c->peak_live_blocks) c->peak_live_blocks = c->live_blocks;
+  uint32_t in_use = slot->in_use;
+  memset(slot, 0, sizeof *slot);
+  slot->in_use = in_use;
+}
+
+__attribute__((noinline)) void emheap_fold_now(emheap_count_slot *slot) {
+  emheap_lock();
+  emheap_fold_count_slot(slot);
+  emheap_note_heap_growth(EMHEAP_SITE_UNATTRIBUTED);
+  emheap_unlock();
+}
+
+void emheap_release_count_slot(void) {
+  emheap_count_slot *slot = emheap_self.count_slot;
+  /* From here on (other keys' destructors may still allocate) this thread
+  ** counts under the lock. */
+  emheap_self.count_slot = NULL;
+  emheap_self.count_slot_tried = 1;
+  if (!slot) return;
+  emheap_lock();
+  emheap_fold_count_slot(slot);
+  slot->in_use = 0;
+  emheap_unlock();
+}
+#endif
+
+void emheap_sum_counters(emheap_counters *out) {
+  memcpy(out, &emheap_g.counters, sizeof *out);
+#if EMHEAP_THREADED
+  int64_t live_bytes = (int64_t)out->live_bytes;
+  int64_t live_blocks = (int32_t)out->live_blocks;
+  for (uint32_t i = 0; i < EMHEAP_COUNT_SLOTS; i++) {
+    const emheap_count_slot *slot = &emheap_count_slots[i];
+    for (uint32_t k = 0; k < EMHEAP_CALL_KINDS; k++) (&out->malloc_calls)[k] += slot->calls[k];
+    live_bytes += slot->live_bytes;
+    live_blocks += slot->live_blocks;
+    out->total_bytes += slot->total_bytes;
+  }
+  out->live_bytes = live_bytes > 0 ? (uint64_t)live_bytes : 0;
+  out->live_blocks = live_blocks > 0 ? (uint32_t)live_blocks : 0;
+  if (out->live_bytes > out->peak_live_bytes) out->peak_live_bytes = out->live_bytes;
+  if (out->live_blocks > out->peak_live_blocks) out->peak_live_blocks = out->live_blocks;
+#endif
+}
