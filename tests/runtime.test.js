@@ -560,6 +560,14 @@ for (const variant of ['exact', 'shadow', 'proxied']) {
     const inWorker = (s) => /^worker/.test(names(s)[0]) && names(s).includes('worker');
     // Never the fallback of a worker whose stack could not be taken.
     assert.deepEqual(snap.sites.filter((s) => /^\(worker thread/.test(s.key)).map((s) => s.key), []);
+    // The four 600 KiB blocks handed from fill() to drain(): recorded in
+    // every mode, and gone from their site once freed on the other thread.
+    // (the compiler may unroll the loop: one site per call then)
+    const big = snap.sites.filter((s) => s.totalAllocs >= 1 && s.totalBytes / s.totalAllocs >= 600 * 1024 &&
+      s.totalBytes / s.totalAllocs < 601 * 1024);
+    assert.equal(big.reduce((a, s) => a + s.totalAllocs, 0), 4,
+      snap.sites.map((s) => `${s.key} ${s.totalAllocs} ${s.totalBytes}`).join('\n'));
+    assert.deepEqual(big.map((s) => s.liveBytes), big.map(() => 0), 'freed on another thread, taken out of its site');
     if (variant === 'proxied') {
       // main() on a pthread too; the default mode samples, so only some
       // blocks are seen, but on workers, with their stacks.

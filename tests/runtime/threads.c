@@ -9,7 +9,8 @@
 ** sites. One more thread allocates at the bottom of a 200-call recursion,
 ** deeper than the 128 frames a worker hands the runtime: the site keeps the
 ** leaf end and says where it was cut. Blocks allocated on one thread and
-** freed on another leave the totals as they were. Prints TAP lines, then
+** freed on another leave the totals as they were, and the recorded ones
+** (600 KiB, above the sampling interval) leave their site. Prints TAP lines, then
 ** "SNAPSHOT {...}".
 */
 #include <malloc.h>
@@ -83,12 +84,16 @@ static void *deep_thread(void *arg) {
 /* Hand-off: one thread allocates, another frees; both stay alive while
 ** main reads the counters, so whatever each has counted on its own and not
 ** yet added to the totals must be read too (runtime/thread_counts.h). */
-enum { HANDOFF = 20000 };
+enum { HANDOFF = 20000, BIG = 4, BIG_SIZE = 600 << 10 };
 static void *handoff[HANDOFF];
+static void *handoff_big[BIG]; /* above the sampling interval: always recorded */
 static pthread_barrier_t handoff_steps;
 
 /* Steps, all three threads: started (main reads "before"), go, filled,
 ** drained (main reads "during"), done. */
+/* A site of its own (shadow stacks would merge it with fill's). */
+__attribute__((noinline)) static void *big_alloc(void) { return malloc(BIG_SIZE); }
+
 static void handoff_steps_wait(int n) {
   for (int i = 0; i < n; i++) pthread_barrier_wait(&handoff_steps);
 }
@@ -97,6 +102,7 @@ static void *fill(void *arg) {
   (void)arg;
   handoff_steps_wait(2);
   for (int i = 0; i < HANDOFF; i++) handoff[i] = malloc(24 + (i * 7) % 200);
+  for (int i = 0; i < BIG; i++) handoff_big[i] = big_alloc();
   handoff_steps_wait(3);
   return NULL;
 }
@@ -105,6 +111,7 @@ static void *drain(void *arg) {
   (void)arg;
   handoff_steps_wait(3);
   for (int i = 0; i < HANDOFF; i++) free(handoff[i]);
+  for (int i = 0; i < BIG; i++) free(handoff_big[i]);
   handoff_steps_wait(2);
   return NULL;
 }
@@ -136,7 +143,8 @@ int main(void) {
   }
   CHECK(handed && during.live_blocks == before.live_blocks && during.live_bytes == before.live_bytes &&
             during.total_bytes > before.total_bytes + HANDOFF * 24 &&
-            during.malloc_calls - before.malloc_calls == HANDOFF && during.free_calls - before.free_calls == HANDOFF,
+            during.malloc_calls - before.malloc_calls == HANDOFF + BIG &&
+            during.free_calls - before.free_calls == HANDOFF + BIG,
         "blocks made on one thread and freed on another, both threads alive: totals as before");
   if (handed && (during.live_blocks != before.live_blocks || during.live_bytes != before.live_bytes))
     printf("# before %u blocks %llu bytes, during %u %llu\n", before.live_blocks,
