@@ -550,7 +550,8 @@ function report(info, speed, targets, memory, exported, notes, cells, started) {
     out.push('## Targets', '',
       'Ratio of medians of the same run; ± is twice its uncertainty (1.86 x MAD / sqrt(runs) per cell,',
       'combined): "met" or "missed" only when the limit lies outside it (bench/lib/targets.js).',
-      ...(unreadable ? [`${unreadable} of ${targets.length} readings spread over 5%: this run cannot tell those.`] : []), '',
+      ...(unreadable ? [`${unreadable} of ${targets.length} readings are uncertain by more than ±5%: this run cannot read a`,
+        '5% difference there (a verdict is still given where the limit lies outside the ±).'] : []), '',
       table(['target', 'workload', 'engine', 'ratio', 'limit', '±', 'verdict'], targetRows(targets, ENV_LABEL)), '');
   }
   const heap = heapTable(cells);

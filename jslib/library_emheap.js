@@ -786,7 +786,12 @@
       var tl = EMHEAP.timeline;
       if (!tl || !EMHEAP.state) return;
       try {
-        var c = emheapModules.layout.readCounters(new DataView(EMHEAP.buffer()), EMHEAP.state);
+        var layout = emheapModules.layout;
+        var buffer = EMHEAP.buffer();
+        // under the lock: a thread's fold of its counts is never seen half done
+        var c = layout.withLock(buffer, EMHEAP.state, function () {
+          return layout.readCounters(new DataView(buffer), EMHEAP.state);
+        });
         var i = tl.count % tl.t.length;
         tl.t[i] = Math.max(0, EMHEAP.now() - tl.start);
         tl.bytes[i] = c.liveBytes;

@@ -78,7 +78,7 @@ function readTargets(cells, envs) {
 function targetRows(targets, envLabel) {
   return targets.map((t) => [t.what, t.workload, envLabel[t.env] || t.env, ratio(t.value),
     `<= ${t.limit.toFixed(2)}x`, `±${(200 * t.u).toFixed(1)}%`,
-    t.readable ? t.verdict : `${t.verdict} (this run cannot read 5%)`]);
+    t.verdict === 'too close to call' && !t.readable ? 'too close to call: ± over 5%' : t.verdict]);
 }
 
 module.exports = {readTargets, targetRows, medianError, SPEED_TARGETS, HEAP_TARGET};
