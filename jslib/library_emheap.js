@@ -1156,24 +1156,15 @@
 
   // The same on a worker thread: the stack as (function, offset) pairs
   // written at `frames` (runtime/stack_capture.c), at most `capacity`
-  // words. A longer stack (stackDepth above capacity / 2 frames) keeps its
-  // leaf end behind a (stack truncated) pair, as the table marks its own
-  // cut. Returns the words written, 0 on failure.
+  // words (a longer stack keeps its leaf end behind a (stack truncated)
+  // pair: stack_table.js). Returns the words written, 0 on failure.
   emheap_js_capture_frames__deps: ['$EMHEAP'],
   emheap_js_capture_frames__sig: 'iii',
   emheap_js_capture_frames: function (frames, capacity) {
     try {
-      var pairs = EMHEAP.table().capturePairs();
+      var pairs = EMHEAP.table().capturePairs(capacity);
       if (!pairs) return 0;
-      var at = frames >> 2;
-      if (pairs.length > capacity) {
-        var kept = (capacity & ~1) - 2;
-        HEAPU32[at] = emheapModules.layout.FRAME_TRUNCATED;
-        HEAPU32[at + 1] = 0;
-        HEAPU32.set(pairs.subarray(pairs.length - kept), at + 2);
-        return kept + 2;
-      }
-      HEAPU32.set(pairs, at);
+      HEAPU32.set(pairs, frames >> 2);
       return pairs.length;
     } catch (e) {
       return 0;

@@ -153,9 +153,10 @@ StackTable.prototype.resolve = function (ref) {
 // the main thread reads from the site (snapshot.js). Each worker has its
 // own table, which the main thread cannot read: positions in the module are
 // what both sides share. JS frames become one FRAME_JS pair per run; those
-// at the root end (the worker's start-up plumbing) are left out. Made once
-// per distinct stack.
-StackTable.prototype.capturePairs = function () {
+// at the root end (the worker's start-up plumbing) are left out. At most
+// maxWords words (the runtime's capacity, a constant). Made once per
+// distinct stack.
+StackTable.prototype.capturePairs = function (maxWords) {
   var stack = this.resolve(this.capture());
   if (stack === 0) return null;
   if (!this.pairsOfStack) this.pairsOfStack = [];
@@ -177,6 +178,9 @@ StackTable.prototype.capturePairs = function () {
     }
   }
   if (!words.length) words.push(layout.FRAME_JS, 0); // JS itself asked for the block
+  // More than the runtime keeps (stackDepth above maxWords / 2 frames): the
+  // leaf end, behind a (stack truncated) pair as at the table's own cut.
+  if (words.length > maxWords) words = [layout.FRAME_TRUNCATED, 0].concat(words.slice(words.length - (maxWords & ~1) + 2));
   pairs = new Uint32Array(words);
   this.pairsOfStack[stack] = pairs;
   return pairs;

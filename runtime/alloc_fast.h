@@ -34,13 +34,17 @@ extern uint32_t emheap_record_threshold;
 ** of live bytes is a new peak moment, which includes this block. Signed
 ** compares: in threaded builds the global values may be below zero for a
 ** moment (thread_counts.h). */
+EMHEAP_FAST_PATH void emheap_note_peaks(emheap_counters *c) {
+  if (__builtin_expect((int64_t)c->live_bytes > (int64_t)c->peak_live_bytes, 0)) emheap_new_peak();
+  if ((int32_t)c->live_blocks > (int32_t)c->peak_live_blocks) c->peak_live_blocks = c->live_blocks;
+}
+
 EMHEAP_FAST_PATH void emheap_count_live(uint32_t u) {
   emheap_counters *c = &emheap_g.counters;
   c->live_bytes += u;
   c->total_bytes += u;
   c->live_blocks++;
-  if (__builtin_expect((int64_t)c->live_bytes > (int64_t)c->peak_live_bytes, 0)) emheap_new_peak();
-  if ((int32_t)c->live_blocks > (int32_t)c->peak_live_blocks) c->peak_live_blocks = c->live_blocks;
+  emheap_note_peaks(c);
 }
 
 /* Saturates at 0: emmalloc can grow a live block when it pads an aligned

@@ -34,14 +34,18 @@ emheap_count_slot *emheap_claim_count_slot(void) {
   return slot;
 }
 
-void emheap_fold_count_slot(emheap_count_slot *slot) {
-  emheap_counters *c = &emheap_g.counters;
+/* Adds a slot's counts into c, live values modulo 2^64 / 2^32. */
+static void add_slot(emheap_counters *c, const emheap_count_slot *slot) {
   for (uint32_t k = 0; k < EMHEAP_CALL_KINDS; k++) (&c->malloc_calls)[k] += slot->calls[k];
   c->live_bytes += (uint64_t)(int64_t)slot->live_bytes;
   c->live_blocks += (uint32_t)slot->live_blocks;
   c->total_bytes += slot->total_bytes;
-  if ((int64_t)c->live_bytes > (int64_t)c->peak_live_bytes) emheap_new_peak();
-  if ((int32_t)c->live_blocks > (int32_t)c->peak_live_blocks) c->peak_live_blocks = c->live_blocks;
+}
+
+/* Under the lock: adds the slot into emheap_g.counters and zeroes it. */
+static void fold_count_slot(emheap_count_slot *slot) {
+  add_slot(&emheap_g.counters, slot);
+  emheap_note_peaks(&emheap_g.counters);
   uint32_t in_use = slot->in_use;
   memset(slot, 0, sizeof *slot);
   slot->in_use = in_use;
@@ -49,7 +53,7 @@ void emheap_fold_count_slot(emheap_count_slot *slot) {
 
 __attribute__((noinline)) void emheap_fold_now(emheap_count_slot *slot) {
   emheap_lock();
-  emheap_fold_count_slot(slot);
+  fold_count_slot(slot);
   emheap_note_heap_growth(EMHEAP_SITE_UNATTRIBUTED);
   emheap_unlock();
 }
@@ -62,7 +66,7 @@ void emheap_release_count_slot(void) {
   emheap_self.count_slot_tried = 1;
   if (!slot) return;
   emheap_lock();
-  emheap_fold_count_slot(slot);
+  fold_count_slot(slot);
   slot->in_use = 0;
   emheap_unlock();
 }
@@ -71,17 +75,9 @@ void emheap_release_count_slot(void) {
 void emheap_sum_counters(emheap_counters *out) {
   memcpy(out, &emheap_g.counters, sizeof *out);
 #if EMHEAP_THREADED
-  int64_t live_bytes = (int64_t)out->live_bytes;
-  int64_t live_blocks = (int32_t)out->live_blocks;
-  for (uint32_t i = 0; i < EMHEAP_COUNT_SLOTS; i++) {
-    const emheap_count_slot *slot = &emheap_count_slots[i];
-    for (uint32_t k = 0; k < EMHEAP_CALL_KINDS; k++) (&out->malloc_calls)[k] += slot->calls[k];
-    live_bytes += slot->live_bytes;
-    live_blocks += slot->live_blocks;
-    out->total_bytes += slot->total_bytes;
-  }
-  out->live_bytes = live_bytes > 0 ? (uint64_t)live_bytes : 0;
-  out->live_blocks = live_blocks > 0 ? (uint32_t)live_blocks : 0;
+  for (uint32_t i = 0; i < EMHEAP_COUNT_SLOTS; i++) add_slot(out, &emheap_count_slots[i]);
+  if ((int64_t)out->live_bytes < 0) out->live_bytes = 0;
+  if ((int32_t)out->live_blocks < 0) out->live_blocks = 0;
   if (out->live_bytes > out->peak_live_bytes) out->peak_live_bytes = out->live_bytes;
   if (out->live_blocks > out->peak_live_blocks) out->peak_live_blocks = out->live_blocks;
 #endif

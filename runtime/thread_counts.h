@@ -61,8 +61,6 @@ extern emheap_count_slot emheap_count_slots[EMHEAP_COUNT_SLOTS];
 /* thread_counts.c: the calling thread's slot, claimed now if it has none;
 ** NULL if none is free (or it exited): count under the lock. */
 emheap_count_slot *emheap_claim_count_slot(void);
-/* Under the lock: adds the slot into emheap_g.counters and zeroes it. */
-void emheap_fold_count_slot(emheap_count_slot *slot);
 /* Takes the lock, folds, and logs a heap growth if the break moved. */
 void emheap_fold_now(emheap_count_slot *slot);
 /* At thread exit (thread_exit.c): folds the thread's slot and frees it. */
