@@ -12,7 +12,15 @@
 // median is reported. A failed build or run is an "error" cell with the
 // reason; the rest of the table still prints.
 //
-// Settings (environment): BENCH_RUNS (7), BENCH_CPU (auto|none|N, lib/cpu.js), BENCH_TARGET_MS (500),
+// The single-threaded workloads (micro, sqlite, lua) run paired instead
+// (bench/paired/driver.js): every configuration's build loaded side by side
+// in one node process or page, one ~50 ms repetition at a time, each
+// bracketed by repetitions of forwarding only; ratios are taken per
+// repetition (lib/pairs.js). BENCH_PAIRED=0 runs them as the others.
+//
+// Settings (environment): BENCH_RUNS (7), BENCH_PAIRED_RUNS (3 processes or
+// pages per paired workload and engine), BENCH_ROUNDS (20 per paired run),
+// BENCH_CPU (auto|none|N, lib/cpu.js), BENCH_TARGET_MS (500),
 // BENCH_WORKLOADS (micro,sqlite), BENCH_CONFIGS (names, comma separated),
 // BENCH_BROWSER=0 (node only), BENCH_FIREFOX=0 (no Firefox column), BENCH_EXTRAS=0 (skip the emheap tables),
 // BENCH_V8_FLAGS ("--no-liftoff"), EMHEAP_CONFIG (another emheap-config),
@@ -26,8 +34,9 @@ const path = require('path');
 const {execSync} = require('child_process');
 
 const {ROOT, OUT, EMCC, EMHEAP_CONFIG, buildKinds, build, ENV} = require('./lib/builds');
-const {runNode, runBrowser, launchChromium, launchFirefox, chromiumAvailable, firefoxAvailable, V8_FLAGS} =
-  require('./lib/run');
+const {runNode, runBrowser, runPairedNode, runPairedBrowser, parseOutput, launchChromium, launchFirefox,
+  chromiumAvailable, firefoxAvailable, V8_FLAGS} = require('./lib/run');
+const {bracketedRatios, ratioSummary} = require('./lib/pairs');
 const {median, ns, ratio, fixed, Notes, table} = require('./lib/report');
 const {readTargets, targetRows} = require('./lib/targets');
 const {generate} = require('./gen-sites');
@@ -35,6 +44,9 @@ const {startPauseProbe, stopPauseProbe} = require('../tests/lib/pause_probe');
 const {planCpus, tasksetPrefix, pinDescendants} = require('./lib/cpu');
 
 const RUNS = Number(process.env.BENCH_RUNS || 7);
+const PAIRED = process.env.BENCH_PAIRED !== '0';
+const PAIRED_RUNS = Number(process.env.BENCH_PAIRED_RUNS || 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 20);
 const TARGET_MS = Number(process.env.BENCH_TARGET_MS || 500);
 const MAX_ITERATIONS = 5000;
 const INTERVAL = process.env.EMHEAP_SAMPLING_INTERVAL || '';
@@ -45,8 +57,12 @@ const list = (name, all) => (process.env[name] ? process.env[name].split(',').ma
 
 const ALL_CONFIGS = [
   {name: 'baseline', kind: 'plain'},
-  {name: 'memoryprofiler', kind: 'memoryprofiler', nodeNA: 'needs a page (browser only)'},
-  {name: 'lsan', kind: 'lsan', env: {LSAN_OPTIONS: 'detect_leaks=0'}, browserOptional: true},
+  // Runs alone, not paired (bench/paired/): its overlay needs the page (a
+  // web worker has none).
+  {name: 'memoryprofiler', kind: 'memoryprofiler', nodeNA: 'needs a page (browser only)', alone: true},
+  // Runs alone too: LSan's build exits when main returns (it checks leaks
+  // at exit), so the paired driver could not call its repetitions.
+  {name: 'lsan', kind: 'lsan', env: {LSAN_OPTIONS: 'detect_leaks=0'}, browserOptional: true, alone: true},
   // malloc/free/calloc/realloc counted and forwarded, nothing else
   // (bench/workloads/forwarding_wrapper.c): the floor under every emheap row.
   {name: 'forwarding only', kind: 'forwarding'},
@@ -70,11 +86,11 @@ const CONFIGS = ALL_CONFIGS.filter((c) => c.name === 'baseline' || list('BENCH_C
 
 // What one op is, and how a run's size is passed (argv[1]).
 const WORKLOADS = {
-  micro: {op: 'one malloc, calloc, realloc or free call', args: (n) => [n]},
+  micro: {op: 'one malloc, calloc, realloc or free call', args: (n) => [n], paired: true},
   sqlite: {op: 'one row processed: inserted, returned by a query, or changed by UPDATE/DELETE',
-    args: (n) => [n, ...(process.env.BENCH_SQLITE_ORDERS ? [process.env.BENCH_SQLITE_ORDERS] : [])]},
+    args: (n) => [n, ...(process.env.BENCH_SQLITE_ORDERS ? [process.env.BENCH_SQLITE_ORDERS] : [])], paired: true},
   lua: {op: 'one call of the Lua interpreter\'s allocator (realloc or free) while it runs a table-heavy script',
-    args: (n) => [n]},
+    args: (n) => [n], paired: true},
   threads: {op: 'one malloc or free, 4 threads at once (wall time over all ops: throughput)', threaded: true,
     args: (n) => [n]},
 };
@@ -104,12 +120,23 @@ function modeProblem(config, summary) {
   return null;
 }
 
-function pageUrl(ctx, js, args, config) {
+// How a configuration is asked for: a page's (or web worker's) query, and
+// the environment under node. The emheap runtime reads both itself.
+function pageQuery(js, args, config) {
   const q = new URLSearchParams({js: '/out/' + path.relative(OUT, js), args: args.join(',')});
   if (config.mode) q.set('emheap', config.mode);
   if (config.mode && INTERVAL) q.set('emheap_interval', INTERVAL);
   if (config.stackDepth) q.set('emheap_depth', String(config.stackDepth));
-  return `${ctx.server.url}/page/page.html?${q}`;
+  return q;
+}
+
+function runEnv(config) {
+  return {...(config.env || {}), ...(config.mode ? {EMHEAP_MODE: config.mode} : {}),
+    ...(config.stackDepth ? {EMHEAP_STACK_DEPTH: String(config.stackDepth)} : {})};
+}
+
+function pageUrl(ctx, js, args, config) {
+  return `${ctx.server.url}/page/page.html?${pageQuery(js, args, config)}`;
 }
 
 async function runOnce(ctx, cell, iterations, extra = {}) {
@@ -117,9 +144,7 @@ async function runOnce(ctx, cell, iterations, extra = {}) {
   const args = extra.args || WORKLOADS[cell.workload].args(iterations);
   let r;
   if (cell.env === 'node') {
-    const env = {...(config.env || {}), ...(config.mode ? {EMHEAP_MODE: config.mode} : {}),
-      ...(config.stackDepth ? {EMHEAP_STACK_DEPTH: String(config.stackDepth)} : {})};
-    r = runNode(cell.js, args, {env, timeoutMs: extra.timeoutMs, prefix: tasksetPrefix(cpusFor(ctx, cell.workload))});
+    r = runNode(cell.js, args, {env: runEnv(config), timeoutMs: extra.timeoutMs, prefix: tasksetPrefix(cpusFor(ctx, cell.workload))});
   } else {
     pinDescendants(cpusFor(ctx, cell.workload));
     r = await runBrowser(ctx.engines[cell.env], pageUrl(ctx, cell.js, args, config), extra);
@@ -192,8 +217,75 @@ async function calibrate(ctx, cell) {
   log(`${cell.workload} ${cell.config} ${cell.env}: ${cell.iterations} iterations, ${cell.runs} runs of ~${Math.round(runMs)} ms`);
 }
 
+const isPaired = (cell) => PAIRED && WORKLOADS[cell.workload].paired && !CONFIG[cell.config].alone;
+
+// One paired workload on one engine: PAIRED_RUNS processes (pages) of
+// ROUNDS rounds each. Sets each cell's samples (its repetitions' ns/op),
+// and `paired` = {reference, ratios}: its repetitions over the reference's
+// on both sides (lib/pairs.js).
+async function measurePaired(ctx, group) {
+  const workload = group[0].workload;
+  const env = group[0].env;
+  const reference = group.find((c) => c.config === 'forwarding only') || group.find((c) => c.config === 'baseline');
+  if (!reference) return group.forEach((c) => fail(c, 'no reference build (forwarding only or baseline) to pair with'));
+  const sequence = [];
+  const specFile = path.join(OUT, `paired-${workload}-${env}.json`);
+  for (let run = 0; run < PAIRED_RUNS; run++) {
+    const cells = group.filter((c) => !c.error && !c.na);
+    if (!cells.includes(reference)) break;
+    const spec = {rounds: ROUNDS, reference: cells.indexOf(reference), builds: cells.map((cell) => buildSpec(ctx, cell))};
+    log(`${workload} ${env}: paired run ${run + 1}/${PAIRED_RUNS}, ${cells.length} builds, ${ROUNDS} rounds`);
+    let r;
+    if (env === 'node') {
+      r = runPairedNode(spec, specFile, {prefix: tasksetPrefix(cpusFor(ctx, workload))});
+    } else {
+      pinDescendants(cpusFor(ctx, workload));
+      r = await runPairedBrowser(ctx.engines[env], `${ctx.server.url}/page/paired/page.html?${
+        new URLSearchParams({spec: JSON.stringify(spec)})}`);
+    }
+    if (r.error) return cells.forEach((c) => fail(c, r.error));
+    for (const [i, cell] of cells.entries()) {
+      const b = r.builds[i];
+      const {result, summary} = parseOutput(b.lines.join('\n'));
+      const problem = b.error || (!result && `no result line: ${b.lines.slice(-3).join(' | ')}`) ||
+        modeProblem(CONFIG[cell.config], summary);
+      if (problem) {
+        fail(cell, problem);
+        continue;
+      }
+      cell.result = {result, summary};
+    }
+    // Cells, not this run's build indexes, so runs concatenate.
+    sequence.push(...r.sequence.map((x) => ({round: x.round, build: cells[x.build], ns: x.ns})));
+  }
+  for (const cell of group) {
+    if (cell.error || cell.na) continue;
+    cell.samples = sequence.filter((x) => x.build === cell).map((x) => ({result: {...cell.result.result, ns_per_op: x.ns},
+      summary: cell.result.summary}));
+    cell.paired = {reference: reference.config,
+      ratios: cell === reference ? [] : bracketedRatios(sequence, cell, reference)};
+    delete cell.result;
+  }
+}
+
+// What a paired run loads for a cell: under node, the .js and its
+// environment; in a browser, the worker's URL with the same query as
+// page.html's (pageUrl).
+function buildSpec(ctx, cell) {
+  const config = CONFIG[cell.config];
+  const args = WORKLOADS[cell.workload].args(1);
+  if (cell.env === 'node') return {js: cell.js, args, env: runEnv(config)};
+  return {worker: `worker.js?${pageQuery(cell.js, args, config)}`};
+}
+
 async function measure(ctx, cells) {
-  const live = () => cells.filter((c) => !c.error && !c.na);
+  const live = () => cells.filter((c) => !c.error && !c.na && !isPaired(c));
+  for (const workload of WORKLOAD_NAMES) {
+    for (const env of ENVS) {
+      const group = cells.filter((c) => c.workload === workload && c.env === env && !c.error && !c.na && isPaired(c));
+      if (group.length) await measurePaired(ctx, group);
+    }
+  }
   for (const cell of live()) await calibrate(ctx, cell);
   // Interleaved: one run of every configuration per round.
   for (let round = 0; round < RUNS; round++) {
@@ -219,8 +311,17 @@ async function measure(ctx, cells) {
   }
   for (const cell of cells) {
     const base = cells.find((c) => c.workload === cell.workload && c.env === cell.env && c.config === 'baseline');
-    cell.ratio = cell.median / base.median;
+    cell.ratio = pairedRatio(cell, base) || cell.median / base.median;
   }
+}
+
+// cell over `over` from their paired ratios when both were paired with the
+// same reference, else null.
+function pairedRatio(cell, over) {
+  if (!cell.paired || !over || !over.paired || cell.paired.reference !== over.paired.reference) return null;
+  const vsReference = (c) => (c.config === c.paired.reference ? 1 : ratioSummary(c.paired.ratios).value);
+  const value = vsReference(cell) / vsReference(over);
+  return Number.isFinite(value) ? value : null;
 }
 
 // Heap size at the end of a run (workloads that print heap_bytes), node:
@@ -528,12 +629,22 @@ function report(info, speed, targets, memory, exported, notes, cells, started) {
     `${info.date} | ${info.nproc} cores, ${info.cpu} | node ${info.node} | ${info.chromium} | ${info.firefox} | ${info.emcc}`, '',
     '## Speed', '',
     ...WORKLOAD_NAMES.map((w) => `- ${w}: an op is ${WORKLOADS[w].op}.${allocDensity(cells, w)}`),
-    `- Median ns/op of ${counts.join(' or ') || RUNS} runs per cell (fewer for runs over 3 s), interleaved across`,
+    ...(PAIRED ? [
+      `- ${WORKLOAD_NAMES.filter((w) => WORKLOADS[w].paired).join(', ')}: paired runs (bench/paired/). Every configuration's`,
+      `  build is loaded in one node process or page (worker threads, web workers), then ${ROUNDS} rounds run one`,
+      '  repetition of each build at a time (~20-60 ms), each between two repetitions of forwarding only;',
+      `  ${PAIRED_RUNS} such processes or pages per engine. --memoryprofiler (needs the page) and LSan (exits after`,
+      '  main) run alone, as the other workloads do.',
+      '  ns/op: median over all repetitions. Ratio: median over repetitions of (this repetition / the',
+      '  geometric mean of the two forwarding-only repetitions around it), over the same for baseline.',
+      '  Why: this VM\'s speed drifts by 10-30% within seconds; repetitions 20-60 ms apart share the drift',
+      '  (bench/README.md, "Paired runs").'] : []),
+    `- Other workloads: median ns/op of ${counts.join(' or ') || RUNS} runs per cell (fewer for runs over 3 s), interleaved across`,
     `  configurations; each run sized to ~${TARGET_MS} ms at its own speed (at least one iteration); a run's`,
     '  ns/op is the median over its repetitions (rounds, iterations) where the workload has several.',
-    '  ±: median absolute deviation of the runs, relative to the median (a typical run\'s distance from it).',
-    `- CPUs: ${info.cpus}.`,
     '  Ratio = median / median of baseline, same workload, same engine, same bench run.',
+    '  ±: median absolute deviation of the runs (repetitions when paired), relative to the median.',
+    `- CPUs: ${info.cpus}.`,
     `- V8 flags: ${V8_FLAGS.join(' ') || '(none)'}; Firefox: wasm baseline compiler off`,
     '  (javascript.options.wasm_baselinejit=false), its counterpart of --no-liftoff.',
     '  emheap mode by EMHEAP_MODE (node) or ?emheap= (page).',
@@ -548,11 +659,12 @@ function report(info, speed, targets, memory, exported, notes, cells, started) {
   if (targets.length) {
     const unreadable = targets.filter((t) => !t.readable).length;
     out.push('## Targets', '',
-      'Ratio of medians of the same run; ± is twice its uncertainty (1.86 x MAD / sqrt(runs) per cell,',
-      'combined): "met" or "missed" only when the limit lies outside it (bench/lib/targets.js).',
+      'Paired workloads: median of the per-repetition ratios (n of them in the last column); ± is twice its',
+      'uncertainty, 1.86 x MAD / sqrt(n). Others: ratio of the two cells\' medians, ± from both cells\'',
+      'spreads. "met" or "missed" only when the limit lies outside the ± (bench/lib/targets.js).',
       ...(unreadable ? [`${unreadable} of ${targets.length} readings are uncertain by more than ±5%: this run cannot read a`,
         '5% difference there (a verdict is still given where the limit lies outside the ±).'] : []), '',
-      table(['target', 'workload', 'engine', 'ratio', 'limit', '±', 'verdict'], targetRows(targets, ENV_LABEL)), '');
+      table(['target', 'workload', 'engine', 'ratio', 'limit', '±', 'verdict', 'paired n'], targetRows(targets, ENV_LABEL)), '');
   }
   const heap = heapTable(cells);
   if (heap) out.push('## Heap size', '', heap, '');

@@ -212,3 +212,19 @@ $(TEST_BUILD)/threads_page_js/index.html: tests/runtime/threads.c $(B)/emheap-mt
 	  -sPTHREAD_POOL_SIZE=4 -sINITIAL_MEMORY=64MB -sMINIFY_HTML=0 -o $@
 
 test-programs: $(TEST_BUILD)/threads_page/index.html $(TEST_BUILD)/threads_page_js/index.html
+
+# The bench's micro workload as the bench builds it (bench/lib/builds.js),
+# for the paired runner's test (tests/bench_paired.test.js): plain,
+# forwarding only, and emheap linked (the mode from EMHEAP_MODE or ?emheap=).
+BENCH_MICRO := bench/workloads/micro.c bench/workloads/repetitions.h
+BENCH_MICRO_FLAGS := -O2 -sALLOW_MEMORY_GROWTH=1 --pre-js bench/bench-pre.js
+$(TEST_BUILD)/bench_micro.plain.js: $(BENCH_MICRO) bench/bench-pre.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $< $(BENCH_MICRO_FLAGS) -o $@
+$(TEST_BUILD)/bench_micro.forwarding.js: $(BENCH_MICRO) bench/bench-pre.js bench/workloads/forwarding_wrapper.c
+	@mkdir -p $(dir $@)
+	$(EMCC) $< bench/workloads/forwarding_wrapper.c $(BENCH_MICRO_FLAGS) -o $@
+$(TEST_BUILD)/bench_micro.emheap.js: $(BENCH_MICRO) bench/bench-pre.js $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $< $(BENCH_MICRO_FLAGS) $(EMHEAP_LDFLAGS) -o $@
+test-programs: $(TEST_BUILD)/bench_micro.plain.js $(TEST_BUILD)/bench_micro.forwarding.js $(TEST_BUILD)/bench_micro.emheap.js

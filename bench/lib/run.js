@@ -3,9 +3,12 @@
 // returns what it printed: {result, summary} or {error}. `result` is the
 // workload's JSON line ({"workload":..,"ns_per_op":..}); `summary` is
 // emheap's counters (the EMHEAP_SUMMARY line of bench/bench-pre.js), or null
-// for a build without emheap.
+// for a build without emheap. Also a paired run (bench/paired/): several
+// builds of one workload side by side, in one node process or one page.
 'use strict';
 
+const fs = require('fs');
+const path = require('path');
 const {spawnSync} = require('child_process');
 
 // V8 flags for both node and Chromium. --no-liftoff compiles the wasm with
@@ -46,6 +49,44 @@ function runNode(js, args, {env = {}, timeoutMs = 300000, prefix = []} = {}) {
   if (r.status !== 0) return {error: `exit ${r.status}${r.signal ? ' ' + r.signal : ''}: ${lastLines(r.stderr || r.stdout)}`};
   if (!result) return {error: `no result line: ${lastLines(r.stderr || r.stdout)}`};
   return {result, summary};
+}
+
+// A paired run under node (bench/paired/node.js): spec = {rounds,
+// reference, builds: [{js, args, env}]}. -> driver.js's runPaired result
+// ({builds: [{lines, error}], sequence}) or {error}.
+const PAIRED_NODE = path.join(__dirname, '..', 'paired', 'node.js');
+function runPairedNode(spec, specFile, {timeoutMs = 900000, prefix = []} = {}) {
+  fs.writeFileSync(specFile, JSON.stringify(spec));
+  const argv = [...prefix, process.execPath, '--no-experimental-fetch', ...V8_FLAGS, PAIRED_NODE, specFile];
+  const r = spawnSync(argv[0], argv.slice(1), {encoding: 'utf8', timeout: timeoutMs, maxBuffer: 256 << 20});
+  if (r.error && r.error.code === 'ETIMEDOUT') return {error: `timeout after ${timeoutMs / 1000} s`};
+  if (r.error) return {error: String(r.error.message || r.error)};
+  const line = String(r.stdout).split('\n').find((l) => l.startsWith('PAIRED '));
+  if (r.status !== 0 || !line) return {error: `paired run: exit ${r.status}: ${lastLines(r.stderr || r.stdout)}`};
+  return JSON.parse(line.slice(7));
+}
+
+// The same in a browser: bench/paired/page.html?spec=.. (web workers).
+async function runPairedBrowser(engine, pageUrl, {timeoutMs = 900000} = {}) {
+  const context = await engine.driver.newContext(engine.browser);
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e.message || e)));
+    page.on('crash', () => errors.push('page crashed'));
+    await page.goto(pageUrl);
+    try {
+      await engine.driver.waitFor(page, () => paired.done, timeoutMs);
+    } catch (e) {
+      return {error: errors.length ? errors[0] : `timeout after ${timeoutMs / 1000} s`};
+    }
+    const state = await page.evaluate(() => paired);
+    return state.run || {error: state.error || errors[0] || 'no result'};
+  } catch (e) {
+    return {error: String(e.message || e).split('\n')[0].slice(0, 300)};
+  } finally {
+    await context.close().catch(() => {});
+  }
 }
 
 // An engine = {name, browser, driver}: the two drivers differ in how a
@@ -126,4 +167,4 @@ function firefoxAvailable() {
   return haveFirefox() ? null : `no Firefox at ${FIREFOX}`;
 }
 
-module.exports = {runNode, runBrowser, launchChromium, launchFirefox, chromiumAvailable, firefoxAvailable, V8_FLAGS};
+module.exports = {runNode, runBrowser, runPairedNode, runPairedBrowser, parseOutput, launchChromium, launchFirefox, chromiumAvailable, firefoxAvailable, V8_FLAGS};

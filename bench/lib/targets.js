@@ -2,7 +2,10 @@
 // run: each is a ratio of two cells of the same workload and engine, and a
 // verdict that says whether this run can tell.
 //
-// A ratio of two medians is uncertain by the runs' spread. The standard
+// Paired cells (bench/paired/, lib/pairs.js) give the ratio directly: the
+// median of the per-repetition ratios of one cell to the other, uncertain
+// by u = 1.86 * MAD / sqrt(n) of those ratios. Otherwise:
+// a ratio of two medians is uncertain by the runs' spread. The standard
 // error of a median of n runs is about 1.2533 * sigma / sqrt(n), and sigma
 // is about 1.4826 * MAD, so a cell's median is uncertain by about
 // 1.86 * MAD / sqrt(n) (relative); a ratio's uncertainty u combines both
@@ -13,6 +16,7 @@
 'use strict';
 
 const {ratio} = require('./report');
+const {ratioSummary} = require('./pairs');
 
 // The default mode (sampled, JS stacks) and `off` against the floor: the
 // forwarding-only wrapper of the same run.
@@ -35,6 +39,16 @@ function medianError(cell) {
   return n && Number.isFinite(cell.spread) ? 1.86 * cell.spread / Math.sqrt(n) : Infinity;
 }
 
+// a over b: {value, u, paired}. From a's per-repetition ratios when a was
+// paired with b itself; else the ratio of the two cells' medians.
+function targetRatio(a, b) {
+  if (a.paired && a.paired.reference === b.config && a.paired.ratios.length) {
+    const {value, u, n} = ratioSummary(a.paired.ratios);
+    return {value, u, paired: n};
+  }
+  return {value: a.median / b.median, u: Math.hypot(medianError(a), medianError(b)), paired: 0};
+}
+
 function verdict(value, limit, u) {
   if (!Number.isFinite(value)) return 'no reading';
   if (value * (1 + 2 * u) <= limit) return 'met';
@@ -55,10 +69,9 @@ function readTargets(cells, envs) {
         const a = find(workload, t.config, env);
         const b = find(workload, t.over, env);
         if (!a || !b) continue;
-        const u = Math.hypot(medianError(a), medianError(b));
-        const value = a.median / b.median;
+        const {value, u, paired} = targetRatio(a, b);
         out.push({what: t.what, workload, env, value, limit: t.limit, u,
-          verdict: verdict(value, t.limit, u), readable: 2 * u <= READABLE});
+          verdict: verdict(value, t.limit, u), readable: 2 * u <= READABLE, paired});
       }
     }
   }
@@ -78,7 +91,8 @@ function readTargets(cells, envs) {
 function targetRows(targets, envLabel) {
   return targets.map((t) => [t.what, t.workload, envLabel[t.env] || t.env, ratio(t.value),
     `<= ${t.limit.toFixed(2)}x`, `±${(200 * t.u).toFixed(1)}%`,
-    t.verdict === 'too close to call' && !t.readable ? 'too close to call: ± over 5%' : t.verdict]);
+    t.verdict === 'too close to call' && !t.readable ? 'too close to call: ± over 5%' : t.verdict,
+    t.paired ? String(t.paired) : '-']);
 }
 
-module.exports = {readTargets, targetRows, medianError, SPEED_TARGETS, HEAP_TARGET};
+module.exports = {readTargets, targetRows, medianError, targetRatio, SPEED_TARGETS, HEAP_TARGET};

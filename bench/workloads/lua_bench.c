@@ -50,9 +50,35 @@ static const char *SCRIPT =
     "end\n"
     "return run\n";
 
+static lua_State *L;
+static long checksum;
+
+static long one_repetition(void) {
+  long before = alloc_calls;
+  lua_getglobal(L, "run");
+  lua_pushinteger(L, 20000);
+  lua_call(L, 1, 1);
+  checksum += (long)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  /* Each repetition ends with a full collection, so that each does the
+  ** same work: otherwise Lua's incremental collector carries its debt from
+  ** one repetition to the next, and repetitions alternated between 140 and
+  ** 420 ns/op in one process (a paired run compares single repetitions). */
+  lua_gc(L, LUA_GCCOLLECT, 0);
+  return alloc_calls - before;
+}
+
+static void report(repetitions *reps) {
+  printf("{\"workload\":\"lua\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"ns_per_op_mean\":%.3f,"
+         "\"checksum\":%ld,\"heap_bytes\":%zu}\n",
+         reps->total_ops, reps->total_ms, repetitions_median(reps), repetitions_mean(reps), checksum,
+         emscripten_get_heap_size());
+  lua_close(L);
+}
+
 int main(int argc, char **argv) {
   int iterations = argc > 1 ? atoi(argv[1]) : 5;
-  lua_State *L = lua_newstate(counted_alloc, NULL);
+  L = lua_newstate(counted_alloc, NULL);
   luaL_openlibs(L);
   if (luaL_loadstring(L, SCRIPT) != LUA_OK) {
     fprintf(stderr, "lua: %s\n", lua_tostring(L, -1));
@@ -60,28 +86,9 @@ int main(int argc, char **argv) {
   }
   lua_call(L, 0, 1); /* the run function */
   lua_setglobal(L, "run");
-  long checksum = 0;
   /* Warm-up: grow the heap and intern the stacks before timing. */
-  lua_getglobal(L, "run");
-  lua_pushinteger(L, 20000);
-  lua_call(L, 1, 1);
-  checksum += (long)lua_tointeger(L, -1);
-  lua_pop(L, 1);
-  alloc_calls = 0;
-  static repetitions reps;
-  for (int it = 0; it < iterations; it++) {
-    repetition_begin(&reps, alloc_calls);
-    lua_getglobal(L, "run");
-    lua_pushinteger(L, 20000);
-    lua_call(L, 1, 1);
-    checksum += (long)lua_tointeger(L, -1);
-    lua_pop(L, 1);
-    repetition_end(&reps, alloc_calls);
-  }
-  printf("{\"workload\":\"lua\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"ns_per_op_mean\":%.3f,"
-         "\"checksum\":%ld,\"heap_bytes\":%zu}\n",
-         alloc_calls, reps.total_ms, repetitions_median(&reps), repetitions_mean(&reps), checksum,
-         emscripten_get_heap_size());
-  lua_close(L);
+  one_repetition();
+  checksum = 0;
+  run_repetitions(one_repetition, iterations, report);
   return 0;
 }

@@ -73,29 +73,33 @@ static long strings(int count) {
   return total;
 }
 
+static long checksum;
+
+static long one_repetition(void) {
+  long before = ops;
+  node *keep = make_tree(16);
+  for (int d = 4; d <= 14; d += 2) {
+    node *t = make_tree(d);
+    checksum += check_tree(t);
+    free_tree(t);
+  }
+  checksum += check_tree(keep);
+  free_tree(keep);
+  checksum += strings(20000);
+  return ops - before;
+}
+
+static void report(repetitions *reps) {
+  printf("{\"workload\":\"micro\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"ns_per_op_mean\":%.3f,"
+         "\"checksum\":%ld}\n",
+         reps->total_ops, reps->total_ms, repetitions_median(reps), repetitions_mean(reps), checksum);
+}
+
 int main(int argc, char **argv) {
   int iterations = argc > 1 ? atoi(argv[1]) : 20;
-  long checksum = 0;
   /* Warm-up: grow the heap and intern the stacks before timing. */
   free_tree(make_tree(14));
   checksum += strings(1000);
-  ops = 0;
-  static repetitions reps;
-  for (int it = 0; it < iterations; it++) {
-    repetition_begin(&reps, ops);
-    node *keep = make_tree(16);
-    for (int d = 4; d <= 14; d += 2) {
-      node *t = make_tree(d);
-      checksum += check_tree(t);
-      free_tree(t);
-    }
-    checksum += check_tree(keep);
-    free_tree(keep);
-    checksum += strings(20000);
-    repetition_end(&reps, ops);
-  }
-  printf("{\"workload\":\"micro\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"ns_per_op_mean\":%.3f,"
-         "\"checksum\":%ld}\n",
-         ops, reps.total_ms, repetitions_median(&reps), repetitions_mean(&reps), checksum);
+  run_repetitions(one_repetition, iterations, report);
   return 0;
 }

@@ -223,11 +223,27 @@ static void round_of(int orders) {
   if (sqlite3_close(db) != SQLITE_OK) die(db, "close");
 }
 
+static int orders_per_round;
+
+static long one_repetition(void) {
+  long before = rows;
+  round_of(orders_per_round);
+  return rows - before;
+}
+
+static void report(repetitions *reps) {
+  printf("{\"workload\":\"sqlite\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"ns_per_op_mean\":%.3f,"
+         "\"alloc_calls\":%ld,\"rounds\":%d,\"orders_per_round\":%d,\"sqlite\":\"%s\",\"checksum\":%ld}\n",
+         reps->total_ops, reps->total_ms, repetitions_median(reps), repetitions_mean(reps), alloc_calls, reps->count,
+         orders_per_round, sqlite3_libversion(), checksum);
+}
+
 int main(int argc, char **argv) {
   int rounds = argc > 1 ? atoi(argv[1]) : 5;
   int orders = argc > 2 ? atoi(argv[2]) : 5000;
   if (rounds < 1) rounds = 1;
   if (orders < 100) orders = 100;
+  orders_per_round = orders;
   install_counting_allocator();
   if (sqlite3_initialize() != SQLITE_OK) die(NULL, "initialize");
 
@@ -238,17 +254,6 @@ int main(int argc, char **argv) {
   alloc_calls = 0;
   checksum = 0;
   rng = 12345;
-
-  static repetitions reps;
-  for (int r = 0; r < rounds; r++) {
-    repetition_begin(&reps, rows);
-    round_of(orders);
-    repetition_end(&reps, rows);
-  }
-  double mean = repetitions_mean(&reps);
-  printf("{\"workload\":\"sqlite\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"ns_per_op_mean\":%.3f,"
-         "\"alloc_calls\":%ld,\"rounds\":%d,\"orders_per_round\":%d,\"sqlite\":\"%s\",\"checksum\":%ld}\n",
-         rows, reps.total_ms, repetitions_median(&reps), mean, alloc_calls, rounds, orders, sqlite3_libversion(),
-         checksum);
+  run_repetitions(one_repetition, rounds, report);
   return 0;
 }

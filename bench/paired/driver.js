@@ -1,0 +1,105 @@
+// driver.js -- the order of a paired run: several builds of one workload
+// (baseline, forwarding only, emheap's modes...), loaded side by side in one
+// node process or one page, each run one repetition at a time.
+//
+// Why: this VM's speed drifts by 10-30% over seconds (a neighbour on the
+// host, not this machine's load: bench/README.md, "Paired runs"). Two builds
+// timed in separate processes seconds apart differ by that much; two
+// repetitions 20-60 ms apart share the drift, and their remaining noise
+// averages out over many pairs. So every repetition of a
+// build is bracketed by repetitions of the reference build (forwarding only
+// when present), and the harness (bench/lib/pairs.js) divides each one by
+// its two neighbours:
+//
+//   round r:  REF a REF b REF c REF      (a, b, c rotated every round)
+//
+// Shared by bench/paired/node.js (worker threads) and bench/paired/page.html
+// (web workers): plain script, no modules, exports through `this` or
+// module.exports.
+(function (root) {
+  'use strict';
+
+  // builds: [{rep() -> Promise<ns per op>}]; reference: index into builds.
+  // -> {sequence: [{round, build, ns}], errors: {build index: message}}.
+  // A build whose repetition throws is dropped from later rounds; the
+  // others go on. onRep(done, total) is called after each repetition.
+  async function runRounds(builds, {rounds, reference = 0, onRep} = {}) {
+    const sequence = [];
+    const errors = {};
+    const alive = (i) => !(i in errors);
+    const others = builds.map((_, i) => i).filter((i) => i !== reference);
+    const total = rounds * (2 * others.length + 1);
+    let done = 0;
+    async function rep(round, i) {
+      if (!alive(i)) return;
+      try {
+        const ns = await builds[i].rep();
+        if (!(ns > 0)) throw new Error(`repetition returned ${ns}`);
+        sequence.push({round, build: i, ns});
+      } catch (e) {
+        errors[i] = String((e && e.message) || e).split('\n')[0].slice(0, 300);
+      }
+      if (onRep) onRep(++done, total);
+    }
+    for (let round = 0; round < rounds; round++) {
+      const shift = others.length ? round % others.length : 0;
+      const order = others.slice(shift).concat(others.slice(0, shift));
+      await rep(round, reference);
+      for (const i of order) {
+        await rep(round, i);
+        await rep(round, reference);
+      }
+      if (!alive(reference)) break;
+    }
+    return {sequence, errors};
+  }
+
+  // The whole paired run over `count` builds. open(i) starts build i and
+  // returns its channel: {ready: Promise<message>, ask(command) ->
+  // Promise<message>, close()}, where a message is {ready | ns | reported |
+  // error, lines: [what the build printed since the last message]}
+  // (node.js: a worker thread; page.html: a web worker).
+  // -> {builds: [{lines, error}], sequence} (sequence: runRounds's, with
+  // the spec's build indexes).
+  async function runPaired(count, {rounds, reference}, open) {
+    const builds = [];
+    const channels = [];
+    const take = (i, m) => {
+      builds[i].lines.push(...(m.lines || []));
+      if (m.error && !builds[i].error) builds[i].error = m.error;
+      return m;
+    };
+    for (let i = 0; i < count; i++) {
+      builds.push({lines: [], error: null});
+      channels.push(open(i));
+    }
+    await Promise.all(channels.map(async (c, i) => {
+      const m = take(i, await c.ready);
+      if (!m.ready && !builds[i].error) builds[i].error = 'the build did not start';
+    }));
+    const usable = builds.map((_, i) => i).filter((i) => !builds[i].error);
+    let sequence = [];
+    if (!usable.includes(reference)) {
+      for (const b of builds) b.error = b.error || 'the reference build failed to start';
+    } else {
+      const run = await runRounds(usable.map((i) => ({
+        rep: async () => {
+          const m = take(i, await channels[i].ask('rep'));
+          if (m.error) throw new Error(m.error);
+          return m.ns;
+        },
+      })), {rounds, reference: usable.indexOf(reference)});
+      sequence = run.sequence.map((s) => Object.assign({}, s, {build: usable[s.build]}));
+      for (const [k, message] of Object.entries(run.errors)) builds[usable[k]].error = message;
+    }
+    for (let i = 0; i < count; i++) {
+      if (!builds[i].error) take(i, await channels[i].ask('report'));
+      await channels[i].close();
+    }
+    return {builds, sequence};
+  }
+
+  const api = {runRounds, runPaired};
+  if (typeof module === 'object' && module.exports) module.exports = api;
+  else root.pairedDriver = api;
+})(this);

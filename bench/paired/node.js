@@ -1,0 +1,97 @@
+// node.js -- a paired run under node (see driver.js): every build of one
+// workload in a worker thread of this process, one repetition at a time.
+//
+//   node bench/paired/node.js SPEC.json
+//   SPEC = {rounds, reference, builds: [{js, args: [..], env: {..}}]}
+//
+// Prints one line "PAIRED {json}": driver.js's runPaired result,
+// {builds: [{lines, error}], sequence: [{round, build, ns}]}. `lines` is what the build printed: the result line
+// after bench_report(), and emheap's summary line after main.
+// The whole process is pinned by the harness (taskset), so the threads
+// share one CPU and only one of them runs at a time.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const {Worker, isMainThread, parentPort, workerData} = require('worker_threads');
+
+// ---- worker thread: one build ----------------------------------------------
+
+// An Emscripten build (no MODULARIZE) reads a global `Module` and node's
+// require/__dirname; give it those in a function scope.
+function loadBuild({js, args}) {
+  const lines = [];
+  const post = (message) => parentPort.postMessage({...message, lines: lines.splice(0)});
+  const Module = {
+    arguments: args.map(String),
+    benchDriven: true,
+    print: (text) => lines.push(String(text)),
+    printErr: (text) => lines.push('stderr: ' + text),
+    onAbort: (what) => post({error: `abort: ${what}`}),
+    // After main (the warm-up) and emheap's summary line (bench-pre.js).
+    postRun: [() => setTimeout(() => post({ready: true}), 0)],
+  };
+  parentPort.on('message', (command) => {
+    try {
+      if (command === 'rep') post({ns: Module._bench_repetition()});
+      else if (command === 'report') {
+        Module._bench_report();
+        post({reported: true});
+      }
+    } catch (e) {
+      post({error: String((e && e.message) || e)});
+    }
+  });
+  const source = fs.readFileSync(js, 'utf8');
+  // eslint-disable-next-line no-new-func
+  new Function('require', '__dirname', '__filename', 'Module', source)(require, path.dirname(js), js, Module);
+}
+
+// ---- main thread: the coordinator ------------------------------------------
+
+// A channel of driver.js's runPaired: build i in a worker thread.
+function openWorker(build) {
+  const worker = new Worker(__filename, {workerData: build, env: {...process.env, ...(build.env || {})},
+    stdout: true, stderr: true});
+  const early = []; // printed outside Module.print (stdout, stderr)
+  worker.stdout.on('data', (d) => early.push(...String(d).split('\n').filter(Boolean)));
+  worker.stderr.on('data', (d) => early.push(...String(d).split('\n').filter(Boolean).map((l) => 'stderr: ' + l)));
+  let waiting = null;
+  let closing = false;
+  const settle = (m) => {
+    const w = waiting;
+    waiting = null;
+    if (w) w({...m, lines: [...early.splice(0), ...(m.lines || [])]});
+  };
+  const next = () => new Promise((resolve) => { waiting = resolve; });
+  worker.on('message', settle);
+  worker.on('error', (e) => settle({error: String(e.message || e)}));
+  worker.on('exit', (code) => { if (!closing) settle({error: `the worker exited (${code})`}); });
+  return {
+    ready: next(),
+    ask(command) {
+      const reply = next();
+      worker.postMessage(command);
+      return reply;
+    },
+    close() {
+      closing = true;
+      return worker.terminate();
+    },
+  };
+}
+
+async function coordinate(spec) {
+  const {runPaired} = require('./driver');
+  const run = await runPaired(spec.builds.length, spec, (i) => openWorker(spec.builds[i]));
+  process.stdout.write('PAIRED ' + JSON.stringify(run) + '\n');
+}
+
+if (isMainThread) {
+  coordinate(JSON.parse(fs.readFileSync(process.argv[2], 'utf8'))).catch((e) => {
+    console.error(e && e.stack || e);
+    process.exit(1);
+  });
+} else {
+  loadBuild(workerData);
+}
