@@ -19,7 +19,7 @@
 // repetition (lib/pairs.js). BENCH_PAIRED=0 runs them as the others.
 //
 // Settings (environment): BENCH_RUNS (7), BENCH_PAIRED_RUNS (3 processes or
-// pages per paired workload and engine), BENCH_ROUNDS (20 per paired run),
+// pages per paired workload and engine), BENCH_ROUNDS (30 per paired run),
 // BENCH_CPU (auto|none|N, lib/cpu.js), BENCH_TARGET_MS (500),
 // BENCH_WORKLOADS (micro,sqlite), BENCH_CONFIGS (names, comma separated),
 // BENCH_BROWSER=0 (node only), BENCH_FIREFOX=0 (no Firefox column), BENCH_EXTRAS=0 (skip the emheap tables),
@@ -46,7 +46,7 @@ const {planCpus, tasksetPrefix, pinDescendants} = require('./lib/cpu');
 const RUNS = Number(process.env.BENCH_RUNS || 7);
 const PAIRED = process.env.BENCH_PAIRED !== '0';
 const PAIRED_RUNS = Number(process.env.BENCH_PAIRED_RUNS || 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS || 20);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 30);
 const TARGET_MS = Number(process.env.BENCH_TARGET_MS || 500);
 const MAX_ITERATIONS = 5000;
 const INTERVAL = process.env.EMHEAP_SAMPLING_INTERVAL || '';
