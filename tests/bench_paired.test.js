@@ -44,6 +44,18 @@ test('every repetition sits between two of the reference; the others rotate; a f
   assert.equal(broken.sequence.filter((s) => s.build === 1).length, 1);
 });
 
+test('a slow build sits out the rounds after its time budget; the reference and the fast builds go on', async () => {
+  const sleepRep = (ms) => ({rep: () => new Promise((resolve) => setTimeout(() => resolve(ms), ms))});
+  const {sequence, errors} = await runRounds([sleepRep(1), sleepRep(40), sleepRep(1)], {rounds: 5, reference: 0,
+    budgetMs: 70});
+  const count = (b) => sequence.filter((s) => s.build === b).length;
+  assert.equal(count(1), 2, 'the 40 ms build runs until it has spent 70 ms');
+  assert.equal(count(2), 5);
+  assert.deepEqual(errors, {});
+  // Every repetition of the slow build is still bracketed.
+  assert.equal(bracketedRatios(sequence, 1, 0).length, 2);
+});
+
 test('bracketed ratios follow the machine: a drift that moves every repetition by up to 40% cancels', () => {
   // The machine's speed wanders (a slow random walk plus fast jitter); build 1 costs 1.2x the reference.
   let speed = 1;

@@ -22,30 +22,36 @@
   // builds: [{rep() -> Promise<ns per op>}]; reference: index into builds.
   // -> {sequence: [{round, build, ns}], errors: {build index: message}}.
   // A build whose repetition throws is dropped from later rounds; the
-  // others go on. onRep(done, total) is called after each repetition.
-  async function runRounds(builds, {rounds, reference = 0, onRep} = {}) {
+  // others go on. A build other than the reference that has spent
+  // budgetMs on its repetitions sits out the later rounds: the profilers
+  // that cost 50-1,000x (exact/js on micro: 8 s a repetition) need few
+  // repetitions to be read, and would otherwise take the whole run.
+  async function runRounds(builds, {rounds, reference = 0, budgetMs} = {}) {
+    if (!(budgetMs > 0)) budgetMs = Infinity; // none given (JSON has no Infinity)
     const sequence = [];
     const errors = {};
-    const alive = (i) => !(i in errors);
+    const spent = builds.map(() => 0);
+    const alive = (i) => !(i in errors) && (i === reference || spent[i] < budgetMs);
     const others = builds.map((_, i) => i).filter((i) => i !== reference);
-    const total = rounds * (2 * others.length + 1);
-    let done = 0;
     async function rep(round, i) {
       if (!alive(i)) return;
+      const started = Date.now();
       try {
         const ns = await builds[i].rep();
+        spent[i] += Date.now() - started;
         if (!(ns > 0)) throw new Error(`repetition returned ${ns}`);
         sequence.push({round, build: i, ns});
       } catch (e) {
         errors[i] = String((e && e.message) || e).split('\n')[0].slice(0, 300);
       }
-      if (onRep) onRep(++done, total);
     }
     for (let round = 0; round < rounds; round++) {
       const shift = others.length ? round % others.length : 0;
       const order = others.slice(shift).concat(others.slice(0, shift));
+      const running = order.filter(alive);
+      if (round > 0 && !running.length) break;
       await rep(round, reference);
-      for (const i of order) {
+      for (const i of running) {
         await rep(round, i);
         await rep(round, reference);
       }
@@ -61,7 +67,7 @@
   // (node.js: a worker thread; page.html: a web worker).
   // -> {builds: [{lines, error}], sequence} (sequence: runRounds's, with
   // the spec's build indexes).
-  async function runPaired(count, {rounds, reference}, open) {
+  async function runPaired(count, {rounds, reference, budgetMs}, open) {
     const builds = [];
     const channels = [];
     const take = (i, m) => {
@@ -88,7 +94,7 @@
           if (m.error) throw new Error(m.error);
           return m.ns;
         },
-      })), {rounds, reference: usable.indexOf(reference)});
+      })), {rounds, reference: usable.indexOf(reference), budgetMs});
       sequence = run.sequence.map((s) => Object.assign({}, s, {build: usable[s.build]}));
       for (const [k, message] of Object.entries(run.errors)) builds[usable[k]].error = message;
     }
