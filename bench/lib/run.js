@@ -66,29 +66,6 @@ function runPairedNode(spec, specFile, {timeoutMs = 900000, prefix = []} = {}) {
   return JSON.parse(line.slice(7));
 }
 
-// The same in a browser: bench/paired/page.html?spec=.. (web workers).
-async function runPairedBrowser(engine, pageUrl, {timeoutMs = 900000} = {}) {
-  const context = await engine.driver.newContext(engine.browser);
-  try {
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e.message || e)));
-    page.on('crash', () => errors.push('page crashed'));
-    await page.goto(pageUrl);
-    try {
-      await engine.driver.waitFor(page, () => paired.done, timeoutMs);
-    } catch (e) {
-      return {error: errors.length ? errors[0] : `timeout after ${timeoutMs / 1000} s`};
-    }
-    const state = await page.evaluate(() => paired);
-    return state.run || {error: state.error || errors[0] || 'no result'};
-  } catch (e) {
-    return {error: String(e.message || e).split('\n')[0].slice(0, 300)};
-  } finally {
-    await context.close().catch(() => {});
-  }
-}
-
 // An engine = {name, browser, driver}: the two drivers differ in how a
 // context is made and how a page function is waited for.
 const PLAYWRIGHT = {
@@ -121,10 +98,10 @@ async function launchFirefox() {
   return {name: 'firefox', browser, driver: PUPPETEER, version: `Firefox ${(await browser.version()).replace(/^firefox\//i, '')}`};
 }
 
-// Opens bench/page.html?js=..&args=..&<query> in a fresh context, waits for
-// the result line (and emheap's summary line when the build has emheap),
-// then runs `after(page)` if given; its value is returned as `extra`.
-async function runBrowser(engine, pageUrl, {timeoutMs = 300000, after} = {}) {
+// Opens pageUrl in a fresh context, waits until `until` (a page function)
+// is true, then returns read(page, errors): errors are the page's uncaught
+// errors so far. {error} on a timeout or a failure of the browser.
+async function inFreshPage(engine, pageUrl, until, timeoutMs, read) {
   const context = await engine.driver.newContext(engine.browser);
   try {
     const page = await context.newPage();
@@ -133,11 +110,24 @@ async function runBrowser(engine, pageUrl, {timeoutMs = 300000, after} = {}) {
     page.on('crash', () => errors.push('page crashed'));
     await page.goto(pageUrl);
     try {
-      await engine.driver.waitFor(page,
-        () => (bench.result && (!globalThis.emheap || bench.summary)) || bench.errors.length > 0, timeoutMs);
+      await engine.driver.waitFor(page, until, timeoutMs);
     } catch (e) {
       return {error: errors.length ? errors[0] : `timeout after ${timeoutMs / 1000} s`};
     }
+    return await read(page, errors);
+  } catch (e) {
+    return {error: String(e.message || e).split('\n')[0].slice(0, 300)};
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
+
+// Opens bench/page.html?js=..&args=..&<query>, waits for the result line
+// (and emheap's summary line when the build has emheap), then runs
+// `after(page)` if given; its value is returned as `extra`.
+function runBrowser(engine, pageUrl, {timeoutMs = 300000, after} = {}) {
+  const until = () => (bench.result && (!globalThis.emheap || bench.summary)) || bench.errors.length > 0;
+  return inFreshPage(engine, pageUrl, until, timeoutMs, async (page, errors) => {
     const state = await page.evaluate(() => ({result: bench.result, summary: bench.summary,
       errors: bench.errors, tail: bench.lines.slice(-3)}));
     if (!state.result) {
@@ -146,11 +136,16 @@ async function runBrowser(engine, pageUrl, {timeoutMs = 300000, after} = {}) {
     const out = {result: state.result, summary: state.summary};
     if (after) out.extra = await after(page);
     return out;
-  } catch (e) {
-    return {error: String(e.message || e).split('\n')[0].slice(0, 300)};
-  } finally {
-    await context.close().catch(() => {});
-  }
+  });
+}
+
+// A paired run in a browser: bench/paired/page.html?spec=.. (web workers).
+// -> as runPairedNode.
+function runPairedBrowser(engine, pageUrl, {timeoutMs = 900000} = {}) {
+  return inFreshPage(engine, pageUrl, () => paired.done, timeoutMs, async (page, errors) => {
+    const state = await page.evaluate(() => paired);
+    return state.run || {error: state.error || errors[0] || 'no result'};
+  });
 }
 
 function chromiumAvailable() {
@@ -167,4 +162,5 @@ function firefoxAvailable() {
   return haveFirefox() ? null : `no Firefox at ${FIREFOX}`;
 }
 
-module.exports = {runNode, runBrowser, runPairedNode, runPairedBrowser, parseOutput, launchChromium, launchFirefox, chromiumAvailable, firefoxAvailable, V8_FLAGS};
+module.exports = {runNode, runBrowser, runPairedNode, runPairedBrowser, parseOutput, launchChromium, launchFirefox,
+  chromiumAvailable, firefoxAvailable, V8_FLAGS};
