@@ -5,8 +5,9 @@
 //   SPEC = {rounds, reference, builds: [{js, args: [..], env: {..}}]}
 //
 // Prints one line "PAIRED {json}": driver.js's runPaired result,
-// {builds: [{lines, error}], sequence: [{round, build, ns}]}. `lines` is what the build printed: the result line
-// after bench_report(), and emheap's summary line after main.
+// {builds: [{lines, error}], sequence: [{round, build, ns}]}. `lines` is
+// what the build printed: emheap's summary line after main, the result
+// line after bench_report().
 // The whole process is pinned by the harness (taskset), so the threads
 // share one CPU and only one of them runs at a time.
 'use strict';
