@@ -61,8 +61,8 @@
   }
 
   // The whole paired run over `count` builds. open(i) starts build i and
-  // returns its channel: {ready: Promise<message>, ask(command) ->
-  // Promise<message>, close()}, where a message is {ready | ns | reported |
+  // returns its channel (channel() below): {ready: Promise<message>,
+  // ask(command) -> Promise<message>, close()}, where a message is {ready | ns | reported |
   // error, lines: [what the build printed since the last message]}
   // (node.js: a worker thread; page.html: a web worker).
   // -> {builds: [{lines, error}], sequence} (sequence: runRounds's, with
@@ -105,7 +105,30 @@
     return {builds, sequence};
   }
 
-  const api = {runRounds, runPaired};
+  // A channel for runPaired over any worker: send(command) posts to the
+  // build, and the owner calls deliver(message) for each message the build
+  // posts back; a message nobody waits for is dropped. `ready` is the first.
+  function channel(send, close) {
+    let waiting = null;
+    const next = () => new Promise((resolve) => { waiting = resolve; });
+    const ready = next();
+    return {
+      ready,
+      deliver(message) {
+        const w = waiting;
+        waiting = null;
+        if (w) w(message);
+      },
+      ask(command) {
+        const reply = next();
+        send(command);
+        return reply;
+      },
+      close,
+    };
+  }
+
+  const api = {runRounds, runPaired, channel};
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.pairedDriver = api;
 })(this);

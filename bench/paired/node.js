@@ -16,6 +16,8 @@ const fs = require('fs');
 const path = require('path');
 const {Worker, isMainThread, parentPort, workerData} = require('worker_threads');
 
+const {runPaired, channel} = require('./driver');
+
 // ---- worker thread: one build ----------------------------------------------
 
 // An Emscripten build (no MODULARIZE) reads a global `Module` and node's
@@ -57,33 +59,19 @@ function openWorker(build) {
   const early = []; // printed outside Module.print (stdout, stderr)
   worker.stdout.on('data', (d) => early.push(...String(d).split('\n').filter(Boolean)));
   worker.stderr.on('data', (d) => early.push(...String(d).split('\n').filter(Boolean).map((l) => 'stderr: ' + l)));
-  let waiting = null;
   let closing = false;
-  const settle = (m) => {
-    const w = waiting;
-    waiting = null;
-    if (w) w({...m, lines: [...early.splice(0), ...(m.lines || [])]});
-  };
-  const next = () => new Promise((resolve) => { waiting = resolve; });
-  worker.on('message', settle);
-  worker.on('error', (e) => settle({error: String(e.message || e)}));
-  worker.on('exit', (code) => { if (!closing) settle({error: `the worker exited (${code})`}); });
-  return {
-    ready: next(),
-    ask(command) {
-      const reply = next();
-      worker.postMessage(command);
-      return reply;
-    },
-    close() {
-      closing = true;
-      return worker.terminate();
-    },
-  };
+  const ch = channel((command) => worker.postMessage(command), () => {
+    closing = true;
+    return worker.terminate();
+  });
+  const deliver = (m) => ch.deliver({...m, lines: [...early.splice(0), ...(m.lines || [])]});
+  worker.on('message', deliver);
+  worker.on('error', (e) => deliver({error: String(e.message || e)}));
+  worker.on('exit', (code) => { if (!closing) deliver({error: `the worker exited (${code})`}); });
+  return ch;
 }
 
 async function coordinate(spec) {
-  const {runPaired} = require('./driver');
   const run = await runPaired(spec.builds.length, spec, (i) => openWorker(spec.builds[i]));
   process.stdout.write('PAIRED ' + JSON.stringify(run) + '\n');
 }
