@@ -1116,11 +1116,13 @@
   emheap_js_attach: function (state) {
     EMHEAP.state = state;
     var view = new DataView(EMHEAP.buffer());
+    var off = false;
     try {
       emheapModules.layout.checkState(view, state);
       emheapModules.layout.writeConfig(view, state, EMHEAP.config());
       if (EMHEAP.pendingPause !== undefined) emheapModules.layout.setPaused(view, state, EMHEAP.pendingPause);
       var mode = emheapModules.layout.readMode(view, state);
+      off = mode.mode === 'off';
       if (mode.shadowLinked) EMHEAP.guardShadowDepth();
       if (mode.threaded) EMHEAP.watchThreadDataFrees();
       var shared = typeof SharedArrayBuffer !== 'undefined' && view.buffer instanceof SharedArrayBuffer;
@@ -1138,6 +1140,9 @@
     } catch (e) {
       console.error(String(e && e.message || e));
     }
+    // Off counts nothing and names no site: no timer, and no second
+    // download of the .wasm for its names.
+    if (off) return;
     EMHEAP.startTimeline();
     if (!EMHEAP.isNode()) EMHEAP.loadDebugInfo(); // node loads on first snapshot
   },
@@ -1148,7 +1153,7 @@
   emheap_js_capture_stack__sig: 'i',
   emheap_js_capture_stack: function () {
     try {
-      return EMHEAP.table().capture();
+      return EMHEAP.table().capture(_emheap_js_capture_stack);
     } catch (e) {
       return 0;
     }
@@ -1162,7 +1167,7 @@
   emheap_js_capture_frames__sig: 'iii',
   emheap_js_capture_frames: function (frames, capacity) {
     try {
-      var pairs = EMHEAP.table().capturePairs(capacity);
+      var pairs = EMHEAP.table().capturePairs(capacity, _emheap_js_capture_frames);
       if (!pairs) return 0;
       HEAPU32.set(pairs, frames >> 2);
       return pairs.length;

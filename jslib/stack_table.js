@@ -74,6 +74,7 @@ function StackTable(moduleName, stackDepth) {
   // frame of capture() itself, at ~80% of the cost of `new Error().stack`
   // (Firefox 153, 27 frames: 9.8 vs 12.4 us). Set when structured fails so.
   this.captureText = false;
+  this.glueUrl = null;         // see urlOfCaller
   this.fileIds = new Map();    // script name -> file id >= 2
   this.fileIsWasm = [false, false];
   this.lastFile = null;        // one-entry cache: most frames are in one module
@@ -81,7 +82,7 @@ function StackTable(moduleName, stackDepth) {
   this.rawFrameIds = new IntHash();  // (file id, position or line, 0 or column) -> raw frame id
   this.rawFrameByText = new Map();   // NO_FILE call sites: text -> raw frame id
   this.rawFrames = [null, TRUNCATED]; // raw frame id -> parsed frame (v8_stack.parseFrameLine)
-  this.edges = new IntHash();        // (parent node, raw frame id, 0) -> node
+  this.edges = new IntHash();        // (parent node, edge key: see internCallSites) -> node
   this.nodeCount = 1;
   this.nodeParent = new Int32Array(1024);
   this.nodeFrame = new Int32Array(1024);
@@ -89,8 +90,12 @@ function StackTable(moduleName, stackDepth) {
 }
 
 // Returns a reference to the caller's stack (>= 1); resolve() gives its
-// stack id.
-StackTable.prototype.capture = function () {
+// stack id. `above` (optional, V8 only): a function on the stack whose frame
+// is left out too, with those leaf-side of it; the glue function that wasm
+// calls passes itself. Why: V8 builds a call site for every frame it walks,
+// 2-7 us each in a sampled run (bench/README.md, "The cost of a sample"),
+// and the glue frame is one more to walk, format and look up, every time.
+StackTable.prototype.capture = function (above) {
   var limit = Error.stackTraceLimit;
   var prepare = Error.prepareStackTrace;
   var callSites = null;
@@ -104,8 +109,9 @@ StackTable.prototype.capture = function () {
       var holder = {};
       // Frames above capture() itself are left out. V8 formats lazily, on
       // the first read of .stack: read it while our formatter is installed.
-      Error.captureStackTrace(holder, StackTable.prototype.capture);
+      Error.captureStackTrace(holder, above || StackTable.prototype.capture);
       callSites = holder.stack;
+      if (above && this.glueUrl === null) this.glueUrl = this.urlOfCaller();
     } else if (this.captureText) {
       Error.prepareStackTrace = undefined; // app formatters change the text
       var textHolder = {};
@@ -134,6 +140,25 @@ StackTable.prototype.capture = function () {
   return ref;
 };
 
+// The script of the glue, learnt once: resolve() drops the glue's frames by
+// their script, and capture(above) leaves out the frame that told it. In a
+// build this file is bundled into the glue: its own script. Loaded on its
+// own (node), the script of the first JS frame outside it. Runs with our
+// formatter installed.
+StackTable.prototype.urlOfCaller = function () {
+  var holder = {};
+  Error.captureStackTrace(holder);
+  var sites = holder.stack;
+  if (!Array.isArray(sites) || !sites.length) return '';
+  var own = parseCallSite(sites[0]).url;
+  for (var i = 1; i < sites.length; i++) {
+    var frame = parseCallSite(sites[i]);
+    if (frame.wasm) break; // the glue's caller: wasm called it
+    if (frame.url !== own) return frame.url;
+  }
+  return own;
+};
+
 // Reference -> stack id (>= 1), or 0 for no stack (reference 0, or one
 // this table never made).
 StackTable.prototype.resolve = function (ref) {
@@ -156,8 +181,8 @@ StackTable.prototype.resolve = function (ref) {
 // at the root end (the worker's start-up plumbing) are left out. At most
 // maxWords words (the runtime's capacity, a constant). Made once per
 // distinct stack.
-StackTable.prototype.capturePairs = function (maxWords) {
-  var stack = this.resolve(this.capture());
+StackTable.prototype.capturePairs = function (maxWords, above) {
+  var stack = this.resolve(this.capture(above));
   if (stack === 0) return null;
   if (!this.pairsOfStack) this.pairsOfStack = [];
   var pairs = this.pairsOfStack[stack];
@@ -188,36 +213,45 @@ StackTable.prototype.capturePairs = function (maxWords) {
 
 // V8 call sites, leaf first -> reference (trie node). The hot path of
 // exact-JS mode: no strings, no allocation once the stack has been seen.
+// A wasm frame costs one probe: the trie's edge is keyed by the frame
+// itself (file id, byte offset); its raw frame is looked up only when the
+// edge is new. Other frames are keyed by their raw frame id, negated so the
+// two kinds of key never meet (file ids are >= 2).
 StackTable.prototype.internCallSites = function (callSites) {
   var node = 0;
   var i = callSites.length - 1;
   if (i >= this.depth) {
-    node = this.edges.get(0, TRUNCATED_RAW, 0) || this.addNode(0, TRUNCATED_RAW);
+    node = this.edges.get(0, -TRUNCATED_RAW, 0) || this.addNode(0, TRUNCATED_RAW, -TRUNCATED_RAW, 0);
     i = this.depth - 1;
   }
   for (; i >= 0; i--) {
     var site = callSites[i];
     var file = site.getFileName();
     var fileId = file === this.lastFile && file ? this.lastFileId : this.fileIdOf(file, site);
-    var raw;
-    if (fileId === NO_FILE) {
-      raw = this.rawFrameOfText(site);
+    var next;
+    if (this.fileIsWasm[fileId]) {
+      var position = site.getPosition();
+      next = this.edges.get(node, fileId, position);
+      if (next === 0) next = this.addNode(node, this.rawFrameOf(site, fileId, position, 0), fileId, position);
     } else {
-      // The frame's key: its byte offset in a wasm module, line and column in JS.
-      var wasm = this.fileIsWasm[fileId];
-      var a = wasm ? site.getPosition() : site.getLineNumber();
-      var b = wasm ? 0 : site.getColumnNumber();
-      raw = this.rawFrameIds.get(fileId, a, b);
-      if (raw === 0) {
-        raw = this.addRawFrame(site);
-        this.rawFrameIds.add(fileId, a, b, raw);
-      }
+      var raw = fileId === NO_FILE ? this.rawFrameOfText(site)
+        : this.rawFrameOf(site, fileId, site.getLineNumber(), site.getColumnNumber());
+      next = this.edges.get(node, -raw, 0);
+      if (next === 0) next = this.addNode(node, raw, -raw, 0);
     }
-    var next = this.edges.get(node, raw, 0);
-    if (next === 0) next = this.addNode(node, raw);
     node = next;
   }
   return node;
+};
+
+// The raw frame at (file id, byte offset or line, 0 or column).
+StackTable.prototype.rawFrameOf = function (site, fileId, a, b) {
+  var raw = this.rawFrameIds.get(fileId, a, b);
+  if (raw === 0) {
+    raw = this.addRawFrame(site);
+    this.rawFrameIds.add(fileId, a, b, raw);
+  }
+  return raw;
 };
 
 StackTable.prototype.fileIdOf = function (file, site) {
@@ -251,10 +285,11 @@ StackTable.prototype.addRawFrame = function (site) {
   return this.rawFrames.length - 1;
 };
 
-// A trie node: the stack `parent` plus the raw frame `raw` as its leaf.
-StackTable.prototype.addNode = function (parent, raw) {
+// A trie node: the stack `parent` plus the raw frame `raw` as its leaf,
+// reached from `parent` by the edge key (keyB, keyC) (internCallSites).
+StackTable.prototype.addNode = function (parent, raw, keyB, keyC) {
   var id = this.newNode(parent, raw);
-  this.edges.add(parent, raw, 0, id);
+  this.edges.add(parent, keyB, keyC, id);
   return id;
 };
 
@@ -297,7 +332,7 @@ StackTable.prototype.internText = function (text) {
 
 // Parsed frames, leaf first, capture code included -> stack id.
 StackTable.prototype.internParsed = function (parsed) {
-  var glueUrl = parsed.length && !parsed[0].wasm ? parsed[0].url : '';
+  var glueUrl = parsed.length && !parsed[0].wasm ? parsed[0].url : this.glueUrl || '';
   var cleaned = v8.cleanStack(parsed, glueUrl, RUNTIME_FRAMES);
   return this.internStack(cleaned.map(this.internFrame, this));
 };

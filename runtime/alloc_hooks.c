@@ -40,8 +40,13 @@ extern void *emmalloc_realloc_try(void *, size_t) __attribute__((weak)); /* emma
 /* dlmalloc's page (valloc, pvalloc); sysconf says 64 KiB, the wasm page. */
 #define ALLOCATOR_PAGE 4096u
 
+/* The slow side of an entry point's check, when emheap_on was 0: 1 if
+** emheap is on after initializing it. Once initialized, 0 there means off
+** for good (the mode is decided once), so the off path reads one word more
+** and never emheap_on again. */
 static int ensure_on(void) {
-  if (!emheap_g.magic) emheap_init_slow();
+  if (__builtin_expect(emheap_g.magic != 0, 1)) return 0;
+  emheap_init_slow();
   return emheap_on;
 }
 

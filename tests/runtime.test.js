@@ -662,5 +662,6 @@ test('mode off: every entry point forwards, nothing is counted, the summary says
   assert.equal(snap.summary.mallocCalls, 0);
   assert.equal(snap.summary.liveBytes, 0);
   assert.deepEqual(snap.sites, []);
+  assert.equal(snap.timeline, undefined, 'off runs no timeline timer (it would sample zeros)');
   assert.ok(r.tagged.KEPT.liveBytes > 10e6, 'the program ran as usual');
 });

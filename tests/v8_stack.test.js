@@ -142,3 +142,35 @@ test('capture() works in node and survives an app-installed prepareStackTrace', 
     Error.prepareStackTrace = saved;
   }
 });
+
+test('capture(above) leaves out the frame of `above` and learns the glue script that held it', () => {
+  const table = new StackTable('x.wasm');
+  function glue() { return table.capture(glue); }
+  function callerOfGlue() { return glue(); }
+  const ref = callerOfGlue();
+  const leaf = table.rawFrames[table.nodeFrame[ref]];
+  assert.match(leaf.name, /callerOfGlue/, 'the leaf is the glue\'s caller');
+  let frames = 0;
+  for (let n = ref; n !== 0; n = table.nodeParent[n]) {
+    assert.doesNotMatch(table.rawFrames[table.nodeFrame[n]].name, /^glue$|StackTable/);
+    frames++;
+  }
+  assert.ok(frames >= 2, `the caller's callers are there (${frames} frames)`);
+  assert.match(table.glueUrl, /v8_stack\.test\.js$/, 'the script of the frame left out');
+  // Without `above`, nothing is learnt: the first frame tells the glue.
+  assert.equal(new StackTable('x.wasm').glueUrl, null);
+});
+
+test('capture(above) called from wasm directly: the glue script is the table\'s own (a build bundles it)', () => {
+  const table = new StackTable('x.wasm');
+  // (import "env" "f" (func)) (func (export "run") call 0): wasm calls
+  // capture itself, as the bundled glue would, with no JS frame between.
+  const bytes = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0,
+    2, 9, 1, 3, 0x65, 0x6e, 0x76, 1, 0x66, 0, 0, 3, 2, 1, 0, 7, 7, 1, 3, 0x72, 0x75, 0x6e, 0, 1,
+    10, 6, 1, 4, 0, 0x10, 0, 0x0b]);
+  const capture = StackTable.prototype.capture.bind(table, StackTable.prototype.capture);
+  new WebAssembly.Instance(new WebAssembly.Module(bytes), {env: {f: capture}}).exports.run();
+  assert.match(table.glueUrl, /stack_table\.js$/, 'not the wasm module\'s URL');
+  const leaf = table.rawFrames[table.nodeFrame[table.nodeCount - 1]]; // the newest path's leaf
+  assert.equal(leaf.wasm, true, 'the leaf is the wasm caller');
+});

@@ -89,12 +89,15 @@ async function launchChromium() {
 }
 
 // Firefox's counterpart of --no-liftoff: wasm compiled by its optimizing
-// tier (Ion) only, not first by the baseline compiler.
+// tier (Ion) only, not first by the baseline compiler. BENCH_FIREFOX_PREFS
+// (a JSON object) adds prefs, for probes such as
+// {"javascript.options.wasm_direct_inlining": false}.
 async function launchFirefox() {
   const puppeteer = (await import('puppeteer-core')).default;
   const {FIREFOX} = require('../../tests/lib/firefox');
+  const extra = process.env.BENCH_FIREFOX_PREFS ? JSON.parse(process.env.BENCH_FIREFOX_PREFS) : {};
   const browser = await puppeteer.launch({browser: 'firefox', executablePath: FIREFOX, headless: true,
-    extraPrefsFirefox: {'javascript.options.wasm_baselinejit': false}});
+    extraPrefsFirefox: {'javascript.options.wasm_baselinejit': false, ...extra}});
   return {name: 'firefox', browser, driver: PUPPETEER, version: `Firefox ${(await browser.version()).replace(/^firefox\//i, '')}`};
 }
 
