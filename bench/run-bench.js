@@ -69,6 +69,10 @@ const ALL_CONFIGS = [
   // malloc/free/calloc/realloc counted and forwarded, nothing else
   // (bench/workloads/forwarding_wrapper.c): the floor under every emheap row.
   {name: 'forwarding only', kind: 'forwarding'},
+  // The same build once more, paired like every other row: an A/A control.
+  // Its ratio to forwarding only is the bench's own error, 1.00 when the
+  // pairing is fair (lib/targets.js reads it beside the targets).
+  {name: 'forwarding again', kind: 'forwarding', control: true},
   // emheap linked, profiling off (?emheap=off): one check per entry point.
   {name: 'off', kind: 'emheap-js', mode: 'off'},
   {name: 'exact/js', kind: 'emheap-js', mode: 'exact'},
@@ -85,7 +89,9 @@ const ALL_CONFIGS = [
 ];
 const CONFIG = Object.fromEntries(ALL_CONFIGS.map((c) => [c.name, c]));
 // The speed table's rows (baseline always); the emheap tables use their own.
-const CONFIGS = ALL_CONFIGS.filter((c) => c.name === 'baseline' || list('BENCH_CONFIGS', [c.name]).includes(c.name));
+// The control comes with forwarding only.
+const chosen = (name) => list('BENCH_CONFIGS', [name]).includes(name);
+const CONFIGS = ALL_CONFIGS.filter((c) => c.name === 'baseline' || chosen(c.name) || (c.control && chosen('forwarding only')));
 
 // What one op is, and how a run's size is passed (argv[1]).
 const WORKLOADS = {
@@ -186,6 +192,7 @@ function makeCells(ctx) {
       for (const env of ENVS) {
         const cell = {workload, config: config.name, env, js: built.js, samples: [], runs: RUNS};
         if (!kind) cell.na = 'not built for threads';
+        else if (config.control && !(PAIRED && WORKLOADS[workload].paired)) cell.na = 'an A/A control of paired runs';
         else if (env === 'node' && config.nodeNA) cell.na = config.nodeNA;
         else if (env !== 'node' && ctx.unavailable[env]) cell.na = ctx.unavailable[env];
         else if (built.error) cell.error = built.error;
@@ -661,6 +668,8 @@ function report(info, speed, targets, memory, exported, notes, cells, started) {
     '  --memoryprofiler and LSan get from `new Error().stack` (V8\'s default Error.stackTraceLimit).',
     '- "forwarding only": malloc, free, calloc and realloc wrapped by functions that count the call and',
     '  forward it, nothing else: the floor under every emheap row (one more call level per allocation).',
+    '- "forwarding again": the forwarding-only build a second time, paired like every row: an A/A control',
+    '  whose ratio to forwarding only should read 1.00x; how far it is is the bench\'s own error.',
     '- "shadow hooks only": the workload compiled as for exact/shadow and linked with the shadow-stack',
     '  hooks but not emheap\'s allocator: what -finstrument-functions costs by itself.', '',
     speed, '',

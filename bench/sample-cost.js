@@ -8,24 +8,24 @@
 // BUILD.js: an emheap build of a bench workload (default: the Lua one that
 // `make bench` leaves in build/bench/emheap-js/lua.js). It runs driven, as in
 // a paired run (Module.benchDriven): main warms up, then REPETITIONS (40)
-// repetitions run in sampled mode while V8's CPU profiler samples every
-// 50 us. Per sample taken by emheap it prints:
-//   - js: the profiler's time under emheap_js_capture_stack, the import
-//     that wasm calls to capture a stack: everything JS does for a sample;
+// repetitions run in sampled mode. Per sample taken by emheap it prints:
+//   - js: the time in emheap_js_capture_stack, the import that wasm calls
+//     to capture a stack: everything JS does for a sample (timed by a
+//     wrapper around the import, whose frame adds one JS frame to each
+//     captured stack);
 //   - v8: V8's part of that, timed around Error.captureStackTrace (the
 //     stack walk) and the first read of the holder's .stack (V8 building a
-//     call site object per frame): a wrapper installed for this probe, cut
-//     from the captured stack as emheap's own frames are;
+//     call site object per frame): a wrapper cut from the captured stack,
+//     as emheap's own frames are;
 //   - emheap: js - v8, emheap's walk of the call sites into its stack trie;
 //   - frames: call sites per capture.
 // The C side of a sample (the site and block tables) is not in js; it is
-// under 1 us (exact mode records every block at ~15 us, nearly all capture).
+// a few hash probes. No profiler runs: V8's CPU profiler doubles v8.
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
-const inspector = require('inspector');
 
 const ROOT = path.join(__dirname, '..');
 const js = path.resolve(process.argv[2] || path.join(ROOT, 'build', 'bench', 'emheap-js', 'lua.js'));
@@ -49,52 +49,38 @@ Error.captureStackTrace = function timedCaptureStackTrace(holder, above) {
   if (Array.isArray(stack)) v8Part.frames += stack.length;
 };
 
-function post(session, method, params) {
-  return new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
-}
-
-// Time (ms) the profile spent in frames named `name` and everything they called.
-function inclusiveMs(profile, name) {
-  const parent = new Map();
-  for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const under = new Map();
-  const isUnder = (id) => {
-    if (under.has(id)) return under.get(id);
-    const n = byId.get(id);
-    const u = n.callFrame.functionName === name || (parent.has(id) && isUnder(parent.get(id)));
-    under.set(id, u);
-    return u;
+// The import wasm calls for a stack, timed.
+const jsPart = {ms: 0, calls: 0};
+function timeCaptureImport(imports) {
+  const env = imports.env;
+  const capture = env.emheap_js_capture_stack;
+  if (typeof capture !== 'function') throw new Error('the build imports no emheap_js_capture_stack: not an emheap JS-stack build');
+  env.emheap_js_capture_stack = function timedCaptureImport() {
+    const started = performance.now();
+    const ref = capture();
+    jsPart.ms += performance.now() - started;
+    jsPart.calls++;
+    return ref;
   };
-  let us = 0;
-  profile.samples.forEach((id, i) => { if (isUnder(id)) us += profile.timeDeltas[i] || 0; });
-  return us / 1000;
 }
 
-async function measure(Module) {
+function measure(Module) {
   const summary = () => JSON.parse(Module.emheap.getSnapshotJson());
   if (summary().mode !== 'sampled') throw new Error(`the build runs in ${summary().mode} mode, not sampled`);
-  const session = new inspector.Session();
-  session.connect();
-  await post(session, 'Profiler.enable');
-  await post(session, 'Profiler.setSamplingInterval', {interval: 50});
   const before = summary().sampledAllocs;
   Object.assign(v8Part, {ms: 0, captures: 0, frames: 0});
-  await post(session, 'Profiler.start');
+  Object.assign(jsPart, {ms: 0, calls: 0});
   const started = performance.now();
   for (let i = 0; i < repetitions; i++) Module._bench_repetition();
   const wallMs = performance.now() - started;
-  const {profile} = await post(session, 'Profiler.stop');
-  session.disconnect();
   const samples = summary().sampledAllocs - before;
-  const jsMs = inclusiveMs(profile, '_emheap_js_capture_stack');
-  const us = (ms) => (samples ? (1000 * ms / samples).toFixed(1) : '-');
+  const us = (ms) => +(1000 * ms / jsPart.calls).toFixed(1);
   console.log(JSON.stringify({
     build: path.relative(ROOT, js), node: process.version, repetitions, wallMs: Math.round(wallMs), samples,
-    samplesPerSecond: Math.round(samples / wallMs * 1000), captures: v8Part.captures,
+    samplesPerSecond: Math.round(samples / wallMs * 1000), captures: jsPart.calls,
     framesPerCapture: v8Part.captures ? +(v8Part.frames / v8Part.captures).toFixed(1) : 0,
-    usPerSample: {js: +us(jsMs), v8: +us(v8Part.ms), emheap: +us(jsMs - v8Part.ms)},
-    shareOfWall: +(jsMs / wallMs).toFixed(4),
+    usPerCapture: {js: us(jsPart.ms), v8: us(v8Part.ms), emheap: us(jsPart.ms - v8Part.ms)},
+    shareOfWall: +(jsPart.ms / wallMs).toFixed(4),
   }));
 }
 
@@ -103,10 +89,20 @@ const Module = {
   benchDriven: true,
   print: () => {},
   printErr: (text) => console.error(text),
-  postRun: [() => setTimeout(() => measure(Module).catch((e) => {
-    console.error(`sample-cost: ${e.message}`);
-    process.exitCode = 1;
-  }), 0)],
+  instantiateWasm: (imports, receive) => {
+    timeCaptureImport(imports);
+    const wasm = path.join(path.dirname(js), path.basename(js, '.js') + '.wasm');
+    WebAssembly.instantiate(fs.readFileSync(wasm), imports).then((r) => receive(r.instance, r.module));
+    return {};
+  },
+  postRun: [() => setTimeout(() => {
+    try {
+      measure(Module);
+    } catch (e) {
+      console.error(`sample-cost: ${e.message}`);
+      process.exitCode = 1;
+    }
+  }, 0)],
 };
 // Compiled under its file name, as require() would (bench/paired/node.js).
 const source = fs.readFileSync(js, 'utf8');

@@ -5,7 +5,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert');
-const {readTargets, medianError} = require('../bench/lib/targets');
+const {readTargets, medianError, targetRows} = require('../bench/lib/targets');
 
 // A cell as run-bench.js leaves it: runs in ns/op, their median and
 // relative MAD.
@@ -53,4 +53,18 @@ test('off is read against the floor; heap against the baseline, node only; missi
     'off vs forwarding only|micro|node|missed',
     'default mode heap vs baseline|lua|node|met',
   ]);
+});
+
+test('the A/A control reads fair at 1.00x within its ±, biased outside it', () => {
+  const paired = (config, ratios) => ({workload: 'micro', config, env: 'firefox', median: 30, nsPerOp: [30],
+    spread: 0.1, paired: {reference: 'forwarding only', ratios}});
+  const around = (x) => Array.from({length: 90}, (_, i) => x * (1 + 0.04 * Math.sin(i)));
+  const reference = {workload: 'micro', config: 'forwarding only', env: 'firefox', median: 30, nsPerOp: [30], spread: 0.1};
+  const read = (x) => readTargets([reference, paired('forwarding again', around(x))], ['firefox'])
+    .find((t) => t.control);
+  assert.equal(read(1.004).verdict, 'fair');
+  const biased = read(1.04);
+  assert.equal(biased.verdict, 'biased');
+  assert.ok(Math.abs(biased.value - 1.04) < 0.01, String(biased.value));
+  assert.equal(targetRows([biased], {firefox: 'Firefox'})[0][4], '= 1.00x');
 });

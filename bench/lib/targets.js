@@ -28,6 +28,12 @@ const SPEED_TARGETS = [
   {config: 'off', over: 'forwarding only', limit: 1.03, workloads: ['micro', 'sqlite', 'lua'],
     what: 'off vs forwarding only'},
 ];
+// The A/A control (run-bench.js): the forwarding-only build against itself
+// in the same paired runs. It reads 1.00x when the bench is fair; "biased"
+// when 1.00 lies outside its ±, and then the targets of that workload and
+// engine carry that much of the bench's own error.
+const CONTROL = {config: 'forwarding again', over: 'forwarding only', workloads: ['micro', 'sqlite', 'lua'],
+  what: 'A/A control: forwarding again vs forwarding only'};
 // The wasm heap at the end of a run, default mode against the baseline (node).
 const HEAP_TARGET = {config: 'sampled/js', over: 'baseline', limit: 1.05, workloads: ['sqlite', 'lua'],
   what: 'default mode heap vs baseline'};
@@ -75,6 +81,17 @@ function readTargets(cells, envs) {
       }
     }
   }
+  for (const workload of CONTROL.workloads) {
+    for (const env of envs) {
+      const a = find(workload, CONTROL.config, env);
+      const b = find(workload, CONTROL.over, env);
+      if (!a || !b) continue;
+      const {value, u, paired} = targetRatio(a, b);
+      const fair = value * (1 - 2 * u) <= 1 && 1 <= value * (1 + 2 * u);
+      out.push({what: CONTROL.what, workload, env, value, limit: 1, control: true, u,
+        verdict: !Number.isFinite(value) ? 'no reading' : fair ? 'fair' : 'biased', readable: 2 * u <= READABLE, paired});
+    }
+  }
   for (const workload of HEAP_TARGET.workloads) {
     const a = find(workload, HEAP_TARGET.config, 'node');
     const b = find(workload, HEAP_TARGET.over, 'node');
@@ -90,9 +107,9 @@ function readTargets(cells, envs) {
 // Markdown rows for the report's table.
 function targetRows(targets, envLabel) {
   return targets.map((t) => [t.what, t.workload, envLabel[t.env] || t.env, ratio(t.value),
-    `<= ${t.limit.toFixed(2)}x`, `±${(200 * t.u).toFixed(1)}%`,
+    `${t.control ? '=' : '<='} ${t.limit.toFixed(2)}x`, `±${(200 * t.u).toFixed(1)}%`,
     t.verdict === 'too close to call' && !t.readable ? 'too close to call: ± over 5%' : t.verdict,
     t.paired ? String(t.paired) : '-']);
 }
 
-module.exports = {readTargets, targetRows, medianError, targetRatio, SPEED_TARGETS, HEAP_TARGET};
+module.exports = {readTargets, targetRows, medianError, targetRatio, SPEED_TARGETS, HEAP_TARGET, CONTROL};
