@@ -32,8 +32,8 @@ const SPEED_TARGETS = [
 // in the same paired runs. It reads 1.00x when the bench is fair; "biased"
 // when 1.00 lies outside its ±, and then the targets of that workload and
 // engine carry that much of the bench's own error.
-const CONTROL = {config: 'forwarding again', over: 'forwarding only', workloads: ['micro', 'sqlite', 'lua'],
-  what: 'A/A control: forwarding again vs forwarding only'};
+const CONTROL = {config: 'forwarding again', over: 'forwarding only', limit: 1, control: true,
+  workloads: ['micro', 'sqlite', 'lua'], what: 'A/A control: forwarding again vs forwarding only'};
 // The wasm heap at the end of a run, default mode against the baseline (node).
 const HEAP_TARGET = {config: 'sampled/js', over: 'baseline', limit: 1.05, workloads: ['sqlite', 'lua'],
   what: 'default mode heap vs baseline'};
@@ -62,6 +62,11 @@ function verdict(value, limit, u) {
   return 'too close to call';
 }
 
+function controlVerdict(value, u) {
+  if (!Number.isFinite(value)) return 'no reading';
+  return value * (1 - 2 * u) <= 1 && 1 <= value * (1 + 2 * u) ? 'fair' : 'biased';
+}
+
 // cells: the bench's speed cells ({workload, config, env, median, spread,
 // nsPerOp, heapBytes}). -> [{what, workload, env, value, limit, u,
 // verdict, readable}], one per target, workload and engine that ran.
@@ -69,27 +74,16 @@ function readTargets(cells, envs) {
   const find = (workload, config, env) => cells.find((c) => c.workload === workload && c.config === config &&
     c.env === env && !c.error && !c.na && Number.isFinite(c.median));
   const out = [];
-  for (const t of SPEED_TARGETS) {
+  for (const t of [...SPEED_TARGETS, CONTROL]) {
     for (const workload of t.workloads) {
       for (const env of envs) {
         const a = find(workload, t.config, env);
         const b = find(workload, t.over, env);
         if (!a || !b) continue;
         const {value, u, paired} = targetRatio(a, b);
-        out.push({what: t.what, workload, env, value, limit: t.limit, u,
-          verdict: verdict(value, t.limit, u), readable: 2 * u <= READABLE, paired});
+        out.push({what: t.what, workload, env, value, limit: t.limit, control: !!t.control, u,
+          verdict: t.control ? controlVerdict(value, u) : verdict(value, t.limit, u), readable: 2 * u <= READABLE, paired});
       }
-    }
-  }
-  for (const workload of CONTROL.workloads) {
-    for (const env of envs) {
-      const a = find(workload, CONTROL.config, env);
-      const b = find(workload, CONTROL.over, env);
-      if (!a || !b) continue;
-      const {value, u, paired} = targetRatio(a, b);
-      const fair = value * (1 - 2 * u) <= 1 && 1 <= value * (1 + 2 * u);
-      out.push({what: CONTROL.what, workload, env, value, limit: 1, control: true, u,
-        verdict: !Number.isFinite(value) ? 'no reading' : fair ? 'fair' : 'biased', readable: 2 * u <= READABLE, paired});
     }
   }
   for (const workload of HEAP_TARGET.workloads) {
