@@ -25,7 +25,7 @@
 
 const fs = require('fs');
 const path = require('path');
-const vm = require('vm');
+const {runBuild} = require('./lib/node-build');
 
 const ROOT = path.join(__dirname, '..');
 const js = path.resolve(process.argv[2] || path.join(ROOT, 'build', 'bench', 'emheap-js', 'lua.js'));
@@ -104,7 +104,4 @@ const Module = {
     }
   }, 0)],
 };
-// Compiled under its file name, as require() would (bench/paired/node.js).
-const source = fs.readFileSync(js, 'utf8');
-vm.runInThisContext(`(function (require, __dirname, __filename, Module) {${source}\n})`, {filename: js})(
-  require, path.dirname(js), js, Module);
+runBuild(js, Module);

@@ -13,11 +13,10 @@
 'use strict';
 
 const fs = require('fs');
-const path = require('path');
-const vm = require('vm');
 const {Worker, isMainThread, parentPort, workerData} = require('worker_threads');
 
 const {runPaired, channel} = require('./driver');
+const {runBuild} = require('../lib/node-build');
 
 // ---- worker thread: one build ----------------------------------------------
 
@@ -46,12 +45,7 @@ function loadBuild({js, args}) {
       post({error: String((e && e.message) || e)});
     }
   });
-  // Compiled under its file name, as require() would: the emheap glue's
-  // frames then carry a script, as in an app (new Function gives eval
-  // frames, which emheap's V8 capture keys by their text, a slower path).
-  const source = fs.readFileSync(js, 'utf8');
-  const wrapped = vm.runInThisContext(`(function (require, __dirname, __filename, Module) {${source}\n})`, {filename: js});
-  wrapped(require, path.dirname(js), js, Module);
+  runBuild(js, Module);
 }
 
 // ---- main thread: the coordinator ------------------------------------------
