@@ -132,10 +132,13 @@ test('node: builds side by side in worker threads, each in its own mode; a missi
   assert.ok(!run.error, run.error);
   checkRun(run, {rounds, reference: 1, modes: {2: 'sampled', 3: 'off'}, missing: 4});
   assert.match(run.builds[4].error, /no_such_build\.js/);
-  // Sampled mode costs more than forwarding only on this malloc-heavy loop, off costs about the same:
-  // a coarse check that the modes really ran as asked.
-  const ratio = (i) => ratioSummary(bracketedRatios(run.sequence, i, 1)).value;
-  assert.ok(ratio(2) > ratio(3), `sampled ${ratio(2)} vs off ${ratio(3)}`);
+  // The modes really ran as asked: the sampled build counted every call and
+  // sampled some, the off build counted none. (Not a timing check: a 4-round
+  // ratio on a shared CI machine is noise, and once failed CI.)
+  const summaryOf = (i) => parseOutput(run.builds[i].lines.join('\n')).summary;
+  assert.ok(summaryOf(2).mallocCalls > 0 && summaryOf(2).sampledAllocs > 0, JSON.stringify(summaryOf(2)));
+  assert.equal(summaryOf(3).mallocCalls, 0);
+  assert.equal(summaryOf(3).sampledAllocs, 0);
 });
 
 describe('Chromium: builds side by side in web workers', {skip: !haveChromium() && 'no Chromium'}, () => {
