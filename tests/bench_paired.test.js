@@ -45,9 +45,11 @@ test('every repetition sits between two of the reference; the others rotate; a f
 });
 
 test('a slow build sits out the rounds after its time budget; the reference and the fast builds go on', async () => {
-  const sleepRep = (ms) => ({rep: () => new Promise((resolve) => setTimeout(() => resolve(ms), ms))});
-  const {sequence, errors} = await runRounds([sleepRep(1), sleepRep(40), sleepRep(1)], {rounds: 5, reference: 0,
-    budgetMs: 70});
+  // A made-up clock that each repetition moves by its own cost.
+  let now = 0;
+  const costRep = (ms) => ({rep: async () => { now += ms; return ms; }});
+  const {sequence, errors} = await runRounds([costRep(1), costRep(40), costRep(1)], {rounds: 5, reference: 0,
+    budgetMs: 70, clock: () => now});
   const count = (b) => sequence.filter((s) => s.build === b).length;
   assert.equal(count(1), 2, 'the 40 ms build runs until it has spent 70 ms');
   assert.equal(count(2), 5);
@@ -132,11 +134,11 @@ test('node: builds side by side in worker threads, each in its own mode; a missi
   assert.ok(!run.error, run.error);
   checkRun(run, {rounds, reference: 1, modes: {2: 'sampled', 3: 'off'}, missing: 4});
   assert.match(run.builds[4].error, /no_such_build\.js/);
-  // The modes really ran as asked: the sampled build counted every call and
-  // sampled some, the off build counted none. (Not a timing check: a 4-round
+  // The modes really ran as asked: the sampled build counted every call (how
+  // many it sampled is random: ~0.8 of 428 KB at 512 KiB), the off build none. (Not a timing check: a 4-round
   // ratio on a shared CI machine is noise, and once failed CI.)
   const summaryOf = (i) => parseOutput(run.builds[i].lines.join('\n')).summary;
-  assert.ok(summaryOf(2).mallocCalls > 0 && summaryOf(2).sampledAllocs > 0, JSON.stringify(summaryOf(2)));
+  assert.ok(summaryOf(2).mallocCalls > 0, JSON.stringify(summaryOf(2)));
   assert.equal(summaryOf(3).mallocCalls, 0);
   assert.equal(summaryOf(3).sampledAllocs, 0);
 });
