@@ -67,6 +67,7 @@ $(B)/emheap_mode_%.o: $(B)/obj/mode_%.o
 $(B)/library_emheap.js: $(JSLIB_SRC)
 	$(NODE) jslib/bundle.js $@
 
+include third_party/third_party.mk
 include samples/samples.mk
 include tests/tests.mk
 include bench/bench.mk

@@ -86,6 +86,26 @@
       Module['emheap'] = api;
       if (typeof globalThis !== 'undefined') globalThis['emheap'] = api;
       EMHEAP.installLeakReport();
+      EMHEAP.watchThreadStarts();
+    },
+
+    // On a pthread's worker: before each thread's entry point, the runtime
+    // watches the thread's exit (runtime/thread_exit.c), so that what
+    // Emscripten 3.1.x frees there behind emheap's back (the thread's TSD
+    // array) leaves emheap's books, also for a thread that never allocates.
+    // worker.js calls Module['invokeEntryPoint'] for every thread it runs.
+    watchThreadStarts: function () {
+      if (typeof ENVIRONMENT_IS_PTHREAD === 'undefined' || !ENVIRONMENT_IS_PTHREAD) return;
+      var original = Module['invokeEntryPoint'];
+      if (typeof original !== 'function') return;
+      Module['invokeEntryPoint'] = function (ptr, arg) {
+        try {
+          if (typeof _emheap_thread_starts === 'function') _emheap_thread_starts();
+        } catch (e) {
+          // never stand in the way of the app's thread
+        }
+        return original(ptr, arg);
+      };
     },
 
     table: function () {
@@ -1111,7 +1131,7 @@
     },
   },
 
-  emheap_js_attach__deps: ['$EMHEAP', 'emheap_thread_data_freed', 'emheap_state_address', 'emheap_roots_now'],
+  emheap_js_attach__deps: ['$EMHEAP', 'emheap_thread_data_freed', 'emheap_thread_starts', 'emheap_state_address', 'emheap_roots_now'],
   emheap_js_attach__sig: 'vp',
   emheap_js_attach: function (state) {
     EMHEAP.state = state;

@@ -17,9 +17,17 @@
 ** never seen by emheap), so there is nothing to do: a version check, since
 ** no feature tells the two apart at run time.
 **
-** Not handled: the thread's TSD array (512 bytes), which 3.1.x frees on the
-** exiting thread itself; a stack the app passed in with
-** pthread_attr_setstack and frees itself is untracked here too early.
+** Its TSD array (the values of the thread's pthread keys, 512 bytes) is
+** malloc'd in pthread_create too, and freed with the builtin allocator on
+** the exiting thread itself, right after the key destructors. So every
+** thread is watched there: the JS library calls emheap_thread_starts()
+** before a thread's entry point, which sets emheap's key; its destructor
+** (thread_gone) takes the array out of the books while it still exists.
+** Without that, each thread that ever ran left 516 bytes counted live (and
+** in the leak report) for good.
+**
+** Not handled: a stack the app passed in with pthread_attr_setstack and
+** frees itself is untracked here too early.
 */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -42,12 +50,37 @@
 #define THREAD_DATA_FROM_MALLOC 0
 #endif
 
+static void untrack(void *p) {
+  if (p && emheap_plausible_block(p)) emheap_track_free(p, NULL);
+}
+
 #if EMHEAP_THREADED
 static pthread_key_t exit_key;
 static int exit_key_made;
 
+/* The calling thread's TSD array, or NULL. struct pthread is musl's
+** internal layout, which emheap does not compile against, so the array is
+** found by what it holds: the word of the thread's struct that points to a
+** live block whose slot exit_key holds the value this thread just set. Only
+** for a thread whose struct came from malloc (not the main thread's). */
+static void *find_own_tsd(void) {
+  uint32_t *self = (uint32_t *)pthread_self();
+  if (!THREAD_DATA_FROM_MALLOC || !emheap_plausible_block(self)) return NULL;
+  uint32_t words = emheap_usable_size(self) / 4;
+  for (uint32_t i = 0; i < words; i++) {
+    void **tsd = (void **)(uintptr_t)self[i];
+    if (tsd != (void **)self && emheap_plausible_block(tsd) &&
+        emheap_usable_size(tsd) > exit_key * sizeof(void *) && tsd[exit_key] == &emheap_self)
+      return tsd;
+  }
+  return NULL;
+}
+
 static void thread_gone(void *self) {
   (void)self;
+  /* first: the slot released below takes this count with it */
+  untrack(emheap_self.tsd);
+  emheap_self.tsd = NULL;
   emheap_roots_remove_thread();
   emheap_release_count_slot();
 }
@@ -61,12 +94,20 @@ void emheap_watch_thread_exit(void) {
   ** (key_lock is held around no malloc and released around destructors).
   ** The key is one of the app's PTHREAD_KEYS_MAX (128). */
   if (!exit_key_made) exit_key_made = pthread_key_create(&exit_key, thread_gone) == 0 ? 1 : -1;
-  if (exit_key_made == 1) pthread_setspecific(exit_key, &emheap_self);
+  if (exit_key_made == 1 && pthread_setspecific(exit_key, &emheap_self) == 0) emheap_self.tsd = find_own_tsd();
 }
 #endif
 
-static void untrack(void *p) {
-  if (p && emheap_plausible_block(p)) emheap_track_free(p, NULL);
+/* Exported: the JS library calls it on a new thread, before its entry
+** point (jslib/library_emheap.js), so that the thread's exit is watched
+** even if it never allocates. */
+EMSCRIPTEN_KEEPALIVE void emheap_thread_starts(void) {
+#if EMHEAP_THREADED
+  if (!THREAD_DATA_FROM_MALLOC || !emheap_on) return;
+  emheap_lock();
+  emheap_watch_thread_exit();
+  emheap_unlock();
+#endif
 }
 
 /* Exported: the JS library calls it (jslib/library_emheap.js). */

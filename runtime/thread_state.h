@@ -59,6 +59,7 @@ typedef struct emheap_thread_state {
   struct emheap_count_slot *count_slot; /* where it counts without the lock (thread_counts.h) */
   uint32_t count_slot_tried;  /* a slot was looked for: none was free, or the thread exited */
   uint32_t exit_watched;      /* its exit runs thread_exit.c's hook */
+  void *tsd;                  /* its TSD array when malloc'd (thread_exit.c), else NULL */
 } emheap_thread_state;
 
 extern _Thread_local emheap_thread_state emheap_self;

@@ -533,8 +533,8 @@ test('exact-JS stacks: EMHEAP_STACK_DEPTH keeps the leaf frames and marks the cu
 // Threads (-pthread, the thread-safe runtime): 4 threads allocating at
 // once, 16 more started and joined; Emscripten 3.1.6 frees thread data with
 // its builtin allocator. Never a crash; with the threads quiet the totals
-// equal the sum over sites; what is left beyond the kept blocks is at most
-// each thread's TSD array (README, known limits); the workers' blocks are
+// equal the sum over sites; nothing is left beyond the kept blocks, not even
+// the TSD arrays Emscripten frees behind emheap's back; the workers' blocks are
 // named by their stacks in every mode. A worker's stack deeper than the 128
 // frames it can hand the runtime (exact-JS with a stack depth of 300) keeps
 // its leaf end and says where it was cut; a shadow stack of that depth is
@@ -552,10 +552,16 @@ for (const variant of ['exact', 'shadow', 'proxied']) {
     assert.deepEqual(validateSnapshot(snap), []);
     assert.equal(c.invalidFrees, 0);
     assert.equal(c.mallocCalls, snap.summary.mallocCalls);
+    // Nothing beyond the kept blocks: each finished thread's TSD array,
+    // which Emscripten 3.1.x frees behind emheap's back, left the books on
+    // the thread's exit (before: 6 to 25 blocks of 516 bytes left here).
+    // With main() on a pthread, Emscripten's queue of calls proxied to the
+    // main thread is live: 2 blocks, 1,048 bytes.
     const extraBlocks = c.liveBlocks - c.baseBlocks - 4000 - 1;
     const extraBytes = c.liveBytes - c.baseBytes - c.held - c.deep;
-    assert.ok(extraBlocks >= 0 && extraBlocks <= 32, `blocks beyond the 4000 kept: ${extraBlocks}`);
-    assert.ok(extraBytes >= 0 && extraBytes <= 32 * 1024, `bytes beyond the kept ones: ${extraBytes}`);
+    const [maxBlocks, maxBytes] = variant === 'proxied' ? [2, 1100] : [0, 0];
+    assert.ok(extraBlocks >= 0 && extraBlocks <= maxBlocks, `blocks beyond the 4000 kept: ${extraBlocks}`);
+    assert.ok(extraBytes >= 0 && extraBytes <= maxBytes, `bytes beyond the kept ones: ${extraBytes}`);
     const names = (s) => s.stack.map((i) => snap.frames[i].name);
     const inWorker = (s) => /^worker/.test(names(s)[0]) && names(s).includes('worker');
     // Never the fallback of a worker whose stack could not be taken.

@@ -18,8 +18,8 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'build', 'bench');
 const EMCC = process.env.EMCC || 'emcc';
 const EMHEAP_CONFIG = process.env.EMHEAP_CONFIG || path.join(ROOT, 'bin', 'emheap-config');
-const SQLITE_DIR = path.join(OUT, 'sqlite');
-const LUA_DIR = path.join(OUT, 'lua', 'src');
+const SQLITE_DIR = path.join(ROOT, 'build', 'third_party', 'sqlite'); // third_party/third_party.mk
+const LUA_DIR = path.join(ROOT, 'build', 'third_party', 'lua', 'src');
 const PRE_JS = path.join(ROOT, 'bench', 'bench-pre.js');
 const RUNTIME_FAILED = path.join(OUT, 'runtime-build.failed');
 
