@@ -228,3 +228,5 @@ $(TEST_BUILD)/bench_micro.emheap.js: $(BENCH_MICRO) bench/bench-pre.js $(B)/emhe
 	@mkdir -p $(dir $@)
 	$(EMCC) $< $(BENCH_MICRO_FLAGS) $(EMHEAP_LDFLAGS) -o $@
 test-programs: $(TEST_BUILD)/bench_micro.plain.js $(TEST_BUILD)/bench_micro.forwarding.js $(TEST_BUILD)/bench_micro.emheap.js
+
+include tests/third_party/programs.mk

@@ -1,0 +1,173 @@
+// emheap on programs this project did not write (tests/third_party/programs.mk):
+// Lua 5.2's own interpreter (lua.c) running a script, and SQLite used by
+// four threads with main() on a pthread, both at -O2 with Emscripten's
+// defaults (16 MB heap, no growth, aborting malloc). Under emheap, in every
+// mode, each prints what it prints without emheap. What emheap says about
+// their heap is read as a user reads it (the file emheap.downloadSnapshot()
+// saves under node, then the CLI) and checked against what each program
+// counts itself: Lua's collectgarbage('count'), SQLite's sqlite3_status.
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const {spawnSync} = require('child_process');
+
+const {runWasmProgram} = require('./lib/run_wasm');
+
+const ROOT = path.join(__dirname, '..');
+const BUILD = path.join(ROOT, 'build', 'tests', 'third_party');
+const CLI = path.join(ROOT, 'cli', 'emheap.js');
+const SNAPSHOT_AT_EXIT = path.join(__dirname, 'third_party', 'snapshot_at_exit.js');
+const program = (name) => path.join(BUILD, `${name}.js`);
+
+// Lua: `keep` holds n strings of 51-56 characters; `objs`, n/4 tables with
+// a string and a table each. The collector is stopped first, so that what
+// Lua counts (every byte its allocator holds, garbage included) is what
+// stays in the heap until os.exit, which leaves without lua_close.
+const luaScript = (n) => `
+collectgarbage('stop')
+keep = {}
+for i = 1, ${n} do keep[i] = string.rep('x', 50) .. i end
+local objs = {}
+for i = 1, ${n / 4} do objs[i] = {id = i, name = 'n' .. i, tags = {i % 7, i % 11}} end
+local chars = 0
+for i = 1, #keep do chars = chars + #keep[i] end
+print(#keep, #objs, chars)
+io.write('LUA {"bytes":', string.format('%d', collectgarbage('count') * 1024), '}\\n')
+os.exit(0)`;
+
+// Runs one build in a fresh directory with the snapshot preload; returns the
+// run and, when emheap saved one, the snapshot as `emheap top --json` reads it.
+function runSaved(js, {env = {}, args = []} = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-third-party-'));
+  try {
+    const r = runWasmProgram(js, {env, args, cwd: dir, nodeArgs: ['-r', SNAPSHOT_AT_EXIT]});
+    const saved = fs.readdirSync(dir).filter((f) => f.endsWith('.speedscope.json'));
+    let top = null;
+    if (saved.length === 1) {
+      const cli = spawnSync(process.execPath, [CLI, 'top', '--json', '--top', '100000', path.join(dir, saved[0])],
+        {encoding: 'utf8', maxBuffer: 256 << 20});
+      assert.equal(cli.status, 0, cli.stderr);
+      top = JSON.parse(cli.stdout);
+      top.text = spawnSync(process.execPath, [CLI, 'top', path.join(dir, saved[0])], {encoding: 'utf8'}).stdout;
+    }
+    return {...r, saved, top};
+  } finally {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+}
+
+// What the program printed, without emheap's own lines.
+const appOutput = (r) => r.stdout.split('\n').filter((l) => !l.startsWith('emheap:')).join('\n');
+const leaf = (site) => site.stack[0].name;
+const names = (site) => site.stack.map((f) => f.name);
+const sum = (sites, field) => sites.reduce((a, s) => a + s[field], 0);
+
+test('Lua: the interpreter prints the same in every mode and frees everything it had (no leak report)', () => {
+  const script = luaScript(2000).replace('os.exit(0)', ''); // lua.c then calls lua_close
+  const plain = runWasmProgram(program('lua.plain'), {args: ['-e', script]});
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.match(plain.stdout, /^2000\t500\t/);
+  for (const mode of ['off', 'sampled', 'exact']) {
+    const r = runWasmProgram(program('lua.emheap'), {args: ['-e', script],
+      env: {EMHEAP_MODE: mode, EMHEAP_LEAK_REPORT: '1', EMHEAP_LEAK_EXIT_CODE: '3'}});
+    assert.equal(r.status, 0, `${mode}: ${r.stdout}${r.stderr}`);
+    assert.equal(appOutput(r), plain.stdout, mode);
+    if (mode !== 'off') assert.match(r.stderr, /emheap: no leaks: every block was freed before exit/, mode);
+  }
+});
+
+test('Lua on a 16 MB heap, exact mode: every block recorded, sites named past Lua\'s allocator, bytes as Lua counts them', () => {
+  const args = ['-e', luaScript(3000)];
+  const plain = runWasmProgram(program('lua.plain'), {args});
+  assert.equal(plain.status, 0, plain.stderr);
+  const r = runSaved(program('lua.emheap'), {args, env: {EMHEAP_MODE: 'exact'}});
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(appOutput(r), plain.stdout, 'the same output as without emheap');
+  const luaBytes = r.tagged.LUA.bytes;
+  const {summary, sites, wrappers} = r.top;
+  assert.equal(summary.lostAllocs, 0, 'everything fits in emheap\'s share of the heap');
+  assert.equal(sum(sites, 'liveBytes'), summary.liveBytes);
+  assert.equal(sum(sites, 'liveBlocks'), summary.liveBlocks);
+  // emheap counts usable sizes: dlmalloc rounds each request up by 0-7
+  // bytes (blocks of at least 12). Lua's allocator holds all but the few
+  // blocks C's stdio and lua.c take (a handful).
+  const slack = summary.liveBytes - luaBytes;
+  assert.ok(slack >= 0 && slack <= 7.5 * summary.liveBlocks, `emheap ${summary.liveBytes} B in ${summary.liveBlocks} blocks, Lua ${luaBytes} B`);
+  // Lua's allocation layer, found by itself (README: l_alloc, luaM_realloc_, luaC_newobj).
+  assert.deepEqual(wrappers.detected.slice(0, 2), ['l_alloc', 'luaM_realloc_'], JSON.stringify(wrappers));
+  const layer = new Set([...wrappers.detected, 'realloc', 'malloc', 'free']);
+  assert.deepEqual(sites.filter((s) => layer.has(leaf(s))).map((s) => s.key), [], 'no site is named after the layer');
+  // The 3000 kept strings and the intermediate ones (string.rep's), 750 `name`s.
+  const strings = sites.filter((s) => leaf(s) === 'luaS_newlstr' && names(s).includes('luaV_execute'));
+  assert.ok(sum(strings, 'liveBlocks') >= 3000 * 2 + 750, `strings: ${sum(strings, 'liveBlocks')}`);
+  // 750 objects and 750 tag tables: the tables themselves (the `{...}` constructors).
+  const tables = sites.filter((s) => leaf(s) === 'luaH_new');
+  assert.ok(sum(tables, 'liveBlocks') >= 1500, `tables: ${sum(tables, 'liveBlocks')}`);
+  assert.match(r.top.text, /allocation layer left out of sites: l_alloc, luaM_realloc_/);
+});
+
+test('Lua on a 16 MB heap, exact mode, more blocks than emheap\'s tables may hold: totals stay exact, the rest is said', () => {
+  const args = ['-e', luaScript(20000)];
+  const plain = runWasmProgram(program('lua.plain'), {args});
+  const r = runSaved(program('lua.emheap'), {args, env: {EMHEAP_MODE: 'exact'}});
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(appOutput(r), plain.stdout, 'the same output as without emheap');
+  const {summary, sites} = r.top;
+  const slack = summary.liveBytes - r.tagged.LUA.bytes;
+  assert.ok(slack >= 0 && slack <= 7.5 * summary.liveBlocks, `emheap ${summary.liveBytes} B, Lua ${r.tagged.LUA.bytes} B`);
+  // emheap's tables stop within 1/16 of the heap: not every block has a site.
+  assert.ok(summary.lostAllocs > 0 && summary.tableBytes <= 16 * 1024 * 1024 / 16, JSON.stringify(summary));
+  assert.ok(sum(sites, 'liveBlocks') + summary.lostAllocs >= summary.liveBlocks);
+  assert.match(r.top.text, /per-site numbers are exact for the allocations recorded, which are not all of them/);
+  assert.match(r.top.text, /not recorded for want of room \(fixed heap\): \d+ allocations .* a larger -sINITIAL_MEMORY/);
+});
+
+test('SQLite on four threads (-pthread, main() on a pthread): the same answers; emheap\'s sites hold what SQLite counts', () => {
+  const plain = runWasmProgram(program('sqlite_threads.plain'));
+  assert.equal(plain.status, 0, plain.stdout + plain.stderr);
+  assert.match(plain.stdout, /^thread 3: status 0, \d+ rows/m);
+  for (const mode of ['off', 'sampled']) {
+    const r = runWasmProgram(program('sqlite_threads.emheap'), {env: {EMHEAP_MODE: mode}});
+    assert.equal(r.status, 0, `${mode}: ${r.stdout}${r.stderr}`);
+    assert.equal(appOutput(r), plain.stdout, mode);
+  }
+  // Exact mode, with the leak report failing the run for blocks no root
+  // reaches: the database the app never closed is reachable from its
+  // global, and nothing else is left (thread structs, stacks and TSD arrays
+  // that Emscripten frees behind emheap's back included).
+  const r = runSaved(program('sqlite_threads.emheap'), {env: {EMHEAP_MODE: 'exact', EMHEAP_LEAK_REPORT: '1',
+    EMHEAP_LEAK_EXIT_CODE: '3', EMHEAP_LEAK_EXIT_ON: 'leaked'}});
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.equal(appOutput(r), plain.stdout);
+  assert.match(r.stderr, /emheap: by a scan of the memory at exit [^\n]*: \d+ blocks still reachable \([\d,]+ bytes\);/);
+  assert.doesNotMatch(r.stderr, /leaked/);
+  const {summary, sites, wrappers} = r.top;
+  assert.equal(summary.lostAllocs, 0);
+  assert.equal(sum(sites, 'liveBytes'), summary.liveBytes);
+  assert.equal(sum(sites, 'liveBlocks'), summary.liveBlocks);
+  // SQLite's allocation layer, found by itself (README).
+  for (const name of ['sqlite3MemMalloc', 'sqlite3Malloc']) assert.ok(wrappers.detected.includes(name), JSON.stringify(wrappers));
+  const layer = new Set([...wrappers.detected, 'malloc', 'realloc']);
+  assert.deepEqual(sites.filter((s) => layer.has(leaf(s))).map((s) => s.key), []);
+  // What SQLite counts (sqlite3_status) is what emheap holds at SQLite's
+  // sites: those whose leaf (the allocation layer left out) is SQLite's,
+  // not the driver's or Emscripten's (its thread and proxying queues).
+  // SQLite's own allocator puts an 8-byte size before each block, and emheap
+  // counts usable sizes (dlmalloc: 0-7 bytes more than asked).
+  const notSqlite = /^(_?emscripten|em_|__pthread)|^(main|_main_thread|worker|fill_table|run_sql)$/;
+  const held = sites.filter((s) => s.liveBlocks > 0 && !notSqlite.test(leaf(s)));
+  const sqlite = r.tagged.SQLITE;
+  assert.equal(sum(held, 'liveBlocks'), sqlite.mallocCount, held.map((s) => `${s.liveBlocks} ${names(s).join(' < ')}`).join('\n'));
+  const bytes = sum(held, 'liveBytes');
+  const least = sqlite.memoryUsed + 8 * sqlite.mallocCount;
+  assert.ok(bytes >= least && bytes <= least + 8 * sqlite.mallocCount, `emheap ${bytes} B, SQLite ${JSON.stringify(sqlite)}`);
+  // Named on the main thread, though made on workers: the threads' own
+  // databases (freed since) and the kept one, filled from main() on a pthread.
+  assert.ok(sites.some((s) => s.totalAllocs > 0 && s.liveBlocks === 0 && names(s).includes('worker')),
+    'the four threads\' sites');
+  assert.ok(held.some((s) => names(s).includes('fill_table') && names(s).includes('main')), 'the kept database');
+});
