@@ -121,7 +121,8 @@ function leakReport(snapshot) {
   var lost = snapshot.summary.lostAllocs || 0;
   if (lost) {
     lines.push('emheap: ' + plural(lost, 'allocation', 'allocations') + ' (' + plural(snapshot.summary.lostBytes || 0, 'byte', 'bytes') +
-      ') could not be recorded for want of room in a fixed heap: they are in the total, in no stack above');
+      ') could not be recorded for want of room in a fixed heap: they are in the total, in no stack above ' +
+      '(a larger -sINITIAL_MEMORY or -sALLOW_MEMORY_GROWTH gives emheap\'s tables room for all)');
   }
   if (sampled) {
     lines.push('emheap: sampled mode (one stack per ' + thousands(snapshot.samplingInterval) +

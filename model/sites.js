@@ -93,12 +93,16 @@ function modeNote(snapshot) {
     note = `mode sampled (one stack per ${snapshot.samplingInterval} bytes allocated on average): per-site numbers are estimates (+-: one standard error), totals are exact`;
   } else if (snapshot.mode === 'off') {
     note = 'mode off: nothing was recorded (?emheap=sampled or EMHEAP_MODE=sampled turns profiling on)';
+  } else if (s.lostAllocs || s.lostSites) {
+    note = `mode ${snapshot.mode}: per-site numbers are exact for the allocations recorded, which are not all of them`;
   } else {
     note = `mode ${snapshot.mode}: every allocation recorded, per-site numbers are exact`;
   }
   if (s.lostAllocs || s.lostSites) {
     note += `\nnot recorded for want of room (fixed heap): ${s.lostAllocs || 0} allocations (${s.lostBytes || 0} bytes) in no site, ` +
-      `${s.lostSites || 0} new stacks charged to (unattributed); totals are exact`;
+      `${s.lostSites || 0} new stacks charged to (unattributed); totals are exact. To record everything, give the heap ` +
+      'room for emheap\'s tables (about 32 bytes per live block and 160 per stack, within 1/16 of the heap): ' +
+      'a larger -sINITIAL_MEMORY, or -sALLOW_MEMORY_GROWTH';
   }
   return note;
 }
