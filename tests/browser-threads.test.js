@@ -1,20 +1,43 @@
-// browser-threads.test.js -- a -pthread program in headless Chromium, served
-// cross-origin isolated: four threads allocating at once, sixteen more
-// started and joined, then Ctrl+Shift+H. The page never crashes and the
-// downloaded file names the worker threads' allocations, with shadow stacks
-// (they live in linear memory) and with JS stacks (each worker takes its
-// own and hands the runtime their wasm positions).
+// browser-threads.test.js -- a -pthread program in headless Chromium and
+// Firefox, served cross-origin isolated: four threads allocating at once,
+// sixteen more started and joined, then Ctrl+Shift+H. The page never
+// crashes and the downloaded file names the worker threads' allocations,
+// with shadow stacks (they live in linear memory) and with JS stacks (each
+// worker takes its own and hands the runtime their wasm positions; in
+// Firefox through the text of its stacks, jslib/gecko_stack.js).
 'use strict';
 
-const {describe, test} = require('node:test');
+const {describe, test, before, after} = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const {newPage, servedChromium, haveChromium, CHROMIUM} = require('./lib/browser');
 const {validateSnapshot} = require('./lib/schemas');
+const {serve} = require('./lib/serve');
+const firefox = require('./lib/firefox');
 
 const PAGES = path.join(__dirname, '..', 'build', 'tests');
 const skip = haveChromium() ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`;
+
+// main() prints its plan ("1..N") once the threads are joined.
+const finished = (consoleMessages) => consoleMessages.some((m) => /^1\.\.\d+$/.test(m.text));
+const troubles = (consoleMessages) => consoleMessages.some((m) => m.type === 'pageerror' ||
+  /not ok|RuntimeError|Aborted/.test(m.text));
+
+// The downloaded speedscope file: the 4000 blocks the worker threads keep,
+// named by their stacks; never the fallback of a worker whose stack could
+// not be taken; sites add up.
+function checkThreadsFile(file, mode) {
+  const snap = file.emheap;
+  assert.deepEqual(validateSnapshot(snap), []);
+  assert.equal(snap.mode, mode);
+  const names = (s) => s.stack.map((i) => snap.frames[i].name);
+  const kept = snap.sites.filter((s) => /^worker/.test(names(s)[0]) && names(s).includes('worker'))
+    .reduce((a, s) => a + s.liveBlocks, 0);
+  assert.equal(kept, 4000, 'the 4000 blocks kept by the worker threads, named');
+  assert.deepEqual(snap.sites.filter((s) => /^\(worker thread/.test(s.key)).map((s) => s.key), []);
+  assert.equal(snap.sites.reduce((a, s) => a + s.liveBytes, 0), snap.summary.liveBytes, 'sites add up');
+}
 
 describe('threads in the page', {skip}, () => {
   const chrome = servedChromium({
@@ -28,30 +51,51 @@ describe('threads in the page', {skip}, () => {
       try {
         await page.goto(`${chrome.server.url}/${dir}/index.html`);
         assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'served cross-origin isolated');
-        // main() prints its plan ("1..N") once the threads are joined.
         await page.waitForFunction(() => typeof emheap === 'object', null, {timeout: 30000});
-        const done = () => consoleMessages.some((m) => /^1\.\.\d+$/.test(m.text));
-        for (let i = 0; i < 600 && !done(); i++) await page.waitForTimeout(100);
-        assert.ok(done(), consoleMessages.slice(-5).map((m) => m.text).join('\n'));
-        assert.ok(!consoleMessages.some((m) => m.type === 'pageerror' || /not ok|RuntimeError|Aborted/.test(m.text)),
-          consoleMessages.filter((m) => m.type !== 'log').map((m) => m.text).join('\n'));
+        for (let i = 0; i < 600 && !finished(consoleMessages); i++) await page.waitForTimeout(100);
+        assert.ok(finished(consoleMessages), consoleMessages.slice(-5).map((m) => m.text).join('\n'));
+        assert.ok(!troubles(consoleMessages), consoleMessages.filter((m) => m.type !== 'log').map((m) => m.text).join('\n'));
         const [download] = await Promise.all([
           page.waitForEvent('download', {timeout: 20000}),
           page.keyboard.press('Control+Shift+H'),
         ]);
         assert.match(download.suggestedFilename(), /^memory-profile-.*\.speedscope\.json$/);
-        const file = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
-        const snap = file.emheap;
-        assert.deepEqual(validateSnapshot(snap), []);
-        assert.equal(snap.mode, mode);
-        const names = (s) => s.stack.map((i) => snap.frames[i].name);
-        const kept = snap.sites.filter((s) => /^worker/.test(names(s)[0]) && names(s).includes('worker'))
-          .reduce((a, s) => a + s.liveBlocks, 0);
-        assert.equal(kept, 4000, 'the 4000 blocks kept by the worker threads, named');
-        assert.deepEqual(snap.sites.filter((s) => /^\(worker thread/.test(s.key)).map((s) => s.key), []);
-        assert.equal(snap.sites.reduce((a, s) => a + s.liveBytes, 0), snap.summary.liveBytes, 'sites add up');
+        checkThreadsFile(JSON.parse(fs.readFileSync(await download.path(), 'utf8')), mode);
       } finally {
         await context.close();
+      }
+    });
+  }
+});
+
+describe('threads in the page, Firefox', {skip: firefox.haveFirefox() ? false
+  : `no Firefox at ${firefox.FIREFOX} (apt-get install firefox-esr; ./setup.sh installs it)`}, () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await serve({'/shadow/': path.join(PAGES, 'threads_page'), '/js/': path.join(PAGES, 'threads_page_js')});
+    browser = await firefox.launch();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (server) await server.close();
+  });
+
+  for (const [dir, mode] of [['shadow', 'exact-shadow'], ['js', 'exact-js']]) {
+    test(`a threaded page (${mode}): no crash, Ctrl+Shift+H downloads worker sites, named`, async () => {
+      const opened = await firefox.openPage(browser, `${server.url}/${dir}/index.html`,
+        (page) => page.waitForFunction(() => typeof emheap === 'object', {timeout: 30000}));
+      try {
+        const {page, consoleMessages} = opened;
+        assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'served cross-origin isolated');
+        for (let i = 0; i < 600 && !finished(consoleMessages); i++) await new Promise((r) => setTimeout(r, 100));
+        assert.ok(finished(consoleMessages), consoleMessages.slice(-5).map((m) => m.text).join('\n'));
+        assert.ok(!troubles(consoleMessages), consoleMessages.filter((m) => m.type !== 'log').map((m) => m.text).join('\n'));
+        const download = await firefox.downloadFrom(opened, () => firefox.pressHotkey(page));
+        assert.match(download.name, /^memory-profile-.*\.speedscope\.json$/);
+        checkThreadsFile(download.json, mode);
+      } finally {
+        await opened.close();
       }
     });
   }

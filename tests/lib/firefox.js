@@ -22,22 +22,33 @@ async function launch() {
   return puppeteer.launch({browser: 'firefox', executablePath: FIREFOX, headless: true});
 }
 
-// Opens build/samples/<name>/<query> in a fresh context whose downloads go
-// to a new folder; waits until the sample's runtime is up.
-async function openSample(browser, serverUrl, name, query = '?emheap=exact') {
+// Opens `url` in a fresh context whose downloads go to a new folder, with
+// its console collected; waits for ready(page) when given.
+async function openPage(browser, url, ready) {
   const downloadDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-firefox-'));
   const context = await browser.createBrowserContext({downloadBehavior: {policy: 'allow', downloadPath: downloadDir}});
   const page = await context.newPage();
   const consoleMessages = [];
   page.on('console', (m) => consoleMessages.push({type: m.type(), text: m.text()}));
   page.on('pageerror', (e) => consoleMessages.push({type: 'pageerror', text: String(e)}));
-  await page.goto(`${serverUrl}/${name}/${query}`);
-  await page.waitForFunction((t) => document.title === t, {timeout: 20000}, READY_TITLE);
   const close = async () => {
     await context.close();
     fs.rmSync(downloadDir, {recursive: true, force: true});
   };
+  try {
+    await page.goto(url);
+    if (ready) await ready(page);
+  } catch (e) {
+    await close();
+    throw e;
+  }
   return {context, page, consoleMessages, downloadDir, close};
+}
+
+// Opens build/samples/<name>/<query>; waits until the sample's runtime is up.
+function openSample(browser, serverUrl, name, query = '?emheap=exact') {
+  return openPage(browser, `${serverUrl}/${name}/${query}`,
+    (page) => page.waitForFunction((t) => document.title === t, {timeout: 20000}, READY_TITLE));
 }
 
 // Runs `action` and returns the one file it downloads, read and parsed
@@ -72,4 +83,4 @@ async function pressHotkey(page) {
   await page.keyboard.up('Control');
 }
 
-module.exports = {FIREFOX, haveFirefox, launch, openSample, downloadFrom, pressHotkey};
+module.exports = {FIREFOX, haveFirefox, launch, openPage, openSample, downloadFrom, pressHotkey};
