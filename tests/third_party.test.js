@@ -1,14 +1,15 @@
 // emheap on programs this project did not write (tests/third_party/programs.mk):
 // Lua 5.2's own interpreter (lua.c) running a script, and SQLite used by
-// four threads with main() on a pthread, both at -O2 with Emscripten's
+// four threads with main() on a pthread (under node and as a page in
+// headless Chromium), all at -O2 with Emscripten's
 // defaults (16 MB heap, no growth, aborting malloc). Under emheap, in every
 // mode, each prints what it prints without emheap. What emheap says about
 // their heap is read as a user reads it (the file emheap.downloadSnapshot()
-// saves under node, then the CLI) and checked against what each program
+// saves under node, or Ctrl+Shift+H in a page, then the CLI) and checked against what each program
 // counts itself: Lua's collectgarbage('count'), SQLite's sqlite3_status.
 'use strict';
 
-const test = require('node:test');
+const {describe, test} = require('node:test');
 const assert = require('node:assert');
 const fs = require('fs');
 const os = require('os');
@@ -16,6 +17,7 @@ const path = require('path');
 const {spawnSync} = require('child_process');
 
 const {runWasmProgram} = require('./lib/run_wasm');
+const {newPage, servedChromium, haveChromium} = require('./lib/browser');
 
 const ROOT = path.join(__dirname, '..');
 const BUILD = path.join(ROOT, 'build', 'tests', 'third_party');
@@ -39,6 +41,16 @@ print(#keep, #objs, chars)
 io.write('LUA {"bytes":', string.format('%d', collectgarbage('count') * 1024), '}\\n')
 os.exit(0)`;
 
+// A saved file as `emheap top --json` reads it, with the text `emheap top` prints.
+function readTop(file) {
+  const cli = spawnSync(process.execPath, [CLI, 'top', '--json', '--top', '100000', file],
+    {encoding: 'utf8', maxBuffer: 256 << 20});
+  assert.equal(cli.status, 0, cli.stderr);
+  const top = JSON.parse(cli.stdout);
+  top.text = spawnSync(process.execPath, [CLI, 'top', file], {encoding: 'utf8'}).stdout;
+  return top;
+}
+
 // Runs one build in a fresh directory with the snapshot preload; returns the
 // run and, when emheap saved one, the snapshot as `emheap top --json` reads it.
 function runSaved(js, {env = {}, args = []} = {}) {
@@ -46,15 +58,7 @@ function runSaved(js, {env = {}, args = []} = {}) {
   try {
     const r = runWasmProgram(js, {env, args, cwd: dir, nodeArgs: ['-r', SNAPSHOT_AT_EXIT]});
     const saved = fs.readdirSync(dir).filter((f) => f.endsWith('.speedscope.json'));
-    let top = null;
-    if (saved.length === 1) {
-      const cli = spawnSync(process.execPath, [CLI, 'top', '--json', '--top', '100000', path.join(dir, saved[0])],
-        {encoding: 'utf8', maxBuffer: 256 << 20});
-      assert.equal(cli.status, 0, cli.stderr);
-      top = JSON.parse(cli.stdout);
-      top.text = spawnSync(process.execPath, [CLI, 'top', path.join(dir, saved[0])], {encoding: 'utf8'}).stdout;
-    }
-    return {...r, saved, top};
+    return {...r, saved, top: saved.length === 1 ? readTop(path.join(dir, saved[0])) : null};
   } finally {
     fs.rmSync(dir, {recursive: true, force: true});
   }
@@ -126,6 +130,35 @@ test('Lua on a 16 MB heap, exact mode, more blocks than emheap\'s tables may hol
   assert.match(r.top.text, /not recorded for want of room \(fixed heap\): \d+ allocations .* a larger -sINITIAL_MEMORY/);
 });
 
+// Exact sites of sqlite_threads.c's heap against SQLite's own count of it
+// (its "SQLITE {...}" line), with the threads done and one database open.
+function checkSqliteSites(top, sqlite) {
+  const {summary, sites, wrappers} = top;
+  assert.equal(summary.lostAllocs, 0);
+  assert.equal(sum(sites, 'liveBytes'), summary.liveBytes);
+  assert.equal(sum(sites, 'liveBlocks'), summary.liveBlocks);
+  // SQLite's allocation layer, found by itself (README).
+  for (const name of ['sqlite3MemMalloc', 'sqlite3Malloc']) assert.ok(wrappers.detected.includes(name), JSON.stringify(wrappers));
+  const layer = new Set([...wrappers.detected, 'malloc', 'realloc']);
+  assert.deepEqual(sites.filter((s) => layer.has(leaf(s))).map((s) => s.key), []);
+  // What SQLite counts (sqlite3_status) is what emheap holds at SQLite's
+  // sites: those whose leaf (the allocation layer left out) is SQLite's,
+  // not the driver's or Emscripten's (its thread and proxying queues).
+  // SQLite's own allocator puts an 8-byte size before each block, and emheap
+  // counts usable sizes (dlmalloc: 0-7 bytes more than asked).
+  const notSqlite = /^(_?emscripten|em_|__pthread)|^(main|_main_thread|worker|fill_table|run_sql)$/;
+  const held = sites.filter((s) => s.liveBlocks > 0 && !notSqlite.test(leaf(s)));
+  assert.equal(sum(held, 'liveBlocks'), sqlite.mallocCount, held.map((s) => `${s.liveBlocks} ${names(s).join(' < ')}`).join('\n'));
+  const bytes = sum(held, 'liveBytes');
+  const least = sqlite.memoryUsed + 8 * sqlite.mallocCount;
+  assert.ok(bytes >= least && bytes <= least + 8 * sqlite.mallocCount, `emheap ${bytes} B, SQLite ${JSON.stringify(sqlite)}`);
+  // Named on the main thread, though made on workers: the threads' own
+  // databases (freed since) and the kept one, filled from main() on a pthread.
+  assert.ok(sites.some((s) => s.totalAllocs > 0 && s.liveBlocks === 0 && names(s).includes('worker')),
+    'the four threads\' sites');
+  assert.ok(held.some((s) => names(s).includes('fill_table') && names(s).includes('main')), 'the kept database');
+}
+
 test('SQLite on four threads (-pthread, main() on a pthread): the same answers; emheap\'s sites hold what SQLite counts', () => {
   const plain = runWasmProgram(program('sqlite_threads.plain'));
   assert.equal(plain.status, 0, plain.stdout + plain.stderr);
@@ -145,29 +178,36 @@ test('SQLite on four threads (-pthread, main() on a pthread): the same answers; 
   assert.equal(appOutput(r), plain.stdout);
   assert.match(r.stderr, /emheap: by a scan of the memory at exit [^\n]*: \d+ blocks still reachable \([\d,]+ bytes\);/);
   assert.doesNotMatch(r.stderr, /leaked/);
-  const {summary, sites, wrappers} = r.top;
-  assert.equal(summary.lostAllocs, 0);
-  assert.equal(sum(sites, 'liveBytes'), summary.liveBytes);
-  assert.equal(sum(sites, 'liveBlocks'), summary.liveBlocks);
-  // SQLite's allocation layer, found by itself (README).
-  for (const name of ['sqlite3MemMalloc', 'sqlite3Malloc']) assert.ok(wrappers.detected.includes(name), JSON.stringify(wrappers));
-  const layer = new Set([...wrappers.detected, 'malloc', 'realloc']);
-  assert.deepEqual(sites.filter((s) => layer.has(leaf(s))).map((s) => s.key), []);
-  // What SQLite counts (sqlite3_status) is what emheap holds at SQLite's
-  // sites: those whose leaf (the allocation layer left out) is SQLite's,
-  // not the driver's or Emscripten's (its thread and proxying queues).
-  // SQLite's own allocator puts an 8-byte size before each block, and emheap
-  // counts usable sizes (dlmalloc: 0-7 bytes more than asked).
-  const notSqlite = /^(_?emscripten|em_|__pthread)|^(main|_main_thread|worker|fill_table|run_sql)$/;
-  const held = sites.filter((s) => s.liveBlocks > 0 && !notSqlite.test(leaf(s)));
-  const sqlite = r.tagged.SQLITE;
-  assert.equal(sum(held, 'liveBlocks'), sqlite.mallocCount, held.map((s) => `${s.liveBlocks} ${names(s).join(' < ')}`).join('\n'));
-  const bytes = sum(held, 'liveBytes');
-  const least = sqlite.memoryUsed + 8 * sqlite.mallocCount;
-  assert.ok(bytes >= least && bytes <= least + 8 * sqlite.mallocCount, `emheap ${bytes} B, SQLite ${JSON.stringify(sqlite)}`);
-  // Named on the main thread, though made on workers: the threads' own
-  // databases (freed since) and the kept one, filled from main() on a pthread.
-  assert.ok(sites.some((s) => s.totalAllocs > 0 && s.liveBlocks === 0 && names(s).includes('worker')),
-    'the four threads\' sites');
-  assert.ok(held.some((s) => names(s).includes('fill_table') && names(s).includes('main')), 'the kept database');
+  checkSqliteSites(r.top, r.tagged.SQLITE);
 });
+
+describe('SQLite on four threads in a page (headless Chromium, main() on a pthread)',
+  {skip: !haveChromium() && 'no Chromium'}, () => {
+    const chrome = servedChromium({'/sqlite/': path.join(BUILD, 'sqlite_page')});
+
+    test('exact mode: the answers as under node; Ctrl+Shift+H saves sites that hold what SQLite counts', async () => {
+      const plain = runWasmProgram(program('sqlite_threads.plain'));
+      const {context, page, consoleMessages} = await newPage(chrome.browser);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-third-party-'));
+      try {
+        await page.goto(`${chrome.server.url}/sqlite/index.html?emheap=exact`);
+        const line = () => consoleMessages.find((m) => /^SQLITE \{/.test(m.text));
+        for (let i = 0; i < 600 && !line(); i++) await page.waitForTimeout(100);
+        assert.ok(line(), consoleMessages.slice(-5).map((m) => m.text).join('\n'));
+        assert.ok(!consoleMessages.some((m) => m.type === 'pageerror' || /RuntimeError|Aborted/.test(m.text)),
+          consoleMessages.filter((m) => m.type !== 'log').map((m) => m.text).join('\n'));
+        const printed = consoleMessages.filter((m) => m.type === 'log' && !/^emheap/.test(m.text)).map((m) => m.text);
+        assert.deepEqual(printed, plain.stdout.trim().split('\n'));
+        const [download] = await Promise.all([
+          page.waitForEvent('download', {timeout: 20000}),
+          page.keyboard.press('Control+Shift+H'),
+        ]);
+        const file = path.join(dir, download.suggestedFilename());
+        await download.saveAs(file);
+        checkSqliteSites(readTop(file), JSON.parse(line().text.slice('SQLITE '.length)));
+      } finally {
+        await context.close();
+        fs.rmSync(dir, {recursive: true, force: true});
+      }
+    });
+  });

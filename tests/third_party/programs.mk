@@ -40,5 +40,13 @@ $(TP_BUILD)/sqlite_threads.emheap.js: tests/third_party/sqlite_threads.c $(TP_BU
 	$(EMCC) $(SQLITE_APP_FLAGS) $< $(TP_BUILD)/sqlite3-mt.o $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
 	  --extern-post-js $(SHELL_JS) --profiling-funcs -o $@
 
+# The same as a page (headless Chromium): the runtime stays up after main()
+# returns (no EXIT_RUNTIME), so that the key can be pressed then.
+$(TP_BUILD)/sqlite_page/index.html: tests/third_party/sqlite_threads.c $(TP_BUILD)/sqlite3-mt.o $(B)/emheap-mt.o \
+  $(B)/library_emheap.js $(SHELL_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(filter-out -sEXIT_RUNTIME=1,$(SQLITE_APP_FLAGS)) $< $(TP_BUILD)/sqlite3-mt.o $(B)/emheap-mt.o \
+	  --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) --profiling-funcs -sMINIFY_HTML=0 -o $@
+
 test-programs: $(TP_BUILD)/lua.plain.js $(TP_BUILD)/lua.emheap.js $(TP_BUILD)/sqlite_threads.plain.js \
-  $(TP_BUILD)/sqlite_threads.emheap.js
+  $(TP_BUILD)/sqlite_threads.emheap.js $(TP_BUILD)/sqlite_page/index.html
