@@ -101,7 +101,7 @@ function modeNote(snapshot) {
   if (s.lostAllocs || s.lostSites) {
     note += `\nnot recorded for want of room (fixed heap): ${s.lostAllocs || 0} allocations (${s.lostBytes || 0} bytes) in no site, ` +
       `${s.lostSites || 0} new stacks charged to (unattributed); totals are exact. To record everything, give the heap ` +
-      'room for emheap\'s tables (about 32 bytes per live block and 160 per stack, within 1/16 of the heap): ' +
+      'room for emheap\'s tables (up to 64 bytes per live block and 160 per stack, within 1/16 of the heap): ' +
       'a larger -sINITIAL_MEMORY, or -sALLOW_MEMORY_GROWTH';
   }
   return note;
