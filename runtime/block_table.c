@@ -10,7 +10,7 @@
 ** block not recorded: the caller counts it as lost. Doubling needs the old
 ** and the new table at once (48 bytes per slot of the old one), which is
 ** what a fixed heap most often cannot spare: on Lua with 85k live blocks
-** in a 64 MB heap, half-full tables recorded 65k of them, 3/4 all.
+** in a 64 MB heap, half-full tables recorded about 65k of them, 3/4 all.
 **
 ** Each recorded block gets a serial (state.block_serial + 1, kept below
 ** 2^31 so that 2 * serial + 1 is a heap snapshot node id, odd as DevTools
