@@ -8,6 +8,7 @@ var names = require('../model/names');
 
 var errorText = require('../model/estimates').errorText;
 var scanCaveat = require('../model/heap_section').scanCaveat;
+var TABLE_ROOM_ADVICE = require('../model/sites').TABLE_ROOM_ADVICE;
 
 var UNATTRIBUTED = '(unattributed: allocated while tracking was paused, or no stack could be taken)';
 
@@ -121,8 +122,8 @@ function leakReport(snapshot) {
   var lost = snapshot.summary.lostAllocs || 0;
   if (lost) {
     lines.push('emheap: ' + plural(lost, 'allocation', 'allocations') + ' (' + plural(snapshot.summary.lostBytes || 0, 'byte', 'bytes') +
-      ') could not be recorded for want of room in a fixed heap: they are in the total, in no stack above ' +
-      '(a larger -sINITIAL_MEMORY or -sALLOW_MEMORY_GROWTH gives emheap\'s tables room for all)');
+      ') could not be recorded for want of room in a fixed heap: they are in the total, in no stack above; ' +
+      TABLE_ROOM_ADVICE);
   }
   if (sampled) {
     lines.push('emheap: sampled mode (one stack per ' + thousands(snapshot.samplingInterval) +

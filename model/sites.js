@@ -8,6 +8,11 @@ const { instancesBySite } = require('./heap_section');
 
 const UNATTRIBUTED = '(unattributed)';
 
+// What to do when emheap's tables had no room for everything (fixed heaps):
+// said by `emheap top` and by the leak report (jslib/leak_report.js).
+const TABLE_ROOM_ADVICE = 'to record everything, give the heap room for emheap\'s tables (up to 64 bytes per ' +
+  'live block and 160 per stack, within 1/16 of the heap): a larger -sINITIAL_MEMORY, or -sALLOW_MEMORY_GROWTH';
+
 // --sort names -> what they rank by (descending), with tie-breakers.
 const SORTS = {
   bytes: { title: 'live bytes', keys: ['liveBytes', 'liveBlocks', 'totalBytes'] },
@@ -100,13 +105,11 @@ function modeNote(snapshot) {
   }
   if (s.lostAllocs || s.lostSites) {
     note += `\nnot recorded for want of room (fixed heap): ${s.lostAllocs || 0} allocations (${s.lostBytes || 0} bytes) in no site, ` +
-      `${s.lostSites || 0} new stacks charged to (unattributed); totals are exact. To record everything, give the heap ` +
-      'room for emheap\'s tables (up to 64 bytes per live block and 160 per stack, within 1/16 of the heap): ' +
-      'a larger -sINITIAL_MEMORY, or -sALLOW_MEMORY_GROWTH';
+      `${s.lostSites || 0} new stacks charged to (unattributed); totals are exact; ${TABLE_ROOM_ADVICE}`;
   }
   return note;
 }
 
 module.exports = {
-  SORTS, UNATTRIBUTED, stackNames, siteLabel, stackText, stackFrames, sortBy, topSites, modeNote,
+  SORTS, UNATTRIBUTED, TABLE_ROOM_ADVICE, stackNames, siteLabel, stackText, stackFrames, sortBy, topSites, modeNote,
 };

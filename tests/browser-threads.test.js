@@ -11,7 +11,7 @@ const {describe, test, before, after} = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const {newPage, servedChromium, haveChromium, CHROMIUM} = require('./lib/browser');
+const {newPage, servedChromium, haveChromium, crashedIn, CHROMIUM} = require('./lib/browser');
 const {validateSnapshot} = require('./lib/schemas');
 const {serve} = require('./lib/serve');
 const firefox = require('./lib/firefox');
@@ -21,8 +21,8 @@ const skip = haveChromium() ? false : `no Chromium at ${CHROMIUM} (apt-get insta
 
 // main() prints its plan ("1..N") once the threads are joined.
 const finished = (consoleMessages) => consoleMessages.some((m) => /^1\.\.\d+$/.test(m.text));
-const troubles = (consoleMessages) => consoleMessages.some((m) => m.type === 'pageerror' ||
-  /not ok|RuntimeError|Aborted/.test(m.text));
+// a crash, or a failed check of the program's own
+const troubles = (consoleMessages) => crashedIn(consoleMessages) || consoleMessages.some((m) => /not ok/.test(m.text));
 
 // The downloaded speedscope file: the 4000 blocks the worker threads keep,
 // named by their stacks; never the fallback of a worker whose stack could

@@ -71,4 +71,9 @@ function servedChromium(routes, check) {
   return served;
 }
 
-module.exports = {launch, newPage, persistentPage, servedChromium, haveChromium, CHROMIUM};
+// Whether a page's console says it crashed: something thrown, or a wasm
+// trap or abort (a worker's shows only as its text).
+const crashedIn = (consoleMessages) => consoleMessages.some((m) => m.type === 'pageerror' ||
+  /RuntimeError|Aborted/.test(m.text));
+
+module.exports = {launch, newPage, persistentPage, servedChromium, haveChromium, crashedIn, CHROMIUM};
