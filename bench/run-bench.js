@@ -75,11 +75,15 @@ const ALL_CONFIGS = [
   {name: 'forwarding again', kind: 'forwarding', control: true},
   // emheap linked, profiling off (?emheap=off): one check per entry point.
   {name: 'off', kind: 'emheap-js', mode: 'off'},
-  {name: 'exact/js', kind: 'emheap-js', mode: 'exact'},
+  // Exact stacks from calling contexts (the module rewritten at load time:
+  // jslib/wasm_instrument.js): a JS stack once per distinct context.
+  {name: 'exact', kind: 'emheap-js', mode: 'exact'},
+  // A JS stack for every allocation (contexts off).
+  {name: 'exact/js', kind: 'emheap-js', mode: 'exact', contexts: false},
   // --memoryprofiler and LSan read `new Error().stack` at V8's default
   // Error.stackTraceLimit, 10 frames; exact/js takes 64 by default. This row
   // compares the mechanisms at equal depth.
-  {name: 'exact/js depth 10', kind: 'emheap-js', mode: 'exact', stackDepth: 10},
+  {name: 'exact/js depth 10', kind: 'emheap-js', mode: 'exact', contexts: false, stackDepth: 10},
   // The -finstrument-functions hooks alone, no emheap allocator: the floor
   // under both shadow rows (bench/workloads/shadow_hooks_state.c).
   {name: 'shadow hooks only', kind: 'shadow-hooks'},
@@ -136,12 +140,14 @@ function pageQuery(js, args, config) {
   if (config.mode) q.set('emheap', config.mode);
   if (config.mode && INTERVAL) q.set('emheap_interval', INTERVAL);
   if (config.stackDepth) q.set('emheap_depth', String(config.stackDepth));
+  if (config.contexts === false) q.set('emheap_contexts', '0');
   return q;
 }
 
 function runEnv(config) {
   return {...(config.env || {}), ...(config.mode ? {EMHEAP_MODE: config.mode} : {}),
-    ...(config.stackDepth ? {EMHEAP_STACK_DEPTH: String(config.stackDepth)} : {})};
+    ...(config.stackDepth ? {EMHEAP_STACK_DEPTH: String(config.stackDepth)} : {}),
+    ...(config.contexts === false ? {EMHEAP_CONTEXTS: '0'} : {})};
 }
 
 function pageUrl(ctx, js, args, config) {
@@ -375,7 +381,7 @@ function speedTable(cells, notes) {
 
 // ---- emheap table (a): memory per live block --------------------------------
 
-const MEMORY_CONFIGS = ['baseline', 'exact/js', 'exact/shadow', 'sampled/js', 'sampled/shadow'];
+const MEMORY_CONFIGS = ['baseline', 'exact', 'exact/js', 'exact/shadow', 'sampled/js', 'sampled/shadow'];
 
 async function memoryTable(ctx, notes) {
   const rows = [];

@@ -11,7 +11,7 @@
 
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 
-var LAYOUT_VERSION = 6;
+var LAYOUT_VERSION = 7;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
@@ -19,7 +19,7 @@ var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   blockCount: 200, allocator: 204, lock: 208, threaded: 212, shadowLinked: 216,
   shadowDepthAddr: 220, seed: 224, countSlots: 236, growth: 240, peakEpoch: 1264, peakBreak: 1268,
   heapBase: 1272, sbrkPtrAddr: 1276, blocksAtPeak: 1280, blockSerial: 1284, roots: 1288, countSlotCount: 1292,
-  totalAtPeak: 1296};
+  totalAtPeak: 1296, contextChecks: 1304};
 var BLOCK_SIZE = 16;
 var SITE_SIZE = 88;
 var GROWTH_LOG = 64;
@@ -337,7 +337,15 @@ function shadowDepthAddress(view, statePtr) {
   return view.getUint32(statePtr + STATE.shadowDepthAddr, true);
 }
 
-module.exports = {
+// The checking mode's counts (runtime/context.h): {verify, checked, mismatches}.
+function contextChecks(view, statePtr) {
+  var at = view.getUint32(statePtr + STATE.contextChecks, true);
+  if (!at) return {verify: false, checked: 0, mismatches: 0};
+  return {verify: view.getUint32(at, true) !== 0, checked: view.getUint32(at + 4, true),
+    mismatches: view.getUint32(at + 8, true)};
+}
+
+module.exports = {contextChecks: contextChecks,
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_SHADOW: STACK_SHADOW, STACK_WASM: STACK_WASM,
   FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,

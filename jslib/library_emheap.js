@@ -83,10 +83,136 @@
         return new Promise(EMHEAP.whenDebugInfo);
       };
       api['formats'] = Object.keys(emheapModules.formats.FORMATS);
+      // How exact stacks are found: calling contexts (what the load-time
+      // rewrite cost and did), or not; in the checking mode, how many
+      // allocations were checked and how many disagreed with their JS stack.
+      api['contexts'] = function () {
+        var c = EMHEAP.contexts;
+        if (!c) return {rewritten: false};
+        var out = {rewritten: true, rewriteMs: c.rewriteMs, compileMs: c.compileMs, stats: c.info.stats};
+        var state = EMHEAP.stateAddress();
+        if (state) {
+          var checks = emheapModules.layout.contextChecks(new DataView(EMHEAP.buffer()), state);
+          out.verify = checks.verify;
+          out.checked = checks.checked;
+          out.mismatches = checks.mismatches;
+        }
+        return out;
+      };
       Module['emheap'] = api;
       if (typeof globalThis !== 'undefined') globalThis['emheap'] = api;
       EMHEAP.installLeakReport();
       EMHEAP.watchThreadStarts();
+      EMHEAP.installContexts();
+    },
+
+    contexts: null, // {info, translate, ...} when the module was rewritten (jslib/contexts.js)
+
+    // Exact mode names sites by calling contexts (jslib/wasm_instrument.js):
+    // the module is rewritten before it is compiled, through Emscripten's
+    // Module.instantiateWasm hook. Not when the app has a hook of its own
+    // (its bytes are its business: exact mode then takes a JS stack per
+    // allocation), nor in the other modes, which do not use contexts. A
+    // pthread's worker instantiates the module the main thread compiled:
+    // it only learns the offsets and hands out the table's entries.
+    installContexts: function () {
+      var pthread = typeof ENVIRONMENT_IS_PTHREAD !== 'undefined' && ENVIRONMENT_IS_PTHREAD;
+      var theirs = Module['instantiateWasm'];
+      if (pthread) {
+        if (typeof theirs !== 'function') return;
+        Module['instantiateWasm'] = function (imports, receiveInstance) {
+          var module = Module['wasmModule'];
+          return theirs(imports, function (instance, mod) {
+            try {
+              var contexts = emheapModules.contexts.contextsOf(mod || module || (typeof wasmModule !== 'undefined' ? wasmModule : null));
+              if (contexts) {
+                emheapModules.contexts.useTableEntries(instance, contexts);
+                EMHEAP.contexts = contexts;
+              }
+            } catch (e) {
+              // the thread runs without contexts: its allocations take JS stacks
+            }
+            return receiveInstance(instance, mod);
+          });
+        };
+        return;
+      }
+      var mode = EMHEAP.config().mode;
+      if ((mode && mode !== 'exact') || !EMHEAP.config().contexts || typeof theirs === 'function' ||
+          typeof WebAssembly !== 'object') {
+        return;
+      }
+      // The checking mode says its verdict when a node program exits (a
+      // page asks emheap.contexts()).
+      if (EMHEAP.config().contexts === 'verify' && EMHEAP.isNode()) {
+        process.on('exit', function () {
+          var c = Module['emheap'].contexts();
+          if (c.verify) {
+            console.error('emheap: contexts checked against JS stacks: ' + c.checked + ' allocations, ' +
+              c.mismatches + ' named another site');
+          }
+        });
+      }
+      Module['instantiateWasm'] = function (imports, receiveInstance) {
+        var bytes = null;
+        EMHEAP.moduleBytes().then(function (b) {
+          bytes = b;
+          if (!EMHEAP.wantsContexts(bytes)) return WebAssembly.instantiate(bytes, imports);
+          return emheapModules.contexts.instantiateRewritten(bytes, imports).then(function (r) {
+            EMHEAP.contexts = r.contexts;
+            return r;
+          }, function (e) {
+            console.warn('emheap: the module could not be rewritten for calling contexts (' + (e && e.message || e) +
+              '): exact mode takes a JS stack per allocation');
+            return WebAssembly.instantiate(bytes, imports);
+          });
+        }).then(function (r) {
+          receiveInstance(r.instance, r.module);
+        }, function (e) {
+          abort('emheap: cannot load the module: ' + (e && e.message || e));
+        });
+        return {};
+      };
+    },
+
+    // The mode the runtime will take (runtime/state.c), known before the
+    // module runs: the page or environment, else the link line (the mode
+    // objects leave their name in a custom section), else the default.
+    // With the shadow stack linked (its object leaves a section too), exact
+    // is the default and the shadow stack names the sites.
+    modeOfBytes: function (bytes) {
+      var sections = emheapModules.wasmSections.customSections(bytes);
+      var mode = EMHEAP.config().mode;
+      if (mode) return mode;
+      var section = sections['emheap.link_mode'];
+      if (section) return String.fromCharCode.apply(null, section);
+      return sections['emheap.shadow'] ? 'exact' : 'sampled';
+    },
+
+    // Whether calling contexts would name this module's sites.
+    wantsContexts: function (bytes) {
+      return EMHEAP.modeOfBytes(bytes) === 'exact' && !emheapModules.wasmSections.customSections(bytes)['emheap.shadow'];
+    },
+
+    // The module's bytes, as Emscripten would load them: Module.wasmBinary,
+    // inline bytes (-sSINGLE_FILE), the file (node) or the URL (a page).
+    // (Emscripten keeps Module.wasmBinary in a variable of that name, and
+    // with ASSERTIONS aborts on a later read of the Module property.)
+    moduleBytes: function () {
+      var given = typeof wasmBinary !== 'undefined' ? wasmBinary : undefined;
+      if (given) return Promise.resolve(new Uint8Array(given.buffer || given, given.byteOffset || 0, given.byteLength));
+      var source = EMHEAP.wasmSource();
+      if (typeof source === 'string') source = EMHEAP.inlineBytes(source) || source;
+      if (typeof source !== 'string') return Promise.resolve(source);
+      if (!source) return Promise.reject(new Error('where the module is is not known'));
+      if (EMHEAP.isNode() && !/^https?:/.test(source)) {
+        var file = source.indexOf('file://') === 0 ? require('url').fileURLToPath(source) : source;
+        return Promise.resolve(new Uint8Array(require('fs').readFileSync(file)));
+      }
+      return fetch(source, {credentials: 'same-origin'}).then(function (response) {
+        if (!response.ok) throw new Error('cannot fetch ' + source + ': ' + response.status);
+        return response.arrayBuffer();
+      }).then(function (buffer) { return new Uint8Array(buffer); });
     },
 
     // On a pthread's worker: before each thread's entry point, the runtime
@@ -111,6 +237,7 @@
     table: function () {
       if (!EMHEAP.stacks) {
         EMHEAP.stacks = new emheapModules.stackTable.StackTable(EMHEAP.moduleName(), EMHEAP.config().stackDepth);
+        EMHEAP.stacks.contexts = EMHEAP.contexts;
       }
       return EMHEAP.stacks;
     },
@@ -321,7 +448,7 @@
       var table = typeof wasmTable !== 'undefined' ? wasmTable : null;
       var fn = null;
       try {
-        fn = table ? table.get(pointer) : null;
+        fn = table ? (table.get.original || table.get).call(table, pointer) : null;
       } catch (e) {
         fn = null;
       }
@@ -376,12 +503,24 @@
           else console.warn('emheap: ignoring seed "' + seed + '" from ' + where + ': use a whole number from 1 to 2^53-1');
         }
       };
+      // contexts: exact mode's sites from calling contexts (the default),
+      // or a JS stack per allocation (false), or both, compared (verify).
+      var takeContexts = function (value, where) {
+        if (value === undefined || value === null || value === '') return;
+        if (value === true || value === '1' || value === 'on') config.contexts = true;
+        else if (value === false || value === '0' || value === 'off') config.contexts = false;
+        else if (value === 'verify') config.contexts = 'verify';
+        else console.warn('emheap: ignoring contexts "' + value + '" from ' + where + ': use on, off or verify');
+      };
+      config.contexts = true;
       var options = EMHEAP.options();
       take(options.mode, options.samplingInterval, options.stackDepth, options.seed, 'Module.emheapOptions');
+      takeContexts(options.contexts, 'Module.emheapOptions');
       var outside = EMHEAP.urlOrEnvironment();
       if (outside) {
         take(outside.get('emheap', 'EMHEAP_MODE'), outside.get('emheap_interval', 'EMHEAP_SAMPLING_INTERVAL'),
           outside.get('emheap_depth', 'EMHEAP_STACK_DEPTH'), outside.get('emheap_seed', 'EMHEAP_SEED'), outside.where);
+        takeContexts(outside.get('emheap_contexts', 'EMHEAP_CONTEXTS'), outside.where);
       }
       // A fresh seed per run unless one was asked for: sampling points, and
       // so estimates, differ from run to run.
@@ -430,7 +569,7 @@
     // value that is not an object, is reported once and ignored, and the
     // module starts as it would without emheap.
     OPTION_NAMES: ['mode', 'samplingInterval', 'stackDepth', 'seed', 'leakReport', 'leakExitCode', 'leakExitOn', 'timeline',
-      'wrappers'],
+      'wrappers', 'contexts'],
     optionsCache: null,
 
     options: function () {
@@ -1131,7 +1270,7 @@
     },
   },
 
-  emheap_js_attach__deps: ['$EMHEAP', 'emheap_thread_data_freed', 'emheap_thread_starts', 'emheap_state_address', 'emheap_roots_now'],
+  emheap_js_attach__deps: ['$EMHEAP', 'emheap_cc_lo', 'emheap_cc_hi', 'emheap_cc_js', 'emheap_cc_set_js', 'emheap_thread_data_freed', 'emheap_thread_starts', 'emheap_state_address', 'emheap_roots_now'],
   emheap_js_attach__sig: 'vp',
   emheap_js_attach: function (state) {
     EMHEAP.state = state;
@@ -1167,13 +1306,19 @@
     if (!EMHEAP.isNode()) EMHEAP.loadDebugInfo(); // node loads on first snapshot
   },
 
-  // Called on every tracked allocation in exact-JS mode: must never throw
-  // into wasm, and returns 0 ("no stack") if anything goes wrong.
+  // Called on every tracked allocation in exact-JS mode, and once per
+  // new calling context (or new activation) with contexts: must never throw
+  // into wasm, and returns 0 ("no stack") if anything goes wrong. With
+  // root != 0, writes there the JSID of the stack outside the current wasm
+  // activation (runtime/context.h).
   emheap_js_capture_stack__deps: ['$EMHEAP'],
-  emheap_js_capture_stack__sig: 'i',
-  emheap_js_capture_stack: function () {
+  emheap_js_capture_stack__sig: 'ip',
+  emheap_js_capture_stack: function (root) {
     try {
-      return EMHEAP.table().capture(_emheap_js_capture_stack);
+      var table = EMHEAP.table();
+      var ref = table.capture(_emheap_js_capture_stack, !!root);
+      if (root) HEAPU32[root >> 2] = table.lastRoot;
+      return ref;
     } catch (e) {
       return 0;
     }
@@ -1184,10 +1329,12 @@
   // words (a longer stack keeps its leaf end behind a (stack truncated)
   // pair: stack_table.js). Returns the words written, 0 on failure.
   emheap_js_capture_frames__deps: ['$EMHEAP'],
-  emheap_js_capture_frames__sig: 'iii',
-  emheap_js_capture_frames: function (frames, capacity) {
+  emheap_js_capture_frames__sig: 'ipip',
+  emheap_js_capture_frames: function (frames, capacity, root) {
     try {
-      var pairs = EMHEAP.table().capturePairs(capacity, _emheap_js_capture_frames);
+      var table = EMHEAP.table();
+      var pairs = table.capturePairs(capacity, _emheap_js_capture_frames, !!root);
+      if (root) HEAPU32[root >> 2] = table.lastRoot;
       if (!pairs) return 0;
       HEAPU32.set(pairs, frames >> 2);
       return pairs.length;
@@ -1195,4 +1342,25 @@
       return 0;
     }
   },
+
+  // Whether this module was rewritten to keep calling contexts
+  // (jslib/wasm_instrument.js); the runtime asks once, at startup.
+  emheap_js_contexts_ready__deps: ['$EMHEAP'],
+  emheap_js_contexts_ready__sig: 'i',
+  emheap_js_contexts_ready: function () {
+    if (!EMHEAP.contexts) return 0;
+    return EMHEAP.config().contexts === 'verify' ? 2 : 1;
+  },
+
+  // Placeholders for the context globals (runtime/context.h): the rewrite
+  // replaces every call of them by a global read or write, so these run
+  // only in a module that was not rewritten, where nothing calls them.
+  emheap_cc_lo__sig: 'i',
+  emheap_cc_lo: function () { return 0; },
+  emheap_cc_hi__sig: 'i',
+  emheap_cc_hi: function () { return 0; },
+  emheap_cc_js__sig: 'i',
+  emheap_cc_js: function () { return 0; },
+  emheap_cc_set_js__sig: 'vi',
+  emheap_cc_set_js: function (jsid) {},
 });

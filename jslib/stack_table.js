@@ -87,6 +87,13 @@ function StackTable(moduleName, stackDepth) {
   this.nodeParent = new Int32Array(1024);
   this.nodeFrame = new Int32Array(1024);
   this.nodeStack = new Int32Array(1024);
+  // Calling contexts (contexts.js): {info, translate} of a rewritten
+  // module, else null. Positions are mapped back to the original module's
+  // and the rewrite's entry functions are left out when a stack is
+  // resolved; capture(above, true) also finds the activation's root.
+  this.contexts = null;
+  this.lastRoot = 0;           // capture(above, true): the JSID (see rootOf)
+  this.rootByText = new Map(); // text path: outer frames' text -> JSID
 }
 
 // Returns a reference to the caller's stack (>= 1); resolve() gives its
@@ -95,7 +102,9 @@ function StackTable(moduleName, stackDepth) {
 // calls passes itself. Why: V8 builds a call site for every frame it walks,
 // 2-7 us each in a sampled run (bench/README.md, "The cost of a sample"),
 // and the glue frame is one more to walk, format and look up, every time.
-StackTable.prototype.capture = function (above) {
+// wantRoot: also set this.lastRoot, the trie node of the stack outside the
+// current wasm activation (runtime/context.h: JSID), 0 if none was found.
+StackTable.prototype.capture = function (above, wantRoot) {
   var limit = Error.stackTraceLimit;
   var prepare = Error.prepareStackTrace;
   var callSites = null;
@@ -126,11 +135,12 @@ StackTable.prototype.capture = function (above) {
     Error.prepareStackTrace = prepare;
   }
   if (this.structured) {
-    if (Array.isArray(callSites)) return this.internCallSites(callSites);
+    if (Array.isArray(callSites)) return this.internCallSites(callSites, wantRoot);
     this.structured = false; // not V8's call sites: use text from now on
     this.captureText = typeof callSites === 'string';
-    return this.capture();
+    return this.capture(undefined, wantRoot);
   }
+  if (wantRoot) this.lastRoot = this.rootOfText(text);
   var ref = this.byRawText.get(text);
   if (ref === undefined) {
     ref = this.newNode(0, 0);
@@ -181,8 +191,8 @@ StackTable.prototype.resolve = function (ref) {
 // at the root end (the worker's start-up plumbing) are left out. At most
 // maxWords words (the runtime's capacity, a constant). Made once per
 // distinct stack.
-StackTable.prototype.capturePairs = function (maxWords, above) {
-  var stack = this.resolve(this.capture(above));
+StackTable.prototype.capturePairs = function (maxWords, above, wantRoot) {
+  var stack = this.resolve(this.capture(above, wantRoot));
   if (stack === 0) return null;
   if (!this.pairsOfStack) this.pairsOfStack = [];
   var pairs = this.pairsOfStack[stack];
@@ -217,11 +227,13 @@ StackTable.prototype.capturePairs = function (maxWords, above) {
 // itself (file id, byte offset); its raw frame is looked up only when the
 // edge is new. Other frames are keyed by their raw frame id, negated so the
 // two kinds of key never meet (file ids are >= 2).
-StackTable.prototype.internCallSites = function (callSites) {
+StackTable.prototype.internCallSites = function (callSites, wantRoot) {
   var node = 0;
+  var root = 0;
   var i = callSites.length - 1;
   if (i >= this.depth) {
     node = this.edges.get(0, -TRUNCATED_RAW, 0) || this.addNode(0, TRUNCATED_RAW, -TRUNCATED_RAW, 0);
+    root = node;
     i = this.depth - 1;
   }
   for (; i >= 0; i--) {
@@ -240,8 +252,40 @@ StackTable.prototype.internCallSites = function (callSites) {
       if (next === 0) next = this.addNode(node, raw, -raw, 0);
     }
     node = next;
+    if (wantRoot && this.startsActivation(this.rawFrames[this.nodeFrame[node]])) root = node;
   }
+  if (wantRoot) this.lastRoot = root;
   return node;
+};
+
+// Where the current wasm activation starts (wasm_instrument.js): the
+// innermost JS frame that is not Emscripten's invoke_* glue (an invoke
+// continues its caller's context), or the rewrite's entry function of an
+// export (JS called the export: a new activation).
+StackTable.prototype.startsActivation = function (frame) {
+  if (!frame.wasm) return !/^invoke_/.test(frame.name);
+  return this.contexts !== null && frame.funcIndex >= this.contexts.info.functions &&
+    /^emheap\$entry\$(?!table$)/.test(frame.name);
+};
+
+// The text path's root: the frames outside the activation, by their text.
+StackTable.prototype.rootOfText = function (text) {
+  var frames = stackText.parseStackText(text);
+  var at = -1;
+  for (var i = 0; i < frames.length; i++) {
+    if (this.startsActivation(frames[i])) {
+      at = i;
+      break;
+    }
+  }
+  if (at < 0) return 0;
+  var outer = JSON.stringify(frames.slice(at));
+  var id = this.rootByText.get(outer);
+  if (id === undefined) {
+    id = this.newNode(0, 0);
+    this.rootByText.set(outer, id);
+  }
+  return id;
 };
 
 // The raw frame at (file id, byte offset or line, 0 or column).
@@ -330,11 +374,30 @@ StackTable.prototype.internText = function (text) {
   return this.internParsed(parsed);
 };
 
-// Parsed frames, leaf first, capture code included -> stack id.
+// Parsed frames, leaf first, capture code included -> stack id. In a
+// rewritten module, wasm positions become the original module's and the
+// rewrite's own entry functions go.
 StackTable.prototype.internParsed = function (parsed) {
+  if (this.contexts) parsed = this.originalFrames(parsed);
   var glueUrl = parsed.length && !parsed[0].wasm ? parsed[0].url : this.glueUrl || '';
   var cleaned = v8.cleanStack(parsed, glueUrl, RUNTIME_FRAMES);
   return this.internStack(cleaned.map(this.internFrame, this));
+};
+
+StackTable.prototype.originalFrames = function (parsed) {
+  var c = this.contexts;
+  var out = [];
+  for (var i = 0; i < parsed.length; i++) {
+    var f = parsed[i];
+    if (!f.wasm || !(f.offset >= 0)) {
+      out.push(f);
+    } else if (!(f.funcIndex >= c.info.functions)) {
+      var copy = Object.assign({}, f);
+      copy.offset = c.translate(f.offset);
+      out.push(copy);
+    }
+  }
+  return out;
 };
 
 // Frame indices, leaf first -> stack id (one per distinct list).

@@ -166,6 +166,8 @@ typedef struct emheap_state {
   uint32_t count_slot_count;  /* 1292 EMHEAP_COUNT_SLOTS in threaded builds, else 0 */
   uint64_t total_at_peak;     /* 1296 counters.total_bytes at the high of live bytes: when the
                                  peak came, in bytes allocated (DHAT's t-gmax) */
+  uint32_t context_checks;    /* 1304 address of emheap_context_checks (context.h) */
+  uint32_t reserved;          /* 1308 */
 } emheap_state;
 
 extern emheap_state emheap_g;
@@ -256,7 +258,10 @@ typedef struct emheap_stack {
   uint32_t kind, ref, depth, thread;
   const uint32_t *frames;
 } emheap_stack;
-void emheap_capture_stack(emheap_stack *out);
+/* root: see emheap_js_capture_stack (stack_capture.c); NULL if unwanted. */
+void emheap_capture_stack(emheap_stack *out, uint32_t *root);
+/* 0 for the main thread's JS realm, a serial from 1 for each worker's. */
+uint32_t emheap_js_thread_serial(void);
 
 /* shadow_stack.c hashing, shared with stack_capture.c: hash[d + 1] from
 ** hash[d] and the function entered at depth d. */
@@ -287,6 +292,7 @@ _Static_assert(offsetof(emheap_state, heap_base) == 1272, "layout");
 _Static_assert(offsetof(emheap_state, blocks_at_peak) == 1280, "layout");
 _Static_assert(offsetof(emheap_state, roots) == 1288, "layout");
 _Static_assert(offsetof(emheap_state, total_at_peak) == 1296, "layout");
+_Static_assert(offsetof(emheap_state, context_checks) == 1304, "layout");
 _Static_assert(offsetof(emheap_site, peak_blocks) == 84, "layout");
 _Static_assert(sizeof(emheap_block) == 16, "JS reads 16-byte block slots");
 _Static_assert(offsetof(emheap_site, live_at_peak) == 64, "layout");

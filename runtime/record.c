@@ -13,6 +13,7 @@
 ** and lost_bytes say how many, and the snapshot shows it.
 */
 #include "alloc_fast.h"
+#include "context.h"
 #include "thread_state.h"
 
 static void charge(uint32_t site, uint32_t size, double sign) {
@@ -43,27 +44,10 @@ void emheap_count_call(uint64_t *calls, uint64_t *outcome) {
   emheap_unlock();
 }
 
-__attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t *calls) {
-  if (u < emheap_record_threshold) { /* the countdown ran out (not a large block) */
-    int first = !emheap_self.countdown_started;
-    emheap_self.countdown_started = 1;
-    emheap_reset_countdown();
-    /* A thread's countdown starts at 0: draw it, then decide afresh. */
-    if (first && (emheap_self.countdown -= u) >= 0) return emheap_count_unrecorded(p, u, calls);
-  }
-  emheap_stack st;
-  st.kind = EMHEAP_STACK_NONE;
-  if (!__atomic_load_n(&emheap_g.paused, __ATOMIC_RELAXED)) emheap_capture_stack(&st);
-
-  emheap_lock();
+/* Under the lock, which it releases: charges the new block p to site. */
+static inline void *record_locked(void *p, uint32_t u, uint64_t *calls, uint32_t site) {
   emheap_count_one_call(calls);
   if (EMHEAP_THREADED && !emheap_self.roots_added) emheap_roots_add_thread();
-  uint32_t site = EMHEAP_SITE_UNATTRIBUTED;
-  if (st.kind != EMHEAP_STACK_NONE) {
-    site = emheap_sites_intern(st.key, st.kind, st.ref, st.frames, st.depth, st.thread);
-    if (st.kind != EMHEAP_STACK_JS && st.depth && st.frames[0] == EMHEAP_FRAME_TRUNCATED)
-      emheap_g.counters.truncated_stacks++;
-  }
   emheap_block stale;
   if (emheap_g.sites && emheap_blocks_insert((uint32_t)(uintptr_t)p, site, u, &stale)) {
     if (stale.addr) { /* freed behind emheap's back, and handed out again */
@@ -81,6 +65,55 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t 
   emheap_note_heap_growth(site);
   emheap_unlock();
   return p;
+}
+
+__attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t *calls) {
+  if (u < emheap_record_threshold) { /* the countdown ran out (not a large block) */
+    int first = !emheap_self.countdown_started;
+    emheap_self.countdown_started = 1;
+    emheap_reset_countdown();
+    /* A thread's countdown starts at 0: draw it, then decide afresh. */
+    if (first && (emheap_self.countdown -= u) >= 0) return emheap_count_unrecorded(p, u, calls);
+  }
+  int paused = __atomic_load_n(&emheap_g.paused, __ATOMIC_RELAXED) != 0;
+  /* Calling contexts: a context seen before names its site (context.h). */
+  uint64_t context = 0;
+  uint32_t expected = UINT32_MAX; /* the checking mode: what the context said */
+  if (emheap_contexts_on && !paused) {
+    uint32_t jsid = emheap_cc_js();
+    if (jsid) {
+      context = emheap_context_key(jsid, emheap_js_thread_serial());
+      emheap_lock();
+      uint32_t site = emheap_contexts_find(context);
+      if (site != UINT32_MAX) {
+        if (__builtin_expect(!emheap_context_checks.verify, 1)) return record_locked(p, u, calls, site);
+        expected = site;
+      }
+      emheap_unlock();
+    }
+  }
+  emheap_stack st;
+  st.kind = EMHEAP_STACK_NONE;
+  uint32_t root = 0;
+  if (!paused) emheap_capture_stack(&st, emheap_contexts_on ? &root : NULL);
+  if (root) {
+    emheap_cc_set_js(root);
+    context = emheap_context_key(root, emheap_js_thread_serial());
+  }
+
+  emheap_lock();
+  uint32_t site = EMHEAP_SITE_UNATTRIBUTED;
+  if (st.kind != EMHEAP_STACK_NONE) {
+    site = emheap_sites_intern(st.key, st.kind, st.ref, st.frames, st.depth, st.thread);
+    if (st.kind != EMHEAP_STACK_JS && st.depth && st.frames[0] == EMHEAP_FRAME_TRUNCATED)
+      emheap_g.counters.truncated_stacks++;
+    if (root) emheap_contexts_add(context, site);
+    if (expected != UINT32_MAX) {
+      emheap_context_checks.checked++;
+      emheap_context_checks.mismatches += expected != site;
+    }
+  }
+  return record_locked(p, u, calls, site);
 }
 
 /* A record whose size is not the block's is stale: its block was freed

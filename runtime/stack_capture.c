@@ -22,12 +22,15 @@
 #include <emscripten/threading.h>
 #endif
 
-/* jslib/library_emheap.js: a JS stack id >= 1, or 0 if none was taken. */
-extern uint32_t emheap_js_capture_stack(void);
+/* jslib/library_emheap.js: a JS stack id >= 1, or 0 if none was taken.
+** With root non-NULL (calling contexts), also writes there the JSID of the
+** stack outside the current wasm activation (context.h). */
+extern uint32_t emheap_js_capture_stack(uint32_t *root);
 /* jslib/library_emheap.js, on workers: writes the stack as (function
 ** index, module offset) pairs, root first, into frames; returns the
-** number of words written (even, <= capacity), 0 if none was taken. */
-extern uint32_t emheap_js_capture_frames(uint32_t *frames, uint32_t capacity);
+** number of words written (even, <= capacity), 0 if none was taken; root
+** as above. */
+extern uint32_t emheap_js_capture_frames(uint32_t *frames, uint32_t capacity, uint32_t *root);
 
 _Thread_local emheap_thread_state emheap_self;
 
@@ -38,7 +41,7 @@ _Thread_local emheap_thread_state emheap_self;
 /* Which JS realm's stack table an id belongs to: each pthread worker has
 ** its own, so ids of different threads must not meet in one site. 0 for
 ** the main thread, a serial from 1 for workers. */
-static uint32_t js_thread_serial(void) {
+uint32_t emheap_js_thread_serial(void) {
 #if EMHEAP_THREADED
   static uint32_t next_serial = 2;
   uint32_t serial = emheap_self.js_serial;
@@ -81,7 +84,7 @@ static void capture_deep(emheap_shadow_stack *s, emheap_stack *out) {
   stack_of_frames(out, h, EMHEAP_STACK_SHADOW, deep_frames, n);
 }
 
-void emheap_capture_stack(emheap_stack *out) {
+void emheap_capture_stack(emheap_stack *out, uint32_t *root) {
   emheap_shadow_stack *s = &emheap_self.shadow;
   uint32_t depth = s->depth;
   if (depth > EMHEAP_SHADOW_CAPACITY) {
@@ -96,13 +99,13 @@ void emheap_capture_stack(emheap_stack *out) {
     stack_of_frames(out, s->hash[depth], EMHEAP_STACK_SHADOW, s->fn, depth);
     return;
   }
-  uint32_t thread = js_thread_serial();
+  uint32_t thread = emheap_js_thread_serial();
   if (thread) {
     /* A worker: its JS stack table is its own, so the frames themselves go
     ** to the site (deep_frames is free: this stack is not a deep shadow
     ** one). The key does not depend on the thread: one stack, one site. */
     uint32_t *frames = emheap_self.deep_frames;
-    uint32_t n = emheap_js_capture_frames(frames, EMHEAP_SHADOW_RING);
+    uint32_t n = emheap_js_capture_frames(frames, EMHEAP_SHADOW_RING, root);
     if (n) {
       uint64_t h = WASM_SEED;
       for (uint32_t i = 0; i < n; i++) h = emheap_shadow_mix(h, frames[i]);
@@ -110,7 +113,7 @@ void emheap_capture_stack(emheap_stack *out) {
       return;
     }
   }
-  uint32_t stack_id = thread ? 0 : emheap_js_capture_stack();
+  uint32_t stack_id = thread ? 0 : emheap_js_capture_stack(root);
   out->kind = stack_id || thread ? EMHEAP_STACK_JS : EMHEAP_STACK_NONE;
   out->key = JS_KEY_TAG | (uint64_t)thread << 32 | stack_id;
   out->thread = thread;

@@ -21,6 +21,7 @@
 
 #include "allocator.h"
 #include "alloc_fast.h"
+#include "context.h"
 #include "lock.h"
 #include "thread_state.h"
 
@@ -36,6 +37,9 @@ emheap_break_watch emheap_brk = {&no_break_yet, 0};
 /* JS side (jslib/library_emheap.js): remembers where the state lives and
 ** may set mode, sampling_interval, seed and paused. */
 extern void emheap_js_attach(emheap_state *state);
+/* JS side: 1 if the module was rewritten to keep calling contexts, 2 to
+** check them (context.h); 0 if not. */
+extern uint32_t emheap_js_contexts_ready(void);
 
 /* Defined only when mode_*.c / shadow_stack.c are linked. */
 extern const uint32_t emheap_link_mode __attribute__((weak));
@@ -86,6 +90,15 @@ void emheap_init_slow(void) {
   ** recorded nowhere (lost_*). */
   emheap_sites_init();
   emheap_blocks_init();
+  /* Calling contexts name exact sites where the JS library rewrote the
+  ** module (jslib/wasm_instrument.js); the shadow stack, when linked,
+  ** names them itself. */
+  emheap_g.context_checks = (uint32_t)(uintptr_t)&emheap_context_checks;
+  if (mode == EMHEAP_MODE_EXACT && !emheap_g.shadow_linked) {
+    uint32_t ready = emheap_js_contexts_ready();
+    emheap_context_checks.verify = ready == 2;
+    if (ready) emheap_contexts_on = emheap_contexts_init();
+  }
   emheap_record_threshold = mode == EMHEAP_MODE_EXACT ? 0 : emheap_g.sampling_interval;
   emheap_on = 1;
 }

@@ -25,7 +25,7 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/peak.dlmalloc.js $(TEST_BUILD)/peak.emmalloc.js $(TEST_BUILD)/peak.sampled.js \
   $(TEST_BUILD)/peak.threads.js $(TEST_BUILD)/heap_graph.dlmalloc.js $(TEST_BUILD)/heap_graph.emmalloc.js \
   $(TEST_BUILD)/heap_graph.threads.js $(TEST_BUILD)/heap_graph.shadow.js \
-  $(TEST_BUILD)/heap_graph_cpp.exact.js $(TEST_BUILD)/heap_graph_cpp.shadow.js
+  $(TEST_BUILD)/heap_graph_cpp.exact.js $(TEST_BUILD)/heap_graph_cpp.shadow.js $(TEST_BUILD)/contexts.js
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
@@ -34,6 +34,13 @@ $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $
 $(TEST_BUILD)/%.emmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=emmalloc -o $@
+
+# Calling contexts: -O2 C++ with exceptions (JS-based, through invoke_*)
+# and setjmp/longjmp, exact mode from the link line, Emscripten's default
+# fixed heap.
+$(TEST_BUILD)/contexts.js: tests/runtime/contexts.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) $(B)/emheap_mode_exact.o -fexceptions -o $@
 
 # Memory exhaustion: a fixed heap, no growth, so the app and emheap's tables
 # run out together.

@@ -84,6 +84,25 @@ test('Lua: the interpreter prints the same in every mode and frees everything it
   }
 });
 
+// Calling contexts checked on code this project did not write: every
+// allocation whose context was seen before also takes its JS stack, and
+// the two must name one site (tests/contexts.test.js does the same on a
+// program made for it).
+test('Lua and SQLite on four threads: every calling context names the site its JS stack names', () => {
+  const runs = [
+    ['lua', runWasmProgram(program('lua.emheap'), {args: ['-e', luaScript(2000)],
+      env: {EMHEAP_MODE: 'exact', EMHEAP_CONTEXTS: 'verify'}})],
+    ['sqlite', runWasmProgram(program('sqlite_threads.emheap'), {env: {EMHEAP_MODE: 'exact', EMHEAP_CONTEXTS: 'verify'}})],
+  ];
+  for (const [name, r] of runs) {
+    assert.equal(r.status, 0, `${name}: ${r.stderr}`);
+    const m = /contexts checked against JS stacks: (\d+) allocations, (\d+) named another site/.exec(r.stderr);
+    assert.ok(m, `${name}: ${r.stderr}`);
+    assert.ok(Number(m[1]) >= 1000, `${name}: only ${m[1]} allocations checked`);
+    assert.equal(Number(m[2]), 0, `${name}: ${m[0]}`);
+  }
+});
+
 test('Lua on a 16 MB heap, exact mode: every block recorded, sites named past Lua\'s allocator, bytes as Lua counts them', () => {
   const args = ['-e', luaScript(3000)];
   const plain = runWasmProgram(program('lua.plain'), {args});

@@ -27,6 +27,10 @@ const SPEED_TARGETS = [
     what: 'default mode vs forwarding only'},
   {config: 'off', over: 'forwarding only', limit: 1.03, workloads: ['micro', 'sqlite', 'lua'],
     what: 'off vs forwarding only'},
+  // Exact stacks from calling contexts, every allocation recorded.
+  {config: 'exact', over: 'forwarding only', limit: 1.15, workloads: ['sqlite'], what: 'exact mode vs forwarding only'},
+  {config: 'exact', over: 'forwarding only', limit: 1.30, workloads: ['lua'], what: 'exact mode vs forwarding only'},
+  {config: 'exact', over: 'forwarding only', limit: 2.0, workloads: ['micro'], what: 'exact mode vs forwarding only'},
 ];
 // The A/A control (run-bench.js): the forwarding-only build against itself
 // in the same paired runs. It reads 1.00x when the bench is fair; "biased"

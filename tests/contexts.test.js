@@ -1,0 +1,89 @@
+// contexts.test.js -- exact sites from calling contexts (jslib/wasm_instrument.js,
+// runtime/context_table.c): one allocating function reached by many paths
+// (tests/runtime/contexts.cpp, -O2 C++ with exceptions, setjmp/longjmp, JS
+// calling _malloc), under node. Each path must be one site holding exactly
+// its blocks, the sites must be those a JS stack per allocation gives, and
+// the checking mode must find no context that names another site than its
+// JS stack.
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('path');
+const {runWasmProgram} = require('./lib/run_wasm');
+const {validateSnapshot} = require('./lib/schemas');
+
+const PROGRAM = path.join(__dirname, '..', 'build', 'tests', 'contexts.js');
+
+function run(contexts) {
+  const r = runWasmProgram(PROGRAM, {env: {EMHEAP_CONTEXTS: contexts}});
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  const snap = r.tagged.SNAPSHOT;
+  assert.ok(snap, r.stdout + r.stderr);
+  assert.deepEqual(validateSnapshot(snap), []);
+  return {snap, contexts: r.tagged.CONTEXTS, usable: r.tagged.USABLE.bytes, stderr: r.stderr};
+}
+
+// name < name < ... of a site's stack, leaf first, up to main.
+function chain(snap, site) {
+  const names = site.stack.map((i) => snap.frames[i].name);
+  const main = names.indexOf('main');
+  return (main >= 0 ? names.slice(0, main + 1) : names).join(' < ');
+}
+
+// Each path, by the blocks it leaves (tests/runtime/contexts.cpp runs every
+// path twice: the second time its context is in the table). binaryen
+// inlines grab() into its callers: their frames are the sites.
+const PATHS = [
+  [4, 'path_a < main'],
+  [6, 'path_b < main'],
+  [10, 'via_pointer < main'],
+  [14, 'recurse < recurse < recurse < main'],
+  [18, 'recurse < recurse < recurse < recurse < recurse < main'],
+  [22, 'jumps < after_longjmp < main'],
+  [26, 'after_longjmp < main'],
+  [30, 'throws < after_catch < main'],
+  [34, 'after_catch < main'],
+  [36, 'after_catch < main'],
+];
+
+test('calling contexts: one site per path, exactly its blocks (node, -O2 C++, exceptions, longjmp)', () => {
+  const {snap, contexts, usable, stderr} = run('on');
+  assert.equal(contexts.rewritten, true, stderr);
+  assert.ok(contexts.stats.instrumentedSites > 0 && contexts.stats.exportEntries > 0, JSON.stringify(contexts));
+  assert.match(snap.mode, /^exact/);
+  const all = snap.sites.map((s) => `${s.liveBlocks} ${chain(snap, s)}`).join('\n');
+  for (const [blocks, expected] of PATHS) {
+    const sites = snap.sites.filter((s) => s.liveBlocks === blocks);
+    assert.equal(sites.length, 1, `one site of ${blocks} blocks:\n${all}`);
+    assert.equal(chain(snap, sites[0]), expected);
+  }
+  // The two after_catch sites are two call sites of one function: the
+  // handler's and the one after it.
+  const paths = snap.sites.filter((s) => PATHS.some(([blocks]) => blocks === s.liveBlocks));
+  assert.equal(paths.reduce((a, s) => a + s.liveBytes, 0), usable, 'usable bytes of the kept blocks');
+  // JS called _malloc: from two lines of main's EM_ASM (glue), so two sites
+  // at main, 19 and 21 blocks.
+  for (const blocks of [19, 21]) {
+    const js = snap.sites.filter((s) => s.liveBlocks === blocks);
+    assert.equal(js.length, 1, `JS's ${blocks} blocks: one site`);
+    assert.equal(snap.frames[js[0].stack[0]].name, 'main');
+  }
+  // No frame of the rewrite's own functions, and the stacks' wasm
+  // positions are the original module's (names from the name section).
+  for (const f of snap.frames) assert.ok(!/^emheap\$/.test(f.name), f.name);
+});
+
+test('calling contexts give the sites a JS stack per allocation gives, and the checking mode agrees', () => {
+  const on = run('on');
+  const off = run('off');
+  assert.equal(off.contexts.rewritten, false);
+  const key = (r) => r.snap.sites.map((s) => `${s.liveBlocks} ${s.liveBytes} ${chain(r.snap, s)} ` +
+    s.stack.map((i) => r.snap.frames[i].offset).join(',')).sort();
+  assert.deepEqual(key(on), key(off));
+  const verify = run('verify');
+  assert.equal(verify.contexts.verify, true);
+  assert.ok(verify.contexts.checked >= 90, `checked ${verify.contexts.checked}`);
+  assert.equal(verify.contexts.mismatches, 0);
+  assert.deepEqual(key(verify), key(off));
+});
