@@ -33,25 +33,37 @@
 */
 #include <string.h>
 
+#include "allocator.h"
 #include "emheap_internal.h"
 
 uint8_t emheap_recorded_filter[EMHEAP_FILTER_BUCKETS];
 
+/* Only where free asks the filter (alloc_fast.h: no dlmalloc flag). */
+static inline int filter_used(void) {
+  return !(EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC);
+}
+
 static inline void filter_add(uint32_t addr) {
+  if (!filter_used()) return;
   uint8_t *c = &emheap_recorded_filter[emheap_filter_bucket(addr)];
   if (*c != 255) __atomic_store_n(c, (uint8_t)(*c + 1), __ATOMIC_RELAXED);
 }
 
 static inline void filter_remove(uint32_t addr) {
+  if (!filter_used()) return;
   uint8_t *c = &emheap_recorded_filter[emheap_filter_bucket(addr)];
   if (*c != 255) __atomic_store_n(c, (uint8_t)(*c - 1), __ATOMIC_RELAXED);
 }
 
 #define INITIAL_BLOCKS 1024u /* power of two */
 
+/* A block's home slot keeps the order of addresses within each 64 KiB of
+** the heap (a region lands at a random place in the table): blocks made
+** one after another mostly lie near each other, and so do their slots, so
+** that recording and forgetting them stays in cache. */
 static inline uint32_t home(uint32_t addr, uint32_t mask) {
-  uint32_t h = (addr >> 3) * 0x9E3779B1u;
-  return (h ^ (h >> 15)) & mask;
+  uint32_t region = (addr >> 16) * 0x9E3779B1u;
+  return ((addr >> 3) + (region >> 13)) & mask;
 }
 
 int emheap_blocks_init(void) {

@@ -16,9 +16,9 @@
 #include "context.h"
 #include "thread_state.h"
 
-static void charge(uint32_t site, uint32_t size, double sign) {
-  double bytes, blocks;
-  emheap_weight(size, &bytes, &blocks);
+static inline void charge(uint32_t site, uint32_t size, double sign) {
+  double bytes = size, blocks = 1;
+  if (emheap_record_threshold) emheap_weight(size, &bytes, &blocks); /* sampled mode's estimates */
   emheap_site *s = &emheap_g.sites[site];
   if (s->peak_epoch != emheap_g.peak_epoch) { /* first change since the last peak: keep what it held then */
     s->live_at_peak = s->live_bytes;
