@@ -337,6 +337,20 @@ function shadowDepthAddress(view, statePtr) {
   return view.getUint32(statePtr + STATE.shadowDepthAddr, true);
 }
 
+// A worker's stack word for a function whose direct recursion was folded
+// into one frame (stack_table.js): the function index with the top bit
+// set. Function indices stay far below it; FRAME_TRUNCATED and FRAME_JS are
+// told apart first.
+function recursiveWord(funcIndex) {
+  return (funcIndex | 0x80000000) >>> 0;
+}
+function isRecursiveWord(word) {
+  return word >= 0x80000000 && word !== FRAME_TRUNCATED && word !== FRAME_JS;
+}
+function functionOfWord(word) {
+  return word & 0x7fffffff;
+}
+
 // The checking mode's counts (runtime/context.h): {verify, checked, mismatches}.
 function contextChecks(view, statePtr) {
   var at = view.getUint32(statePtr + STATE.contextChecks, true);
@@ -345,7 +359,8 @@ function contextChecks(view, statePtr) {
     mismatches: view.getUint32(at + 8, true)};
 }
 
-module.exports = {contextChecks: contextChecks,
+module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, isRecursiveWord: isRecursiveWord,
+  functionOfWord: functionOfWord,
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_SHADOW: STACK_SHADOW, STACK_WASM: STACK_WASM,
   FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,

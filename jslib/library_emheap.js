@@ -1352,6 +1352,18 @@
     return EMHEAP.config().contexts === 'verify' ? 2 : 1;
   },
 
+  // The checking mode (runtime/record.c): two references, one stack?
+  emheap_js_same_stack__deps: ['$EMHEAP'],
+  emheap_js_same_stack__sig: 'iii',
+  emheap_js_same_stack: function (a, b) {
+    try {
+      var table = EMHEAP.table();
+      return table.resolve(a) === table.resolve(b) ? 1 : 0;
+    } catch (e) {
+      return 0;
+    }
+  },
+
   // Placeholders for the context globals (runtime/context.h): the rewrite
   // replaces every call of them by a global read or write, so these run
   // only in a module that was not rewritten, where nothing calls them.

@@ -147,9 +147,11 @@ function workerStack(stackTable, cache, words, info) {
       } else if (fn === layout.FRAME_JS) {
         index = stackTable.internFunction(-1, '(JS on a worker)');
       } else {
+        var recursive = layout.isRecursiveWord(fn);
+        if (recursive) fn = layout.functionOfWord(fn);
         var name = info.functionName ? info.functionName(fn) : null;
         index = stackTable.internFrame({wasm: true, url: 'wasm:', funcIndex: fn, offset: offset,
-          name: name || 'wasm-function[' + fn + ']'});
+          name: name || 'wasm-function[' + fn + ']', recursive: recursive});
       }
       cache.set(code, index);
     }

@@ -205,7 +205,7 @@ StackTable.prototype.capturePairs = function (maxWords, above, wantRoot) {
     if (f.name === TRUNCATED.name && f.module === undefined) {
       words.push(layout.FRAME_TRUNCATED, 0);
     } else if (f.funcIndex >= 0 && f.offset >= 0) {
-      words.push(f.funcIndex, f.offset);
+      words.push(f.recursive ? layout.recursiveWord(f.funcIndex) : f.funcIndex, f.offset);
       inJs = false;
     } else if (!inJs && words.length) {
       words.push(layout.FRAME_JS, 0);
@@ -379,6 +379,7 @@ StackTable.prototype.internText = function (text) {
 // rewrite's own entry functions go.
 StackTable.prototype.internParsed = function (parsed) {
   if (this.contexts) parsed = this.originalFrames(parsed);
+  parsed = foldRecursion(parsed);
   var glueUrl = parsed.length && !parsed[0].wasm ? parsed[0].url : this.glueUrl || '';
   var cleaned = v8.cleanStack(parsed, glueUrl, RUNTIME_FRAMES);
   return this.internStack(cleaned.map(this.internFrame, this));
@@ -400,6 +401,27 @@ StackTable.prototype.originalFrames = function (parsed) {
   return out;
 };
 
+// A function calling itself directly, however deep, is one frame: the
+// innermost (where the allocation is), marked recursive. Calling contexts
+// see such a recursion as one context (wasm_instrument.js); folding the JS
+// stack the same way keeps every mode's sites the same, and bounds the
+// sites of recursive code (a tree built recursively is one site, not one
+// per node).
+function foldRecursion(parsed) {
+  var out = null;
+  for (var i = 1; i < parsed.length; i++) {
+    var f = parsed[i];
+    var inner = out ? out[out.length - 1] : parsed[i - 1];
+    if (f.wasm && inner.wasm && f.funcIndex >= 0 && f.funcIndex === inner.funcIndex && f.url === inner.url) {
+      if (!out) out = parsed.slice(0, i);
+      if (!inner.recursive) out[out.length - 1] = Object.assign({}, inner, {recursive: true});
+    } else if (out) {
+      out.push(f);
+    }
+  }
+  return out || parsed;
+}
+
 // Frame indices, leaf first -> stack id (one per distinct list).
 StackTable.prototype.internStack = function (indices) {
   var identity = indices.join(',');
@@ -414,7 +436,7 @@ StackTable.prototype.internStack = function (indices) {
 
 StackTable.prototype.internFrame = function (f) {
   var identity = f.wasm
-    ? 'w' + f.funcIndex + ':' + f.offset
+    ? 'w' + f.funcIndex + ':' + f.offset + (f.recursive ? 'r' : '')
     : 'j' + f.url + ':' + f.line + ':' + f.col + ':' + f.name;
   var index = this.frameIds.get(identity);
   if (index !== undefined) return index;
@@ -422,6 +444,7 @@ StackTable.prototype.internFrame = function (f) {
   if (f.wasm) {
     var module = /^wasm:/.test(f.url) ? this.moduleName : basename(f.url);
     frame = {name: f.name, module: module, funcIndex: f.funcIndex, offset: f.offset};
+    if (f.recursive) frame.recursive = true;
   } else {
     frame = {name: f.name, file: f.url};
     if (f.line !== undefined) {

@@ -36,9 +36,14 @@
 // "emheap.offsets" (a rewritten position -> the original one), so stack
 // positions, DWARF lines, source maps and names read as in the original.
 //
-// Recursion makes contexts unbounded: each depth of a recursion is a path
-// of its own (and a site of its own, until JS stacks are cut at their depth
-// limit, where sites merge: stack_table.js).
+// Recursion would make contexts unbounded (a binary tree built recursively
+// allocates each node from a path of its own). A function calling itself
+// directly leaves the context as it is (CTX = S), so every depth of a
+// direct recursion is one context, and stack_table.js folds the frames of
+// such a recursion into one "recursive" frame, so that a JS stack names the
+// same site. Other recursion (through another function or a pointer) keeps
+// one context per depth, and its sites merge only where JS stacks are cut
+// at their depth limit.
 'use strict';
 
 // Placeholder imports of the runtime (runtime/context.h), found by the JS
@@ -598,7 +603,7 @@ function instrument(bytes, imports) {
   var mapHere = function (orig) { offsets.push(out.len, orig); };
 
   out.bytes(bytes, 0, 8);
-  var stats = {callSites: 0, instrumentedSites: 0, resetSites: 0, functions: funcTypes.length,
+  var stats = {callSites: 0, instrumentedSites: 0, selfSites: 0, resetSites: 0, functions: funcTypes.length,
     instrumentedFunctions: 0, exportEntries: 0, tableEntries: tableEntries.length};
   var wroteGlobals = false;
   var wroteFuncs = false;
@@ -783,6 +788,13 @@ function instrument(bytes, imports) {
           flushTo(rr.pos);
           w.u8(0x20); w.u32(T); w.u8(0x24); w.u32(CTX);
           w.u8(0x20); w.u32(J); w.u8(0x24); w.u32(JSID);
+        } else if (callee === nImported + bi && needS) {
+          // Direct recursion: the callee's context is the caller's (CTX is
+          // S already, unless a caught exception left it elsewhere).
+          stats.selfSites++;
+          flushTo(at);
+          w.u8(0x20); w.u32(S); w.u8(0x24); w.u32(CTX);
+          flushTo(rr.pos);
         } else if (isSite(callee)) {
           siteBefore(at);
           flushTo(rr.pos);

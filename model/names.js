@@ -9,7 +9,7 @@
 // name. The wasm module is left out: in one app it is the same on every
 // frame, and with it a shadow frame read differently from a JS-stack one.
 function frameText(frame, short) {
-  var name = short ? shortName(frame.name) : frame.name;
+  var name = (short ? shortName(frame.name) : frame.name) + (frame.recursive ? ' (recursive)' : '');
   if (frame.file !== undefined && frame.file !== '') {
     return name + ' ' + frame.file + (frame.line !== undefined ? ':' + frame.line : '');
   }

@@ -2,8 +2,13 @@
 ** block_table.c -- the recorded live blocks: address -> site and size.
 **
 ** Every block in exact mode, the sampled ones in sampled mode. Open
-** addressing with linear probing on the address, deletion by backward shift
-** (no tombstones, so lookups never slow down with churn). The table doubles
+** addressing with linear probing on the address, kept in Robin Hood order
+** (along a cluster, entries lie in the order of their home slots), deletion
+** by backward shift (no tombstones, so lookups never slow down with churn).
+** Homes keep the order of addresses within each 64 KiB of the heap (see
+** home()), so most entries sit in their home slot: a lookup, an insertion
+** and a deletion then touch one or two slots, next to those of the blocks
+** made just before. The table doubles
 ** when half full. If it cannot (emheap_table_alloc refuses: a fixed heap
 ** with no room to spare), it keeps filling up to 3/4, where linear probing
 ** still takes ~8 probes for a miss and ~2.5 for a hit, and only then is a
@@ -17,7 +22,9 @@
 ** wants): its identity across snapshots, where an address is reused.
 **
 ** Invariant: every recorded block appears exactly once, at or after its
-** home slot with no empty slot in between; block_count is their number;
+** home slot with no empty slot in between, and an entry's distance from its
+** home is at most one more than the previous slot's entry's (Robin Hood);
+** block_count is their number;
 ** block_count <= capacity / 2, or <= capacity * 3/4 once a doubling was
 ** refused. With dlmalloc, a block is recorded iff its
 ** FLAG4 bit is set (allocator.h). Called under the lock.
@@ -58,12 +65,37 @@ static inline void filter_remove(uint32_t addr) {
 #define INITIAL_BLOCKS 1024u /* power of two */
 
 /* A block's home slot keeps the order of addresses within each 64 KiB of
-** the heap (a region lands at a random place in the table): blocks made
+** the heap (a region starts at a random place in the table): blocks made
 ** one after another mostly lie near each other, and so do their slots, so
-** that recording and forgetting them stays in cache. */
+** recording and forgetting them stays in cache (Lua, exact: 2.05x -> 1.34x
+** of forwarding, node, against a plain hash). A dense region fills a long
+** run of slots; the Robin Hood order keeps lookups and deletions short
+** there (plain linear probing walked whole runs at every free: micro's
+** binary trees, 9.5x). */
 static inline uint32_t home(uint32_t addr, uint32_t mask) {
   uint32_t region = (addr >> 16) * 0x9E3779B1u;
   return ((addr >> 3) + (region >> 13)) & mask;
+}
+
+/* How far the entry in slot j lies from its home. */
+static inline uint32_t distance(const emheap_block *t, uint32_t j, uint32_t mask) {
+  return (j - home(t[j].addr, mask)) & mask;
+}
+
+/* Robin Hood insertion of b, whose address is not in t, from slot j where
+** it would stand d slots from its home: an entry nearer its own home gives
+** way and moves on. */
+static void place(emheap_block *t, uint32_t mask, emheap_block b, uint32_t j, uint32_t d) {
+  for (; t[j].addr; j = (j + 1) & mask, d++) {
+    uint32_t dj = distance(t, j, mask);
+    if (dj < d) {
+      emheap_block moved = t[j];
+      t[j] = b;
+      b = moved;
+      d = dj;
+    }
+  }
+  t[j] = b;
 }
 
 int emheap_blocks_init(void) {
@@ -85,10 +117,7 @@ static int grow(void) {
   memset(t, 0, (size_t)cap * sizeof(emheap_block));
   emheap_block *old = emheap_g.blocks;
   for (uint32_t i = 0; i < old_cap; i++) {
-    if (!old[i].addr) continue;
-    uint32_t j = home(old[i].addr, cap - 1);
-    while (t[j].addr) j = (j + 1) & (cap - 1);
-    t[j] = old[i];
+    if (old[i].addr) place(t, cap - 1, old[i], home(old[i].addr, cap - 1), 0);
   }
   emheap_g.blocks = t;
   emheap_g.block_mask = cap - 1;
@@ -121,11 +150,11 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, emheap_blo
   if (__builtin_expect((emheap_g.block_count + 1) * 2 > emheap_g.block_mask + 1, 0) && !make_room()) return 0;
   emheap_block *t = emheap_g.blocks;
   uint32_t mask = emheap_g.block_mask;
-  uint32_t i = home(addr, mask);
   /* 31 bits, so that an id 2 * serial + 1 fits 32: after 2^31 recorded
   ** blocks ids repeat (README known limits) */
   uint32_t serial = emheap_g.block_serial = (emheap_g.block_serial + 1) & 0x7FFFFFFFu;
-  for (; t[i].addr; i = (i + 1) & mask) {
+  uint32_t i = home(addr, mask), d = 0;
+  for (; t[i].addr && distance(t, i, mask) >= d; i = (i + 1) & mask, d++) {
     if (t[i].addr == addr) {
       *stale = t[i];
       t[i].site = site;
@@ -134,10 +163,8 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, emheap_blo
       return 1;
     }
   }
-  t[i].addr = addr;
-  t[i].site = site;
-  t[i].size = size;
-  t[i].serial = serial;
+  emheap_block b = {addr, site, size, serial};
+  place(t, mask, b, i, d);
   emheap_g.block_count++;
   filter_add(addr);
   return 1;
@@ -148,19 +175,16 @@ int emheap_blocks_remove(uint32_t addr, emheap_block *out) {
   if (!t) return 0;
   uint32_t mask = emheap_g.block_mask;
   uint32_t i = home(addr, mask);
-  while (t[i].addr != addr) {
-    if (!t[i].addr) return 0;
-    i = (i + 1) & mask;
+  for (uint32_t d = 0; t[i].addr != addr; i = (i + 1) & mask, d++) {
+    if (!t[i].addr || distance(t, i, mask) < d) return 0;
   }
   *out = t[i];
-  /* Backward shift: pull later entries of the cluster into the hole when
-  ** the hole lies between their home and their slot. */
-  for (uint32_t j = (i + 1) & mask; t[j].addr; j = (j + 1) & mask) {
-    uint32_t h = home(t[j].addr, mask);
-    if (((j - h) & mask) >= ((j - i) & mask)) {
-      t[i] = t[j];
-      i = j;
-    }
+  /* Backward shift: the entries after the hole that are not in their home
+  ** slot move one slot back (Robin Hood order: the first one at home, or
+  ** an empty slot, ends the run). */
+  for (uint32_t j = (i + 1) & mask; t[j].addr && distance(t, j, mask) > 0; j = (j + 1) & mask) {
+    t[i] = t[j];
+    i = j;
   }
   t[i].addr = 0;
   emheap_g.block_count--;

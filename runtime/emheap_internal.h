@@ -53,7 +53,8 @@
 #define EMHEAP_STACK_SHADOW 2 /* stack_ref = offset in frame_pool, stack_depth frames, root first */
 #define EMHEAP_STACK_WASM 3   /* a worker's JS stack, as wasm code positions: stack_ref = offset
                                  in frame_pool, stack_depth words = (function index, byte offset
-                                 in the module) pairs, root first */
+                                 in the module) pairs, root first; a function index with its top
+                                 bit set stands for a folded direct recursion (jslib/layout.js) */
 
 /* A shadow frame that stands for the frames cut off a stack deeper than the
 ** shadow stack keeps; JS names it "(stack truncated)". Never a real table

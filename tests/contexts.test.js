@@ -26,7 +26,7 @@ function run(contexts) {
 
 // name < name < ... of a site's stack, leaf first, up to main.
 function chain(snap, site) {
-  const names = site.stack.map((i) => snap.frames[i].name);
+  const names = site.stack.map((i) => snap.frames[i].name + (snap.frames[i].recursive ? ' (recursive)' : ''));
   const main = names.indexOf('main');
   return (main >= 0 ? names.slice(0, main + 1) : names).join(' < ');
 }
@@ -38,8 +38,11 @@ const PATHS = [
   [4, 'path_a < main'],
   [6, 'path_b < main'],
   [10, 'via_pointer < main'],
-  [14, 'recurse < recurse < recurse < main'],
-  [18, 'recurse < recurse < recurse < recurse < recurse < main'],
+  // A direct recursion's frames fold into one: called from two places in
+  // main, two sites; depths 2, 4 and 6 from one place, one site.
+  [14, 'recurse (recursive) < main'],
+  [18, 'recurse (recursive) < main'],
+  [48, 'recurse (recursive) < main'],
   [22, 'jumps < after_longjmp < main'],
   [26, 'after_longjmp < main'],
   [30, 'throws < after_catch < main'],
@@ -52,6 +55,7 @@ test('calling contexts: one site per path, exactly its blocks (node, -O2 C++, ex
   assert.equal(contexts.rewritten, true, stderr);
   assert.ok(contexts.stats.instrumentedSites > 0 && contexts.stats.exportEntries > 0, JSON.stringify(contexts));
   assert.match(snap.mode, /^exact/);
+  assert.ok(contexts.stats.selfSites >= 1, 'recurse() calls itself directly');
   const all = snap.sites.map((s) => `${s.liveBlocks} ${chain(snap, s)}`).join('\n');
   for (const [blocks, expected] of PATHS) {
     const sites = snap.sites.filter((s) => s.liveBlocks === blocks);

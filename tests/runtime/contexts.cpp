@@ -5,7 +5,9 @@
 ** caught C++ exception, and JS calling _malloc from two places. Built at
 ** -O2 with exceptions; every function under test has a loop or two callers
 ** so that binaryen keeps its frame. Each path leaves a different number of
-** blocks live, which names it in tests/contexts.test.js.
+** blocks live, which names it in tests/contexts.test.js. A direct
+** recursion is one context whatever its depth (its frames fold into one):
+** depths from one call site are one site.
 */
 #include <csetjmp>
 #include <cstdio>
@@ -17,7 +19,7 @@
 
 static void *volatile kept[1024];
 static int nkept;
-static volatile int one = 1, two = 2;
+static volatile int one = 1, two = 2, three = 3;
 static volatile int tag; /* keeps binaryen from merging functions whose bodies would be equal */
 static size_t usable_total;
 
@@ -103,6 +105,7 @@ int main() {
     pointer(5);
     recurse(2, 7);
     recurse(4, 9);
+    for (int d = 1; d <= three; d++) recurse(2 * d, 8); /* depths 2, 4, 6 from one call */
     after_longjmp(11, 13);
     after_catch(15, 17);
   }
