@@ -16,7 +16,8 @@ const path = require('path');
 const RUNS = Number(process.env.BENCH_LOAD_RUNS || 5);
 const INSTRUMENT = path.join(__dirname, '..', 'jslib', 'wasm_instrument.js');
 
-// One fresh process: {rewriteMs, compileMs, compileRewrittenMs, bytes, rewrittenBytes}.
+// One fresh process: {rewriteMs, compileMs, compileRewrittenMs, bytes, rewrittenBytes}
+// (compile times with the process's V8 flags).
 const CHILD = `
 const {instrument} = require(${JSON.stringify(INSTRUMENT)});
 const bytes = new Uint8Array(require('fs').readFileSync(process.argv[1]));
@@ -40,16 +41,24 @@ function median(values) {
   return s[s.length >> 1];
 }
 
+const TIERS = {lazy: [], liftoff: ['--no-wasm-lazy-compilation', '--liftoff-only'],
+  turbofan: ['--no-wasm-lazy-compilation', '--no-liftoff']};
+
 function measure(file) {
-  const runs = [];
-  for (let i = 0; i < RUNS; i++) {
-    const r = spawnSync(process.execPath, ['-e', CHILD, file], {encoding: 'utf8'});
-    if (r.status !== 0) return {error: (r.stderr || '').trim().split('\n').pop()};
-    runs.push(JSON.parse(r.stdout));
+  const runs = {};
+  for (const [tier, flags] of Object.entries(TIERS)) {
+    runs[tier] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const r = spawnSync(process.execPath, [...flags, '-e', CHILD, file], {encoding: 'utf8'});
+      if (r.status !== 0) return {error: (r.stderr || '').trim().split('\n').pop()};
+      runs[tier].push(JSON.parse(r.stdout));
+    }
   }
-  const pick = (k) => median(runs.map((r) => r[k]));
-  return {bytes: runs[0].bytes, rewrittenBytes: runs[0].rewrittenBytes, sites: runs[0].sites,
-    rewriteMs: pick('rewriteMs'), compileMs: pick('compileMs'), compileRewrittenMs: pick('compileRewrittenMs')};
+  const pick = (tier, k) => median(runs[tier].map((r) => r[k]));
+  const first = runs.lazy[0];
+  return {bytes: first.bytes, rewrittenBytes: first.rewrittenBytes, sites: first.sites,
+    rewriteMs: pick('lazy', 'rewriteMs'), lazyMs: pick('lazy', 'compileMs'), liftoffMs: pick('liftoff', 'compileMs'),
+    turbofanMs: pick('turbofan', 'compileMs'), turbofanRewrittenMs: pick('turbofan', 'compileRewrittenMs')};
 }
 
 function main() {
@@ -59,7 +68,7 @@ function main() {
     process.exit(2);
   }
   console.log(`node ${process.versions.node}, ${RUNS} fresh processes each, medians\n`);
-  console.log('| module | MB | rewrite ms | ms per MB | V8 compile ms (original) | rewrite / compile | compile of the rewritten ms | MB after |');
+  console.log('| module | MB | rewrite ms | ms per MB | V8 compile ms: lazy / Liftoff / TurboFan | rewrite / TurboFan | TurboFan, rewritten module ms | MB after |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const file of files) {
     if (!fs.existsSync(file)) {
@@ -73,7 +82,8 @@ function main() {
     }
     const mb = m.bytes / 1048576;
     console.log(`| ${path.basename(file)} | ${mb.toFixed(2)} | ${m.rewriteMs.toFixed(1)} | ${(m.rewriteMs / mb).toFixed(1)} | ` +
-      `${m.compileMs.toFixed(1)} | ${(100 * m.rewriteMs / m.compileMs).toFixed(0)}% | ${m.compileRewrittenMs.toFixed(1)} | ` +
+      `${m.lazyMs.toFixed(1)} / ${m.liftoffMs.toFixed(1)} / ${m.turbofanMs.toFixed(0)} | ` +
+      `${(100 * m.rewriteMs / m.turbofanMs).toFixed(0)}% | ${m.turbofanRewrittenMs.toFixed(0)} | ` +
       `${(m.rewrittenBytes / 1048576).toFixed(2)} |`);
   }
 }

@@ -110,6 +110,49 @@ Reader.prototype.skipMemarg = function () {
   this.u32();
 };
 
+// The immediates of each one-byte opcode, for the hot loops: 0 none, 1 one
+// LEB128, 2 two, 3 a memarg, 4 anything else (skipImmediates).
+var IMMEDIATES = (function () {
+  var t = new Uint8Array(256).fill(4);
+  var set = function (kind, ops) { ops.forEach(function (op) { t[op] = kind; }); };
+  for (var op = 0x45; op <= 0xc4; op++) t[op] = 0;
+  set(0, [0x00, 0x01, 0x05, 0x0b, 0x0f, 0x1a, 0x1b, 0x19, 0x0a, 0xd1, 0xd3, 0xd4]);
+  set(1, [0x02, 0x03, 0x04, 0x06, 0x07, 0x08, 0x09, 0x18, 0x0c, 0x0d, 0x10, 0x12, 0x14, 0x15, 0x20, 0x21, 0x22,
+    0x23, 0x24, 0x25, 0x26, 0xd2, 0xd5, 0xd6, 0x3f, 0x40, 0x41, 0x42, 0xd0]);
+  set(2, [0x11, 0x13]);
+  for (var m = 0x28; m <= 0x3e; m++) t[m] = 3;
+  return t;
+})();
+
+// The position after the instruction whose opcode (at pos - 1) was just
+// read: the common cases inline, the rest through skipImmediates.
+function skipFrom(r, b, pos, op) {
+  switch (IMMEDIATES[op]) {
+    case 0:
+      return pos;
+    case 1:
+      while (b[pos++] & 0x80) { /* LEB128 */ }
+      return pos;
+    case 2:
+      while (b[pos++] & 0x80) { /* LEB128 */ }
+      while (b[pos++] & 0x80) { /* LEB128 */ }
+      return pos;
+    case 3: {
+      var align = b[pos];
+      if (align < 0x40) {
+        pos++;
+        while (b[pos++] & 0x80) { /* offset */ }
+        return pos;
+      }
+      break;
+    }
+  }
+  r.pos = pos;
+  skipImmediates(r, op);
+  if (r.pos > b.length) throw new Error('truncated module');
+  return r.pos;
+}
+
 // Skips one instruction whose opcode was just read (the immediates only).
 function skipImmediates(r, op) {
   if (op >= 0x45 && op <= 0xc4) return; // numeric
@@ -352,8 +395,8 @@ function readSigned32(r) {
 
 // ---- writing ----
 
-function Writer() {
-  this.buf = new Uint8Array(1 << 16);
+function Writer(size) {
+  this.buf = new Uint8Array(size || 1 << 16);
   this.len = 0;
 }
 Writer.prototype.room = function (n) {
@@ -434,8 +477,10 @@ SiteConstants.prototype.next = function () {
 
 // ---- the call graph ----
 
-// One pass over a body: its calls, without rewriting. Returns
-// {direct: [f...], indirect: [type...], localsEnd}.
+// One pass over a body: its calls, without rewriting: {direct: [f...],
+// indirect: [type...], calls: [at, op, target, end, ...]} (target: the
+// function, or the type of a call_indirect), so that the rewrite visits
+// the calls only and copies what lies between them.
 function scanBody(bytes, start, end) {
   var r = new Reader(bytes, start);
   var groups = r.u32();
@@ -445,18 +490,30 @@ function scanBody(bytes, start, end) {
   }
   var direct = [];
   var indirect = [];
-  while (r.pos < end) {
-    var op = r.b[r.pos++];
+  var calls = [];
+  var pos = r.pos;
+  while (pos < end) {
+    var at = pos;
+    var op = bytes[pos++];
     if (op === 0x10 || op === 0x12) {
-      direct.push(r.u32());
+      r.pos = pos;
+      var f = r.u32();
+      direct.push(f);
+      pos = r.pos;
+      calls.push(at, op, f, pos);
     } else if (op === 0x11 || op === 0x13) {
-      indirect.push(r.u32());
+      r.pos = pos;
+      var type = r.u32();
       r.u32();
+      indirect.push(type);
+      pos = r.pos;
+      calls.push(at, op, type, pos);
     } else {
-      skipImmediates(r, op);
+      pos = skipFrom(r, bytes, pos, op);
     }
   }
-  return {direct: direct, indirect: indirect};
+  if (pos !== end) throw new Error('a function body ends inside an instruction');
+  return {direct: direct, indirect: indirect, calls: calls};
 }
 
 // ---- the rewrite ----
@@ -598,7 +655,8 @@ function instrument(bytes, imports) {
   }
 
   var consts = new SiteConstants();
-  var out = new Writer();
+  var out = new Writer(bytes.length + (bytes.length >> 2));
+  var bodyWriter = new Writer(); // reused: one body at a time
   var offsets = []; // pairs (rewritten module offset, original module offset), ascending
   var mapHere = function (orig) { offsets.push(out.len, orig); };
 
@@ -741,7 +799,8 @@ function instrument(bytes, imports) {
     }
     stats.instrumentedFunctions++;
     var S = nLocals, SK = nLocals + 1, T = nLocals + 2, J = nLocals + 3;
-    var w = new Writer();
+    var w = bodyWriter;
+    w.len = 0;
     var local = []; // offsets pairs relative to w, then shifted
     w.u32(groups + 2);
     w.bytes(bytes, groupsStart, codeStart);
@@ -760,13 +819,12 @@ function instrument(bytes, imports) {
       w.bytes(bytes, copyFrom, pos);
       copyFrom = pos;
     };
-    rr.pos = codeStart;
-    while (rr.pos < body.end) {
-      var at = rr.pos;
-      var op = bytes[rr.pos++];
+    var list = c.calls;
+    for (var k = 0; k < list.length; k += 4) {
+      var at = list[k], op = list[k + 1], target = list[k + 2], after = list[k + 3];
+      stats.callSites++;
       if (op === 0x10 || op === 0x12) {
-        var callee = rr.u32();
-        stats.callSites++;
+        var callee = target;
         if (callee < nImported && importKind[callee] === IMPORT_PLACEHOLDER) {
           flushTo(at);
           local.push(w.len, at);
@@ -776,7 +834,7 @@ function instrument(bytes, imports) {
           else if (ph === 'emheap_cc_js') { w.u8(0x23); w.u32(JSID); }
           else { w.u8(0x24); w.u32(JSID); }
           if (op === 0x12) w.u8(0x0f);
-          copyFrom = rr.pos;
+          copyFrom = after;
         } else if (callee < nImported && importKind[callee] === IMPORT_CALLS_BACK) {
           stats.resetSites++;
           flushTo(at);
@@ -785,7 +843,7 @@ function instrument(bytes, imports) {
           w.u8(0x42); w.u8(0); w.u8(0x24); w.u32(CTX);
           w.u8(0x23); w.u32(JSID); w.u8(0x21); w.u32(J);
           w.u8(0x41); w.u8(0); w.u8(0x24); w.u32(JSID);
-          flushTo(rr.pos);
+          flushTo(after);
           w.u8(0x20); w.u32(T); w.u8(0x24); w.u32(CTX);
           w.u8(0x20); w.u32(J); w.u8(0x24); w.u32(JSID);
         } else if (callee === nImported + bi && needS) {
@@ -794,23 +852,16 @@ function instrument(bytes, imports) {
           stats.selfSites++;
           flushTo(at);
           w.u8(0x20); w.u32(S); w.u8(0x24); w.u32(CTX);
-          flushTo(rr.pos);
+          flushTo(after);
         } else if (isSite(callee)) {
           siteBefore(at);
-          flushTo(rr.pos);
+          flushTo(after);
           if (op === 0x10) siteAfter();
         }
-      } else if (op === 0x11 || op === 0x13) {
-        var type = rr.u32();
-        rr.u32();
-        stats.callSites++;
-        if (typeKeyReaches[typeKey(type)]) {
-          siteBefore(at);
-          flushTo(rr.pos);
-          if (op === 0x11) siteAfter();
-        }
-      } else {
-        skipImmediates(rr, op);
+      } else if (typeKeyReaches[typeKey(target)]) {
+        siteBefore(at);
+        flushTo(after);
+        if (op === 0x11) siteAfter();
       }
     }
     flushTo(body.end);
@@ -836,7 +887,7 @@ function instrument(bytes, imports) {
     var ty = types[nf.type];
     var np = ty.params.length;
     var E = np, EJ = np + 1;
-    var w = new Writer();
+    var w = new Writer(64 + 4 * np);
     w.u32(2);
     w.u32(1); w.u8(0x7e);
     w.u32(1); w.u8(0x7f);
@@ -970,7 +1021,7 @@ function forEachInstruction(bytes, fn) {
       while (r.pos < end) {
         var at = r.pos;
         var op = r.u8();
-        skipImmediates(r, op);
+        r.pos = skipFrom(r, bytes, r.pos, op);
         fn(imports + i, at, op, r.pos);
       }
     }
