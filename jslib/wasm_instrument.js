@@ -654,6 +654,8 @@ function instrument(bytes, imports) {
     newFuncs.push({type: typeOf(t), target: t, kind: 'table'});
   }
 
+  // Wasm exceptions (-fwasm-exceptions) declare their tag in a tag section.
+  var usesWasmExceptions = !!byId[SECTION.tag];
   var consts = new SiteConstants();
   var out = new Writer(bytes.length + (bytes.length >> 2));
   var bodyWriter = new Writer(); // reused: one body at a time
@@ -898,16 +900,35 @@ function instrument(bytes, imports) {
       w.u8(0x42); w.u8(0); w.u8(0x24); w.u32(CTX);
       w.u8(0x41); w.u8(0); w.u8(0x24); w.u32(JSID);
     }
+    // A module with wasm exceptions: an exception leaving through the
+    // entry leaves wasm (or reaches JS's catch), and the context must be
+    // put back there too (legacy try / catch_all / rethrow, as Emscripten
+    // emits them).
+    var guard = usesWasmExceptions && ty.results.length <= 1;
+    if (guard) {
+      w.u8(0x06);
+      if (ty.results.length) w.u8(Number(ty.results[0]));
+      else w.u8(0x40);
+    }
     for (var p = 0; p < np; p++) { w.u8(0x20); w.u32(p); }
     w.u8(0x10); w.u32(nf.target);
-    if (nf.kind === 'export') {
-      w.u8(0x20); w.u32(E); w.u8(0x24); w.u32(CTX);
-      w.u8(0x20); w.u32(EJ); w.u8(0x24); w.u32(JSID);
-    } else {
-      // a new activation (CTX was 0) ends: JSID was 0 before it
-      w.u8(0x20); w.u32(E); w.u8(0x50); w.u8(0x04); w.u8(0x40);
-      w.u8(0x42); w.u8(0); w.u8(0x24); w.u32(CTX);
-      w.u8(0x41); w.u8(0); w.u8(0x24); w.u32(JSID);
+    var leave = function () {
+      if (nf.kind === 'export') {
+        w.u8(0x20); w.u32(E); w.u8(0x24); w.u32(CTX);
+        w.u8(0x20); w.u32(EJ); w.u8(0x24); w.u32(JSID);
+      } else {
+        // a new activation (CTX was 0) ends: JSID was 0 before it
+        w.u8(0x20); w.u32(E); w.u8(0x50); w.u8(0x04); w.u8(0x40);
+        w.u8(0x42); w.u8(0); w.u8(0x24); w.u32(CTX);
+        w.u8(0x41); w.u8(0); w.u8(0x24); w.u32(JSID);
+        w.u8(0x0b);
+      }
+    };
+    leave();
+    if (guard) {
+      w.u8(0x19); // catch_all
+      leave();
+      w.u8(0x09); w.u8(0); // rethrow
       w.u8(0x0b);
     }
     w.u8(0x0b);

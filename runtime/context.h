@@ -16,6 +16,9 @@
 
 #include <stdint.h>
 
+#include "emheap_internal.h"
+#include "lock.h"
+
 extern uint32_t emheap_cc_lo(void);
 extern uint32_t emheap_cc_hi(void);
 extern uint32_t emheap_cc_js(void);
@@ -35,6 +38,16 @@ typedef struct emheap_context_check {
   uint32_t reserved;
 } emheap_context_check;
 extern emheap_context_check emheap_context_checks;
+
+/* This thread's JS realm (0: the main thread's; single-threaded builds
+** have no other). */
+static inline uint32_t emheap_context_realm(void) {
+#if EMHEAP_THREADED
+  return emheap_js_thread_serial();
+#else
+  return 0;
+#endif
+}
 
 /* The key of (context, JSID) on this thread: JSID nodes are per JS realm,
 ** so a worker's key includes its serial. Never 0 (the empty slot). */

@@ -94,7 +94,7 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t 
   if (emheap_contexts_on && !paused) {
     uint32_t jsid = emheap_cc_js();
     if (jsid) {
-      context = emheap_context_key(jsid, emheap_js_thread_serial());
+      context = emheap_context_key(jsid, emheap_context_realm());
       emheap_lock();
       uint32_t site = emheap_contexts_find(context);
       if (site != UINT32_MAX) {
@@ -110,7 +110,7 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t 
   if (!paused) emheap_capture_stack(&st, emheap_contexts_on ? &root : NULL);
   if (root) {
     emheap_cc_set_js(root);
-    context = emheap_context_key(root, emheap_js_thread_serial());
+    context = emheap_context_key(root, emheap_context_realm());
   }
 
   emheap_lock();
