@@ -12,7 +12,23 @@
 
 // addToLibrary is the name since Emscripten 3.1.45; mergeInto, the only one
 // in 3.1.6, stays as an alias in current versions.
-(typeof addToLibrary === 'function' ? addToLibrary : function (items) { mergeInto(LibraryManager.library, items); })({
+var emheapAddToLibrary = typeof addToLibrary === 'function' ? addToLibrary
+  : function (items) { mergeInto(LibraryManager.library, items); };
+
+// The single-threaded runtime calls this at startup (runtime/state.c). It
+// exists only in programs without threads (Emscripten 3.1.x's USE_PTHREADS,
+// later PTHREADS; SHARED_MEMORY in both): a -pthread program linked with the
+// single-threaded runtime fails to link, with the symbol's name saying what
+// to do, rather than counting wrong.
+if (!((typeof PTHREADS !== 'undefined' && PTHREADS) || (typeof USE_PTHREADS !== 'undefined' && USE_PTHREADS) ||
+      (typeof SHARED_MEMORY !== 'undefined' && SHARED_MEMORY))) {
+  emheapAddToLibrary({
+    emheap_single_threaded_runtime_in_a_threaded_program__link_with_emheap_config_pthread__sig: 'v',
+    emheap_single_threaded_runtime_in_a_threaded_program__link_with_emheap_config_pthread: function () {},
+  });
+}
+
+emheapAddToLibrary({
   $emheapModules: '=' + EMHEAP_MODULES_SOURCE,
 
   // addOnExit and wasmTable are globals in Emscripten 3.1.x and library
@@ -89,7 +105,8 @@
       api['contexts'] = function () {
         var c = EMHEAP.contexts;
         if (!c) return {rewritten: false};
-        var out = {rewritten: true, rewriteMs: c.rewriteMs, compileMs: c.compileMs, stats: c.info.stats};
+        var out = {rewritten: true, rewriteMs: c.rewriteMs, compileMs: c.compileMs, stats: c.info.stats,
+          captures: EMHEAP.stacks ? EMHEAP.stacks.captures : 0}; // JS stacks taken in this realm
         var state = EMHEAP.stateAddress();
         if (state) {
           var checks = emheapModules.layout.contextChecks(new DataView(EMHEAP.buffer()), state);

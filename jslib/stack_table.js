@@ -92,7 +92,8 @@ function StackTable(moduleName, stackDepth) {
   // and the rewrite's entry functions are left out when a stack is
   // resolved; capture(above, true) also finds the activation's root.
   this.contexts = null;
-  this.lastRoot = 0;           // capture(above, true): the JSID (see rootOf)
+  this.lastRoot = 0;           // capture(above, true): the JSID (see rootOfText)
+  this.captures = 0;           // stacks taken (calling contexts take one per new context)
   this.rootByText = new Map(); // text path: outer frames' text -> JSID
 }
 
@@ -105,6 +106,7 @@ function StackTable(moduleName, stackDepth) {
 // wantRoot: also set this.lastRoot, the trie node of the stack outside the
 // current wasm activation (runtime/context.h: JSID), 0 if none was found.
 StackTable.prototype.capture = function (above, wantRoot) {
+  this.captures++;
   var limit = Error.stackTraceLimit;
   var prepare = Error.prepareStackTrace;
   var callSites = null;
@@ -271,8 +273,11 @@ StackTable.prototype.startsActivation = function (frame) {
 // The text path's root: the frames outside the activation, by their text.
 StackTable.prototype.rootOfText = function (text) {
   var frames = stackText.parseStackText(text);
+  // The JS frames before the first wasm one are the capture's own.
+  var i = 0;
+  while (i < frames.length && !frames[i].wasm) i++;
   var at = -1;
-  for (var i = 0; i < frames.length; i++) {
+  for (; i < frames.length; i++) {
     if (this.startsActivation(frames[i])) {
       at = i;
       break;

@@ -41,6 +41,18 @@ extern void emheap_js_attach(emheap_state *state);
 ** check them (context.h); 0 if not. */
 extern uint32_t emheap_js_contexts_ready(void);
 
+#if !EMHEAP_THREADED
+/* The single-threaded runtime in a program with threads would count
+** wrong when threads allocate at once: the JS library defines this only
+** when the program has no threads, so that such a link fails, naming the
+** flag to use (jslib/library_emheap.js). Its address is taken, never
+** called: linked with -sERROR_ON_UNDEFINED_SYMBOLS=0 anyway, the program
+** still runs (and emheap_js_attach warns). */
+extern void emheap_single_threaded_runtime_in_a_threaded_program__link_with_emheap_config_pthread(void);
+static void (*volatile threads_check)(void) =
+    emheap_single_threaded_runtime_in_a_threaded_program__link_with_emheap_config_pthread;
+#endif
+
 /* Defined only when mode_*.c / shadow_stack.c are linked. */
 extern const uint32_t emheap_link_mode __attribute__((weak));
 extern void __cyg_profile_func_enter(void *, void *) __attribute__((weak));
@@ -59,6 +71,10 @@ __attribute__((noinline)) void emheap_new_peak(void) {
 
 void emheap_init_slow(void) {
   if (emheap_g.magic == EMHEAP_MAGIC) return;
+#if !EMHEAP_THREADED
+  (void)threads_check; /* read, so that the linker keeps it */
+#endif
+
   emheap_brk.sbrk_ptr = emscripten_get_sbrk_ptr();
   emheap_brk.last_break = *emheap_brk.sbrk_ptr;
   emheap_g.heap_base = (uint32_t)(uintptr_t)&__heap_base;

@@ -108,6 +108,9 @@ int main() {
     for (int d = 1; d <= three; d++) recurse(2 * d, 8); /* depths 2, 4, 6 from one call */
     after_longjmp(11, 13);
     after_catch(15, 17);
+    /* The second round takes no JS stack: every context is known. */
+    if (r == 0) EM_ASM({ console.log('ROUND_FIRST ' + JSON.stringify(Module['emheap'].contexts())); });
+    else EM_ASM({ console.log('ROUND_SECOND ' + JSON.stringify(Module['emheap'].contexts())); });
   }
   /* JS asks for blocks itself, from two places (EM_ASM is glue; the page
   ** script's call below is page code). */
