@@ -9,7 +9,8 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
-const {instrument, readOffsets, forEachInstruction} = require('../jslib/wasm_instrument');
+const {instrument, readOffsets} = require('../jslib/wasm_instrument');
+const {forEachInstruction} = require('../jslib/wasm_binary');
 const {customSections} = require('../jslib/wasm_sections');
 
 const BUILD = path.join(__dirname, '..', 'build', 'tests');
