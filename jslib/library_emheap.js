@@ -124,6 +124,7 @@ emheapAddToLibrary({
     },
 
     contexts: null, // {info, translate, ...} when the module was rewritten (jslib/contexts.js)
+    contextsWhyNot: '', // why exact mode has no contexts although the user did not turn them off
 
     // Exact mode names sites by calling contexts (jslib/wasm_instrument.js):
     // the module is rewritten before it is compiled, through Emscripten's
@@ -155,8 +156,9 @@ emheapAddToLibrary({
         return;
       }
       var mode = EMHEAP.config().mode;
-      if ((mode && mode !== 'exact') || !EMHEAP.config().contexts || typeof theirs === 'function' ||
-          typeof WebAssembly !== 'object') {
+      if ((mode && mode !== 'exact') || !EMHEAP.config().contexts) return;
+      if (typeof theirs === 'function') {
+        EMHEAP.contextsWhyNot = 'the app instantiates the module itself (Module.instantiateWasm)';
         return;
       }
       // The checking mode says its verdict when a node program exits (a
@@ -179,8 +181,7 @@ emheapAddToLibrary({
             EMHEAP.contexts = r.contexts;
             return r;
           }, function (e) {
-            console.warn('emheap: the module could not be rewritten for calling contexts (' + (e && e.message || e) +
-              '): exact mode takes a JS stack per allocation');
+            EMHEAP.contextsWhyNot = 'the module could not be rewritten for them: ' + (e && e.message || e);
             return WebAssembly.instantiate(bytes, imports);
           });
         }).then(function (r) {
@@ -1365,7 +1366,15 @@ emheapAddToLibrary({
   emheap_js_contexts_ready__deps: ['$EMHEAP'],
   emheap_js_contexts_ready__sig: 'i',
   emheap_js_contexts_ready: function () {
-    if (!EMHEAP.contexts) return 0;
+    if (!EMHEAP.contexts) {
+      // Exact mode without contexts: a JS stack per allocation, and much
+      // slower; said once, unless the user turned contexts off.
+      if (EMHEAP.contextsWhyNot) {
+        console.warn('emheap: exact mode without calling contexts (' + EMHEAP.contextsWhyNot +
+          '): every allocation takes a JS stack, many times slower');
+      }
+      return 0;
+    }
     return EMHEAP.config().contexts === 'verify' ? 2 : 1;
   },
 

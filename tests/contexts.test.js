@@ -24,7 +24,7 @@ function run(program, contexts) {
   const snap = r.tagged.SNAPSHOT;
   assert.ok(snap, r.stdout + r.stderr);
   assert.deepEqual(validateSnapshot(snap), []);
-  return {snap, contexts: r.tagged.CONTEXTS, usable: r.tagged.USABLE.bytes, stderr: r.stderr,
+  return {snap, contexts: r.tagged.CONTEXTS, usable: r.tagged.USABLE.bytes, stdout: r.stdout, stderr: r.stderr,
     rounds: [r.tagged.ROUND_FIRST, r.tagged.ROUND_SECOND]};
 }
 
@@ -108,3 +108,13 @@ test(`calling contexts give the sites a JS stack per allocation gives, and the c
   assert.deepEqual(key(verify), key(off));
 });
 }
+
+test('an app that instantiates its module itself: left alone, exact mode takes JS stacks and says so', () => {
+  const own = run('contexts.own.js', 'on'); // tests/runtime/own_instantiate.js
+  assert.equal(own.contexts.rewritten, false);
+  assert.match(own.stdout + own.stderr, /exact mode without calling contexts \(the app instantiates the module itself/);
+  const off = run('contexts.js', 'off');
+  assert.doesNotMatch(off.stdout + off.stderr, /without calling contexts/, 'contexts turned off: nothing to say');
+  const chains = (r) => r.snap.sites.map((s) => `${s.liveBlocks} ${chain(r.snap, s)}`).sort();
+  assert.deepEqual(chains(own), chains(off));
+});

@@ -26,7 +26,7 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/peak.threads.js $(TEST_BUILD)/heap_graph.dlmalloc.js $(TEST_BUILD)/heap_graph.emmalloc.js \
   $(TEST_BUILD)/heap_graph.threads.js $(TEST_BUILD)/heap_graph.shadow.js \
   $(TEST_BUILD)/heap_graph_cpp.exact.js $(TEST_BUILD)/heap_graph_cpp.shadow.js $(TEST_BUILD)/contexts.js \
-  $(TEST_BUILD)/contexts.wasmeh.js
+  $(TEST_BUILD)/contexts.wasmeh.js $(TEST_BUILD)/contexts.own.js
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
@@ -47,6 +47,12 @@ $(TEST_BUILD)/contexts.js: tests/runtime/contexts.cpp $(B)/emheap.o $(RUNTIME_EX
 $(TEST_BUILD)/contexts.wasmeh.js: tests/runtime/contexts.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
 	$(EMCC) -O2 -fwasm-exceptions -fno-builtin $< $(EMHEAP_LDFLAGS) $(B)/emheap_mode_exact.o -fwasm-exceptions -o $@
+
+# The same with the app's own Module.instantiateWasm.
+$(TEST_BUILD)/contexts.own.js: tests/runtime/contexts.cpp tests/runtime/own_instantiate.js $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) $(B)/emheap_mode_exact.o -fexceptions \
+	  --pre-js tests/runtime/own_instantiate.js -o $@
 
 # Memory exhaustion: a fixed heap, no growth, so the app and emheap's tables
 # run out together.
