@@ -155,8 +155,11 @@ emheapAddToLibrary({
         };
         return;
       }
-      var mode = EMHEAP.config().mode;
-      if ((mode && mode !== 'exact') || !EMHEAP.config().contexts) return;
+      // The mode must be known now: the page or environment, else the link
+      // line (emheap-config --mode=exact leaves it in a --pre-js). Other
+      // modes keep Emscripten's own (streaming) instantiation.
+      var mode = EMHEAP.config().mode || Module['emheapLinkMode'];
+      if (mode !== 'exact' || !EMHEAP.config().contexts) return;
       if (typeof theirs === 'function') {
         EMHEAP.contextsWhyNot = 'the app instantiates the module itself (Module.instantiateWasm)';
         return;
@@ -193,23 +196,10 @@ emheapAddToLibrary({
       };
     },
 
-    // The mode the runtime will take (runtime/state.c), known before the
-    // module runs: the page or environment, else the link line (the mode
-    // objects leave their name in a custom section), else the default.
-    // With the shadow stack linked (its object leaves a section too), exact
-    // is the default and the shadow stack names the sites.
-    modeOfBytes: function (bytes) {
-      var sections = emheapModules.wasmSections.customSections(bytes);
-      var mode = EMHEAP.config().mode;
-      if (mode) return mode;
-      var section = sections['emheap.link_mode'];
-      if (section) return String.fromCharCode.apply(null, section);
-      return sections['emheap.shadow'] ? 'exact' : 'sampled';
-    },
-
-    // Whether calling contexts would name this module's sites.
+    // With the shadow stack linked (its object leaves a custom section),
+    // the shadow stack names exact sites: the module stays as it is.
     wantsContexts: function (bytes) {
-      return EMHEAP.modeOfBytes(bytes) === 'exact' && !emheapModules.wasmSections.customSections(bytes)['emheap.shadow'];
+      return !emheapModules.wasmSections.customSections(bytes)['emheap.shadow'];
     },
 
     // The module's bytes, as Emscripten would load them: Module.wasmBinary,
@@ -1369,9 +1359,10 @@ emheapAddToLibrary({
     if (!EMHEAP.contexts) {
       // Exact mode without contexts: a JS stack per allocation, and much
       // slower; said once, unless the user turned contexts off.
-      if (EMHEAP.contextsWhyNot) {
-        console.warn('emheap: exact mode without calling contexts (' + EMHEAP.contextsWhyNot +
-          '): every allocation takes a JS stack, many times slower');
+      if (EMHEAP.config().contexts) {
+        console.warn('emheap: exact mode without calling contexts (' + (EMHEAP.contextsWhyNot ||
+          'exact mode was not known when the module loaded: choose it with emheap-config --mode=exact, ' +
+          '?emheap=exact, EMHEAP_MODE=exact or Module.emheapOptions') + '): every allocation takes a JS stack, many times slower');
       }
       return 0;
     }

@@ -17,6 +17,8 @@ const chromium = require('./lib/browser');
 const firefox = require('./lib/firefox');
 
 const BUILD = path.join(__dirname, '..', 'build', 'tests');
+const SAMPLES = path.join(__dirname, '..', 'build', 'samples');
+const {openSample} = require('./lib/sample_page');
 
 // A page that runs the program, in the page or in a web worker, its
 // output on the console.
@@ -78,7 +80,7 @@ before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-contexts-page-'));
   fs.writeFileSync(path.join(dir, 'index.html'), PAGE);
   fs.writeFileSync(path.join(dir, 'worker.js'), WORKER);
-  server = await serve({'/b/': BUILD, '/': dir});
+  server = await serve({'/b/': BUILD, '/s/': SAMPLES, '/': dir});
 });
 after(async () => {
   if (server) await server.close();
@@ -89,6 +91,20 @@ describe('calling contexts in headless Chromium', {skip: chromium.haveChromium()
   let browser;
   before(async () => { browser = await chromium.launch(); });
   after(async () => { if (browser) await browser.close(); });
+  // The default mode does not use contexts: the page keeps Emscripten's
+  // own (streaming) instantiation; ?emheap=exact takes it over.
+  test('the default mode leaves instantiation to Emscripten; exact mode rewrites', async () => {
+    for (const [query, hooked] of [['', false], ['?emheap=exact', true]]) {
+      const opened = await openSample(browser, `${server.url}/s`, 'leaky-canvas', query);
+      try {
+        const seen = await opened.page.evaluate(() => ({hook: typeof Module.instantiateWasm === 'function',
+          rewritten: Module.emheap.contexts().rewritten}));
+        assert.deepEqual(seen, {hook: hooked, rewritten: hooked}, query || 'default');
+      } finally {
+        await opened.context.close();
+      }
+    }
+  });
   checks(async (query) => {
     const opened = await chromium.newPage(browser);
     await opened.page.goto(`${server.url}/index.html${query}`);

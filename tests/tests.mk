@@ -2,8 +2,11 @@
 # file under tests/ with node's test runner (browser tests included).
 
 TEST_BUILD := $(B)/tests
+# Exact mode chosen on the link line: the object and its --pre-js, as
+# `emheap-config --mode=exact` gives them.
+EXACT_LINK := $(B)/emheap_mode_exact.o --pre-js runtime/mode_exact.js
 # Exact mode chosen on the link line, as `emheap-config --mode=exact` does.
-TEST_LDFLAGS := $(EMHEAP_LDFLAGS) $(B)/emheap_mode_exact.o -sALLOW_MEMORY_GROWTH=1
+TEST_LDFLAGS := $(EMHEAP_LDFLAGS) $(EXACT_LINK) -sALLOW_MEMORY_GROWTH=1
 # -fno-builtin: clang deletes malloc/free pairs it can see through, and the
 # tests need every call to reach the allocator.
 TEST_CFLAGS := -O2 -fno-builtin -Iruntime
@@ -41,31 +44,31 @@ $(TEST_BUILD)/%.emmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $
 # fixed heap.
 $(TEST_BUILD)/contexts.js: tests/runtime/contexts.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) $(B)/emheap_mode_exact.o -fexceptions -o $@
+	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) $(EXACT_LINK) -fexceptions -o $@
 
 # The same with wasm exceptions (try/catch in wasm, no invoke_* glue).
 $(TEST_BUILD)/contexts.wasmeh.js: tests/runtime/contexts.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fwasm-exceptions -fno-builtin $< $(EMHEAP_LDFLAGS) $(B)/emheap_mode_exact.o -fwasm-exceptions -o $@
+	$(EMCC) -O2 -fwasm-exceptions -fno-builtin $< $(EMHEAP_LDFLAGS) $(EXACT_LINK) -fwasm-exceptions -o $@
 
 # The same with the app's own Module.instantiateWasm.
 $(TEST_BUILD)/contexts.own.js: tests/runtime/contexts.cpp tests/runtime/own_instantiate.js $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) $(B)/emheap_mode_exact.o -fexceptions \
+	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) $(EXACT_LINK) -fexceptions \
 	  --pre-js tests/runtime/own_instantiate.js -o $@
 
 # Memory exhaustion: a fixed heap, no growth, so the app and emheap's tables
 # run out together.
 $(TEST_BUILD)/exhaustion.%.js: tests/runtime/exhaustion.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) $(B)/emheap_mode_exact.o -sINITIAL_MEMORY=32MB -sALLOW_MEMORY_GROWTH=0 \
+	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) $(EXACT_LINK) -sINITIAL_MEMORY=32MB -sALLOW_MEMORY_GROWTH=0 \
 	  -sABORTING_MALLOC=0 -sMALLOC=$* -o $@
 
 # Without a name section (no --profiling-funcs): frames must still read
 # wasm-function[N].
 $(TEST_BUILD)/cpp_new.nonames.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(B)/emheap_mode_exact.o --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 -o $@
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 -o $@
 
 # The shadow stack: the app's code compiled with
 # -finstrument-functions-after-inlining and
@@ -121,7 +124,7 @@ $(TEST_BUILD)/alloc_layer.linkwrappers.js: tests/runtime/alloc_layer.c $(B)/emhe
 	$(EMCC) $(TEST_CFLAGS) $< `bin/emheap-config --ldflags --mode=exact --wrappers='grow_*,none'` -sALLOW_MEMORY_GROWTH=1 -o $@
 
 CPP_LINES_DEPS := tests/runtime/cpp_lines.cpp $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
-CPP_LINES_LINK = -fno-builtin -Iruntime $< $(EMHEAP_LDFLAGS) $(B)/emheap_mode_exact.o -sALLOW_MEMORY_GROWTH=1
+CPP_LINES_LINK = -fno-builtin -Iruntime $< $(EMHEAP_LDFLAGS) $(EXACT_LINK) -sALLOW_MEMORY_GROWTH=1
 $(TEST_BUILD)/cpp_lines.O%.js: $(CPP_LINES_DEPS)
 	@mkdir -p $(dir $@)
 	$(EMCC) -O$* -gseparate-dwarf=$(TEST_BUILD)/cpp_lines.O$*.debug.wasm $(CPP_LINES_LINK) -o $@
@@ -153,7 +156,7 @@ test: test-programs
 THREAD_FLAGS := -pthread -sPTHREAD_POOL_SIZE=4 -sEXIT_RUNTIME=1 -sINITIAL_MEMORY=64MB
 $(TEST_BUILD)/threads.exact.js: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(B)/emheap_mode_exact.o --js-library $(B)/library_emheap.js \
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js \
 	  --profiling-funcs $(THREAD_FLAGS) -o $@
 
 $(TEST_BUILD)/threads.shadow.js: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
@@ -185,21 +188,21 @@ $(TEST_BUILD)/peak.sampled.js: tests/runtime/peak.c $(B)/emheap.o $(B)/library_e
 
 $(TEST_BUILD)/peak.threads.js: tests/runtime/peak.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(B)/emheap_mode_exact.o --js-library $(B)/library_emheap.js \
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js \
 	  --profiling-funcs $(THREAD_FLAGS) -o $@
 
 # The heap scan with -pthread (another thread's stack is a root) and with
 # shadow stacks.
 $(TEST_BUILD)/heap_graph.threads.js: tests/runtime/heap_graph.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(B)/emheap_mode_exact.o --js-library $(B)/library_emheap.js \
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js \
 	  --profiling-funcs $(THREAD_FLAGS) -o $@
 
 # The heap scan of a C++ program (new, unique_ptr, vector; -O2 with
 # exceptions), with JS stacks and with shadow stacks.
 $(TEST_BUILD)/heap_graph_cpp.exact.js: tests/runtime/heap_graph.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fexceptions -Iruntime $< $(B)/emheap.o $(B)/emheap_mode_exact.o --js-library $(B)/library_emheap.js \
+	$(EMCC) -O2 -fexceptions -Iruntime $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js \
 	  --profiling-funcs -fexceptions -sALLOW_MEMORY_GROWTH=1 -o $@
 
 $(TEST_BUILD)/heap_graph_cpp.shadow.js: tests/runtime/heap_graph.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
@@ -226,7 +229,7 @@ $(TEST_BUILD)/threads_page/index.html: tests/runtime/threads.c $(B)/emheap-mt.o 
 # And with JS stacks (exact mode): taken on each worker, kept as wasm positions.
 $(TEST_BUILD)/threads_page_js/index.html: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(B)/emheap_mode_exact.o \
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) \
 	  --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) --profiling-funcs -pthread \
 	  -sPTHREAD_POOL_SIZE=4 -sINITIAL_MEMORY=64MB -sMINIFY_HTML=0 -o $@
 
