@@ -266,8 +266,8 @@ StackTable.prototype.internCallSites = function (callSites, wantRoot) {
 // export (JS called the export: a new activation).
 StackTable.prototype.startsActivation = function (frame) {
   if (!frame.wasm) return !/^invoke_/.test(frame.name);
-  return this.contexts !== null && frame.funcIndex >= this.contexts.info.functions &&
-    /^emheap\$entry\$(?!table$)/.test(frame.name);
+  var info = this.contexts && this.contexts.info;
+  return !!info && frame.funcIndex >= info.functions && frame.funcIndex < info.functions + info.exportEntries;
 };
 
 // The text path's root: the frames outside the activation, by their text.

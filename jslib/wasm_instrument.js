@@ -589,7 +589,9 @@ function instrument(bytes, imports) {
   }
 
   // The offsets, for any thread: a custom section at the end.
-  var info = {version: 1, functions: nFuncs, entries: newFuncs.length, stats: stats,
+  // Entry functions follow the original ones: the exports' first.
+  var info = {version: 1, functions: nFuncs, entries: newFuncs.length, exportEntries: Object.keys(exportEntry).length,
+    stats: stats,
     placeholders: Object.keys(placeholder).map(Number)};
   var map = new Writer();
   map.name('emheap.offsets');
