@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // library-choices.js -- the measurements behind emheap's choices between a
-// well-kept library and its own code (issue 12; results in bench/README.md).
+// well-kept library and its own code (results in bench/README.md).
 //
 //   node bench/library-choices.js MODULE.wasm MODULE.wasm.map
 //

@@ -8,7 +8,7 @@
 // Why an expression: Emscripten evaluates a library file at link time and
 // emits `$name: '=<expr>'` items as `var name = <expr>;`, so the page gets the
 // very code that node tests and the CLI require() -- one copy of every format.
-// esbuild (replacing a hand-written loader, session 12) resolves the
+// esbuild (it replaced a hand-written loader) resolves the
 // require() calls as node does, and fails the build on one it cannot.
 //
 // Usage: node jslib/bundle.js OUT.js

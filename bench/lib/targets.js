@@ -1,4 +1,4 @@
-// targets.js -- the speed and heap targets of issue 9, read from one bench
+// targets.js -- the speed and heap targets of `make bench`, read from one bench
 // run: each is a ratio of two cells of the same workload and engine, and a
 // verdict that says whether this run can tell.
 //
