@@ -14,7 +14,7 @@ const zlib = require('node:zlib');
 
 const { EmheapError } = require('./errors');
 const { readSnapshotFile } = require('./read_snapshot');
-const { SORTS, topSites, stackText, modeNote } = require('../model/sites');
+const { SORTS, topSites, stackText, modeNote, requestedLiveBytes } = require('../model/sites');
 const { errorText } = require('../model/estimates');
 const { diffSnapshots, sortDiffRows, DIFF_SORTS } = require('../model/diff');
 const { checkBudgets } = require('./budget');
@@ -227,9 +227,19 @@ function snapshotHeader(file, snap) {
     (snap.view === 'peak'
       ? `at the peak of live bytes: ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}, ` +
         `${plural(snap.sites.length, 'site')} (per-site numbers are those of that moment)\n`
-      : `live ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}, ` +
+      : `live ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}${sizesNote(snap)}, ` +
         `peak ${units.formatBytes(s.peakLiveBytes)}, ${plural(snap.sites.length, 'site')}\n`) +
     memoryNote(snap) + leakNote(snap) + layerNote(snap);
+}
+
+// What the live bytes are made of: the program's requests (what sites
+// count) and the allocator's rounding of them, where both are known.
+function sizesNote(snap) {
+  const requested = requestedLiveBytes(snap);
+  if (requested === null) return ' (usable sizes)';
+  return ` (usable sizes: ${units.formatBytesExact(requested)} asked for by the program` +
+    (snap.summary.lostAllocs ? ' in the recorded blocks' : '') +
+    `, ${units.formatBytesExact(snap.summary.allocatorRoundingBytes || 0)} the allocator's rounding)`;
 }
 
 // The heap graph's leak classes (model/heap_graph.js), as LSan names them.

@@ -17,7 +17,8 @@
 // What emheap has and DHAT expects differently:
 //  - time: DHAT counts instructions; emheap counts bytes allocated, so te is
 //    summary.totalBytes and tg the bytes allocated until the peak (layout 5:
-//    summary.totalBytesAtPeak), as Massif's --time-unit=B does.
+//    summary.totalBytesAtPeak), as Massif's --time-unit=B does; those count
+//    usable sizes, the program points the bytes asked for (as DHAT does).
 //  - lifetimes: emheap does not time blocks. tl is 0 and tuth -1 (no block
 //    counts as short-lived); cmd says so, as the viewer shows it.
 //  - sampled mode: site numbers are estimates (rounded here); cmd says so.
@@ -61,7 +62,7 @@ function command(snapshot) {
     text += ', one stack per ' + snapshot.samplingInterval + ' bytes allocated on average: per-point numbers are ' +
       'estimates, totals in emheap top are exact';
   }
-  return text + '; times are bytes allocated; block lifetimes are not measured (shown as 0)';
+  return text + '; times are bytes allocated (usable sizes); block lifetimes are not measured (shown as 0)';
 }
 
 // -> the DHAT file as a value whose pps and ftbl are lazy arrays (written

@@ -1,7 +1,7 @@
 // layout.js -- reads the runtime's state out of linear memory, and writes
 // the few fields JS may set (mode, sampling interval, seed, paused).
 //
-// Mirrors runtime/emheap_internal.h (layout version 6); the C side pins
+// Mirrors runtime/emheap_internal.h (layout version 8); the C side pins
 // these offsets with static asserts, tests/runtime.test.js checks that both
 // sides read the same numbers. Never calls into wasm. In a threaded program
 // (runtime built with -pthread) every read of the tables happens under the
@@ -11,7 +11,7 @@
 
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 
-var LAYOUT_VERSION = 7;
+var LAYOUT_VERSION = 8;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
@@ -19,7 +19,10 @@ var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   blockCount: 200, allocator: 204, lock: 208, threaded: 212, shadowLinked: 216,
   shadowDepthAddr: 220, seed: 224, countSlots: 236, growth: 240, peakEpoch: 1264, peakBreak: 1268,
   heapBase: 1272, sbrkPtrAddr: 1276, blocksAtPeak: 1280, blockSerial: 1284, roots: 1288, countSlotCount: 1292,
-  totalAtPeak: 1296, contextChecks: 1304};
+  totalAtPeak: 1296, contextChecks: 1304, recordedBytes: 1312, recordedUsable: 1320,
+  recordedAtPeak: 1328, usableAtPeak: 1336};
+// A block slot's site word: the site in its low bits, the allocator's slack above.
+var BLOCK_SITE_MASK = 0xFFFFF;
 var BLOCK_SIZE = 16;
 var SITE_SIZE = 88;
 var GROWTH_LOG = 64;
@@ -117,6 +120,11 @@ function readCounters(view, statePtr) {
   out.breakAtPeak = view.getUint32(statePtr + STATE.peakBreak, true);
   out.liveBlocksAtPeak = view.getUint32(statePtr + STATE.blocksAtPeak, true);
   out.totalBytesAtPeak = u64(view, statePtr + STATE.totalAtPeak);
+  // what the recorded blocks asked for, and the allocator's rounding of them
+  out.requestedLiveBytes = u64(view, statePtr + STATE.recordedBytes);
+  out.allocatorRoundingBytes = Math.max(0, u64(view, statePtr + STATE.recordedUsable) - out.requestedLiveBytes);
+  out.requestedBytesAtPeak = u64(view, statePtr + STATE.recordedAtPeak);
+  out.allocatorRoundingAtPeak = Math.max(0, u64(view, statePtr + STATE.usableAtPeak) - out.requestedBytesAtPeak);
   return out;
 }
 
@@ -228,7 +236,7 @@ function copyBlocks(view, statePtr, into) {
   for (var i = 0; i < slots.length && k < n; i += 4) {
     if (!slots[i]) continue;
     out.addr[k] = slots[i];
-    out.site[k] = slots[i + 1];
+    out.site[k] = slots[i + 1] & BLOCK_SITE_MASK;
     out.size[k] = slots[i + 2];
     out.serial[k] = slots[i + 3];
     k++;

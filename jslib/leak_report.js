@@ -9,6 +9,7 @@ var names = require('../model/names');
 var errorText = require('../model/estimates').errorText;
 var scanCaveat = require('../model/heap_section').scanCaveat;
 var TABLE_ROOM_ADVICE = require('../model/sites').TABLE_ROOM_ADVICE;
+var requestedLiveBytes = require('../model/sites').requestedLiveBytes;
 
 var UNATTRIBUTED = '(unattributed: allocated while tracking was paused, or no stack could be taken)';
 
@@ -93,12 +94,16 @@ function classesText(classes) {
   return parts.join(', ');
 }
 
-// {leaked: bool, liveBytes, liveBlocks, stacks, text}. The totals are the
-// global counters (exact in every mode); per-stack numbers are estimates in
-// sampled mode, which the text says.
+// {leaked: bool, liveBytes, liveBlocks, stacks, text}. The totals are
+// exact in every mode: in exact modes the bytes the program asked for (as
+// the stacks count them; LeakSanitizer's numbers), in sampled mode usable
+// sizes (the global counters); per-stack numbers are estimates in sampled
+// mode, which the text says.
 function leakReport(snapshot) {
   var stacks = leakedStacks(snapshot);
-  var liveBytes = snapshot.summary.liveBytes;
+  var requested = snapshot.summary.lostAllocs ? null : requestedLiveBytes(snapshot);
+  var usable = snapshot.summary.liveBytes;
+  var liveBytes = requested === null ? usable : requested;
   var liveBlocks = snapshot.summary.liveBlocks;
   var leaked = liveBytes > 0 || liveBlocks > 0;
   var lines = [];
@@ -141,7 +146,8 @@ function leakReport(snapshot) {
     if (caveat) lines.push('emheap: ' + caveat);
   }
   lines.push('emheap: ' + plural(liveBytes, 'byte', 'bytes') + ' in ' + plural(liveBlocks, 'block', 'blocks') +
-    ' still live at exit (' + plural(stacks.length, 'stack', 'stacks') + ')');
+    ' still live at exit (' + plural(stacks.length, 'stack', 'stacks') + (requested === null ? '; usable sizes)'
+      : '; ' + thousands(usable) + ' bytes with the allocator\'s rounding)'));
   var result = {leaked: true, liveBytes: liveBytes, liveBlocks: liveBlocks, stacks: stacks, text: lines.join('\n') + '\n'};
   // the classes of every scanned block: [blocks, bytes] each (exact modes)
   if (all) result.classes = {reachable: all[0], direct: all[1], indirect: all[2]};

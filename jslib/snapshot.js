@@ -214,7 +214,7 @@ function emptySummary(buffer, info) {
     liveBytes: 0, peakLiveBytes: 0, totalBytes: 0, liveBlocks: 0, peakLiveBlocks: 0,
     mallocCalls: 0, callocCalls: 0, reallocCalls: 0, memalignCalls: 0, freeCalls: 0,
     failedAllocs: 0, invalidFrees: 0, sampledAllocs: 0, siteCount: 0, heapGrowths: 0,
-    lostAllocs: 0, lostBytes: 0, lostSites: 0, truncatedStacks: 0, tableBytes: 0, heapBase: 0, breakNow: 0, breakAtPeak: 0, liveBlocksAtPeak: 0, totalBytesAtPeak: 0,
+    lostAllocs: 0, lostBytes: 0, lostSites: 0, truncatedStacks: 0, tableBytes: 0, requestedLiveBytes: 0, allocatorRoundingBytes: 0, requestedBytesAtPeak: 0, allocatorRoundingAtPeak: 0, heapBase: 0, breakNow: 0, breakAtPeak: 0, liveBlocksAtPeak: 0, totalBytesAtPeak: 0,
     heapSize: buffer ? buffer.byteLength : 0, preRunDone: !!info.preRunDone,
   };
 }

@@ -34,6 +34,10 @@ function peakView(snapshot) {
   var summary = {};
   for (var n in snapshot.summary) if (Object.prototype.hasOwnProperty.call(snapshot.summary, n)) summary[n] = snapshot.summary[n];
   summary.liveBytes = summary.peakLiveBytes;
+  if (summary.requestedBytesAtPeak !== undefined) {
+    summary.requestedLiveBytes = summary.requestedBytesAtPeak;
+    summary.allocatorRoundingBytes = summary.allocatorRoundingAtPeak;
+  }
   if (summary.liveBlocksAtPeak !== undefined) summary.liveBlocks = summary.liveBlocksAtPeak;
   out.summary = summary;
   out.sites = sites.map(function (s) {

@@ -110,6 +110,17 @@ function modeNote(snapshot) {
   return note;
 }
 
+// Sites count the bytes the program asked for; the summary's liveBytes
+// counts usable sizes (what the allocator reserved). In exact modes the
+// recorded blocks' requested total is known exactly, and the sites add up
+// to it: that total, or null (sampled mode, off, files before layout 8).
+function requestedLiveBytes(snapshot) {
+  const s = snapshot.summary || {};
+  if (!/^exact/.test(snapshot.mode || '') || typeof s.requestedLiveBytes !== 'number') return null;
+  return s.requestedLiveBytes;
+}
+
 module.exports = {
   SORTS, UNATTRIBUTED, TABLE_ROOM_ADVICE, stackNames, siteLabel, stackText, stackFrames, sortBy, topSites, modeNote,
+  requestedLiveBytes,
 };

@@ -4,8 +4,10 @@
 ** point is one call into the allocator plus a few loads, adds and compares;
 ** everything that records a stack lives in record.c, out of line.
 **
-** Sizes are usable sizes (allocator.h): the only size free can learn without
-** storing anything per block, and what the block occupies in the heap.
+** The global counters count usable sizes (allocator.h): the only size free
+** can learn of a block without a record, and what the block occupies in the
+** heap. Sites count the bytes the program asked for (record.c), and so does
+** the sampling countdown: an estimate is of what the program asked for.
 */
 #ifndef EMHEAP_ALLOC_FAST_H
 #define EMHEAP_ALLOC_FAST_H
@@ -26,7 +28,7 @@
 ** point makes before its fast path; 0 sends it to its slow path, which
 ** initializes, or forwards when the mode is off. */
 extern uint32_t emheap_on;
-/* Blocks of at least this many usable bytes are always recorded: 0 in
+/* Blocks of at least this many requested bytes are always recorded: 0 in
 ** exact mode (every block), the sampling interval in sampled mode. */
 extern uint32_t emheap_record_threshold;
 
@@ -73,7 +75,7 @@ EMHEAP_FAST_PATH void emheap_count_one_call(uint64_t *calls) {
 }
 
 /* record.c: the slow paths. */
-void *emheap_record_new(void *p, uint32_t u, uint64_t *calls);
+void *emheap_record_new(void *p, uint32_t u, uint32_t n, uint64_t *calls);
 void emheap_forget(void *p, uint32_t u, uint64_t *calls);
 /* Counts a call that allocated or freed nothing, and its outcome counter
 ** (failed_allocs, invalid_frees) unless NULL. */
@@ -133,12 +135,12 @@ EMHEAP_FAST_PATH void emheap_count_unrecorded_free(uint32_t u, uint64_t *calls) 
   emheap_unlock();
 }
 
-/* A block the allocator just handed out: count it (and record it when its
-** size or the sampling countdown says so); returns it. */
-EMHEAP_FAST_PATH void *emheap_track_new(void *p, uint64_t *calls) {
+/* A block of n requested bytes the allocator just handed out: count it (and
+** record it when its size or the sampling countdown says so); returns it. */
+EMHEAP_FAST_PATH void *emheap_track_new(void *p, size_t n, uint64_t *calls) {
   uint32_t u = emheap_usable_size(p);
-  if (__builtin_expect(u >= emheap_record_threshold || (emheap_self.countdown -= u) < 0, 0))
-    return emheap_record_new(p, u, calls);
+  if (__builtin_expect(n >= emheap_record_threshold || (emheap_self.countdown -= n) < 0, 0))
+    return emheap_record_new(p, u, (uint32_t)n, calls);
   return emheap_count_unrecorded(p, u, calls);
 }
 

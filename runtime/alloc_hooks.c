@@ -59,7 +59,7 @@ void *malloc(size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emscripten_builtin_malloc(size);
   void *p = emscripten_builtin_malloc(size);
   if (__builtin_expect(!p, 0)) return failed(&C->malloc_calls);
-  return emheap_track_new(p, &C->malloc_calls);
+  return emheap_track_new(p, size, &C->malloc_calls);
 }
 
 /* Before initialization nothing was handed out by emheap, so a pointer
@@ -98,7 +98,7 @@ void *calloc(size_t count, size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return allocator_calloc(count, size);
   void *p = allocator_calloc(count, size);
   if (__builtin_expect(!p, 0)) return failed(&C->calloc_calls);
-  return emheap_track_new(p, &C->calloc_calls);
+  return emheap_track_new(p, (size_t)count * size, &C->calloc_calls);
 }
 
 /* The allocator's resize of a live block, without ever calling the free or
@@ -126,7 +126,7 @@ void *realloc(void *ptr, size_t size) {
   if (!ptr) {
     void *p = emscripten_builtin_malloc(size);
     if (!p) return failed(&C->realloc_calls);
-    return emheap_track_new(p, &C->realloc_calls);
+    return emheap_track_new(p, size, &C->realloc_calls);
   }
   if (!emheap_plausible_block(ptr)) {
     emheap_count_call(&C->realloc_calls, &C->invalid_frees);
@@ -155,14 +155,14 @@ void *realloc(void *ptr, size_t size) {
     emheap_unlock();
     return NULL;
   }
-  return emheap_track_new(p, &C->realloc_calls);
+  return emheap_track_new(p, size, &C->realloc_calls);
 }
 
 void *memalign(size_t alignment, size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emscripten_builtin_memalign(alignment, size);
   void *p = emscripten_builtin_memalign(alignment, size);
   if (!p) return failed(&C->memalign_calls);
-  return emheap_track_new(p, &C->memalign_calls);
+  return emheap_track_new(p, size, &C->memalign_calls);
 }
 
 /* posix_memalign's argument rule of the linked allocator: dlmalloc wants a

@@ -144,7 +144,7 @@ static int make_room(void) {
   return n <= cap / 4 * 3;
 }
 
-int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, emheap_block *stale) {
+int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t usable, emheap_block *stale) {
   stale->addr = 0;
   if (!emheap_g.blocks) return 0;
   if (__builtin_expect((emheap_g.block_count + 1) * 2 > emheap_g.block_mask + 1, 0) && !make_room()) return 0;
@@ -153,17 +153,16 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, emheap_blo
   /* 31 bits, so that an id 2 * serial + 1 fits 32: after 2^31 recorded
   ** blocks ids repeat (README known limits) */
   uint32_t serial = emheap_g.block_serial = (emheap_g.block_serial + 1) & 0x7FFFFFFFu;
+  uint32_t slack = usable - size < EMHEAP_SLACK_UNKNOWN ? usable - size : EMHEAP_SLACK_UNKNOWN;
+  emheap_block b = {addr, site | slack << EMHEAP_SITE_BITS, size, serial};
   uint32_t i = home(addr, mask), d = 0;
   for (; t[i].addr && distance(t, i, mask) >= d; i = (i + 1) & mask, d++) {
     if (t[i].addr == addr) {
       *stale = t[i];
-      t[i].site = site;
-      t[i].size = size;
-      t[i].serial = serial;
+      t[i] = b;
       return 1;
     }
   }
-  emheap_block b = {addr, site, size, serial};
   place(t, mask, b, i, d);
   emheap_g.block_count++;
   filter_add(addr);

@@ -24,13 +24,15 @@ extern "C" {
 
 /* Version of the in-memory layout that the JS library reads. A JS library
 ** that does not know this number refuses to read the tables. */
-#define EMHEAP_LAYOUT_VERSION 7
+#define EMHEAP_LAYOUT_VERSION 8
 
 /* Global counters, copied out of the profiler state. Every field is exact
 ** in every mode (sampling only thins the per-site data); all are zero in
-** mode off, which counts nothing. Sizes are usable sizes: what the
+** mode off, which counts nothing. Sizes here are usable sizes: what the
 ** allocator reserved for the block (malloc_usable_size), at least what the
-** app asked for, and what the block really occupies in the heap. */
+** app asked for, and what the block really occupies in the heap. (Sites
+** count the bytes the app asked for; the difference is the allocator's
+** rounding, which snapshots report on its own.) */
 typedef struct emheap_counters {
   uint64_t live_bytes;       /* bytes of blocks allocated and not yet freed */
   uint64_t peak_live_bytes;  /* highest live_bytes seen */

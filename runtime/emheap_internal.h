@@ -117,17 +117,27 @@ typedef struct emheap_growth {
 #define EMHEAP_GROWTH_LOG 64 /* power of two */
 
 /* A recorded live block: every block in exact mode, the sampled ones in
-** sampled mode. Found by address (block_table.c). size is the usable size
-** at allocation: the block's weight is computed from it again at free, and
-** a block freed behind emheap's back (Emscripten 3.1.6 frees thread stacks
-** with its builtin allocator) can be discharged when its address comes
-** back. */
+** sampled mode. Found by address (block_table.c). size is the size the
+** program asked for (what its site is charged); the allocator's usable
+** size at allocation is size + the slack in the top bits of site_slack,
+** kept so that a block freed behind emheap's back (Emscripten 3.1.6 frees
+** thread stacks with its builtin allocator) can be discharged in full when
+** its address comes back. A slack of EMHEAP_SLACK_UNKNOWN or more is
+** stored as EMHEAP_SLACK_UNKNOWN (the usable size is then read again at
+** free). */
 typedef struct emheap_block {
-  uint32_t addr;   /* 0 = empty slot */
-  uint32_t site;
-  uint32_t size;
-  uint32_t serial; /* the block's identity across snapshots (an address is reused) */
+  uint32_t addr;       /* 0 = empty slot */
+  uint32_t site_slack; /* site | slack << EMHEAP_SITE_BITS */
+  uint32_t size;       /* requested bytes */
+  uint32_t serial;     /* the block's identity across snapshots (an address is reused) */
 } emheap_block;
+
+#define EMHEAP_SITE_BITS 20u
+#define EMHEAP_MAX_SITES (1u << EMHEAP_SITE_BITS) /* site numbers fit a block's site field */
+#define EMHEAP_SLACK_UNKNOWN ((1u << (32u - EMHEAP_SITE_BITS)) - 1u)
+
+static inline uint32_t emheap_block_site(const emheap_block *b) { return b->site_slack & (EMHEAP_MAX_SITES - 1u); }
+static inline uint32_t emheap_block_slack(const emheap_block *b) { return b->site_slack >> EMHEAP_SITE_BITS; }
 
 /* The whole profiler state; one static instance, handed to JS once. */
 typedef struct emheap_state {
@@ -169,6 +179,12 @@ typedef struct emheap_state {
                                  peak came, in bytes allocated (DHAT's t-gmax) */
   uint32_t context_checks;    /* 1304 address of emheap_context_checks (context.h) */
   uint32_t reserved;          /* 1308 */
+  uint64_t recorded_bytes;    /* 1312 requested bytes of the recorded live blocks (in exact mode,
+                                 every live block but the lost ones): exact */
+  uint64_t recorded_usable;   /* 1320 their usable bytes at allocation: the allocator's rounding
+                                 of them is recorded_usable - recorded_bytes */
+  uint64_t recorded_at_peak;  /* 1328 recorded_bytes at the high of live bytes */
+  uint64_t usable_at_peak;    /* 1336 recorded_usable then */
 } emheap_state;
 
 extern emheap_state emheap_g;
@@ -224,7 +240,7 @@ int emheap_blocks_init(void);
 ** gets the next serial. If addr
 ** was recorded already (its block was freed behind emheap's back), *stale
 ** gets that record and 1 is still returned; else stale->addr = 0. */
-int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, emheap_block *stale);
+int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t usable, emheap_block *stale);
 /* Removes addr's record into *out; 0 if addr is not recorded. */
 int emheap_blocks_remove(uint32_t addr, emheap_block *out);
 /* Without the lock: 0 if no block at addr is recorded (see block_table.c);
@@ -294,6 +310,9 @@ _Static_assert(offsetof(emheap_state, blocks_at_peak) == 1280, "layout");
 _Static_assert(offsetof(emheap_state, roots) == 1288, "layout");
 _Static_assert(offsetof(emheap_state, total_at_peak) == 1296, "layout");
 _Static_assert(offsetof(emheap_state, context_checks) == 1304, "layout");
+_Static_assert(offsetof(emheap_state, recorded_bytes) == 1312, "layout");
+_Static_assert(offsetof(emheap_state, recorded_usable) == 1320, "layout");
+_Static_assert(offsetof(emheap_state, recorded_at_peak) == 1328, "layout");
 _Static_assert(offsetof(emheap_site, peak_blocks) == 84, "layout");
 _Static_assert(sizeof(emheap_block) == 16, "JS reads 16-byte block slots");
 _Static_assert(offsetof(emheap_site, live_at_peak) == 64, "layout");

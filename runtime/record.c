@@ -3,8 +3,11 @@
 ** forgetting it at free.
 **
 ** A recorded block is in the block table (address -> site, size), is
-** charged to its site with its weight (sampler.c), and with dlmalloc has
-** its FLAG4 bit set so that free finds it without a lookup. The stack is
+** charged to its site with its weight (sampler.c) in the bytes the program
+** asked for, and with dlmalloc has its FLAG4 bit set so that free finds it
+** without a lookup. The global counters count usable sizes (alloc_fast.h);
+** recorded_bytes and recorded_usable say what the recorded blocks asked for
+** and what they got, so the allocator's rounding is known exactly. The stack is
 ** taken before the lock (a JS stack takes microseconds); everything shared
 ** is changed under it.
 **
@@ -56,17 +59,32 @@ static int same_stack(uint32_t a, uint32_t b) {
   return emheap_js_same_stack(x->stack_ref, y->stack_ref) != 0;
 }
 
-/* Under the lock, which it releases: charges the new block p to site. */
-static inline void *record_locked(void *p, uint32_t u, uint64_t *calls, uint32_t site) {
+/* Under the lock: a recorded block comes (sign 1) or goes (-1). */
+static inline void account(uint32_t site, uint32_t size, uint32_t usable, int sign) {
+  charge(site, size, sign);
+  emheap_g.recorded_bytes += (int64_t)sign * size;
+  emheap_g.recorded_usable += (int64_t)sign * usable;
+}
+
+/* The usable size a record was made with, or (slack not kept) `now`. */
+static inline uint32_t usable_of(const emheap_block *b, uint32_t now) {
+  uint32_t slack = emheap_block_slack(b);
+  return slack == EMHEAP_SLACK_UNKNOWN ? now : b->size + slack;
+}
+
+/* Under the lock, which it releases: charges the new block p (n bytes
+** asked for, u usable) to site. */
+static inline void *record_locked(void *p, uint32_t u, uint32_t n, uint64_t *calls, uint32_t site) {
   emheap_count_one_call(calls);
   if (EMHEAP_THREADED && !emheap_self.roots_added) emheap_roots_add_thread();
   emheap_block stale;
-  if (emheap_g.sites && emheap_blocks_insert((uint32_t)(uintptr_t)p, site, u, &stale)) {
+  if (emheap_g.sites && emheap_blocks_insert((uint32_t)(uintptr_t)p, site, n, u, &stale)) {
     if (stale.addr) { /* freed behind emheap's back, and handed out again */
-      emheap_count_dead(stale.size);
-      charge(stale.site, stale.size, -1);
+      uint32_t stale_usable = usable_of(&stale, u);
+      emheap_count_dead(stale_usable);
+      account(emheap_block_site(&stale), stale.size, stale_usable, -1);
     }
-    charge(site, u, 1);
+    account(site, n, u, 1);
     emheap_g.counters.sampled_allocs++;
     if (EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_set(p);
   } else {
@@ -79,13 +97,13 @@ static inline void *record_locked(void *p, uint32_t u, uint64_t *calls, uint32_t
   return p;
 }
 
-__attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t *calls) {
-  if (u < emheap_record_threshold) { /* the countdown ran out (not a large block) */
+__attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint32_t n, uint64_t *calls) {
+  if (n < emheap_record_threshold) { /* the countdown ran out (not a large block) */
     int first = !emheap_self.countdown_started;
     emheap_self.countdown_started = 1;
     emheap_reset_countdown();
     /* A thread's countdown starts at 0: draw it, then decide afresh. */
-    if (first && (emheap_self.countdown -= u) >= 0) return emheap_count_unrecorded(p, u, calls);
+    if (first && (emheap_self.countdown -= n) >= 0) return emheap_count_unrecorded(p, u, calls);
   }
   int paused = __atomic_load_n(&emheap_g.paused, __ATOMIC_RELAXED) != 0;
   /* Calling contexts: a context seen before names its site (context.h). */
@@ -98,7 +116,7 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t 
       emheap_lock();
       uint32_t site = emheap_contexts_find(context);
       if (site != UINT32_MAX) {
-        if (__builtin_expect(!emheap_context_checks.verify, 1)) return record_locked(p, u, calls, site);
+        if (__builtin_expect(!emheap_context_checks.verify, 1)) return record_locked(p, u, n, calls, site);
         expected = site;
       }
       emheap_unlock();
@@ -125,22 +143,23 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint64_t 
       emheap_context_checks.mismatches += expected != site && !same_stack(expected, site);
     }
   }
-  return record_locked(p, u, calls, site);
+  return record_locked(p, u, n, calls, site);
 }
 
-/* A record whose size is not the block's is stale: its block was freed
-** behind emheap's back and the address handed out again (Emscripten up to
-** 3.1.13 takes a thread's struct and stack from malloc and frees them with
-** its builtin allocator). Both are gone now. */
+/* A record whose usable size is not the block's is stale: its block was
+** freed behind emheap's back and the address handed out again (Emscripten
+** up to 3.1.13 takes a thread's struct and stack from malloc and frees
+** them with its builtin allocator). Both are gone now. */
 __attribute__((noinline)) void emheap_forget(void *p, uint32_t u, uint64_t *calls) {
   emheap_block b;
   emheap_lock();
   emheap_count_one_call(calls);
   emheap_count_dead(u);
   if (emheap_blocks_remove((uint32_t)(uintptr_t)p, &b)) {
-    charge(b.site, b.size, -1);
+    uint32_t was = usable_of(&b, u);
+    account(emheap_block_site(&b), b.size, was, -1);
     /* (emmalloc may legitimately grow a live block: allocator.h) */
-    if (EMHEAP_THREADED && b.size != u && emheap_allocator != EMHEAP_ALLOCATOR_EMMALLOC) emheap_count_dead(b.size);
+    if (EMHEAP_THREADED && was != u && emheap_allocator != EMHEAP_ALLOCATOR_EMMALLOC) emheap_count_dead(was);
   }
   emheap_unlock();
   if (EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_clear(p);

@@ -51,7 +51,7 @@ int emheap_sites_init(void) {
 ** the index stays at most half full. Returns 0 if memory is not there. */
 static int grow(void) {
   uint32_t old_cap = emheap_g.site_capacity;
-  if (old_cap >= 0x08000000u) return 0;
+  if (old_cap >= EMHEAP_MAX_SITES) return 0; /* (a power of two: the array reaches it exactly) */
   uint32_t new_cap = old_cap * 2;
   emheap_site *sites = emheap_table_alloc((size_t)new_cap * sizeof(emheap_site));
   uint32_t *index = sites ? emheap_table_alloc((size_t)new_cap * 2 * sizeof(uint32_t)) : NULL;

@@ -67,6 +67,8 @@ __attribute__((noinline)) void emheap_new_peak(void) {
   emheap_g.peak_break = (uint32_t)*emheap_brk.sbrk_ptr;
   emheap_g.blocks_at_peak = c->live_blocks;
   emheap_g.total_at_peak = c->total_bytes;
+  emheap_g.recorded_at_peak = emheap_g.recorded_bytes;
+  emheap_g.usable_at_peak = emheap_g.recorded_usable;
 }
 
 void emheap_init_slow(void) {

@@ -36,7 +36,7 @@ function checkThreadsFile(file, mode) {
     .reduce((a, s) => a + s.liveBlocks, 0);
   assert.equal(kept, 4000, 'the 4000 blocks kept by the worker threads, named');
   assert.deepEqual(snap.sites.filter((s) => /^\(worker thread/.test(s.key)).map((s) => s.key), []);
-  assert.equal(snap.sites.reduce((a, s) => a + s.liveBytes, 0), snap.summary.liveBytes, 'sites add up');
+  assert.equal(snap.sites.reduce((a, s) => a + s.liveBytes, 0), snap.summary.requestedLiveBytes, 'sites add up');
 }
 
 describe('threads in the page', {skip}, () => {

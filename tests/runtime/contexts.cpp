@@ -21,11 +21,13 @@ static void *volatile kept[1024];
 static int nkept;
 static volatile int one = 1, two = 2, three = 3;
 static volatile int tag; /* keeps binaryen from merging functions whose bodies would be equal */
-static size_t usable_total;
+static size_t usable_total, requested_total;
 
 extern "C" __attribute__((noinline)) void grab(int count) {
   for (int i = 0; i < count; i++) {
-    void *p = malloc(24 + i % 3 * 8);
+    size_t n = 24 + i % 3 * 8;
+    void *p = malloc(n);
+    requested_total += n;
     usable_total += malloc_usable_size(p);
     kept[nkept++] = p;
   }
@@ -78,7 +80,7 @@ extern "C" __attribute__((noinline)) void after_catch(int before, int after) {
 }
 
 extern "C" __attribute__((noinline)) void print_result(void) {
-  printf("USABLE {\"bytes\": %zu}\n", usable_total);
+  printf("USABLE {\"bytes\": %zu, \"requested\": %zu}\n", usable_total, requested_total);
   EM_ASM({
     var s = Module['emheap'].snapshot();
     console.log('SNAPSHOT ' + JSON.stringify(s));
