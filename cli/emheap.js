@@ -15,7 +15,7 @@ const zlib = require('node:zlib');
 const { EmheapError } = require('./errors');
 const { readSnapshotFile } = require('./read_snapshot');
 const { SORTS, topSites, stackText, modeNote, requestedLiveBytes } = require('../model/sites');
-const { errorText } = require('../model/estimates');
+const { siteErrorText, hasSampledBlocks } = require('../model/estimates');
 const { diffSnapshots, sortDiffRows, DIFF_SORTS } = require('../model/diff');
 const { checkBudgets } = require('./budget');
 const units = require('./units');
@@ -318,16 +318,16 @@ function printTop(args, opts, snapshot, out) {
       { title: 'allocs', align: 'right' }, { title: 'alloc bytes', align: 'right' }, { title: 'site', align: 'left' },
       { title: 'stack (leaf first)', align: 'left' },
     ];
-    // Sampled: estimates, marked "~" with their standard error.
-    const sampled = snapshot.mode === 'sampled';
-    const live = (b) => (sampled ? `~${units.formatBytes(b)} ${errorText(b, snapshot.samplingInterval)}` : units.formatBytes(b));
+    // Estimates (sampled blocks) marked "~" with their standard error.
+    const live = (s) => (s.estimatedLiveBytes > 0
+      ? `~${units.formatBytes(s.liveBytes)} ${siteErrorText(snapshot, s)}` : units.formatBytes(s.liveBytes));
     const heap = !!snapshot.heap;
     if (heap) {
       // the heap graph's columns before the site: retained, and leaks by class
       columns.splice(5, 0, { title: 'retained', align: 'right' }, { title: 'leaked direct/indirect', align: 'right' });
     }
     const rows = result.sites.map((s) => [
-      s.rank, live(s.liveBytes), units.formatCount(s.liveBlocks), units.formatCount(s.totalAllocs),
+      s.rank, live(s), units.formatCount(s.liveBlocks), units.formatCount(s.totalAllocs),
       units.formatBytes(s.totalBytes),
       ...(heap ? [units.formatBytes(s.retainedBytes || 0), `${s.directBlocks || 0}/${s.indirectBlocks || 0}`] : []),
       clip(shortName(s.label), KEY_WIDTH),
@@ -550,8 +550,9 @@ function cmdCheck({ args, opts }, out, err) {
     }
     for (const s of f.sites) lines.push(`    ${site(s)}`);
   }
-  if (snapshot.mode === 'sampled' && result.failures.some((f) => f.kind === 'site')) {
-    lines.push('  (sampled mode: per-site bytes are estimates; take the profile with ?emheap=exact for exact ones)');
+  if (hasSampledBlocks(snapshot) && result.failures.some((f) => f.kind === 'site')) {
+    lines.push('  (sampled blocks: per-site bytes marked ~ are estimates; take the profile with ?emheap=exact, and room ' +
+      'for emheap\'s tables, for exact ones)');
   }
   err(lines.join('\n') + '\n');
   return 1;

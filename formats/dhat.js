@@ -27,6 +27,7 @@
 var jsonChunks = require('./json_stream').jsonChunks;
 var lazyArray = require('./json_stream').lazyArray;
 var resolve = require('./json_stream').resolve;
+var hasSampledBlocks = require('../model/estimates').hasSampledBlocks;
 
 function frameLabel(frame) {
   var name = frame && frame.name ? frame.name : '???';
@@ -58,9 +59,9 @@ function missingFields(snapshot) {
 
 function command(snapshot) {
   var text = (snapshot.source || 'wasm') + ': emheap ' + snapshot.mode;
-  if (snapshot.mode === 'sampled') {
-    text += ', one stack per ' + snapshot.samplingInterval + ' bytes allocated on average: per-point numbers are ' +
-      'estimates, totals in emheap top are exact';
+  if (hasSampledBlocks(snapshot)) {
+    text += (snapshot.mode === 'sampled' ? '' : ', thinned') + ', one stack per ' + snapshot.samplingInterval +
+      ' bytes allocated on average: per-point numbers holding sampled blocks are estimates, totals in emheap top are exact';
   }
   return text + '; times are bytes allocated (usable sizes); block lifetimes are not measured (shown as 0)';
 }

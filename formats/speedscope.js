@@ -6,6 +6,7 @@
 var jsonStream = require('./json_stream');
 var liveHeaviestFirstSteps = require('../model/site_counters').liveHeaviestFirstSteps;
 var slicedSort = require('../model/sliced_sort');
+var hasSampledBlocks = require('../model/estimates').hasSampledBlocks;
 var lazyArray = jsonStream.lazyArray;
 var resolve = jsonStream.resolve;
 
@@ -84,9 +85,9 @@ function* speedscopeFileSteps(snapshot) {
       type: 'sampled',
       // What a person reads in speedscope's title bar: sampled numbers are
       // estimates, and says so.
-      name: (snapshot.view === 'peak' ? 'live bytes at the peak' : 'live bytes') + (snapshot.mode === 'sampled'
-        ? ' (estimated: one stack per ' + snapshot.samplingInterval + ' bytes; a site of B bytes is within about sqrt(' +
-          snapshot.samplingInterval + '/B))'
+      name: (snapshot.view === 'peak' ? 'live bytes at the peak' : 'live bytes') + (hasSampledBlocks(snapshot)
+        ? (snapshot.mode === 'sampled' ? ' (estimated' : ' (partly estimated') + ': one stack per ' +
+          snapshot.samplingInterval + ' bytes; a site of B bytes is within about sqrt(' + snapshot.samplingInterval + '/B))'
         : ''),
       unit: 'bytes',
       startValue: 0,

@@ -84,8 +84,9 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks, area) {
   });
   if (r.regions.length) groups.push({name: '(registered roots)', ranges: r.regions});
   if (jsRoots && jsRoots.length) groups.push({name: '(JS roots)', ranges: [], values: jsRoots});
-  // blocks the runtime could not record (model/heap_section.js scanCaveat)
-  var lost = counters.lostAllocs;
+  // live blocks the runtime could not record, or (thinned) recorded only
+  // by sampling (model/heap_section.js scanCaveat)
+  var lost = Math.max(0, counters.liveBlocks - read.blocks.addr.length);
   return {blocks: read.blocks, groups: groups, skip: skip,
     notScanned: {threads: r.threadsDropped, regions: r.regionsDropped, blocks: Number(lost)}};
 }

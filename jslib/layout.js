@@ -1,7 +1,7 @@
 // layout.js -- reads the runtime's state out of linear memory, and writes
 // the few fields JS may set (mode, sampling interval, seed, paused).
 //
-// Mirrors runtime/emheap_internal.h (layout version 8); the C side pins
+// Mirrors runtime/emheap_internal.h (layout version 9); the C side pins
 // these offsets with static asserts, tests/runtime.test.js checks that both
 // sides read the same numbers. Never calls into wasm. In a threaded program
 // (runtime built with -pthread) every read of the tables happens under the
@@ -11,7 +11,7 @@
 
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 
-var LAYOUT_VERSION = 8;
+var LAYOUT_VERSION = 9;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
@@ -20,11 +20,11 @@ var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   shadowDepthAddr: 220, seed: 224, countSlots: 236, growth: 240, peakEpoch: 1264, peakBreak: 1268,
   heapBase: 1272, sbrkPtrAddr: 1276, blocksAtPeak: 1280, blockSerial: 1284, roots: 1288, countSlotCount: 1292,
   totalAtPeak: 1296, contextChecks: 1304, recordedBytes: 1312, recordedUsable: 1320,
-  recordedAtPeak: 1328, usableAtPeak: 1336};
+  recordedAtPeak: 1328, usableAtPeak: 1336, estimates: 1344, estimatesAtPeak: 1376, thinnedAt: 1408};
 // A block slot's site word: the site in its low bits, the allocator's slack above.
 var BLOCK_SITE_MASK = 0xFFFFF;
 var BLOCK_SIZE = 16;
-var SITE_SIZE = 88;
+var SITE_SIZE = 120;
 var GROWTH_LOG = 64;
 var GROWTH_SIZE = 16;
 var MODE_EXACT = 1;
@@ -125,7 +125,25 @@ function readCounters(view, statePtr) {
   out.allocatorRoundingBytes = Math.max(0, u64(view, statePtr + STATE.recordedUsable) - out.requestedLiveBytes);
   out.requestedBytesAtPeak = u64(view, statePtr + STATE.recordedAtPeak);
   out.allocatorRoundingAtPeak = Math.max(0, u64(view, statePtr + STATE.usableAtPeak) - out.requestedBytesAtPeak);
+  var thinnedAt = u64(view, statePtr + STATE.thinnedAt);
+  if (thinnedAt) out.thinnedAtBytes = thinnedAt - 1;
   return out;
+}
+
+// The sums behind sampled estimates (runtime emheap_estimate_sums), now
+// and at the peak, with what the recorded blocks are then: what
+// model/estimates.js ratioScales needs. Under the caller's lock.
+function readEstimateSums(view, statePtr) {
+  function sums(at, recorded, recordedUsable) {
+    return {usable: view.getFloat64(at, true), blocks: view.getFloat64(at + 8, true),
+      usableActual: u64(view, at + 16), blocksActual: view.getUint32(at + 24, true),
+      recorded: recorded === undefined ? view.getUint32(at + 28, true) : recorded, recordedUsable: recordedUsable};
+  }
+  return {
+    now: sums(statePtr + STATE.estimates, view.getUint32(statePtr + STATE.blockCount, true),
+      u64(view, statePtr + STATE.recordedUsable)),
+    atPeak: sums(statePtr + STATE.estimatesAtPeak, undefined, u64(view, statePtr + STATE.usableAtPeak)),
+  };
 }
 
 // What the numbers mean: {mode: 'exact-js' | 'exact-shadow' | 'sampled' |
@@ -137,7 +155,9 @@ function readMode(view, statePtr) {
   var name = mode === MODE_OFF ? 'off' : mode === MODE_SAMPLED ? 'sampled' : shadowLinked ? 'exact-shadow' : 'exact-js';
   return {
     mode: name,
-    samplingInterval: mode === MODE_SAMPLED ? view.getUint32(statePtr + STATE.samplingInterval, true) : 0,
+    // (exact mode samples too once thinned: summary.thinnedAtBytes)
+    samplingInterval: mode === MODE_SAMPLED || u64(view, statePtr + STATE.thinnedAt)
+      ? view.getUint32(statePtr + STATE.samplingInterval, true) : 0,
     shadowLinked: shadowLinked,
     threaded: view.getUint32(statePtr + STATE.threaded, true) !== 0,
     allocator: ALLOCATORS[view.getUint32(statePtr + STATE.allocator, true)] || 'generic',
@@ -238,7 +258,7 @@ function copyBlocks(view, statePtr, into) {
     out.addr[k] = slots[i];
     out.site[k] = slots[i + 1] & BLOCK_SITE_MASK;
     out.size[k] = slots[i + 2];
-    out.serial[k] = slots[i + 3];
+    out.serial[k] = slots[i + 3] & 0x7FFFFFFF; // (the top bit: recorded by sampling)
     k++;
   }
   return out;
@@ -274,8 +294,11 @@ function readRoots(view, at) {
 
 // Site s of a copy: its counters, stack kind and reference, thread, and
 // for shadow stacks the frames (function pointers, root first), for worker
-// stacks their (function index, module offset) pairs, root first.
-function readSite(tables, s) {
+// stacks their (function index, module offset) pairs, root first. The part
+// of its live numbers that is an estimate (blocks recorded by sampling) is
+// scaled by `scales` (model/estimates.js ratioScales; none: as they are)
+// and given on its own too (estimatedLiveBytes, ...AtPeak).
+function readSite(tables, s, scales) {
   var view = tables.sites;
   var at = s * SITE_SIZE;
   var kind = view.getUint32(at + 48, true);
@@ -292,15 +315,26 @@ function readSite(tables, s) {
   var changedSincePeak = view.getUint32(at + 80, true) === tables.peakEpoch;
   var liveBytes = view.getFloat64(at + 8, true);
   var liveBlocks = view.getFloat64(at + 40, true);
+  var estBytes = view.getFloat64(at + 88, true);
+  var estBlocks = view.getFloat64(at + 96, true);
+  var peakBytes = changedSincePeak ? view.getFloat64(at + 64, true) : liveBytes;
+  var peakBlocks = changedSincePeak ? view.getFloat64(at + 72, true) : liveBlocks;
+  var peakEstBytes = changedSincePeak ? view.getFloat64(at + 104, true) : estBytes;
+  var peakEstBlocks = changedSincePeak ? view.getFloat64(at + 112, true) : estBlocks;
+  var k = scales || {bytes: 1, blocks: 1, bytesAtPeak: 1, blocksAtPeak: 1};
+  // (down: the sites never add up to more than the exact total)
+  var scaled = function (whole, part, scale) { return whole - part + Math.floor(part * scale); };
   return {
-    liveBytes: liveBytes,
+    liveBytes: scaled(liveBytes, estBytes, k.bytes),
+    estimatedLiveBytes: Math.floor(estBytes * k.bytes),
     totalBytes: view.getFloat64(at + 16, true),
     peakLiveBytes: view.getFloat64(at + 24, true),
     blocksAtPeakLiveBytes: view.getUint32(at + 84, true),
     totalAllocs: view.getFloat64(at + 32, true),
-    liveBlocks: liveBlocks,
-    liveBytesAtPeak: changedSincePeak ? view.getFloat64(at + 64, true) : liveBytes,
-    liveBlocksAtPeak: changedSincePeak ? view.getFloat64(at + 72, true) : liveBlocks,
+    liveBlocks: scaled(liveBlocks, estBlocks, k.blocks),
+    liveBytesAtPeak: scaled(peakBytes, peakEstBytes, k.bytesAtPeak),
+    estimatedLiveBytesAtPeak: Math.floor(peakEstBytes * k.bytesAtPeak),
+    liveBlocksAtPeak: scaled(peakBlocks, peakEstBlocks, k.blocksAtPeak),
     stackKind: kind,
     stackRef: ref,
     thread: view.getUint32(at + 60, true), // 0: the main thread
@@ -372,6 +406,7 @@ module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, is
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_SHADOW: STACK_SHADOW, STACK_WASM: STACK_WASM,
   FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,
-  copySiteTables: copySiteTables, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite, readGrowth: readGrowth, writeConfig: writeConfig,
+  copySiteTables: copySiteTables, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
+  readEstimateSums: readEstimateSums, readGrowth: readGrowth, writeConfig: writeConfig,
   setPaused: setPaused, shadowDepthAddress: shadowDepthAddress, withLock: withLock,
 };

@@ -6,7 +6,7 @@
 
 var names = require('../model/names');
 
-var errorText = require('../model/estimates').errorText;
+var estimates = require('../model/estimates');
 var scanCaveat = require('../model/heap_section').scanCaveat;
 var TABLE_ROOM_ADVICE = require('../model/sites').TABLE_ROOM_ADVICE;
 var requestedLiveBytes = require('../model/sites').requestedLiveBytes;
@@ -45,13 +45,14 @@ function leakedStacks(snapshot) {
     var text = frames.join('\n');
     var entry = byText.get(text);
     if (!entry) {
-      entry = {frames: frames, liveBytes: 0, liveBlocks: 0, siteIds: []};
+      entry = {frames: frames, liveBytes: 0, liveBlocks: 0, estimatedLiveBytes: 0, siteIds: []};
       if (classes) entry.classes = emptyClasses();
       byText.set(text, entry);
       stacks.push(entry);
     }
     entry.liveBytes += site.liveBytes;
     entry.liveBlocks += site.liveBlocks;
+    entry.estimatedLiveBytes += estimates.estimatedPart(snapshot, site);
     entry.siteIds.push(site.id);
     if (classes && classes.has(site.id)) addClasses(entry.classes, classes.get(site.id));
   });
@@ -113,9 +114,9 @@ function leakReport(snapshot) {
   }
   var sampled = snapshot.mode === 'sampled';
   stacks.forEach(function (s) {
-    if (sampled) {
+    if (s.estimatedLiveBytes > 0) {
       lines.push('emheap: about ' + plural(s.liveBlocks, 'block', 'blocks') + ' (about ' + plural(s.liveBytes, 'byte', 'bytes') +
-        ', ' + errorText(s.liveBytes, snapshot.samplingInterval) + ', estimated) still live, allocated at:');
+        ', ' + estimates.siteErrorText(snapshot, s) + ', estimated) still live, allocated at:');
     } else {
       lines.push('emheap: ' + plural(s.liveBlocks, 'block', 'blocks') + ' (' + plural(s.liveBytes, 'byte', 'bytes') +
         ') still live, allocated at:');
@@ -132,8 +133,12 @@ function leakReport(snapshot) {
   }
   if (sampled) {
     lines.push('emheap: sampled mode (one stack per ' + thousands(snapshot.samplingInterval) +
-      ' bytes on average): the per-stack numbers above are estimates (+-: one standard error), a stack can be ' +
-      'missing, the total below is exact; run with EMHEAP_MODE=exact (in a page: ?emheap=exact) for exact stacks');
+      ' bytes on average): the per-stack numbers above marked "about" are estimates (+-: one standard error), a stack ' +
+      'can be missing, the total below is exact; run with EMHEAP_MODE=exact (in a page: ?emheap=exact) for exact stacks');
+  } else if (snapshot.summary.thinnedAtBytes !== undefined) {
+    lines.push('emheap: emheap\'s tables had no room for every block in this fixed heap: blocks made after the first ' +
+      thousands(snapshot.summary.thinnedAtBytes) + ' bytes allocated were sampled (one stack per ' +
+      thousands(snapshot.samplingInterval) + ' bytes), so the stacks marked "about" are estimates; ' + TABLE_ROOM_ADVICE);
   }
   var all = null;
   if (snapshot.heap) {

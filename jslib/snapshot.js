@@ -10,6 +10,7 @@ var ShardedMap = require('../model/sharded_map').ShardedMap;
 var heapSection = require('../model/heap_section');
 var sortSteps = require('../model/sliced_sort').sortSteps;
 var runSteps = require('../model/sliced_sort').runSteps;
+var ratioScales = require('../model/estimates').ratioScales;
 
 var SNAPSHOT_VERSION = 1;
 
@@ -53,8 +54,10 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
   snapshot.mode = mode.mode;
   snapshot.samplingInterval = mode.samplingInterval;
   var tables;
+  var scales;
   layout.withLock(buffer, statePtr, function () {
     snapshot.summary = readSummaryUnlocked(view, statePtr, info);
+    scales = ratioScales(snapshot.summary, layout.readEstimateSums(view, statePtr));
     tables = layout.copySiteTables(view, statePtr, snapshot.summary.siteCount, copyArea);
     snapshot.heapGrowth = layout.readGrowth(view, statePtr, snapshot.summary.heapGrowths);
   });
@@ -67,7 +70,7 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
   var mergedInto = new ShardedMap(); // runtime site id -> the site id it was merged into
   for (var id = 0; id < tables.count; id++) {
     if (id % STEP_SITES === STEP_SITES - 1) yield;
-    var site = layout.readSite(tables, id);
+    var site = layout.readSite(tables, id, scales);
     if (id === 0 && site.totalAllocs === 0) continue; // nothing was ever unattributed
     var stack = [];
     var key = '(unattributed)';
@@ -100,7 +103,8 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
       key = siteKey(stackTable.frames[stack[0]]);
     }
     var out = {id: id, key: key, stack: stack, liveBytes: 0, liveBlocks: 0, totalAllocs: 0, totalBytes: 0,
-      peakLiveBytes: 0, blocksAtPeakLiveBytes: 0, liveBytesAtPeak: 0, liveBlocksAtPeak: 0};
+      peakLiveBytes: 0, blocksAtPeakLiveBytes: 0, liveBytesAtPeak: 0, liveBlocksAtPeak: 0, estimatedLiveBytes: 0,
+      estimatedLiveBytesAtPeak: 0};
     siteCounters.addSiteCounters(out, site);
     if (jsStack) byJsStack.set(jsStack, out);
     snapshot.sites.push(out);

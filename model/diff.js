@@ -15,6 +15,7 @@
 'use strict';
 
 const { stackNames, siteLabel, stackText, sortBy } = require('./sites');
+const { hasSampledBlocks } = require('./estimates');
 
 const COLUMNS = ['newAllocs', 'freedBlocks', 'countDelta', 'allocBytes', 'freedBytes', 'sizeDelta'];
 
@@ -174,10 +175,10 @@ function notes(before, after) {
   }
   if (before.source !== after.source) out.push(`the snapshots come from different sources (${before.source || '?'} and ${after.source || '?'})`);
   if (before.mode !== after.mode) out.push(`the snapshots were taken in different modes (${before.mode} and ${after.mode})`);
-  if (before.mode === 'sampled' || after.mode === 'sampled') {
+  if (hasSampledBlocks(before) || hasSampledBlocks(after)) {
     const interval = Math.max(before.samplingInterval || 0, after.samplingInterval || 0);
-    out.push(`sampled mode: per-site numbers are estimates (a site of B bytes is off by about +-sqrt(${interval}/B), ` +
-      `+-${Math.round(100 * Math.sqrt(interval / 16777216))}% at 16 MiB); the totals are exact`);
+    out.push(`sampled blocks: per-site numbers that hold them are estimates (a site of B sampled bytes is off by ` +
+      `about +-sqrt(${interval}/B), +-${Math.round(100 * Math.sqrt(interval / 16777216))}% at 16 MiB); the totals are exact`);
   }
   return out;
 }

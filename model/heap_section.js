@@ -227,7 +227,7 @@ function scanCaveat(heap) {
   var n = (heap && heap.notScanned) || {};
   var parts = [];
   if (n.blocks) {
-    parts.push(n.blocks + ' allocation' + (n.blocks === 1 ? ' was' : 's were') + ' not recorded (no room for ' +
+    parts.push(n.blocks + ' live block' + (n.blocks === 1 ? ' was' : 's were') + ' not recorded (no room for ' +
       "emheap's table in a fixed heap): a block only they point to shows as leaked");
   }
   if (n.threads) parts.push(n.threads + ' thread' + (n.threads === 1 ? '' : 's') + ' past the first 256 not scanned');

@@ -45,6 +45,7 @@ function peakView(snapshot) {
     for (var f in s) if (Object.prototype.hasOwnProperty.call(s, f) && HEAP_SITE_FIELDS.indexOf(f) < 0) v[f] = s[f];
     v.liveBytes = s.liveBytesAtPeak;
     v.liveBlocks = s.liveBlocksAtPeak;
+    if (s.estimatedLiveBytesAtPeak !== undefined) v.estimatedLiveBytes = s.estimatedLiveBytesAtPeak;
     return v;
   });
   out.sites.sort(siteCounters.bySize);

@@ -9,11 +9,12 @@ var STEP_ITEMS = require('./sliced_sort').STEP_ITEMS;
 var sortSteps = require('./sliced_sort').sortSteps;
 var runSteps = require('./sliced_sort').runSteps;
 
-// The last two are at the global peak, absent from files of emheap before
-// layout 4 (then absent from their merged sites too); blocksAtPeakLiveBytes
-// is absent before layout 5.
+// The *AtPeak ones are at the global peak, absent from files of emheap
+// before layout 4 (then absent from their merged sites too);
+// blocksAtPeakLiveBytes is absent before layout 5, the estimated parts
+// before layout 9.
 var SITE_COUNTERS = ['liveBytes', 'liveBlocks', 'totalAllocs', 'totalBytes', 'peakLiveBytes', 'blocksAtPeakLiveBytes',
-  'liveBytesAtPeak', 'liveBlocksAtPeak'];
+  'liveBytesAtPeak', 'liveBlocksAtPeak', 'estimatedLiveBytes', 'estimatedLiveBytesAtPeak'];
 
 // Adds `from`'s counters to `into` (rounded: the runtime's are doubles in
 // sampled mode), those `into` has. The peak of merged sites is the sum of

@@ -5,6 +5,7 @@
 'use strict';
 
 const { instancesBySite } = require('./heap_section');
+const { estimatedPart } = require('./estimates');
 
 const UNATTRIBUTED = '(unattributed)';
 
@@ -78,6 +79,7 @@ function topSites(snapshot, { sort = 'bytes', top = 0, instances = 0 } = {}) {
       label: siteLabel(snapshot, site),
       stack: stackFrames(snapshot, site),
       liveBytes: site.liveBytes,
+      estimatedLiveBytes: estimatedPart(snapshot, site),
       liveBlocks: site.liveBlocks,
       totalAllocs: site.totalAllocs,
       totalBytes: site.totalBytes,
@@ -95,7 +97,13 @@ function modeNote(snapshot) {
   const s = snapshot.summary || {};
   let note;
   if (snapshot.mode === 'sampled') {
-    note = `mode sampled (one stack per ${snapshot.samplingInterval} bytes allocated on average): per-site numbers are estimates (+-: one standard error), totals are exact`;
+    note = `mode sampled (one stack per ${snapshot.samplingInterval} bytes allocated on average): per-site numbers ` +
+      'marked ~ are estimates (+-: one standard error), scaled to add up to the exact totals; blocks of at least the ' +
+      'interval are exact';
+  } else if (s.thinnedAtBytes !== undefined) {
+    note = `mode ${snapshot.mode}, thinned: emheap's tables had no room for every block (fixed heap), so blocks made ` +
+      `after the first ${s.thinnedAtBytes} bytes allocated were sampled (one stack per ${snapshot.samplingInterval} ` +
+      'bytes on average): sites marked ~ hold estimates (+-: one standard error), the others are exact';
   } else if (snapshot.mode === 'off') {
     note = 'mode off: nothing was recorded (?emheap=sampled or EMHEAP_MODE=sampled turns profiling on)';
   } else if (s.lostAllocs || s.lostSites) {

@@ -130,7 +130,9 @@ static uint32_t refused_at;
 
 /* Slow path: the table is half full. Doubles it, or says whether one more
 ** block may go in without (up to 3/4). A refused doubling is tried again
-** only every capacity/64 blocks: each try asks JS for the heap's limit. */
+** only every capacity/64 blocks: each try asks JS for the heap's limit.
+** The first refusal in exact mode turns it to sampling (emheap_thin): the
+** quarter of the table left then holds what it samples. */
 static int make_room(void) {
   uint32_t cap = emheap_g.block_mask + 1;
   uint32_t n = emheap_g.block_count + 1;
@@ -140,11 +142,13 @@ static int make_room(void) {
       return 1;
     }
     refused_at = n;
+    emheap_thin();
   }
   return n <= cap / 4 * 3;
 }
 
-int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t usable, emheap_block *stale) {
+int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t usable, uint32_t weighted,
+                         emheap_block *stale) {
   stale->addr = 0;
   if (!emheap_g.blocks) return 0;
   if (__builtin_expect((emheap_g.block_count + 1) * 2 > emheap_g.block_mask + 1, 0) && !make_room()) return 0;
@@ -154,7 +158,7 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t u
   ** blocks ids repeat (README known limits) */
   uint32_t serial = emheap_g.block_serial = (emheap_g.block_serial + 1) & 0x7FFFFFFFu;
   uint32_t slack = usable - size < EMHEAP_SLACK_UNKNOWN ? usable - size : EMHEAP_SLACK_UNKNOWN;
-  emheap_block b = {addr, site | slack << EMHEAP_SITE_BITS, size, serial};
+  emheap_block b = {addr, site | slack << EMHEAP_SITE_BITS, size, serial | (weighted ? EMHEAP_BLOCK_WEIGHTED : 0)};
   uint32_t i = home(addr, mask), d = 0;
   for (; t[i].addr && distance(t, i, mask) >= d; i = (i + 1) & mask, d++) {
     if (t[i].addr == addr) {

@@ -103,7 +103,27 @@ typedef struct emheap_site {
   uint32_t peak_epoch;    /* 80 */
   uint32_t peak_blocks;   /* 84 live_blocks (rounded) when live_bytes last rose to peak_live_bytes:
                              DHAT's "max blocks" */
-} emheap_site;            /* 88 bytes */
+  double est_bytes;       /* 88 the part of live_bytes that is an estimate: blocks sampled with a
+                             chance below 1 (sampled mode, or exact mode thinned: block_table.c) */
+  double est_blocks;      /* 96 the part of live_blocks that is */
+  double est_at_peak;     /* 104 est_bytes at the peak, valid as live_at_peak is */
+  double est_blocks_at_peak; /* 112 */
+} emheap_site;            /* 120 bytes */
+
+/* Sums over the live blocks charged with estimates (emheap_site.est_*),
+** for the ratio estimator JS applies (jslib/layout.js): what those blocks
+** stand for in usable bytes and in blocks (the Horvitz-Thompson estimates,
+** rounded as the sites' are), against what they are. The blocks nobody
+** recorded are known only in total (counters: exact), so the sites'
+** estimates are scaled to make them add up to that total. */
+typedef struct emheap_estimate_sums {
+  double usable;          /*  0 estimate of the usable bytes of the blocks they stand for */
+  double blocks;          /*  8 estimate of their number */
+  uint64_t usable_actual; /* 16 usable bytes of the blocks themselves */
+  uint32_t blocks_actual; /* 24 their number */
+  uint32_t recorded;      /* 28 all recorded live blocks: set in estimates_at_peak only (now, it
+                             is block_count) */
+} emheap_estimate_sums;   /* 32 bytes */
 
 /* A wasm memory growth that happened inside an allocation: who made the
 ** heap bigger, and by how much. Kept in a ring of the last N events. */
@@ -129,8 +149,11 @@ typedef struct emheap_block {
   uint32_t addr;       /* 0 = empty slot */
   uint32_t site_slack; /* site | slack << EMHEAP_SITE_BITS */
   uint32_t size;       /* requested bytes */
-  uint32_t serial;     /* the block's identity across snapshots (an address is reused) */
+  uint32_t serial;     /* the block's identity across snapshots (an address is reused), below
+                          2^31; EMHEAP_BLOCK_WEIGHTED added when its site got an estimate */
 } emheap_block;
+
+#define EMHEAP_BLOCK_WEIGHTED 0x80000000u
 
 #define EMHEAP_SITE_BITS 20u
 #define EMHEAP_MAX_SITES (1u << EMHEAP_SITE_BITS) /* site numbers fit a block's site field */
@@ -185,6 +208,10 @@ typedef struct emheap_state {
                                  of them is recorded_usable - recorded_bytes */
   uint64_t recorded_at_peak;  /* 1328 recorded_bytes at the high of live bytes */
   uint64_t usable_at_peak;    /* 1336 recorded_usable then */
+  emheap_estimate_sums estimates;         /* 1344 */
+  emheap_estimate_sums estimates_at_peak; /* 1376 */
+  uint64_t thinned_at;        /* 1408 0, or counters.total_bytes + 1 when exact mode began to sample
+                                 for want of room (block_table.c) */
 } emheap_state;
 
 extern emheap_state emheap_g;
@@ -234,13 +261,17 @@ int emheap_sites_init(void);
 uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_ref,
                              const uint32_t *frames, uint32_t depth, uint32_t thread);
 
-/* block_table.c: recorded live blocks (under the lock). */
+/* block_table.c: recorded live blocks (under the lock). When the table
+** cannot grow in exact mode, it calls emheap_thin (record.c): from then on
+** blocks are sampled, as in sampled mode. */
+void emheap_thin(void);
 int emheap_blocks_init(void);
 /* 0 if the table has no room (the block then stays unrecorded); the block
 ** gets the next serial. If addr
 ** was recorded already (its block was freed behind emheap's back), *stale
 ** gets that record and 1 is still returned; else stale->addr = 0. */
-int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t usable, emheap_block *stale);
+int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t usable, uint32_t weighted,
+                         emheap_block *stale);
 /* Removes addr's record into *out; 0 if addr is not recorded. */
 int emheap_blocks_remove(uint32_t addr, emheap_block *out);
 /* Without the lock: 0 if no block at addr is recorded (see block_table.c);
@@ -289,12 +320,14 @@ static inline uint64_t emheap_shadow_mix(uint64_t h, uint32_t fn) {
 
 /* sampler.c (thread-local state) */
 void emheap_reset_countdown(void);
-/* Weight of one recorded block of `size` bytes: itself in exact mode and
-** for blocks of at least the interval; size/p and 1/p blocks for a block
-** sampled with probability p. */
-void emheap_weight(uint32_t size, double *bytes, double *blocks);
+/* 1/p for a block of `size` requested bytes recorded by sampling, which
+** recorded it with probability p: 1 for blocks of at least the interval
+** (always recorded). Its site is charged round(size/p) bytes and 1/p
+** blocks (rounded to 1/65536). */
+double emheap_inverse_chance(uint32_t size);
 
-_Static_assert(sizeof(emheap_site) == 88, "JS reads 88-byte sites");
+_Static_assert(sizeof(emheap_site) == 120, "JS reads 120-byte sites");
+_Static_assert(offsetof(emheap_site, est_bytes) == 88, "layout");
 _Static_assert(sizeof(emheap_counters) == 144, "JS reads 144 bytes of counters");
 _Static_assert(offsetof(emheap_state, counters) == 16, "layout");
 _Static_assert(offsetof(emheap_state, sites) == 160, "layout");
@@ -313,6 +346,10 @@ _Static_assert(offsetof(emheap_state, context_checks) == 1304, "layout");
 _Static_assert(offsetof(emheap_state, recorded_bytes) == 1312, "layout");
 _Static_assert(offsetof(emheap_state, recorded_usable) == 1320, "layout");
 _Static_assert(offsetof(emheap_state, recorded_at_peak) == 1328, "layout");
+_Static_assert(offsetof(emheap_state, estimates) == 1344, "layout");
+_Static_assert(offsetof(emheap_state, estimates_at_peak) == 1376, "layout");
+_Static_assert(offsetof(emheap_state, thinned_at) == 1408, "layout");
+_Static_assert(sizeof(emheap_estimate_sums) == 32, "layout");
 _Static_assert(offsetof(emheap_site, peak_blocks) == 84, "layout");
 _Static_assert(sizeof(emheap_block) == 16, "JS reads 16-byte block slots");
 _Static_assert(offsetof(emheap_site, live_at_peak) == 64, "layout");

@@ -15,21 +15,48 @@
 ** counted globally as always and recorded nowhere: counters.lost_allocs
 ** and lost_bytes say how many, and the snapshot shows it.
 */
+#include <math.h>
+
+#include <emscripten/heap.h>
+
 #include "alloc_fast.h"
 #include "context.h"
 #include "thread_state.h"
 
-static inline void charge(uint32_t site, uint32_t size, double sign) {
+/* Under the lock: a recorded block of `size` requested bytes and `usable`
+** usable ones comes (sign 1) or goes (-1) at its site. A block recorded by
+** sampling (weighted) stands for size/p bytes and 1/p blocks (sampler.c),
+** an estimate unless p is 1; the site keeps which part of it is estimated,
+** and the state the sums the ratio estimator needs (emheap_estimate_sums). */
+static inline void charge(uint32_t site, uint32_t size, uint32_t usable, int weighted, int sign) {
+  double inverse = weighted ? emheap_inverse_chance(size) : 1;
   double bytes = size, blocks = 1;
-  if (emheap_record_threshold) emheap_weight(size, &bytes, &blocks); /* sampled mode's estimates */
+  int estimate = inverse != 1;
+  if (estimate) {
+    bytes = round(size * inverse);
+    blocks = round(65536 * inverse) / 65536;
+  }
   emheap_site *s = &emheap_g.sites[site];
   if (s->peak_epoch != emheap_g.peak_epoch) { /* first change since the last peak: keep what it held then */
     s->live_at_peak = s->live_bytes;
     s->blocks_at_peak = s->live_blocks;
+    s->est_at_peak = s->est_bytes;
+    s->est_blocks_at_peak = s->est_blocks;
     s->peak_epoch = emheap_g.peak_epoch;
   }
   s->live_bytes += sign * bytes;
   s->live_blocks += sign * blocks;
+  if (estimate) {
+    s->est_bytes += sign * bytes;
+    s->est_blocks += sign * blocks;
+    emheap_estimate_sums *e = &emheap_g.estimates;
+    e->usable += sign * round(usable * inverse);
+    e->blocks += sign * blocks;
+    e->usable_actual += (int64_t)sign * usable;
+    e->blocks_actual += sign;
+  }
+  emheap_g.recorded_bytes += (int64_t)sign * size;
+  emheap_g.recorded_usable += (int64_t)sign * usable;
   if (sign > 0) {
     s->total_bytes += bytes;
     s->total_allocs += blocks;
@@ -38,6 +65,26 @@ static inline void charge(uint32_t site, uint32_t size, double sign) {
       s->peak_blocks = (uint32_t)(s->live_blocks + 0.5);
     }
   }
+}
+
+/* Exact mode whose block table cannot grow (block_table.c): the blocks it
+** can no longer all record are sampled instead, as in sampled mode, with
+** weights, so that every site stays exact or says that it holds an
+** estimate; the blocks recorded so far stay exact. Once begun, for the
+** rest of the run. Under the lock. */
+void emheap_thin(void) {
+  if (emheap_record_threshold || emheap_g.mode != EMHEAP_MODE_EXACT) return;
+  emheap_g.thinned_at = emheap_g.counters.total_bytes + 1;
+  /* The interval: as fine as the quarter of the table left can hold. The
+  ** heap's blocks of fewer than R bytes hold at most `max` bytes, so about
+  ** max / R of them are sampled and live at any time; R = 8 max / capacity
+  ** keeps that to an eighth of the table (16 MB heap, 32,768 slots: 4 KiB,
+  ** so a 1 MiB site is within ~6%). */
+  uint64_t want = (uint64_t)emscripten_get_heap_max() * 8 / (emheap_g.block_mask + 1);
+  uint32_t interval = 256;
+  while (interval < want && interval < (1u << 30)) interval *= 2;
+  emheap_g.sampling_interval = interval;
+  __atomic_store_n(&emheap_record_threshold, interval, __ATOMIC_RELAXED);
 }
 
 void emheap_count_call(uint64_t *calls, uint64_t *outcome) {
@@ -59,32 +106,27 @@ static int same_stack(uint32_t a, uint32_t b) {
   return emheap_js_same_stack(x->stack_ref, y->stack_ref) != 0;
 }
 
-/* Under the lock: a recorded block comes (sign 1) or goes (-1). */
-static inline void account(uint32_t site, uint32_t size, uint32_t usable, int sign) {
-  charge(site, size, sign);
-  emheap_g.recorded_bytes += (int64_t)sign * size;
-  emheap_g.recorded_usable += (int64_t)sign * usable;
-}
-
 /* The usable size a record was made with, or (slack not kept) `now`. */
 static inline uint32_t usable_of(const emheap_block *b, uint32_t now) {
   uint32_t slack = emheap_block_slack(b);
   return slack == EMHEAP_SLACK_UNKNOWN ? now : b->size + slack;
 }
 
+static inline int is_weighted(const emheap_block *b) { return (b->serial & EMHEAP_BLOCK_WEIGHTED) != 0; }
+
 /* Under the lock, which it releases: charges the new block p (n bytes
-** asked for, u usable) to site. */
-static inline void *record_locked(void *p, uint32_t u, uint32_t n, uint64_t *calls, uint32_t site) {
+** asked for, u usable) to site; weighted: recorded by sampling. */
+static inline void *record_locked(void *p, uint32_t u, uint32_t n, int weighted, uint64_t *calls, uint32_t site) {
   emheap_count_one_call(calls);
   if (EMHEAP_THREADED && !emheap_self.roots_added) emheap_roots_add_thread();
   emheap_block stale;
-  if (emheap_g.sites && emheap_blocks_insert((uint32_t)(uintptr_t)p, site, n, u, &stale)) {
+  if (emheap_g.sites && emheap_blocks_insert((uint32_t)(uintptr_t)p, site, n, u, weighted, &stale)) {
     if (stale.addr) { /* freed behind emheap's back, and handed out again */
       uint32_t stale_usable = usable_of(&stale, u);
       emheap_count_dead(stale_usable);
-      account(emheap_block_site(&stale), stale.size, stale_usable, -1);
+      charge(emheap_block_site(&stale), stale.size, stale_usable, is_weighted(&stale), -1);
     }
-    account(site, n, u, 1);
+    charge(site, n, u, weighted, 1);
     emheap_g.counters.sampled_allocs++;
     if (EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_set(p);
   } else {
@@ -98,7 +140,10 @@ static inline void *record_locked(void *p, uint32_t u, uint32_t n, uint64_t *cal
 }
 
 __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint32_t n, uint64_t *calls) {
-  if (n < emheap_record_threshold) { /* the countdown ran out (not a large block) */
+  /* sampled (or thinned exact) mode: a block below the interval is here by
+  ** the countdown, and stands for more than itself */
+  int weighted = n < __atomic_load_n(&emheap_record_threshold, __ATOMIC_RELAXED);
+  if (weighted) { /* the countdown ran out (not a large block) */
     int first = !emheap_self.countdown_started;
     emheap_self.countdown_started = 1;
     emheap_reset_countdown();
@@ -116,7 +161,7 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint32_t 
       emheap_lock();
       uint32_t site = emheap_contexts_find(context);
       if (site != UINT32_MAX) {
-        if (__builtin_expect(!emheap_context_checks.verify, 1)) return record_locked(p, u, n, calls, site);
+        if (__builtin_expect(!emheap_context_checks.verify, 1)) return record_locked(p, u, n, weighted, calls, site);
         expected = site;
       }
       emheap_unlock();
@@ -143,7 +188,7 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint32_t 
       emheap_context_checks.mismatches += expected != site && !same_stack(expected, site);
     }
   }
-  return record_locked(p, u, n, calls, site);
+  return record_locked(p, u, n, weighted, calls, site);
 }
 
 /* A record whose usable size is not the block's is stale: its block was
@@ -157,7 +202,7 @@ __attribute__((noinline)) void emheap_forget(void *p, uint32_t u, uint64_t *call
   emheap_count_dead(u);
   if (emheap_blocks_remove((uint32_t)(uintptr_t)p, &b)) {
     uint32_t was = usable_of(&b, u);
-    account(emheap_block_site(&b), b.size, was, -1);
+    charge(emheap_block_site(&b), b.size, was, is_weighted(&b), -1);
     /* (emmalloc may legitimately grow a live block: allocator.h) */
     if (EMHEAP_THREADED && was != u && emheap_allocator != EMHEAP_ALLOCATOR_EMMALLOC) emheap_count_dead(was);
   }

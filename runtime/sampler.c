@@ -13,7 +13,8 @@
 ** Estimates are rounded to whole bytes and to 1/65536 of a block so that
 ** sums stay exact in a double: freeing every recorded block of a site
 ** brings it back to exactly zero. The weight depends only on the size, so
-** free computes the same weight again instead of storing it.
+** free computes the same weight again instead of storing it (a block
+** keeps one bit: whether it was sampled at all, EMHEAP_BLOCK_WEIGHTED).
 **
 ** Randomness: xorshift64* per thread, seeded from emheap_g.seed (JS writes
 ** a random one at startup, or the one the user asked for: runs repeat
@@ -53,13 +54,7 @@ void emheap_reset_countdown(void) {
   emheap_self.countdown = distance < 1 ? 1 : distance > 4e18 ? (int64_t)4e18 : (int64_t)distance;
 }
 
-void emheap_weight(uint32_t size, double *bytes, double *blocks) {
-  if (emheap_g.mode == EMHEAP_MODE_EXACT || size >= emheap_g.sampling_interval || size == 0) {
-    *bytes = size;
-    *blocks = 1;
-    return;
-  }
-  double p = -expm1(-(double)size / (double)emheap_g.sampling_interval);
-  *bytes = round((double)size / p);
-  *blocks = round(65536.0 / p) / 65536.0;
+double emheap_inverse_chance(uint32_t size) {
+  if (size >= emheap_g.sampling_interval || size == 0) return 1;
+  return 1 / -expm1(-(double)size / (double)emheap_g.sampling_interval);
 }

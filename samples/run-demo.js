@@ -8,7 +8,7 @@ const fs = require('fs');
 const path = require('path');
 const {serve} = require('../tests/lib/serve');
 const {launch, newPage} = require('../tests/lib/browser');
-const {errorText} = require('../model/estimates');
+const {siteErrorText} = require('../model/estimates');
 
 const ROOT = path.join(__dirname, '..');
 const OUT = path.join(ROOT, 'build', 'demo');
@@ -36,7 +36,8 @@ async function main() {
     console.log('        live bytes  blocks  call site');
     for (const site of snap.sites.slice(0, 5)) {
       const where = site.stack.map((i) => snap.frames[i].name).join(' < ');
-      const bytes = snap.mode === 'sampled' ? `~${site.liveBytes} ${errorText(site.liveBytes, snap.samplingInterval)}` : String(site.liveBytes);
+      const error = siteErrorText(snap, site);
+      const bytes = error ? `~${site.liveBytes} ${error}` : String(site.liveBytes);
       console.log(`${bytes.padStart(18)}  ${String(site.liveBlocks).padStart(6)}  ${where}`);
     }
     console.log('\nOpen the file at https://www.speedscope.app, or run `make serve` and try the sample yourself.');

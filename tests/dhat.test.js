@@ -68,7 +68,7 @@ test('DHAT file: total, own max, at the peak and at the end per stack (exact)', 
 test('DHAT file in sampled mode says its numbers are estimates; blocks above the interval are exact', () => {
   const {KNOWN: known, SNAPSHOT: snap} = program('sampled');
   const file = toDhat(snap);
-  assert.match(file.cmd, /emheap sampled, one stack per 524288 bytes allocated on average: per-point numbers are estimates/);
+  assert.match(file.cmd, /emheap sampled, one stack per 524288 bytes allocated on average: per-point numbers holding sampled blocks are estimates/);
   const cache = pointOf(file, 'build_cache');
   assert.equal(cache.gb, known.cacheBytes);
   assert.equal(cache.gbk, known.cacheBlocks);
