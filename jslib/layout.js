@@ -146,18 +146,20 @@ function readEstimateSums(view, statePtr) {
   };
 }
 
-// What the numbers mean: {mode: 'exact-js' | 'exact-shadow' | 'sampled' |
-// 'off', samplingInterval (0 unless sampled), shadowLinked, threaded,
-// allocator}.
+// What the numbers mean: {mode: 'exact' | 'exact-shadow' | 'sampled' |
+// 'off' (files before layout 9 say 'exact-js' for 'exact'),
+// samplingInterval (0 unless sampling), interval (what sampling would
+// use), shadowLinked, threaded, allocator}.
 function readMode(view, statePtr) {
   var mode = view.getUint32(statePtr + STATE.mode, true);
   var shadowLinked = view.getUint32(statePtr + STATE.shadowLinked, true) !== 0;
-  var name = mode === MODE_OFF ? 'off' : mode === MODE_SAMPLED ? 'sampled' : shadowLinked ? 'exact-shadow' : 'exact-js';
+  var name = mode === MODE_OFF ? 'off' : mode === MODE_SAMPLED ? 'sampled' : shadowLinked ? 'exact-shadow' : 'exact';
   return {
     mode: name,
     // (exact mode samples too once thinned: summary.thinnedAtBytes)
     samplingInterval: mode === MODE_SAMPLED || u64(view, statePtr + STATE.thinnedAt)
       ? view.getUint32(statePtr + STATE.samplingInterval, true) : 0,
+    interval: view.getUint32(statePtr + STATE.samplingInterval, true), // what sampling would use
     shadowLinked: shadowLinked,
     threaded: view.getUint32(statePtr + STATE.threaded, true) !== 0,
     allocator: ALLOCATORS[view.getUint32(statePtr + STATE.allocator, true)] || 'generic',

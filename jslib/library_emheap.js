@@ -156,9 +156,10 @@ emheapAddToLibrary({
         return;
       }
       // The mode must be known now: the page or environment, else the link
-      // line (emheap-config --mode=exact leaves it in a --pre-js). Other
-      // modes keep Emscripten's own (streaming) instantiation.
-      var mode = EMHEAP.config().mode || Module['emheapLinkMode'];
+      // line (emheap-config --mode=X leaves it in a --pre-js), else exact,
+      // the default. The other modes keep Emscripten's own (streaming)
+      // instantiation.
+      var mode = EMHEAP.chosenMode() || 'exact';
       if (mode !== 'exact' || !EMHEAP.config().contexts) return;
       if (typeof theirs === 'function') {
         EMHEAP.contextsWhyNot = 'the app instantiates the module itself (Module.instantiateWasm)';
@@ -194,6 +195,27 @@ emheapAddToLibrary({
         });
         return {};
       };
+    },
+
+    // The mode the user chose (the page, the environment, the link line's
+    // --pre-js), or undefined: the default.
+    chosenMode: function () {
+      return EMHEAP.config().mode || Module['emheapLinkMode'];
+    },
+
+    // The default mode is exact when calling contexts make it cheap; where
+    // the module could not be rewritten for them, sampled, said once. (A
+    // mode the user chose is kept: exact then takes a JS stack per
+    // allocation, and emheap_js_contexts_ready says so.) -> the mode to write.
+    defaultModeFallback: function (mode) {
+      if (EMHEAP.chosenMode() || mode.mode !== 'exact' || mode.shadowLinked || EMHEAP.contexts) return null;
+      if (EMHEAP.config().contexts) {
+        console.warn('emheap: sampled mode (one stack per ' + mode.interval + ' bytes on average): exact ' +
+          'stacks need the module rewritten as it loads, which did not happen here (' + (EMHEAP.contextsWhyNot ||
+          'the module was loaded before emheap could take part') + '); EMHEAP_MODE=exact (?emheap=exact) records every ' +
+          'allocation anyway, with a JS stack each, many times slower');
+      }
+      return 'sampled';
     },
 
     // With the shadow stack linked (its object leaves a custom section),
@@ -796,7 +818,7 @@ emheapAddToLibrary({
       return {heap: !!options['heap']};
     },
 
-    // The runtime's mode now: 'exact-js', 'exact-shadow', 'sampled', 'off'
+    // The runtime's mode now: 'exact', 'exact-shadow', 'sampled', 'off'
     // (no state: 'off').
     modeNow: function () {
       var state = EMHEAP.stateAddress();
@@ -812,8 +834,7 @@ emheapAddToLibrary({
     },
 
     isExact: function () {
-      var mode = EMHEAP.modeNow();
-      return mode === 'exact-js' || mode === 'exact-shadow';
+      return /^exact/.test(EMHEAP.modeNow());
     },
 
     // The heap graph now (jslib/heap_scan.js), for a snapshot taken at the
@@ -1288,6 +1309,8 @@ emheapAddToLibrary({
       emheapModules.layout.checkState(view, state);
       emheapModules.layout.writeConfig(view, state, EMHEAP.config());
       if (EMHEAP.pendingPause !== undefined) emheapModules.layout.setPaused(view, state, EMHEAP.pendingPause);
+      var fallback = EMHEAP.defaultModeFallback(emheapModules.layout.readMode(view, state));
+      if (fallback) emheapModules.layout.writeConfig(view, state, {mode: fallback});
       var mode = emheapModules.layout.readMode(view, state);
       off = mode.mode === 'off';
       if (mode.shadowLinked) EMHEAP.guardShadowDepth();

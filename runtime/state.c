@@ -11,8 +11,10 @@
 **   1. the page or environment (JS writes the state in emheap_js_attach:
 **      Module.emheapOptions, ?emheap=..., EMHEAP_MODE=...),
 **   2. else the link line (emheap-config --mode=..., mode_*.c),
-**   3. else exact when the shadow stack is linked (exact stacks are cheap
-**      there), sampled otherwise (exact JS stacks cost ~1000x a malloc).
+**   3. else exact: calling contexts make it cheap (context.h). Where the
+**      JS library could not rewrite the module for them, it turns this
+**      default (not a mode the user chose) to sampled and says why:
+**      exact JS stacks cost ~1000x a malloc.
 */
 #include <string.h>
 
@@ -94,8 +96,7 @@ void emheap_init_slow(void) {
   emheap_g.count_slots = (uint32_t)(uintptr_t)emheap_count_slots;
   emheap_g.count_slot_count = EMHEAP_COUNT_SLOTS;
 #endif
-  if (&emheap_link_mode) emheap_g.mode = emheap_link_mode;
-  else emheap_g.mode = emheap_g.shadow_linked ? EMHEAP_MODE_EXACT : EMHEAP_MODE_SAMPLED;
+  emheap_g.mode = &emheap_link_mode ? emheap_link_mode : EMHEAP_MODE_EXACT;
   emheap_g.sampling_interval = EMHEAP_DEFAULT_INTERVAL;
   emheap_g.last_heap_size = emheap_heap_size_now();
   emheap_g.magic = EMHEAP_MAGIC;

@@ -51,7 +51,7 @@ test('off is read against the floor; heap against the baseline, node only; missi
   const targets = readTargets(cells, ['node', 'firefox']);
   assert.deepEqual(targets.map((t) => `${t.what}|${t.workload}|${t.env}|${t.verdict}`), [
     'off vs forwarding only|micro|node|missed',
-    'default mode heap vs baseline|lua|node|met',
+    'sampled mode heap vs baseline|lua|node|met',
   ]);
 });
 

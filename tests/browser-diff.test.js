@@ -71,7 +71,7 @@ describe('snapshot diffs in headless Chromium', { skip: SKIP }, () => {
       // (the frame loop's scratch blocks come and go).
       assert.ok(diff.totals.liveBytes.delta >= 2 * LEAK_BYTES - 65536, JSON.stringify(diff.totals.liveBytes));
       assert.ok(Date.parse(diff.after.capturedAt) >= Date.parse(diff.before.capturedAt));
-      assert.equal(diff.before.mode, 'exact-js');
+      assert.equal(diff.before.mode, 'exact');
 
       // A third press diffs against the second: free everything, the site shrinks.
       await page.click('#free');

@@ -45,7 +45,7 @@ describe('threads in the page', {skip}, () => {
     '/js/': path.join(PAGES, 'threads_page_js'),
   });
 
-  for (const [dir, mode] of [['shadow', 'exact-shadow'], ['js', 'exact-js']]) {
+  for (const [dir, mode] of [['shadow', 'exact-shadow'], ['js', 'exact']]) {
     test(`a threaded page (${mode}): no crash, Ctrl+Shift+H downloads worker sites, named`, async () => {
       const {context, page, consoleMessages} = await newPage(chrome.browser);
       try {
@@ -81,7 +81,7 @@ describe('threads in the page, Firefox', {skip: firefox.haveFirefox() ? false
     if (server) await server.close();
   });
 
-  for (const [dir, mode] of [['shadow', 'exact-shadow'], ['js', 'exact-js']]) {
+  for (const [dir, mode] of [['shadow', 'exact-shadow'], ['js', 'exact']]) {
     test(`a threaded page (${mode}): no crash, Ctrl+Shift+H downloads worker sites, named`, async () => {
       const opened = await firefox.openPage(browser, `${server.url}/${dir}/index.html`,
         (page) => page.waitForFunction(() => typeof emheap === 'object', {timeout: 30000}));

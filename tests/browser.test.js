@@ -327,7 +327,7 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
       assert.match(file.name, SPEEDSCOPE_NAME);
       assert.deepEqual(validateSpeedscope(file.json), []);
       const snap = file.json.emheap;
-      assert.equal(snap.mode, 'exact-js');
+      assert.equal(snap.mode, 'exact');
       assert.ok(snap.sites[0].key.startsWith('leak_memory'), `sites[0].key = ${snap.sites[0].key}`);
       assert.ok(snap.sites[0].liveBytes >= 2 * LEAK_BYTES, `sites[0].liveBytes = ${snap.sites[0].liveBytes}`);
       const leaf = snap.frames[snap.sites[0].stack[0]];

@@ -538,7 +538,7 @@ describe('bad input: one line, exit 2, no stack trace', () => {
     const noSummary = good();
     delete noSummary.emheap.summary;
     const badMode = makeSnapshot();
-    badMode.mode = 'exact';
+    badMode.mode = 'precise';
     const emheapNotObject = good();
     emheapNotObject.emheap = 'yes';
     return [
@@ -565,7 +565,7 @@ describe('bad input: one line, exit 2, no stack trace', () => {
       ['stack out of range', [write('bad/stack.json', badStack)], /damaged emheap snapshot: sites\[0\]\.stack refers to frame 99, but there are 7 frames/],
       ['negative count', [write('bad/neg.json', negative)], /damaged emheap snapshot: sites\[1\]\.liveBytes must be >= 0/],
       ['no summary', [write('bad/nosummary.speedscope.json', noSummary)], /damaged emheap snapshot: has no summary/],
-      ['unknown mode', [write('bad/mode.json', badMode)], /mode must be equal to one of the allowed values \(exact-js, exact-shadow, sampled, off\)/],
+      ['unknown mode', [write('bad/mode.json', badMode)], /mode must be equal to one of the allowed values \(exact, exact-js, exact-shadow, sampled, off\)/],
     ];
   };
 
@@ -833,7 +833,7 @@ describe('on files downloaded from the sample page', { skip: REAL_SKIP, timeout:
       const r = run('top', files[mode + 'After'], '--json');
       assert.equal(r.status, 0, r.stderr);
       const j = JSON.parse(r.stdout);
-      assert.equal(j.mode, mode === 'exact' ? 'exact-js' : 'sampled');
+      assert.equal(j.mode, mode === 'exact' ? 'exact' : 'sampled');
       assert.equal(j.sites[0].stack[0].name, 'leak_memory', JSON.stringify(j.sites[0]));
       if (mode === 'exact') assert.equal(j.sites[0].liveBytes, 2 * LEAK_BLOCKS * LEAK_BLOCK_BYTES);
       const text = run('top', files[mode + 'After']);

@@ -62,7 +62,7 @@ test('DHAT file: total, own max, at the peak and at the end per stack (exact)', 
   assert.ok(sum('tb') <= snap.summary.totalBytes && sum('tb') >= known.cacheBytes + known.tableBytes);
   assert.equal(sum('eb'), snap.summary.requestedLiveBytes);
   assert.equal(sum('gb'), snap.summary.requestedBytesAtPeak);
-  assert.match(file.cmd, /emheap exact-js; times are bytes allocated \(usable sizes\); block lifetimes are not measured/);
+  assert.match(file.cmd, /emheap exact; times are bytes allocated \(usable sizes\); block lifetimes are not measured/);
 });
 
 test('DHAT file in sampled mode says its numbers are estimates; blocks above the interval are exact', () => {
@@ -113,7 +113,7 @@ test('Valgrind\'s dh_view.html opens the file and shows the peak', {skip: !haveC
     assert.deepEqual(errors, [], text.slice(0, 2000));
     assert.deepEqual(consoleMessages.filter((m) => m.type === 'pageerror' || m.type === 'error'), []);
     // the header: what emheap wrote, the peak's moment in bytes allocated
-    assert.match(text, /Command: .*emheap exact-js; times are bytes allocated/);
+    assert.match(text, /Command: .*emheap exact; times are bytes allocated/);
     const fmt = (n) => n.toLocaleString('en-US');
     assert.match(text, new RegExp(`t-gmax: ${fmt(snap.summary.totalBytesAtPeak)} bytes allocated`));
     assert.match(text, new RegExp(`t-end:  ${fmt(snap.summary.totalBytes)} bytes allocated`));

@@ -59,7 +59,7 @@ describe('emheap sample in headless Firefox', {skip: SKIP}, () => {
       assert.deepEqual(validateSpeedscope(file.json), []);
       assert.deepEqual(validateSnapshot(file.json.emheap), []);
       const snap = file.json.emheap;
-      assert.equal(snap.mode, 'exact-js');
+      assert.equal(snap.mode, 'exact');
       const top = snap.sites[0];
       assert.ok(top.key.startsWith('leak_memory+0x'), `sites[0].key = ${top.key}`);
       assert.equal(top.liveBytes, 3 * LEAK_BYTES, 'exact mode counts every byte');
@@ -103,10 +103,10 @@ describe('emheap sample in headless Firefox', {skip: SKIP}, () => {
     }
   });
 
-  test('sampled mode (the default) estimates the leak from Firefox stacks', async () => {
+  test('sampled mode estimates the leak from Firefox stacks', async () => {
     // A 4 KiB interval: 3 MiB in 16 KiB blocks is then estimated within
     // about sqrt(4 KiB / 3 MiB) = 3.6% (one standard deviation); 15% is 4 of them.
-    const opened = await firefox.openSample(browser, server.url, 'leaky-canvas', '?emheap_interval=4096');
+    const opened = await firefox.openSample(browser, server.url, 'leaky-canvas', '?emheap=sampled&emheap_interval=4096');
     try {
       await clickLeak(opened.page, 3);
       const snap = await opened.page.evaluate(() => emheap.snapshot());

@@ -170,7 +170,7 @@ test('validators reject bad files', () => {
 test('snapshot validator rejects bad snapshots', () => {
   const bad = (mutate) => { const s = makeSnapshot(); mutate(s); return validateSnapshot(s); };
   assert.notDeepEqual(bad((s) => { s.version = 2; }), []);
-  assert.notDeepEqual(bad((s) => { s.mode = 'exact'; }), []);
+  assert.notDeepEqual(bad((s) => { s.mode = 'precise'; }), []);
   assert.notDeepEqual(bad((s) => { s.capturedAt = 'yesterday'; }), []);
   assert.notDeepEqual(bad((s) => { s.extra = 1; }), []);
   assert.notDeepEqual(bad((s) => { s.summary.freeCalls = -1; }), []);

@@ -29,7 +29,7 @@ for (const build of ['dlmalloc', 'emmalloc', 'sampled', 'threads']) {
     const {KNOWN: known, SNAPSHOT: snap} = r.tagged;
     assert.ok(known && snap, r.stdout + r.stderr);
     assert.deepEqual(validateSnapshot(snap), []);
-    assert.equal(snap.mode, build === 'sampled' ? 'sampled' : 'exact-js');
+    assert.equal(snap.mode, build === 'sampled' ? 'sampled' : 'exact');
     const cache = siteOf(snap, 'build_cache');
     const table = siteOf(snap, 'keep_table');
     assert.ok(cache && table, snap.sites.map((s) => s.key).join(', '));

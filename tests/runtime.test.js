@@ -30,7 +30,7 @@ for (const allocator of ['dlmalloc', 'emmalloc']) {
     const summary = r.tagged.SUMMARY;
     for (const k of Object.keys(c)) assert.equal(summary[k], c[k], `getSnapshotJson().${k}`);
     assert.equal(summary.preRunDone, true);
-    assert.equal(summary.mode, 'exact-js');
+    assert.equal(summary.mode, 'exact');
     assert.ok(summary.heapSize >= 16 << 20 && summary.peakLiveBytes >= 16e6, 'heap size and peak');
 
     // Per-site numbers add up to the global ones (the table invariant):
@@ -194,7 +194,7 @@ test('sampled estimates land within 10% of exact for every site holding >= 1 MiB
   // sqrt(R/B) is the relative error of a B-byte site of small blocks: with
   // R = 1 KiB a 1 MiB site is within ~3% (1 sigma), 10% is > 3 sigma.
   const sampled = run({EMHEAP_MODE: 'sampled', EMHEAP_SAMPLING_INTERVAL: '1024'});
-  assert.equal(exact.mode, 'exact-js');
+  assert.equal(exact.mode, 'exact');
   assert.equal(sampled.mode, 'sampled');
   assert.equal(sampled.samplingInterval, 1024);
   // Global totals are exact in every mode: live bytes are what the kept
@@ -248,9 +248,11 @@ test('sampled estimates land within 10% of exact for every site holding >= 1 MiB
   };
   exactIn(sampled, 1024);
 
-  // The default: sampled (no shadow stack linked), 512 KiB, still exact
-  // totals; the 600,000-byte blocks are above the interval: exact too.
-  const byDefault = run({});
+  // The default mode is exact; sampled mode's default interval is 512
+  // KiB, still with exact totals; the 600,000-byte blocks are above the
+  // interval: exact too.
+  assert.equal(run({}).mode, 'exact');
+  const byDefault = run({EMHEAP_MODE: 'sampled'});
   assert.equal(byDefault.mode, 'sampled');
   assert.equal(byDefault.samplingInterval, 524288);
   assert.equal(byDefault.summary.liveBytes, byDefault.kept.liveBytes);
@@ -273,8 +275,8 @@ test('a bad mode or interval from the environment is reported and ignored', () =
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /emheap: ignoring mode "fastest" from the environment: use exact, sampled or off/);
   assert.match(r.stderr, /emheap: ignoring sampling interval "-5"/);
-  assert.equal(r.tagged.SNAPSHOT.mode, 'sampled');
-  assert.equal(r.tagged.SNAPSHOT.samplingInterval, 524288);
+  assert.equal(r.tagged.SNAPSHOT.mode, 'exact', 'the default');
+  assert.equal(r.tagged.SNAPSHOT.samplingInterval, 0);
 });
 
 test('shadow frames get names from --emit-symbol-map when the wasm has no name section', () => {
@@ -596,9 +598,10 @@ for (const variant of ['exact', 'shadow', 'proxied']) {
       snap.sites.map((s) => `${s.key} ${s.totalAllocs} ${s.totalBytes}`).join('\n'));
     assert.deepEqual(big.map((s) => s.liveBytes), big.map(() => 0), 'freed on another thread, taken out of its site');
     if (variant === 'proxied') {
-      // main() on a pthread too; the default mode samples, so only some
-      // blocks are seen, but on workers, with their stacks.
-      assert.equal(snap.mode, 'sampled');
+      // main() on a pthread too, in the default mode: exact, the blocks
+      // seen on workers, with their stacks.
+      assert.equal(snap.mode, 'exact');
+      assert.equal(snap.sites.reduce((a, s) => a + s.liveBlocks, 0), snap.summary.liveBlocks);
       assert.ok(snap.sites.some(inWorker), snap.sites.map((s) => names(s).join(' < ')).join('\n'));
       assert.ok(snap.sites.some((s) => names(s).includes('main')), 'main() runs on a worker here');
       return;
@@ -609,7 +612,7 @@ for (const variant of ['exact', 'shadow', 'proxied']) {
     assert.equal(sum('liveBlocks'), snap.summary.liveBlocks);
     // Shadow stacks live in linear memory; JS stacks are taken on each
     // worker and handed to the runtime as wasm positions: named either way.
-    assert.equal(snap.mode, variant === 'shadow' ? 'exact-shadow' : 'exact-js');
+    assert.equal(snap.mode, variant === 'shadow' ? 'exact-shadow' : 'exact');
     const kept = snap.sites.filter(inWorker);
     assert.equal(kept.reduce((a, s) => a + s.liveBlocks, 0), 4000, 'the 4000 kept blocks are charged to worker()');
     if (variant === 'exact') {
@@ -642,11 +645,12 @@ for (const variant of ['exact', 'shadow', 'proxied']) {
 }
 
 // Emscripten's defaults (fixed 16 MB heap, ABORTING_MALLOC): emheap's
-// tables never make the app abort. Default mode: 300,000 16-byte blocks
-// (8.4 MB) fit as they do without emheap; exact shadow stacks with 32,768
-// distinct stacks: tables stop at 1/16 of the heap, what could not be
-// recorded is counted, and the snapshot says so.
-for (const variant of ['sampled', 'shadow']) {
+// tables never make the app abort. Sampled mode: 300,000 16-byte blocks
+// (8.4 MB) fit as they do without emheap; exact mode (the default, and
+// shadow stacks) with 32,768 distinct stacks: tables stop at 1/16 of the
+// heap, what could not be recorded exactly is sampled or counted, and the
+// snapshot says so.
+for (const variant of ['default', 'sampled', 'shadow']) {
   test(`fixed 16 MB heap (${variant}): the app never aborts because of emheap`, () => {
     const r = runWasmProgram(path.join(BUILD, `fixed_heap.${variant}.js`));
     assert.equal(r.status, 0, r.stdout + r.stderr);
@@ -665,7 +669,7 @@ for (const variant of ['sampled', 'shadow']) {
       assert.equal(held.lostAllocs, 0);
       assert.equal(held.lostSites, 0);
     } else {
-      assert.equal(snap.mode, 'exact-shadow');
+      assert.equal(snap.mode, variant === 'shadow' ? 'exact-shadow' : 'exact');
       // The site table filled (new stacks went to (unattributed)), then the
       // block table could not double: the blocks after were sampled
       // (thinned; so most of the 32,768 stacks were never asked for), none lost; the sites' blocks, exact and estimated, add

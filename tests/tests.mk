@@ -5,6 +5,7 @@ TEST_BUILD := $(B)/tests
 # Exact mode chosen on the link line: the object and its --pre-js, as
 # `emheap-config --mode=exact` gives them.
 EXACT_LINK := $(B)/emheap_mode_exact.o --pre-js runtime/mode_exact.js
+SAMPLED_LINK := $(B)/emheap_mode_sampled.o --pre-js runtime/mode_sampled.js
 # Exact mode chosen on the link line, as `emheap-config --mode=exact` does.
 TEST_LDFLAGS := $(EMHEAP_LDFLAGS) $(EXACT_LINK) -sALLOW_MEMORY_GROWTH=1
 # -fno-builtin: clang deletes malloc/free pairs it can see through, and the
@@ -24,7 +25,7 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/leak_exit.js $(TEST_BUILD)/leak_clean.js $(TEST_BUILD)/alloc_layer.dlmalloc.js \
   $(TEST_BUILD)/alloc_layer.linkwrappers.js $(CPP_LINES_PROGRAMS) \
   $(TEST_BUILD)/threads.exact.js $(TEST_BUILD)/threads.shadow.js $(TEST_BUILD)/threads.proxied.js \
-  $(TEST_BUILD)/fixed_heap.sampled.js $(TEST_BUILD)/fixed_heap.shadow.js \
+  $(TEST_BUILD)/fixed_heap.default.js $(TEST_BUILD)/fixed_heap.sampled.js $(TEST_BUILD)/fixed_heap.shadow.js \
   $(TEST_BUILD)/peak.dlmalloc.js $(TEST_BUILD)/peak.emmalloc.js $(TEST_BUILD)/peak.sampled.js \
   $(TEST_BUILD)/peak.threads.js $(TEST_BUILD)/heap_graph.dlmalloc.js $(TEST_BUILD)/heap_graph.emmalloc.js \
   $(TEST_BUILD)/heap_graph.threads.js $(TEST_BUILD)/heap_graph.shadow.js \
@@ -169,22 +170,26 @@ $(TEST_BUILD)/threads.proxied.js: tests/runtime/threads.c $(B)/emheap-mt.o $(RUN
 	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
 	  --profiling-funcs $(THREAD_FLAGS) -sPROXY_TO_PTHREAD -o $@
 
-# Emscripten's defaults: a fixed 16 MB heap, ABORTING_MALLOC. Default mode
-# (sampled) and exact shadow stacks.
-$(TEST_BUILD)/fixed_heap.sampled.js: tests/runtime/fixed_heap.c $(B)/emheap.o $(B)/library_emheap.js
+# Emscripten's defaults: a fixed 16 MB heap, ABORTING_MALLOC. The default
+# mode (exact, from calling contexts), sampled mode and exact shadow stacks.
+$(TEST_BUILD)/fixed_heap.default.js: tests/runtime/fixed_heap.c $(B)/emheap.o $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o --js-library $(B)/library_emheap.js --profiling-funcs -o $@
+
+$(TEST_BUILD)/fixed_heap.sampled.js: tests/runtime/fixed_heap.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(SAMPLED_LINK) --js-library $(B)/library_emheap.js --profiling-funcs -o $@
 
 $(TEST_BUILD)/fixed_heap.shadow.js: tests/runtime/fixed_heap.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -finstrument-functions-after-inlining $< $(B)/emheap.o $(B)/emheap_shadow.o \
 	  --js-library $(B)/library_emheap.js --profiling-funcs -o $@
 
-# The peak in Emscripten's default configuration: sampled mode, a fixed
-# 16 MB heap, ABORTING_MALLOC; and with -pthread (the threaded runtime).
-$(TEST_BUILD)/peak.sampled.js: tests/runtime/peak.c $(B)/emheap.o $(B)/library_emheap.js
+# The peak in sampled mode on Emscripten's default heap (fixed 16 MB,
+# ABORTING_MALLOC); and with -pthread (the threaded runtime).
+$(TEST_BUILD)/peak.sampled.js: tests/runtime/peak.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o --js-library $(B)/library_emheap.js --profiling-funcs -o $@
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(SAMPLED_LINK) --js-library $(B)/library_emheap.js --profiling-funcs -o $@
 
 $(TEST_BUILD)/peak.threads.js: tests/runtime/peak.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)

@@ -3,12 +3,13 @@
 ** ALLOW_MEMORY_GROWTH) where any allocation that does not fit aborts the
 ** program (ABORTING_MALLOC). emheap must never be the reason: its tables
 ** stop growing while the app still needs the room, and it says what it
-** could not record. Built in the default mode (sampled) and with exact
-** shadow stacks; run by tests/runtime.test.js.
+** could not record. Built in the default mode (exact), in sampled mode and
+** with exact shadow stacks; run by tests/runtime.test.js.
 **
-** 1. 32,768 distinct call stacks (15 levels of two-way branching), 12
-**    bytes each: in exact-shadow mode far more sites than a small heap
-**    should spend on tables.
+** 1. 32,768 distinct call stacks (15 levels of two-way branching, two
+**    functions of its own per level: no function calls itself, whose
+**    frames emheap would fold), 12 bytes each: in exact mode far more
+**    sites than a small heap should spend on tables.
 ** 2. 300,000 blocks of 16 bytes held at once: 8.4 MB without emheap; the
 **    16-byte header of earlier versions made this abort.
 */
@@ -20,22 +21,32 @@
 #include "emheap.h"
 
 static void *volatile sink;
+static volatile int tag; /* keeps binaryen from merging functions whose bodies would be equal */
 static void **paths;
 static int path_count;
 
-/* Two functions per level so that every path is its own stack. */
-__attribute__((noinline)) void branch_a(int level, unsigned bits);
-__attribute__((noinline)) void branch_b(int level, unsigned bits);
+/* Two functions per level so that every path is its own stack: level L's
+** branch_a_L and branch_b_L call level L + 1's through a table (so that
+** binaryen inlines none of them). */
+typedef void (*branch_fn)(unsigned bits);
+static branch_fn branches[16][2];
 static void descend(int level, unsigned bits) {
   if (level == 15) {
     paths[path_count++] = malloc(12);
     return;
   }
-  if (bits >> level & 1) branch_a(level + 1, bits);
-  else branch_b(level + 1, bits);
+  branches[level + 1][bits >> level & 1](bits);
 }
-void branch_a(int level, unsigned bits) { descend(level, bits); sink = &level; }
-void branch_b(int level, unsigned bits) { descend(level, bits); sink = &level; }
+#define LEVEL(L)                                                                                   \
+  __attribute__((noinline)) static void branch_a_##L(unsigned bits) { descend(L, bits); tag = 2 * L; } \
+  __attribute__((noinline)) static void branch_b_##L(unsigned bits) { descend(L, bits); tag = 2 * L + 1; }
+LEVEL(1) LEVEL(2) LEVEL(3) LEVEL(4) LEVEL(5) LEVEL(6) LEVEL(7) LEVEL(8)
+LEVEL(9) LEVEL(10) LEVEL(11) LEVEL(12) LEVEL(13) LEVEL(14) LEVEL(15)
+#define SET(L) branches[L][0] = branch_a_##L, branches[L][1] = branch_b_##L
+static void set_branches(void) {
+  SET(1); SET(2); SET(3); SET(4); SET(5); SET(6); SET(7); SET(8);
+  SET(9); SET(10); SET(11); SET(12); SET(13); SET(14); SET(15);
+}
 
 static void print_counters(const char *tag) {
   emheap_counters c;
@@ -49,6 +60,7 @@ static void print_counters(const char *tag) {
 }
 
 int main(void) {
+  set_branches();
   paths = malloc(32768 * sizeof(void *));
   for (unsigned bits = 0; bits < 32768; bits++) descend(0, bits);
   print_counters("STACKS");
