@@ -18,8 +18,13 @@ const BUILD = path.join(__dirname, '..', 'build', 'tests');
 // glue) and as wasm exceptions (-fwasm-exceptions: try/catch in wasm).
 const PROGRAMS = {'JS exceptions': 'contexts.js', 'wasm exceptions': 'contexts.wasmeh.js'};
 
-function run(program, contexts) {
-  const r = runWasmProgram(path.join(BUILD, program), {env: {EMHEAP_CONTEXTS: contexts}});
+// The programs are linked with emheap's flags only: the default mode.
+// Without contexts, exact mode has to be asked for (else the default
+// samples): `mode` does.
+function run(program, contexts, mode) {
+  const env = {EMHEAP_CONTEXTS: contexts};
+  if (mode) env.EMHEAP_MODE = mode;
+  const r = runWasmProgram(path.join(BUILD, program), {env});
   assert.equal(r.status, 0, r.stdout + r.stderr);
   const snap = r.tagged.SNAPSHOT;
   assert.ok(snap, r.stdout + r.stderr);
@@ -94,7 +99,7 @@ test(`calling contexts: one site per path, exactly its blocks (node, -O2 C++, ${
 
 test(`calling contexts give the sites a JS stack per allocation gives, and the checking mode agrees (${how})`, () => {
   const on = run(program, 'on');
-  const off = run(program, 'off');
+  const off = run(program, 'off', 'exact');
   assert.equal(off.contexts.rewritten, false);
   // (Blocks, not bytes: a usable size depends on where the allocator put
   // the block, and emheap's own tables differ between the modes. The test
@@ -110,11 +115,16 @@ test(`calling contexts give the sites a JS stack per allocation gives, and the c
 });
 }
 
-test('an app that instantiates its module itself: left alone, exact mode takes JS stacks and says so', () => {
-  const own = run('contexts.own.js', 'on'); // tests/runtime/own_instantiate.js
+test('an app that instantiates its module itself: left alone; the default samples, exact mode asked for takes JS stacks, each says so', () => {
+  const byDefault = run('contexts.own.js', 'on'); // tests/runtime/own_instantiate.js
+  assert.equal(byDefault.contexts.rewritten, false);
+  assert.equal(byDefault.snap.mode, 'sampled');
+  assert.match(byDefault.stderr, /emheap: sampled mode \(one stack per 524288 bytes on average\): exact stacks need the module rewritten as it loads, which did not happen here \(the app instantiates the module itself/);
+  const own = run('contexts.own.js', 'on', 'exact');
   assert.equal(own.contexts.rewritten, false);
+  assert.equal(own.snap.mode, 'exact');
   assert.match(own.stdout + own.stderr, /exact mode without calling contexts \(the app instantiates the module itself/);
-  const off = run('contexts.js', 'off');
+  const off = run('contexts.js', 'off', 'exact');
   assert.doesNotMatch(off.stdout + off.stderr, /without calling contexts/, 'contexts turned off: nothing to say');
   const chains = (r) => r.snap.sites.map((s) => `${s.liveBlocks} ${chain(r.snap, s)}`).sort();
   assert.deepEqual(chains(own), chains(off));

@@ -41,21 +41,21 @@ $(TEST_BUILD)/%.emmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $
 	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=emmalloc -o $@
 
 # Calling contexts: -O2 C++ with exceptions (JS-based, through invoke_*)
-# and setjmp/longjmp, exact mode from the link line, Emscripten's default
-# fixed heap.
+# and setjmp/longjmp, linked with emheap's flags only (the default mode),
+# Emscripten's default fixed heap.
 $(TEST_BUILD)/contexts.js: tests/runtime/contexts.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) $(EXACT_LINK) -fexceptions -o $@
+	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) -fexceptions -o $@
 
 # The same with wasm exceptions (try/catch in wasm, no invoke_* glue).
 $(TEST_BUILD)/contexts.wasmeh.js: tests/runtime/contexts.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fwasm-exceptions -fno-builtin $< $(EMHEAP_LDFLAGS) $(EXACT_LINK) -fwasm-exceptions -o $@
+	$(EMCC) -O2 -fwasm-exceptions -fno-builtin $< $(EMHEAP_LDFLAGS) -fwasm-exceptions -o $@
 
 # The same with the app's own Module.instantiateWasm.
 $(TEST_BUILD)/contexts.own.js: tests/runtime/contexts.cpp tests/runtime/own_instantiate.js $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) $(EXACT_LINK) -fexceptions \
+	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) -fexceptions \
 	  --pre-js tests/runtime/own_instantiate.js -o $@
 
 # Memory exhaustion: a fixed heap, no growth, so the app and emheap's tables
@@ -113,7 +113,7 @@ $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.cpp $(B)/emheap.o $(B)/library_emhe
 # report names files and lines.
 $(TEST_BUILD)/leak_exit.js: tests/runtime/leak_exit.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -gsource-map $< $(TEST_LDFLAGS) -sEXIT_RUNTIME=1 -o $@
+	$(EMCC) $(TEST_CFLAGS) -gsource-map $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 -o $@
 
 $(TEST_BUILD)/leak_clean.js: tests/runtime/leak_clean.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
