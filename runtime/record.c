@@ -23,40 +23,23 @@
 #include "context.h"
 #include "thread_state.h"
 
-/* Under the lock: a recorded block of `size` requested bytes and `usable`
-** usable ones comes (sign 1) or goes (-1) at its site. A block recorded by
-** sampling (weighted) stands for size/p bytes and 1/p blocks (sampler.c),
-** an estimate unless p is 1; the site keeps which part of it is estimated,
-** and the state the sums the ratio estimator needs (emheap_estimate_sums). */
-static inline void charge(uint32_t site, uint32_t size, uint32_t usable, int weighted, int sign) {
-  double inverse = weighted ? emheap_inverse_chance(size) : 1;
-  double bytes = size, blocks = 1;
-  int estimate = inverse != 1;
-  if (estimate) {
-    bytes = round(size * inverse);
-    blocks = round(65536 * inverse) / 65536;
-  }
+/* Under the lock, before a site changes: if this is its first change
+** since the last peak, what it holds now is what it held then. */
+static inline emheap_site *site_to_change(uint32_t site) {
   emheap_site *s = &emheap_g.sites[site];
-  if (s->peak_epoch != emheap_g.peak_epoch) { /* first change since the last peak: keep what it held then */
+  if (s->peak_epoch != emheap_g.peak_epoch) {
     s->live_at_peak = s->live_bytes;
     s->blocks_at_peak = s->live_blocks;
     s->est_at_peak = s->est_bytes;
     s->est_blocks_at_peak = s->est_blocks;
     s->peak_epoch = emheap_g.peak_epoch;
   }
+  return s;
+}
+
+static inline void add_to_site(emheap_site *s, double bytes, double blocks, int sign) {
   s->live_bytes += sign * bytes;
   s->live_blocks += sign * blocks;
-  if (estimate) {
-    s->est_bytes += sign * bytes;
-    s->est_blocks += sign * blocks;
-    emheap_estimate_sums *e = &emheap_g.estimates;
-    e->usable += sign * round(usable * inverse);
-    e->blocks += sign * blocks;
-    e->usable_actual += (int64_t)sign * usable;
-    e->blocks_actual += sign;
-  }
-  emheap_g.recorded_bytes += (int64_t)sign * size;
-  emheap_g.recorded_usable += (int64_t)sign * usable;
   if (sign > 0) {
     s->total_bytes += bytes;
     s->total_allocs += blocks;
@@ -65,6 +48,42 @@ static inline void charge(uint32_t site, uint32_t size, uint32_t usable, int wei
       s->peak_blocks = (uint32_t)(s->live_blocks + 0.5);
     }
   }
+}
+
+/* A block recorded by sampling stands for size/p bytes and 1/p blocks
+** (sampler.c): an estimate unless p is 1. The site keeps which part of it
+** is estimated, the state the sums the ratio estimator needs
+** (emheap_estimate_sums). Out of line: exact mode never comes here until
+** it thins. */
+__attribute__((noinline)) static void charge_sampled(uint32_t site, uint32_t size, uint32_t usable, int sign) {
+  double inverse = emheap_inverse_chance(size);
+  emheap_site *s = site_to_change(site);
+  if (inverse == 1) {
+    add_to_site(s, size, 1, sign);
+    return;
+  }
+  double bytes = round(size * inverse), blocks = round(65536 * inverse) / 65536;
+  add_to_site(s, bytes, blocks, sign);
+  s->est_bytes += sign * bytes;
+  s->est_blocks += sign * blocks;
+  emheap_estimate_sums *e = &emheap_g.estimates;
+  e->usable += sign * round(usable * inverse);
+  e->blocks += sign * blocks;
+  e->usable_actual += (int64_t)sign * usable;
+  e->blocks_actual += sign;
+}
+
+/* Under the lock: a recorded block of `size` requested bytes and `usable`
+** usable ones comes (sign 1) or goes (-1) at its site; weighted: recorded
+** by sampling. */
+static inline void charge(uint32_t site, uint32_t size, uint32_t usable, int weighted, int sign) {
+  emheap_g.recorded_bytes += (int64_t)sign * size;
+  emheap_g.recorded_usable += (int64_t)sign * usable;
+  if (__builtin_expect(weighted, 0)) {
+    charge_sampled(site, size, usable, sign);
+    return;
+  }
+  add_to_site(site_to_change(site), size, 1, sign);
 }
 
 /* Exact mode whose block table cannot grow (block_table.c): the blocks it
