@@ -13,8 +13,8 @@ NODE_RUN := $(NODE) --no-experimental-fetch
 B := build
 # What the runtime is made of: the lists live in runtime/build.js, which an
 # npm install uses to build the runtime without make (bin/emheap-config).
-# The core runtime; the shadow-stack hooks and the link-time mode choices
-# are separate objects that emheap-config adds on request. Everything that
+# The core runtime; the link-time mode choices are separate objects that
+# emheap-config adds on request. Everything that
 # touches thread-local or shared state is built twice: for single-threaded
 # programs, and with -pthread (atomics, a lock) for threaded ones
 # (`emheap-config --pthread`).
@@ -22,7 +22,7 @@ RUNTIME_CORE := $(shell $(NODE) runtime/build.js --print core)
 RUNTIME_HDR := $(wildcard runtime/*.h)
 RUNTIME_OBJ := $(patsubst %,$(B)/obj/%.o,$(RUNTIME_CORE))
 RUNTIME_OBJ_MT := $(patsubst %,$(B)/obj-mt/%.o,$(RUNTIME_CORE))
-RUNTIME_EXTRAS := $(B)/emheap_shadow.o $(B)/emheap-mt.o $(B)/emheap_shadow-mt.o \
+RUNTIME_EXTRAS := $(B)/emheap-mt.o \
   $(patsubst %,$(B)/emheap_mode_%.o,$(shell $(NODE) runtime/build.js --print modes))
 # A checkout builds with -Werror; an npm install (build.js) does not, since
 # the user's emcc may warn about what this one does not.
@@ -54,12 +54,6 @@ $(B)/emheap.o: $(RUNTIME_OBJ)
 
 $(B)/emheap-mt.o: $(RUNTIME_OBJ_MT)
 	$(EMCC) -pthread -r $^ -o $@
-
-$(B)/emheap_shadow.o: $(B)/obj/shadow_stack.o
-	cp $< $@
-
-$(B)/emheap_shadow-mt.o: $(B)/obj-mt/shadow_stack.o
-	cp $< $@
 
 $(B)/emheap_mode_%.o: $(B)/obj/mode_%.o
 	cp $< $@

@@ -84,12 +84,7 @@ const ALL_CONFIGS = [
   // Error.stackTraceLimit, 10 frames; exact/js takes 64 by default. This row
   // compares the mechanisms at equal depth.
   {name: 'exact/js depth 10', kind: 'emheap-js', mode: 'exact', contexts: false, stackDepth: 10},
-  // The -finstrument-functions hooks alone, no emheap allocator: the floor
-  // under both shadow rows (bench/workloads/shadow_hooks_state.c).
-  {name: 'shadow hooks only', kind: 'shadow-hooks'},
-  {name: 'exact/shadow', kind: 'emheap-shadow', mode: 'exact'},
   {name: 'sampled/js', kind: 'emheap-js', mode: 'sampled'},
-  {name: 'sampled/shadow', kind: 'emheap-shadow', mode: 'sampled'},
 ];
 const CONFIG = Object.fromEntries(ALL_CONFIGS.map((c) => [c.name, c]));
 // The speed table's rows (baseline always); the emheap tables use their own.
@@ -109,8 +104,7 @@ const WORKLOADS = {
 };
 // A threaded workload is built with the kinds' -pthread variants; the
 // configurations that have none are n/a there.
-const THREADED_KINDS = {plain: 'plain-mt', forwarding: 'forwarding-mt', 'emheap-js': 'emheap-js-mt',
-  'emheap-shadow': 'emheap-shadow-mt'};
+const THREADED_KINDS = {plain: 'plain-mt', forwarding: 'forwarding-mt', 'emheap-js': 'emheap-js-mt'};
 const kindFor = (workload, config) => (WORKLOADS[workload] && WORKLOADS[workload].threaded
   ? THREADED_KINDS[config.kind] : config.kind);
 const WORKLOAD_NAMES = list('BENCH_WORKLOADS', Object.keys(WORKLOADS)).filter((w) => WORKLOADS[w]);
@@ -125,9 +119,8 @@ function modeProblem(config, summary) {
   if (summary.error) return `emheap summary: ${summary.error}`;
   const mode = typeof summary.mode === 'string' ? summary.mode : summary.mode && summary.mode.mode;
   if (!mode) return null; // this runtime does not say; trust the request
-  const shadow = config.kind === 'emheap-shadow';
   if (config.mode === 'off' ? mode !== 'off'
-    : config.mode === 'sampled' ? !/sampl/i.test(mode) : !/exact/i.test(mode) || /shadow/i.test(mode) !== shadow) {
+    : config.mode === 'sampled' ? !/sampl/i.test(mode) : !/exact/i.test(mode)) {
     return `runtime reports mode "${mode}" (asked ${config.name})`;
   }
   return null;
@@ -381,7 +374,7 @@ function speedTable(cells, notes) {
 
 // ---- emheap table (a): memory per live block --------------------------------
 
-const MEMORY_CONFIGS = ['baseline', 'exact', 'exact/js', 'exact/shadow', 'sampled/js', 'sampled/shadow'];
+const MEMORY_CONFIGS = ['baseline', 'exact', 'exact/js', 'sampled/js'];
 
 async function memoryTable(ctx, notes) {
   const rows = [];
@@ -487,7 +480,6 @@ async function exportTiming(page) {
 
 const EXPORT_CELLS = [
   {workload: 'sites', config: 'exact/js'},
-  {workload: 'sites', config: 'exact/shadow'},
   {workload: 'sites1m', config: 'exact/js'},
 ];
 
@@ -568,8 +560,8 @@ function buildAll() {
     for (const c of CONFIGS) if (kindFor(w, c)) wanted.add(`${w}|${kindFor(w, c)}`);
   }
   if (process.env.BENCH_EXTRAS !== '0') {
-    for (const k of ['plain', 'emheap-js', 'emheap-shadow']) wanted.add(`live_blocks|${k}`);
-    for (const k of ['emheap-js', 'emheap-shadow']) wanted.add(`sites|${k}`);
+    for (const k of ['plain', 'emheap-js']) wanted.add(`live_blocks|${k}`);
+    wanted.add('sites|emheap-js');
     wanted.add('sites1m|emheap-js');
   }
   const builds = {};
@@ -675,9 +667,7 @@ function report(info, speed, targets, memory, exported, notes, cells, started) {
     '- "forwarding only": malloc, free, calloc and realloc wrapped by functions that count the call and',
     '  forward it, nothing else: the floor under every emheap row (one more call level per allocation).',
     '- "forwarding again": the forwarding-only build a second time, paired like every row: an A/A control',
-    '  whose ratio to forwarding only should read 1.00x; how far it is is the bench\'s own error.',
-    '- "shadow hooks only": the workload compiled as for exact/shadow and linked with the shadow-stack',
-    '  hooks but not emheap\'s allocator: what -finstrument-functions costs by itself.', '',
+    '  whose ratio to forwarding only should read 1.00x; how far it is is the bench\'s own error.', '',
     speed, '',
   ];
   if (targets.length) {

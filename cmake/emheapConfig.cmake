@@ -3,12 +3,10 @@
 #   emcmake cmake -S . -B build -Demheap_DIR=node_modules/emheap/cmake
 #
 #   find_package(emheap REQUIRED CONFIG)
-#   target_link_libraries(app PRIVATE emheap::emheap)   # stacks from JS, sampled by default
-#   target_link_libraries(app PRIVATE emheap::shadow)   # exact stacks without JS: also
-#       # compiles app's own sources with -finstrument-functions-after-inlining
+#   target_link_libraries(app PRIVATE emheap::emheap)   # every allocation's stack (exact mode)
 #
-# Programs built with -pthread link emheap::emheap_pthread or
-# emheap::shadow_pthread instead. C++ programs that catch exceptions need
+# Programs built with -pthread link emheap::emheap_pthread instead. C++
+# programs that catch exceptions need
 # -fexceptions at compile and at link (Emscripten's rule, emheap's too).
 #
 # The runtime's files are link dependencies of every target that uses them
@@ -41,7 +39,7 @@ if(NOT _emheap_rc EQUAL 0)
   return()
 endif()
 
-foreach(_emheap_file emheap.o emheap-mt.o emheap_shadow.o emheap_shadow-mt.o library_emheap.js)
+foreach(_emheap_file emheap.o emheap-mt.o library_emheap.js)
   if(NOT EXISTS "${_emheap_dir}/${_emheap_file}")
     set(${CMAKE_FIND_PACKAGE_NAME}_FOUND FALSE)
     set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE "${_emheap_dir}/${_emheap_file} is missing: run `make` in ${_emheap_root}")
@@ -52,14 +50,11 @@ endforeach()
 # One INTERFACE target per variant. Objects go on the link line as link
 # options: a relocatable object is always linked whole, where an archive
 # member defining malloc could be skipped (see runtime/build.js).
-function(_emheap_add_target name mt shadow)
+function(_emheap_add_target name mt)
   if(TARGET emheap::${name})
     return()
   endif()
   set(objects "${_emheap_dir}/emheap${mt}.o")
-  if(shadow)
-    list(APPEND objects "${_emheap_dir}/emheap_shadow${mt}.o")
-  endif()
   set(library "${_emheap_dir}/library_emheap.js")
   set(shell "${_emheap_root}/shell/emheap-shell.js")
   add_library(emheap::${name} INTERFACE IMPORTED)
@@ -67,14 +62,9 @@ function(_emheap_add_target name mt shadow)
     INTERFACE_INCLUDE_DIRECTORIES "${_emheap_root}/runtime"
     INTERFACE_LINK_OPTIONS "${objects};SHELL:--js-library \"${library}\";SHELL:--extern-post-js \"${shell}\";--profiling-funcs"
     INTERFACE_LINK_DEPENDS "${objects};${library};${shell}")
-  if(shadow)
-    set_property(TARGET emheap::${name} PROPERTY INTERFACE_COMPILE_OPTIONS -finstrument-functions-after-inlining)
-  endif()
 endfunction()
 
-_emheap_add_target(emheap "" FALSE)
-_emheap_add_target(shadow "" TRUE)
-_emheap_add_target(emheap_pthread "-mt" FALSE)
-_emheap_add_target(shadow_pthread "-mt" TRUE)
+_emheap_add_target(emheap "")
+_emheap_add_target(emheap_pthread "-mt")
 set(emheap_RUNTIME_DIR "${_emheap_dir}")
 set(${CMAKE_FIND_PACKAGE_NAME}_FOUND TRUE)

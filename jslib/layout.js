@@ -16,8 +16,7 @@ var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   sites: 160, framePool: 176, samplingInterval: 188, blocks: 192, blockMask: 196,
-  blockCount: 200, allocator: 204, lock: 208, threaded: 212, shadowLinked: 216,
-  shadowDepthAddr: 220, seed: 224, countSlots: 236, growth: 240, peakEpoch: 1264, peakBreak: 1268,
+  blockCount: 200, allocator: 204, lock: 208, threaded: 212, seed: 224, countSlots: 236, growth: 240, peakEpoch: 1264, peakBreak: 1268,
   heapBase: 1272, sbrkPtrAddr: 1276, blocksAtPeak: 1280, blockSerial: 1284, roots: 1288, countSlotCount: 1292,
   totalAtPeak: 1296, contextChecks: 1304, recordedBytes: 1312, recordedUsable: 1320,
   recordedAtPeak: 1328, usableAtPeak: 1336, estimates: 1344, estimatesAtPeak: 1376, thinnedAt: 1408};
@@ -31,7 +30,6 @@ var MODE_EXACT = 1;
 var MODE_SAMPLED = 2;
 var MODE_OFF = 3;
 var STACK_JS = 1;
-var STACK_SHADOW = 2;
 var STACK_WASM = 3; // a worker's JS stack: (function index, module offset) pairs
 var FRAME_TRUNCATED = 0xFFFFFFFF;
 var FRAME_JS = 0xFFFFFFFE; // in a worker stack's function word: JS code (emheap_internal.h)
@@ -146,21 +144,18 @@ function readEstimateSums(view, statePtr) {
   };
 }
 
-// What the numbers mean: {mode: 'exact' | 'exact-shadow' | 'sampled' |
-// 'off' (files before layout 9 say 'exact-js' for 'exact'),
-// samplingInterval (0 unless sampling), interval (what sampling would
-// use), shadowLinked, threaded, allocator}.
+// What the numbers mean: {mode: 'exact' | 'sampled' | 'off' (older files
+// say 'exact-js' or 'exact-shadow' for exact), samplingInterval (0 unless
+// sampling), interval (what sampling would use), threaded, allocator}.
 function readMode(view, statePtr) {
   var mode = view.getUint32(statePtr + STATE.mode, true);
-  var shadowLinked = view.getUint32(statePtr + STATE.shadowLinked, true) !== 0;
-  var name = mode === MODE_OFF ? 'off' : mode === MODE_SAMPLED ? 'sampled' : shadowLinked ? 'exact-shadow' : 'exact';
+  var name = mode === MODE_OFF ? 'off' : mode === MODE_SAMPLED ? 'sampled' : 'exact';
   return {
     mode: name,
     // (exact mode samples too once thinned: summary.thinnedAtBytes)
     samplingInterval: mode === MODE_SAMPLED || u64(view, statePtr + STATE.thinnedAt)
       ? view.getUint32(statePtr + STATE.samplingInterval, true) : 0,
     interval: view.getUint32(statePtr + STATE.samplingInterval, true), // what sampling would use
-    shadowLinked: shadowLinked,
     threaded: view.getUint32(statePtr + STATE.threaded, true) !== 0,
     allocator: ALLOCATORS[view.getUint32(statePtr + STATE.allocator, true)] || 'generic',
   };
@@ -295,8 +290,8 @@ function readRoots(view, at) {
 }
 
 // Site s of a copy: its counters, stack kind and reference, thread, and
-// for shadow stacks the frames (function pointers, root first), for worker
-// stacks their (function index, module offset) pairs, root first. The part
+// for worker stacks their (function index, module offset) pairs, root
+// first. The part
 // of its live numbers that is an estimate (blocks recorded by sampling) is
 // scaled by `scales` (model/estimates.js ratioScales; none: as they are)
 // and given on its own too (estimatedLiveBytes, ...AtPeak).
@@ -307,7 +302,7 @@ function readSite(tables, s, scales) {
   var ref = view.getUint32(at + 52, true);
   var depth = view.getUint32(at + 56, true);
   var frames = null;
-  if (kind === STACK_SHADOW || kind === STACK_WASM) {
+  if (kind === STACK_WASM) {
     frames = [];
     for (var i = 0; i < depth && (ref + i) * 4 < tables.pool.byteLength; i++) {
       frames.push(tables.pool.getUint32((ref + i) * 4, true));
@@ -375,12 +370,6 @@ function setPaused(view, statePtr, paused) {
   view.setUint32(statePtr + STATE.paused, paused ? 1 : 0, true);
 }
 
-// Address of the main thread's shadow stack depth (JS saves and restores
-// it around calls that exceptions or longjmp may unwind).
-function shadowDepthAddress(view, statePtr) {
-  return view.getUint32(statePtr + STATE.shadowDepthAddr, true);
-}
-
 // A worker's stack word for a function whose direct recursion was folded
 // into one frame (stack_table.js): the function index with the top bit
 // set. Function indices stay far below it; FRAME_TRUNCATED and FRAME_JS are
@@ -405,10 +394,10 @@ function contextChecks(view, statePtr) {
 
 module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, isRecursiveWord: isRecursiveWord,
   functionOfWord: functionOfWord,
-  LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_SHADOW: STACK_SHADOW, STACK_WASM: STACK_WASM,
+  LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_WASM: STACK_WASM,
   FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,
   copySiteTables: copySiteTables, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
   readEstimateSums: readEstimateSums, readGrowth: readGrowth, writeConfig: writeConfig,
-  setPaused: setPaused, shadowDepthAddress: shadowDepthAddress, withLock: withLock,
+  setPaused: setPaused, withLock: withLock,
 };

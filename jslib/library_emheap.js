@@ -180,7 +180,6 @@ emheapAddToLibrary({
         var bytes = null;
         EMHEAP.moduleBytes().then(function (b) {
           bytes = b;
-          if (!EMHEAP.wantsContexts(bytes)) return WebAssembly.instantiate(bytes, imports);
           return emheapModules.contexts.instantiateRewritten(bytes, imports).then(function (r) {
             EMHEAP.contexts = r.contexts;
             return r;
@@ -208,7 +207,7 @@ emheapAddToLibrary({
     // mode the user chose is kept: exact then takes a JS stack per
     // allocation, and emheap_js_contexts_ready says so.) -> the mode to write.
     defaultModeFallback: function (mode) {
-      if (EMHEAP.chosenMode() || mode.mode !== 'exact' || mode.shadowLinked || EMHEAP.contexts) return null;
+      if (EMHEAP.chosenMode() || mode.mode !== 'exact' || EMHEAP.contexts) return null;
       if (EMHEAP.config().contexts) {
         console.warn('emheap: sampled mode (one stack per ' + mode.interval + ' bytes on average): exact ' +
           'stacks need the module rewritten as it loads, which did not happen here (' + (EMHEAP.contextsWhyNot ||
@@ -216,12 +215,6 @@ emheapAddToLibrary({
           'allocation anyway, with a JS stack each, many times slower');
       }
       return 'sampled';
-    },
-
-    // With the shadow stack linked (its object leaves a custom section),
-    // the shadow stack names exact sites: the module stays as it is.
-    wantsContexts: function (bytes) {
-      return !emheapModules.wasmSections.customSections(bytes)['emheap.shadow'];
     },
 
     // The module's bytes, as Emscripten would load them: Module.wasmBinary,
@@ -435,7 +428,7 @@ emheapAddToLibrary({
       fetch(base).then(bytes).then(function (buf) {
         var more = buf ? useModule(new Uint8Array(buf)) : {dwarf: '', map: ''};
         // Without a name section, a symbol map (emcc --emit-symbol-map) next
-        // to the JS names the functions of shadow stacks.
+        // to the JS names the module's functions.
         var symbols = buf && !EMHEAP.functionNames
           ? fetch(new URL(emheapModules.symbolMap.symbolMapPathFor(base), base).href).then(text).then(function (t) {
             if (t) useSymbols(t);
@@ -463,28 +456,11 @@ emheapAddToLibrary({
         source: source,
         preRunDone: typeof runtimeInitialized !== 'undefined' ? !!runtimeInitialized : true,
         sourceLines: EMHEAP.sourceLines,
-        symbolize: EMHEAP.symbolize,
         functionName: EMHEAP.functionName,
         // a snapshot taken on a pthread (EM_ASM under -sPROXY_TO_PTHREAD)
         // cannot read the main thread's JS stack table
         onWorker: typeof ENVIRONMENT_IS_PTHREAD !== 'undefined' && !!ENVIRONMENT_IS_PTHREAD,
       };
-    },
-
-    // Function pointer (table index) -> {funcIndex, name}. V8 names a wasm
-    // function object by its function index; the name section (or, without
-    // one, "wasm-function[N]") gives the readable name.
-    symbolize: function (pointer) {
-      var table = typeof wasmTable !== 'undefined' ? wasmTable : null;
-      var fn = null;
-      try {
-        fn = table ? (table.get.original || table.get).call(table, pointer) : null;
-      } catch (e) {
-        fn = null;
-      }
-      var index = fn && /^\d+$/.test(fn.name) ? Number(fn.name) : -1;
-      if (index < 0) return null;
-      return {funcIndex: index, name: EMHEAP.functionName(index) || 'wasm-function[' + index + ']'};
     },
 
     // The name section's (or symbol map's) name of a wasm function, or null.
@@ -745,34 +721,6 @@ emheapAddToLibrary({
       }
     },
 
-    // Calls from JS into wasm function pointers (invoke_* wrappers of
-    // exceptions and setjmp, main loop and event callbacks) go through
-    // getWasmTableEntry. An exception or longjmp that unwinds wasm frames
-    // skips their exit hooks; restoring the shadow depth when such a call
-    // returns or throws keeps it exact.
-    guardShadowDepth: function () {
-      if (typeof getWasmTableEntry !== 'function' || typeof HEAPU32 === 'undefined') return;
-      var original = getWasmTableEntry;
-      var wrappers = [];
-      var depthIndex = emheapModules.layout.shadowDepthAddress(new DataView(EMHEAP.buffer()), EMHEAP.state) >> 2;
-      getWasmTableEntry = function (pointer) {
-        var target = original(pointer);
-        var wrapper = wrappers[pointer];
-        if (wrapper && wrapper.target === target) return wrapper;
-        wrapper = function () {
-          var depth = HEAPU32[depthIndex];
-          try {
-            return target.apply(this, arguments);
-          } finally {
-            HEAPU32[depthIndex] = depth;
-          }
-        };
-        wrapper.target = target;
-        wrappers[pointer] = wrapper;
-        return wrapper;
-      };
-    },
-
     // Emscripten <= 3.1.13 frees a finished thread's struct and stack with
     // its builtin allocator after taking them from malloc: its JS calls
     // _emscripten_thread_free_data first, and runtime/thread_exit.c takes
@@ -818,7 +766,7 @@ emheapAddToLibrary({
       return {heap: !!options['heap']};
     },
 
-    // The runtime's mode now: 'exact', 'exact-shadow', 'sampled', 'off'
+    // The runtime's mode now: 'exact', 'sampled', 'off'
     // (no state: 'off').
     modeNow: function () {
       var state = EMHEAP.stateAddress();
@@ -1313,7 +1261,6 @@ emheapAddToLibrary({
       if (fallback) emheapModules.layout.writeConfig(view, state, {mode: fallback});
       var mode = emheapModules.layout.readMode(view, state);
       off = mode.mode === 'off';
-      if (mode.shadowLinked) EMHEAP.guardShadowDepth();
       if (mode.threaded) EMHEAP.watchThreadDataFrees();
       var shared = typeof SharedArrayBuffer !== 'undefined' && view.buffer instanceof SharedArrayBuffer;
       if (shared && !mode.threaded && mode.mode !== 'off') {

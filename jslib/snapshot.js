@@ -5,7 +5,6 @@
 var layout = require('./layout');
 var TRUNCATED = require('./stack_table').TRUNCATED;
 var siteCounters = require('../model/site_counters');
-var siteKey = require('../model/names').siteKey;
 var ShardedMap = require('../model/sharded_map').ShardedMap;
 var heapSection = require('../model/heap_section');
 var sortSteps = require('../model/sliced_sort').sortSteps;
@@ -17,9 +16,7 @@ var SNAPSHOT_VERSION = 1;
 // buffer: the wasm memory's ArrayBuffer. statePtr: 0 if the runtime has not
 // started yet (then the snapshot is of an empty heap). info: {source,
 // preRunDone, sourceLines: {lookup(offset)} (source map or DWARF) or null,
-// symbolize: fn(pointer)
-// -> {name, funcIndex} for shadow frames, functionName: fn(funcIndex) -> name
-// or null}.
+// functionName: fn(funcIndex) -> name or null}.
 function buildSnapshot(buffer, statePtr, stackTable, info, copyArea, heapSteps) {
   return runSteps(snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps));
 }
@@ -62,7 +59,6 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
     snapshot.heapGrowth = layout.readGrowth(view, statePtr, snapshot.summary.heapGrowths);
   });
   yield snapshot; // read: capturedAt, mode and summary are final
-  var shadowFrames = new Map(); // function pointer -> frame index in stackTable
   var workerFrames = new Map(); // function index * 2^32 + offset -> frame index
   // JS sites are keyed in C by raw stack; two raw stacks that clean to the
   // same frames (stack_table.js) are one site here: stack id -> its entry.
@@ -77,7 +73,7 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
     var jsStack = 0;
     if (site.stackKind === layout.STACK_JS && site.thread) {
       // A worker whose stack could not be taken (runtime/stack_capture.c).
-      key = '(worker thread ' + site.thread + ': no JS stack; link with emheap-config --shadow)';
+      key = '(worker thread ' + site.thread + ': no JS stack could be taken there)';
     } else if (site.stackKind === layout.STACK_JS && info.onWorker) {
       // The main thread's stack ids mean nothing in this worker's table.
       key = '(main thread: its JS stacks can be read there only; take the snapshot on the main thread)';
@@ -96,11 +92,6 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
         stack = stackTable.stacks[jsStack].frames;
         key = stackTable.stacks[jsStack].key;
       }
-    } else if (site.stackKind === layout.STACK_SHADOW) {
-      for (var i = site.frames.length - 1; i >= 0; i--) {
-        stack.push(shadowFrame(stackTable, shadowFrames, site.frames[i], info));
-      }
-      key = siteKey(stackTable.frames[stack[0]]);
     }
     var out = {id: id, key: key, stack: stack, liveBytes: 0, liveBlocks: 0, totalAllocs: 0, totalBytes: 0,
       peakLiveBytes: 0, blocksAtPeakLiveBytes: 0, liveBytesAtPeak: 0, liveBlocksAtPeak: 0, estimatedLiveBytes: 0,
@@ -120,19 +111,6 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
   }
   yield* sortSteps(snapshot.sites, siteCounters.bySize, STEP_SITES * 4);
   return finishFrames(snapshot, stackTable, info);
-}
-
-// A shadow frame is a function pointer; the stack table interns it as a
-// frame like any other (name from the module's name section when known).
-function shadowFrame(stackTable, cache, pointer, info) {
-  var index = cache.get(pointer);
-  if (index === undefined) {
-    var sym = pointer === layout.FRAME_TRUNCATED ? {funcIndex: -1, name: '(stack truncated)'}
-      : info.symbolize ? info.symbolize(pointer) : null;
-    index = stackTable.internFunction(sym ? sym.funcIndex : -1, sym ? sym.name : 'wasm-table[' + pointer + ']');
-    cache.set(pointer, index);
-  }
-  return index;
 }
 
 // A worker's stack (runtime/stack_capture.c): (function index, module
@@ -165,14 +143,15 @@ function workerStack(stackTable, cache, words, info) {
 }
 
 function finishFrames(snapshot, stackTable, info) {
-  snapshot.frames = stackTable.frames.map(function (f) { return withSource(f, info.sourceLines); });
-  return snapshot;
+  snapshot.frames = stackTable.frames.slice();
+  return completeFrames(snapshot, info);
 }
 
-// Completes the frames of a snapshot taken before the module's debug info
-// arrived (see downloadSnapshot): wasm functions known only by index get
-// their names (info.functionName), wasm frames their file and line. The
-// sites are untouched: they were read when the snapshot was taken.
+// Names and places the frames: wasm functions known only by index (no
+// name section: "wasm-function[N]") get their names (info.functionName: a
+// symbol map), wasm frames their file and line. Also for a snapshot taken
+// before the module's debug info arrived (see downloadSnapshot). The sites
+// are untouched: they were read when the snapshot was taken.
 function completeFrames(snapshot, info) {
   snapshot.frames = snapshot.frames.map(function (f) {
     var name = f.funcIndex >= 0 && f.name === 'wasm-function[' + f.funcIndex + ']' && info.functionName

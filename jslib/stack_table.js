@@ -463,8 +463,8 @@ StackTable.prototype.internFrame = function (f) {
   return index;
 };
 
-// A frame known only as a function (shadow stacks record functions, not
-// call offsets). funcIndex -1 when the function could not be identified.
+// A frame known only as a function, not a call offset (a worker's JS
+// frames, the truncation marker). funcIndex -1 when there is none.
 StackTable.prototype.internFunction = function (funcIndex, name) {
   var identity = 'f' + funcIndex + ':' + name;
   var index = this.frameIds.get(identity);

@@ -1,13 +1,13 @@
 // names.js: frames and site keys as a person reads them in a terminal or a
 // console (the leak report, `emheap top`, `emheap diff`). One place, so a
-// frame reads the same whatever stack source made it (JS stacks give call
-// lines, shadow stacks give functions) and whoever prints it. Files and
+// frame reads the same whatever made it (a stack on the main thread or a
+// worker, a file of an older version) and whoever prints it. Files and
 // --json keep the full names; only text for people is shortened.
 'use strict';
 
 // "leak_memory leaky.c:42" when the frame has a source location, else its
 // name. The wasm module is left out: in one app it is the same on every
-// frame, and with it a shadow frame read differently from a JS-stack one.
+// frame.
 function frameText(frame, short) {
   var name = (short ? shortName(frame.name) : frame.name) + (frame.recursive ? ' (recursive)' : '');
   if (frame.file !== undefined && frame.file !== '') {
@@ -68,7 +68,7 @@ function closing(s, open, left, right) {
 
 // A site's key: its leaf frame, precise enough to tell two calls in one
 // function apart: the wasm call offset when known ("f+0x1a2b"), the JS
-// line and column, else the function (shadow stacks record functions).
+// line and column, else the function (frames known by function only).
 function siteKey(frame) {
   if (!frame) return '(unattributed)';
   if (frame.offset !== undefined) return frame.name + '+0x' + frame.offset.toString(16);

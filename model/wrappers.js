@@ -19,8 +19,7 @@
 //    end (std::vector's __push_back_slow_path, basic_string::__grow_by,
 //    make_unique...) are how the app's code reached operator new, not what
 //    wanted the memory. They are real frames wherever the compiler did not
-//    inline them (always at -O0; at -O2 the growth paths), in JS and shadow
-//    stacks alike. Counted in `wrappers.standardLibrary` (frames removed).
+//    inline them (always at -O0; at -O2 the growth paths). Counted in `wrappers.standardLibrary` (frames removed).
 // The built-in wrappers (malloc, operator new, libc++'s allocate...) are
 // dropped earlier, when stacks are captured (jslib/v8_stack.js).
 //

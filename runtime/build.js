@@ -9,7 +9,6 @@
 //
 // Objects (what `emheap-config --ldflags` names):
 //   emheap.o, emheap-mt.o              the core, single-threaded and -pthread
-//   emheap_shadow.o, emheap_shadow-mt.o the -finstrument-functions hooks
 //   emheap_mode_{exact,sampled,off}.o  a mode chosen on the link line
 // The core is one relocatable object, not an archive: an archive member
 // defining malloc would only be pulled in if malloc were still undefined
@@ -37,14 +36,11 @@ function plan(out) {
     file: path.join(out, dir, name + '.o'), source: path.join(RUNTIME_DIR, name + '.c'), extra});
   const st = (name) => unit('obj', name, []);
   const mt = (name) => unit('obj-mt', name, ['-pthread']);
-  const units = [...CORE, 'shadow_stack', ...MODES.map((m) => 'mode_' + m)].map(st)
-    .concat([...CORE, 'shadow_stack'].map(mt));
+  const units = [...CORE, ...MODES.map((m) => 'mode_' + m)].map(st).concat(CORE.map(mt));
   const byName = (dir, name) => units.find((u) => u.file === path.join(out, dir, name + '.o'));
   const finals = [
     {file: path.join(out, 'emheap.o'), link: [], from: CORE.map((n) => byName('obj', n))},
     {file: path.join(out, 'emheap-mt.o'), link: ['-pthread'], from: CORE.map((n) => byName('obj-mt', n))},
-    {file: path.join(out, 'emheap_shadow.o'), from: [byName('obj', 'shadow_stack')]},
-    {file: path.join(out, 'emheap_shadow-mt.o'), from: [byName('obj-mt', 'shadow_stack')]},
     ...MODES.map((m) => ({file: path.join(out, `emheap_mode_${m}.o`), from: [byName('obj', 'mode_' + m)]})),
   ];
   return {units, finals};

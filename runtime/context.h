@@ -24,8 +24,8 @@ extern uint32_t emheap_cc_hi(void);
 extern uint32_t emheap_cc_js(void);
 extern void emheap_cc_set_js(uint32_t jsid);
 
-/* Nonzero when sites come from contexts (exact mode in a rewritten module
-** without the shadow stack): set once, at initialization. */
+/* Nonzero when sites come from contexts (exact mode in a rewritten
+** module): set once, at initialization. */
 extern uint32_t emheap_contexts_on;
 
 /* A checking mode for tests (EMHEAP_CONTEXTS=verify): every allocation

@@ -54,7 +54,7 @@ typedef struct emheap_counters {
                                 had no room (fixed heap): counted globally, charged to no site */
   uint64_t lost_bytes;       /* their bytes */
   uint32_t lost_sites;       /* new call stacks charged to "(unattributed)" for want of room */
-  uint32_t truncated_stacks; /* recorded stacks deeper than the shadow stack keeps (leaf end kept) */
+  uint32_t truncated_stacks; /* recorded stacks deeper than a worker hands over (leaf end kept) */
   uint64_t table_bytes;      /* heap bytes emheap's own tables hold */
 } emheap_counters;
 

@@ -16,8 +16,8 @@
 **
 ** Threads (-pthread builds, runtime compiled with -pthread): every field
 ** of emheap_state is guarded by `lock` (lock.h), JS included when it reads
-** the tables; what a thread keeps for itself (shadow stack, sampling
-** countdown, random state) is thread-local and never read by JS.
+** the tables; what a thread keeps for itself (sampling countdown, random
+** state) is thread-local and never read by JS.
 */
 #ifndef EMHEAP_INTERNAL_H
 #define EMHEAP_INTERNAL_H
@@ -29,7 +29,7 @@
 
 #define EMHEAP_MAGIC 0x50484d45u /* "EMHP" little-endian */
 
-/* What is recorded. The stack source (JS or shadow) is per site. */
+/* What is recorded. */
 #define EMHEAP_MODE_EXACT 1   /* every allocation gets a site */
 #define EMHEAP_MODE_SAMPLED 2 /* sampling by bytes; sites hold estimates */
 #define EMHEAP_MODE_OFF 3     /* nothing: every entry point forwards */
@@ -50,15 +50,14 @@
 /* How a site's stack is stored. */
 #define EMHEAP_STACK_NONE 0   /* site 0 */
 #define EMHEAP_STACK_JS 1     /* stack_ref = JS stack id; JS holds the frames */
-#define EMHEAP_STACK_SHADOW 2 /* stack_ref = offset in frame_pool, stack_depth frames, root first */
+/* (2 is not used) */
 #define EMHEAP_STACK_WASM 3   /* a worker's JS stack, as wasm code positions: stack_ref = offset
                                  in frame_pool, stack_depth words = (function index, byte offset
                                  in the module) pairs, root first; a function index with its top
                                  bit set stands for a folded direct recursion (jslib/layout.js) */
 
-/* A shadow frame that stands for the frames cut off a stack deeper than the
-** shadow stack keeps; JS names it "(stack truncated)". Never a real table
-** index (tables are far smaller). */
+/* In an EMHEAP_STACK_WASM pair's function word: the frames cut off a stack
+** deeper than a worker hands over; JS names it "(stack truncated)". */
 #define EMHEAP_FRAME_TRUNCATED 0xFFFFFFFFu
 /* In an EMHEAP_STACK_WASM pair's function word: JS code (a worker's JS
 ** frames have no place in linear memory; JS names it "(JS on a worker)"). */
@@ -173,7 +172,7 @@ typedef struct emheap_state {
   uint32_t site_capacity;     /*  164 */
   uint32_t *site_index;       /*  168 open addressing on key: site number, 0 = empty */
   uint32_t site_index_mask;   /*  172 capacity - 1 */
-  uint32_t *frame_pool;       /*  176 frames of shadow-stack sites */
+  uint32_t *frame_pool;       /*  176 frames of workers' sites (EMHEAP_STACK_WASM) */
   uint32_t frame_pool_used;   /*  180 */
   uint32_t frame_pool_capacity; /* 184 */
   uint32_t sampling_interval; /*  188 mean bytes between samples (JS may set it) */
@@ -183,8 +182,8 @@ typedef struct emheap_state {
   uint32_t allocator;         /*  204 EMHEAP_ALLOCATOR_* */
   uint32_t lock;              /*  208 spin lock of -pthread builds (lock.h); 0 when free */
   uint32_t threaded;          /*  212 nonzero in a runtime built with -pthread */
-  uint32_t shadow_linked;     /*  216 nonzero if shadow_stack.o is in the program */
-  uint32_t shadow_depth_addr; /*  220 main thread's shadow depth (JS restores it after unwinding) */
+  uint32_t reserved_216;      /*  216 0 */
+  uint32_t reserved_220;      /*  220 0 */
   uint64_t seed;              /*  224 random seed (JS may set it; 0 = JS did not) */
   uint32_t last_heap_size;    /*  232 heap size when the break last moved */
   uint32_t count_slots;       /*  236 address of the per-thread counting slots (thread_counts.h),
@@ -255,7 +254,7 @@ void emheap_table_free(void *p, size_t bytes);
 
 /* site_table.c: key -> site number (under the lock). */
 int emheap_sites_init(void);
-/* Finds or creates the site for key; a new shadow site copies `depth`
+/* Finds or creates the site for key; a new worker site copies `depth`
 ** frames from `frames`. Returns EMHEAP_SITE_UNATTRIBUTED (and counts a lost
 ** site) if the table cannot grow. */
 uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_ref,
@@ -311,9 +310,8 @@ void emheap_capture_stack(emheap_stack *out, uint32_t *root);
 /* 0 for the main thread's JS realm, a serial from 1 for each worker's. */
 uint32_t emheap_js_thread_serial(void);
 
-/* shadow_stack.c hashing, shared with stack_capture.c: hash[d + 1] from
-** hash[d] and the function entered at depth d. */
-static inline uint64_t emheap_shadow_mix(uint64_t h, uint32_t fn) {
+/* stack_capture.c: the hash of a stack's frames, one word at a time. */
+static inline uint64_t emheap_frame_mix(uint64_t h, uint32_t fn) {
   h = (h ^ fn) * 0x9E3779B97F4A7C15ull;
   return h ^ (h >> 29);
 }

@@ -10,7 +10,7 @@
 ** once; 0 marks an empty index slot (site 0 is the unattributed site,
 ** which is never looked up by key).
 **
-** Shadow-stack and worker sites (EMHEAP_STACK_WASM) keep their frames in
+** Worker sites (EMHEAP_STACK_WASM) keep their frames in
 ** frame_pool, appended once when the site is created; sites never move
 ** their frames, so JS can read them.
 ** All memory comes from emheap_table_alloc: when it refuses, a new stack is
@@ -117,7 +117,7 @@ uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_r
     mask = emheap_g.site_index_mask;
     for (i = index_slot(key, mask); emheap_g.site_index[i]; i = (i + 1) & mask) {}
   }
-  if (stack_kind == EMHEAP_STACK_SHADOW || stack_kind == EMHEAP_STACK_WASM) {
+  if (stack_kind == EMHEAP_STACK_WASM) {
     int64_t at = pool_append(frames, depth);
     if (at < 0) {
       emheap_g.counters.lost_sites++;

@@ -1,16 +1,10 @@
 /*
-** stack_capture.c -- which call stack is allocating right now.
-**
-** Shadow stack first: when the app's code is compiled with
-** -finstrument-functions-after-inlining, shadow_stack.c keeps the chain of
-** functions and a hash of it, so finding the site is one hash-table lookup
-** with no call into JS. Otherwise (system code, startup, blocks JS asks
-** for, builds without the shadow stack) the stack comes from JS: on the
-** main thread an id in its JS stack table; on a worker the stack's wasm
-** frames as (function, offset) pairs, copied into linear memory, because
-** each worker has its own JS stack table and snapshots are read on the main
-** thread. Only if a worker's stack cannot be taken is it one site for the
-** whole thread.
+** stack_capture.c -- which call stack is allocating right now: taken by
+** JS. On the main thread an id in its JS stack table; on a worker the
+** stack's wasm frames as (function, offset) pairs, copied into linear
+** memory, because each worker has its own JS stack table and snapshots are
+** read on the main thread. Only if a worker's stack cannot be taken is it
+** one site for the whole thread.
 **
 ** Runs outside the lock: only this thread's own state is touched.
 */
@@ -34,9 +28,8 @@ extern uint32_t emheap_js_capture_frames(uint32_t *frames, uint32_t capacity, ui
 
 _Thread_local emheap_thread_state emheap_self;
 
-#define JS_KEY_TAG (1ull << 63)   /* JS stack ids and shadow hashes never collide */
-#define DEEP_SEED 0x6A09E667F3BCC909ull
-#define WASM_SEED 0xBB67AE8584CAA73Bull /* worker stacks: not the hash of a shadow stack */
+#define JS_KEY_TAG (1ull << 63)   /* JS stack ids and hashes of frames never collide */
+#define WASM_SEED 0xBB67AE8584CAA73Bull
 
 /* Which JS realm's stack table an id belongs to: each pthread worker has
 ** its own, so ids of different threads must not meet in one site. 0 for
@@ -54,8 +47,8 @@ uint32_t emheap_js_thread_serial(void) {
 #endif
 }
 
-/* A stack given by its frames (shadow, deep shadow, or a worker's wasm
-** positions): one site per key, whatever thread allocated. */
+/* A stack given by its frames (a worker's wasm positions): one site per
+** key, whatever thread allocated. */
 static inline void stack_of_frames(emheap_stack *out, uint64_t h, uint32_t kind, uint32_t *frames, uint32_t n) {
   out->key = h & ~JS_KEY_TAG;
   out->kind = kind;
@@ -65,50 +58,17 @@ static inline void stack_of_frames(emheap_stack *out, uint64_t h, uint32_t kind,
   out->depth = n;
 }
 
-static void capture_deep(emheap_shadow_stack *s, emheap_stack *out) {
-  uint32_t depth = s->depth;
-  uint32_t first = EMHEAP_SHADOW_CAPACITY;
-  if (s->deep_high > EMHEAP_SHADOW_RING && s->deep_high - EMHEAP_SHADOW_RING > first)
-    first = s->deep_high - EMHEAP_SHADOW_RING;
-  if (first > depth) first = depth;
-  if (depth - first > EMHEAP_SHADOW_RING) first = depth - EMHEAP_SHADOW_RING;
-  uint32_t n = 0;
-  uint64_t h = DEEP_SEED;
-  uint32_t *deep_frames = emheap_self.deep_frames;
-  deep_frames[n++] = EMHEAP_FRAME_TRUNCATED;
-  for (uint32_t i = first; i < depth; i++) {
-    uint32_t f = s->ring[(i - EMHEAP_SHADOW_CAPACITY) & (EMHEAP_SHADOW_RING - 1)];
-    deep_frames[n++] = f;
-    h = emheap_shadow_mix(h, f);
-  }
-  stack_of_frames(out, h, EMHEAP_STACK_SHADOW, deep_frames, n);
-}
-
 void emheap_capture_stack(emheap_stack *out, uint32_t *root) {
-  emheap_shadow_stack *s = &emheap_self.shadow;
-  uint32_t depth = s->depth;
-  if (depth > EMHEAP_SHADOW_CAPACITY) {
-    capture_deep(s, out);
-    return;
-  }
-  if (depth) {
-    /* Hash only the frames pushed since the last allocation (see the
-    ** invariant in thread_state.h). */
-    for (uint32_t i = s->hashed; i < depth; i++) s->hash[i + 1] = emheap_shadow_mix(s->hash[i], s->fn[i]);
-    if (depth > s->hashed) s->hashed = depth;
-    stack_of_frames(out, s->hash[depth], EMHEAP_STACK_SHADOW, s->fn, depth);
-    return;
-  }
   uint32_t thread = emheap_js_thread_serial();
   if (thread) {
     /* A worker: its JS stack table is its own, so the frames themselves go
-    ** to the site (deep_frames is free: this stack is not a deep shadow
-    ** one). The key does not depend on the thread: one stack, one site. */
-    uint32_t *frames = emheap_self.deep_frames;
-    uint32_t n = emheap_js_capture_frames(frames, EMHEAP_SHADOW_RING, root);
+    ** to the site. The key does not depend on the thread: one stack, one
+    ** site. */
+    uint32_t *frames = emheap_self.worker_frames;
+    uint32_t n = emheap_js_capture_frames(frames, EMHEAP_WORKER_FRAMES, root);
     if (n) {
       uint64_t h = WASM_SEED;
-      for (uint32_t i = 0; i < n; i++) h = emheap_shadow_mix(h, frames[i]);
+      for (uint32_t i = 0; i < n; i++) h = emheap_frame_mix(h, frames[i]);
       stack_of_frames(out, h, EMHEAP_STACK_WASM, frames, n);
       return;
     }

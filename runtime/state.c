@@ -55,9 +55,8 @@ static void (*volatile threads_check)(void) =
     emheap_single_threaded_runtime_in_a_threaded_program__link_with_emheap_config_pthread;
 #endif
 
-/* Defined only when mode_*.c / shadow_stack.c are linked. */
+/* Defined only when a mode_*.c is linked. */
 extern const uint32_t emheap_link_mode __attribute__((weak));
-extern void __cyg_profile_func_enter(void *, void *) __attribute__((weak));
 /* Defined by wasm-ld: the end of the static data and stack, the start of
 ** what sbrk hands out. */
 extern unsigned char __heap_base;
@@ -90,8 +89,6 @@ void emheap_init_slow(void) {
   emheap_roots_init();
   emheap_g.layout_version = EMHEAP_LAYOUT_VERSION;
   emheap_g.threaded = EMHEAP_THREADED;
-  emheap_g.shadow_linked = __cyg_profile_func_enter != NULL;
-  emheap_g.shadow_depth_addr = (uint32_t)(uintptr_t)&emheap_self.shadow.depth;
 #if EMHEAP_THREADED
   emheap_g.count_slots = (uint32_t)(uintptr_t)emheap_count_slots;
   emheap_g.count_slot_count = EMHEAP_COUNT_SLOTS;
@@ -112,10 +109,9 @@ void emheap_init_slow(void) {
   emheap_sites_init();
   emheap_blocks_init();
   /* Calling contexts name exact sites where the JS library rewrote the
-  ** module (jslib/wasm_instrument.js); the shadow stack, when linked,
-  ** names them itself. */
+  ** module (jslib/wasm_instrument.js). */
   emheap_g.context_checks = (uint32_t)(uintptr_t)&emheap_context_checks;
-  if (mode == EMHEAP_MODE_EXACT && !emheap_g.shadow_linked) {
+  if (mode == EMHEAP_MODE_EXACT) {
     uint32_t ready = emheap_js_contexts_ready();
     emheap_context_checks.verify = ready == 2;
     if (ready) emheap_contexts_on = emheap_contexts_init();

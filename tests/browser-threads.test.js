@@ -1,10 +1,10 @@
 // browser-threads.test.js -- a -pthread program in headless Chromium and
 // Firefox, served cross-origin isolated: four threads allocating at once,
 // sixteen more started and joined, then Ctrl+Shift+H. The page never
-// crashes and the downloaded file names the worker threads' allocations,
-// with shadow stacks (they live in linear memory) and with JS stacks (each
-// worker takes its own and hands the runtime their wasm positions; in
-// Firefox through the text of its stacks, jslib/gecko_stack.js).
+// crashes and the downloaded file names the worker threads' allocations:
+// each worker takes its own JS stacks and hands the runtime their wasm
+// positions (in Firefox through the text of its stacks,
+// jslib/gecko_stack.js).
 'use strict';
 
 const {describe, test, before, after} = require('node:test');
@@ -41,11 +41,10 @@ function checkThreadsFile(file, mode) {
 
 describe('threads in the page', {skip}, () => {
   const chrome = servedChromium({
-    '/shadow/': path.join(PAGES, 'threads_page'),
     '/js/': path.join(PAGES, 'threads_page_js'),
   });
 
-  for (const [dir, mode] of [['shadow', 'exact-shadow'], ['js', 'exact']]) {
+  for (const [dir, mode] of [['js', 'exact']]) {
     test(`a threaded page (${mode}): no crash, Ctrl+Shift+H downloads worker sites, named`, async () => {
       const {context, page, consoleMessages} = await newPage(chrome.browser);
       try {
@@ -73,7 +72,7 @@ describe('threads in the page, Firefox', {skip: firefox.haveFirefox() ? false
   let server;
   let browser;
   before(async () => {
-    server = await serve({'/shadow/': path.join(PAGES, 'threads_page'), '/js/': path.join(PAGES, 'threads_page_js')});
+    server = await serve({'/js/': path.join(PAGES, 'threads_page_js')});
     browser = await firefox.launch();
   });
   after(async () => {
@@ -81,7 +80,7 @@ describe('threads in the page, Firefox', {skip: firefox.haveFirefox() ? false
     if (server) await server.close();
   });
 
-  for (const [dir, mode] of [['shadow', 'exact-shadow'], ['js', 'exact']]) {
+  for (const [dir, mode] of [['js', 'exact']]) {
     test(`a threaded page (${mode}): no crash, Ctrl+Shift+H downloads worker sites, named`, async () => {
       const opened = await firefox.openPage(browser, `${server.url}/${dir}/index.html`,
         (page) => page.waitForFunction(() => typeof emheap === 'object', {timeout: 30000}));

@@ -1,8 +1,8 @@
 // heap_scan.test.js -- the heap graph of a real program (runtime/roots.c,
 // jslib/heap_scan.js, model/heap_graph.js, model/heap_section.js):
 // tests/runtime/heap_graph.c lays out a heap whose shape is known and
-// prints emheap.snapshot({heap: true}); built exact with dlmalloc, emmalloc,
-// shadow stacks and -pthread. Also the CLI's --sort retained on it.
+// prints emheap.snapshot({heap: true}); built exact with dlmalloc, emmalloc
+// and -pthread. Also the CLI's --sort retained on it.
 'use strict';
 
 const test = require('node:test');
@@ -57,7 +57,7 @@ function knownHeap(program) {
   return {snap, h, blocks: blocksOf(snap), groupNode: (name) => 1 + h.groups.findIndex((g) => g.name === name)};
 }
 
-for (const build of ['dlmalloc', 'emmalloc', 'shadow', 'threads']) {
+for (const build of ['dlmalloc', 'emmalloc', 'threads']) {
   test(`heap graph of a program whose heap shape is known (${build})`, () => {
     const {snap, h, blocks, groupNode} = knownHeap(`heap_graph.${build}.js`);
     const all = (pred) => blocks.filter(pred);
@@ -224,7 +224,7 @@ test('emheap top --sort retained|shallow on a snapshot with the heap graph', () 
 // A heap dump (formats/heap_dump.js) analyzed offline gives the page's
 // numbers: every site's heap totals, the leak classes, every block's class,
 // retained size and dominator.
-for (const build of ['dlmalloc', 'emmalloc', 'shadow', 'threads']) {
+for (const build of ['dlmalloc', 'emmalloc', 'threads']) {
   test(`heap dump: emheap analyze gives offline what the page computed (${build})`, () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-dump-'));
     try {
@@ -288,8 +288,8 @@ for (const build of ['dlmalloc', 'emmalloc', 'shadow', 'threads']) {
 }
 
 // The same shapes in C++ (tests/runtime/heap_graph.cpp): new, unique_ptr and
-// vector at -O2 with exceptions, JS stacks and shadow stacks.
-for (const build of ['exact', 'shadow']) {
+// vector at -O2 with exceptions.
+for (const build of ['exact']) {
   test(`heap graph of a C++ program whose heap shape is known (${build})`, () => {
     const {snap, h, blocks, groupNode} = knownHeap(`heap_graph_cpp.${build}.js`);
     // C++ frames read "grow_tree()", "make_nodes(int)"

@@ -1,7 +1,8 @@
 // link_threads.test.js -- a -pthread program linked with the
 // single-threaded runtime (emheap-config without --pthread) would count
 // wrong when its threads allocate at once: the link fails instead, naming
-// the flag to use; with --pthread, and without threads, it links.
+// the flag to use; with --pthread, and without threads, it links. And a
+// removed option, --shadow, is refused.
 'use strict';
 
 const test = require('node:test');
@@ -37,4 +38,13 @@ test('the right runtime links: --pthread with -pthread, the plain one without th
   assert.equal(threaded.status, 0, threaded.stderr);
   const plain = link([], []);
   assert.equal(plain.status, 0, plain.stderr);
+});
+
+test('emheap-config --shadow is refused with what to do instead', () => {
+  for (const what of ['--ldflags', '--cflags']) {
+    const r = spawnSync(CONFIG, ['--shadow', what], {encoding: 'utf8'});
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stdout, '', 'no flags printed: a build line with it fails rather than builds something else');
+    assert.match(r.stderr, /^emheap-config: --shadow is gone: exact mode, the default, names every allocation's call stack without rebuilding the app/);
+  }
 });

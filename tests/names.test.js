@@ -6,9 +6,9 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const {frameText, shortName} = require('../model/names');
 
-test('a frame reads "name file:line" or "name", from a JS stack or a shadow stack alike', () => {
+test('a frame reads "name file:line" or "name", with a line or known by its function only', () => {
   assert.equal(frameText({name: 'native_cache', file: 'qhost.c', line: 16, module: 'qhost.wasm', offset: 0x1fb}), 'native_cache qhost.c:16');
-  // a shadow frame: a function, no call offset, so no line
+  // a frame known by its function: no call offset, so no line
   assert.equal(frameText({name: 'native_cache', module: 'qhost.wasm', funcIndex: 7}), 'native_cache');
   assert.equal(frameText({name: 'f', file: 'a.c'}), 'f a.c');
   assert.equal(frameText({name: 'std::__2::vector<int, std::__2::allocator<int> >::push_back(int const&)', file: 'v.h', line: 3}, true),

@@ -133,55 +133,6 @@ for (const [build, how] of [['sourcemap', '-gsource-map'], ['singlefile', '-g -s
   });
 }
 
-test('shadow stack: exact chains, exceptions, longjmp, deep recursion, JS fallback', () => {
-  const r = runWasmProgram(path.join(BUILD, 'shadow.js'));
-  assert.deepEqual(r.failedChecks, [], r.stdout + r.stderr);
-  assert.ok(r.passedChecks.length >= 14, r.stdout);
-  const snap = r.tagged.SNAPSHOT;
-  assert.ok(snap, r.stdout + r.stderr);
-  assert.deepEqual(validateSnapshot(snap), []);
-  assert.equal(snap.mode, 'exact-shadow');
-  assert.equal(snap.samplingInterval, 0);
-  const names = (site) => site.stack.map((i) => snap.frames[i].name);
-  const main = /^(__original_main|main)$/;
-  // Sizes are the allocator's usable sizes: find sites by their leaf.
-  const byLeaf = (name) => {
-    const found = snap.sites.filter((s) => s.stack.length && snap.frames[s.stack[0]].name === name);
-    assert.equal(found.length, 1, `one site with leaf ${name}: ${found.length}`);
-    return found[0];
-  };
-
-  const chain = names(byLeaf('inner(unsigned long)'));
-  assert.deepEqual(chain.slice(0, 3), ['inner(unsigned long)', 'middle(unsigned long)', 'outer(unsigned long)']);
-  assert.match(chain[3], main);
-  assert.ok(byLeaf('inner(unsigned long)').liveBytes >= 4096);
-  // After catching 1000 exceptions and 100 longjmps, no stale frames of the
-  // unwound functions stay on the stack.
-  const afterCatch = names(byLeaf('after_catch()'));
-  assert.deepEqual(afterCatch.slice(0, 2), ['after_catch()', 'survives_exception()']);
-  assert.match(afterCatch[2], main);
-  assert.equal(afterCatch.length, 3);
-  const afterJump = names(byLeaf('after_longjmp()'));
-  assert.deepEqual(afterJump.slice(0, 2), ['after_longjmp()', 'survives_longjmp()']);
-  assert.equal(afterJump.length, 3);
-  // 3000- and 2000-deep recursions ending in two different leaves: the
-  // stored stacks keep the leaf end (the leaf, then recurse frames) and
-  // mark the cut root end; the count is exported.
-  for (const leaf of ['deep_leaf_a()', 'deep_leaf_b()']) {
-    const deep = names(byLeaf(leaf));
-    assert.equal(deep[0], leaf);
-    assert.equal(deep.at(-1), '(stack truncated)', `${leaf}: root marks the cut`);
-    assert.ok(deep.length >= 100 && deep.length <= 257, `${leaf}: ${deep.length} frames kept`);
-    assert.ok(deep.slice(1, -1).every((n) => n === 'recurse(int, int)'), deep.slice(0, 5).join(' < '));
-  }
-  assert.equal(snap.summary.truncatedStacks, 2);
-  // An allocation with an empty shadow stack (JS called malloc after main)
-  // takes its stack from JS.
-  const fromJs = snap.sites.find((s) => s.liveBytes >= 12345 && s.liveBytes < 12400 && s.stack.length &&
-    snap.frames[s.stack[0]].funcIndex === undefined);
-  assert.ok(fromJs, 'the block JS allocated has a JS stack');
-});
-
 test('sampled estimates land within 10% of exact for every site holding >= 1 MiB', () => {
   const file = path.join(BUILD, 'sampling.js');
   const run = (env) => {
@@ -279,14 +230,15 @@ test('a bad mode or interval from the environment is reported and ignored', () =
   assert.equal(r.tagged.SNAPSHOT.samplingInterval, 0);
 });
 
-test('shadow frames get names from --emit-symbol-map when the wasm has no name section', () => {
-  const r = runWasmProgram(path.join(BUILD, 'shadow_symbols.js'));
-  assert.deepEqual(r.failedChecks, [], r.stdout + r.stderr);
+test('a module without a name section: frames named from --emit-symbol-map', () => {
+  const r = runWasmProgram(path.join(BUILD, 'symbols.js'));
+  assert.equal(r.status, 0, r.stderr);
   const snap = r.tagged.SNAPSHOT;
   assert.deepEqual(validateSnapshot(snap), []);
-  const site = snap.sites.find((s) => s.liveBytes >= 4096 && s.liveBytes < 4200);
-  assert.deepEqual(site.stack.slice(0, 3).map((i) => snap.frames[i].name),
-    ['inner(unsigned long)', 'middle(unsigned long)', 'outer(unsigned long)']);
+  // (binaryen inlines some of the chain: which frames are left varies)
+  const names = snap.sites.flatMap((s) => s.stack.map((i) => snap.frames[i].name));
+  assert.ok(names.length >= 8, names.join(' '));
+  for (const name of names) assert.ok(['inner', 'middle', 'outer', 'main'].includes(name), `${name}: ${names.join(' ')}`);
 });
 
 test('pause/resume (C and JS): paused blocks go to site 0, counters and frees stay exact', () => {
@@ -560,10 +512,9 @@ test('exact-JS stacks: EMHEAP_STACK_DEPTH keeps the leaf frames and marks the cu
 // equal the sum over sites; nothing is left beyond the kept blocks, not even
 // the TSD arrays Emscripten frees behind emheap's back; the workers' blocks are
 // named by their stacks in every mode. A worker's stack deeper than the 128
-// frames it can hand the runtime (exact-JS with a stack depth of 300) keeps
-// its leaf end and says where it was cut; a shadow stack of that depth is
-// whole.
-for (const variant of ['exact', 'shadow', 'proxied']) {
+// frames it can hand the runtime (a stack depth of 300) keeps its leaf end
+// and says where it was cut.
+for (const variant of ['exact', 'proxied']) {
   test(`threads (${variant}): no crash, exact totals, sites add up`, () => {
     const env = variant === 'exact' ? {EMHEAP_STACK_DEPTH: '300'} : {};
     const r = runWasmProgram(path.join(BUILD, `threads.${variant}.js`), {env});
@@ -611,47 +562,38 @@ for (const variant of ['exact', 'shadow', 'proxied']) {
     assert.equal(sum('liveBytes'), snap.summary.requestedLiveBytes);
     assert.equal(snap.summary.requestedLiveBytes + snap.summary.allocatorRoundingBytes, snap.summary.liveBytes);
     assert.equal(sum('liveBlocks'), snap.summary.liveBlocks);
-    // Shadow stacks live in linear memory; JS stacks are taken on each
-    // worker and handed to the runtime as wasm positions: named either way.
-    assert.equal(snap.mode, variant === 'shadow' ? 'exact-shadow' : 'exact');
+    // JS stacks are taken on each worker and handed to the runtime as wasm
+    // positions, named on the main thread.
+    assert.equal(snap.mode, 'exact');
     const kept = snap.sites.filter(inWorker);
     assert.equal(kept.reduce((a, s) => a + s.liveBlocks, 0), 4000, 'the 4000 kept blocks are charged to worker()');
-    if (variant === 'exact') {
-      // one stack, one site, whichever of the 4 threads allocated
-      const holding = kept.filter((s) => s.liveBlocks > 0);
-      assert.equal(holding.length, 1, holding.map((s) => names(s).join(' < ')).join('\n'));
-      const frame = snap.frames[holding[0].stack[0]];
-      assert.ok(frame.funcIndex >= 0 && frame.offset > 0, JSON.stringify(frame));
-    }
-    // (binaryen may inline deep_alloc into deep_recurse in exact-JS builds)
+    // one stack, one site, whichever of the 4 threads allocated
+    const holding = kept.filter((s) => s.liveBlocks > 0);
+    assert.equal(holding.length, 1, holding.map((s) => names(s).join(' < ')).join('\n'));
+    const frame = snap.frames[holding[0].stack[0]];
+    assert.ok(frame.funcIndex >= 0 && frame.offset > 0, JSON.stringify(frame));
+    // (binaryen may inline deep_alloc into deep_recurse)
     const deep = snap.sites.filter((s) => /^deep_(alloc|recurse2?)$/.test(names(s)[0]));
     assert.equal(deep.length, 1, snap.sites.map((s) => names(s).slice(0, 3).join(' < ')).join('\n'));
     const deepNames = names(deep[0]);
     const levels = deepNames.filter((n) => /^deep_recurse2?$/.test(n)).length;
     assert.equal(deep[0].liveBytes, 64, 'what deep_alloc asked for');
     assert.ok(c.deep >= 64);
-    if (variant === 'exact') {
-      // 128 pairs: the leaf end (deep_alloc, if not inlined, and the
-      // innermost deep_recurse calls of 201), then the marker
-      assert.equal(deepNames.at(-1), '(stack truncated)', deepNames.slice(-3).join(' < '));
-      assert.equal(deepNames.length, 128);
-      assert.equal(levels, 127 - (deepNames[0] === 'deep_alloc'));
-      assert.ok(snap.summary.truncatedStacks >= 1, 'the cut is counted');
-    } else {
-      assert.ok(!deepNames.includes('(stack truncated)'), deepNames.slice(-3).join(' < '));
-      assert.equal(levels, 201);
-      assert.ok(deepNames.includes('deep_thread'));
-    }
+    // 128 pairs: the leaf end (deep_alloc, if not inlined, and the
+    // innermost deep_recurse calls of 201), then the marker
+    assert.equal(deepNames.at(-1), '(stack truncated)', deepNames.slice(-3).join(' < '));
+    assert.equal(deepNames.length, 128);
+    assert.equal(levels, 127 - (deepNames[0] === 'deep_alloc'));
+    assert.ok(snap.summary.truncatedStacks >= 1, 'the cut is counted');
   });
 }
 
 // Emscripten's defaults (fixed 16 MB heap, ABORTING_MALLOC): emheap's
 // tables never make the app abort. Sampled mode: 300,000 16-byte blocks
-// (8.4 MB) fit as they do without emheap; exact mode (the default, and
-// shadow stacks) with 32,768 distinct stacks: tables stop at 1/16 of the
-// heap, what could not be recorded exactly is sampled or counted, and the
-// snapshot says so.
-for (const variant of ['default', 'sampled', 'shadow']) {
+// (8.4 MB) fit as they do without emheap; exact mode (the default) with
+// 32,768 distinct stacks: tables stop at 1/16 of the heap, what could not
+// be recorded exactly is sampled or counted, and the snapshot says so.
+for (const variant of ['default', 'sampled']) {
   test(`fixed 16 MB heap (${variant}): the app never aborts because of emheap`, () => {
     const r = runWasmProgram(path.join(BUILD, `fixed_heap.${variant}.js`));
     assert.equal(r.status, 0, r.stdout + r.stderr);
@@ -670,7 +612,7 @@ for (const variant of ['default', 'sampled', 'shadow']) {
       assert.equal(held.lostAllocs, 0);
       assert.equal(held.lostSites, 0);
     } else {
-      assert.equal(snap.mode, variant === 'shadow' ? 'exact-shadow' : 'exact');
+      assert.equal(snap.mode, 'exact');
       // The site table filled (new stacks went to (unattributed)), then the
       // block table could not double: the blocks after were sampled
       // (thinned; so most of the 32,768 stacks were never asked for), none lost; the sites' blocks, exact and estimated, add

@@ -15,7 +15,7 @@ const info = {
 test('placeholder wasm names get the real name; wasm offsets get file and line', () => {
   const snap = {sites: [{id: 1, stack: [0, 1]}], frames: [
     {name: 'wasm-function[7]', module: 'app.wasm', funcIndex: 7, offset: 0x1fb},
-    {name: 'wasm-function[9]', module: 'app.wasm', funcIndex: 9}, // a shadow frame: no offset
+    {name: 'wasm-function[9]', module: 'app.wasm', funcIndex: 9}, // known by its function: no offset
   ]};
   completeFrames(snap, info);
   assert.deepEqual(snap.frames, [

@@ -20,16 +20,16 @@ CPP_LINES_PROGRAMS := $(foreach o,O0 O1 O2 O3,$(TEST_BUILD)/cpp_lines.$(o).js) \
 TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_points.emmalloc.js \
   $(TEST_BUILD)/cpp_new.dlmalloc.js $(TEST_BUILD)/exhaustion.dlmalloc.js \
   $(TEST_BUILD)/exhaustion.emmalloc.js $(TEST_BUILD)/cpp_new.nonames.js \
-  $(TEST_BUILD)/cpp_new.sourcemap.js $(TEST_BUILD)/cpp_new.singlefile.js $(TEST_BUILD)/shadow.js $(TEST_BUILD)/sampling.js \
-  $(TEST_BUILD)/shadow_symbols.js $(TEST_BUILD)/pause.dlmalloc.js \
+  $(TEST_BUILD)/cpp_new.sourcemap.js $(TEST_BUILD)/cpp_new.singlefile.js $(TEST_BUILD)/sampling.js \
+  $(TEST_BUILD)/symbols.js $(TEST_BUILD)/pause.dlmalloc.js \
   $(TEST_BUILD)/leak_exit.js $(TEST_BUILD)/leak_clean.js $(TEST_BUILD)/alloc_layer.dlmalloc.js \
   $(TEST_BUILD)/alloc_layer.linkwrappers.js $(CPP_LINES_PROGRAMS) \
-  $(TEST_BUILD)/threads.exact.js $(TEST_BUILD)/threads.shadow.js $(TEST_BUILD)/threads.proxied.js \
-  $(TEST_BUILD)/fixed_heap.default.js $(TEST_BUILD)/fixed_heap.sampled.js $(TEST_BUILD)/fixed_heap.shadow.js \
+  $(TEST_BUILD)/threads.exact.js $(TEST_BUILD)/threads.proxied.js \
+  $(TEST_BUILD)/fixed_heap.default.js $(TEST_BUILD)/fixed_heap.sampled.js \
   $(TEST_BUILD)/peak.dlmalloc.js $(TEST_BUILD)/peak.emmalloc.js $(TEST_BUILD)/peak.sampled.js \
   $(TEST_BUILD)/peak.threads.js $(TEST_BUILD)/heap_graph.dlmalloc.js $(TEST_BUILD)/heap_graph.emmalloc.js \
-  $(TEST_BUILD)/heap_graph.threads.js $(TEST_BUILD)/heap_graph.shadow.js \
-  $(TEST_BUILD)/heap_graph_cpp.exact.js $(TEST_BUILD)/heap_graph_cpp.shadow.js $(TEST_BUILD)/contexts.js \
+  $(TEST_BUILD)/heap_graph.threads.js \
+  $(TEST_BUILD)/heap_graph_cpp.exact.js $(TEST_BUILD)/contexts.js \
   $(TEST_BUILD)/contexts.wasmeh.js $(TEST_BUILD)/contexts.own.js
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
@@ -71,22 +71,11 @@ $(TEST_BUILD)/cpp_new.nonames.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RUNT
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 -o $@
 
-# The shadow stack: the app's code compiled with
-# -finstrument-functions-after-inlining and
-# the shadow hooks linked, as `emheap-config --shadow` prints; C++ exceptions
-# on (JS-based, through invoke_* wrappers).
-$(TEST_BUILD)/shadow.js: tests/runtime/shadow.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+# A module without a name section (no --profiling-funcs): frames named
+# from the symbol map that --emit-symbol-map writes beside it.
+$(TEST_BUILD)/symbols.js: tests/runtime/symbols.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -Iruntime -fexceptions -finstrument-functions-after-inlining $< $(EMHEAP_LDFLAGS) $(B)/emheap_shadow.o \
-	  -fexceptions -sALLOW_MEMORY_GROWTH=1 -sEXPORTED_FUNCTIONS=_main,_malloc,_print_snapshot -o $@
-
-# Shadow stack without a name section (no --profiling-funcs), names from
-# the symbol map that --emit-symbol-map writes.
-$(TEST_BUILD)/shadow_symbols.js: tests/runtime/shadow.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
-	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -Iruntime -fexceptions -finstrument-functions-after-inlining $< $(B)/emheap.o $(B)/emheap_shadow.o \
-	  --js-library $(B)/library_emheap.js --emit-symbol-map -fexceptions -sALLOW_MEMORY_GROWTH=1 \
-	  -sEXPORTED_FUNCTIONS=_main,_malloc,_print_snapshot -o $@
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o --js-library $(B)/library_emheap.js --emit-symbol-map -o $@
 
 # Mode left to the environment (no --mode object): the test runs it twice.
 $(TEST_BUILD)/sampling.js: tests/runtime/sampling.c $(B)/emheap.o $(B)/library_emheap.js
@@ -152,18 +141,12 @@ test: test-programs
 .PHONY: test-programs
 
 # Threads (-pthread) with the thread-safe runtime, as `emheap-config
-# --pthread` gives it: JS stacks (exact mode), shadow stacks, and main() on
-# a pthread (-sPROXY_TO_PTHREAD). Emscripten's default heap otherwise.
+# --pthread` gives it: exact mode, and main() on a pthread (-sPROXY_TO_PTHREAD). Emscripten's default heap otherwise.
 THREAD_FLAGS := -pthread -sPTHREAD_POOL_SIZE=4 -sEXIT_RUNTIME=1 -sINITIAL_MEMORY=64MB
 $(TEST_BUILD)/threads.exact.js: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js \
 	  --profiling-funcs $(THREAD_FLAGS) -o $@
-
-$(TEST_BUILD)/threads.shadow.js: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
-	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -pthread -finstrument-functions-after-inlining $< $(B)/emheap-mt.o $(B)/emheap_shadow-mt.o \
-	  --js-library $(B)/library_emheap.js --profiling-funcs $(THREAD_FLAGS) -o $@
 
 $(TEST_BUILD)/threads.proxied.js: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
@@ -171,7 +154,7 @@ $(TEST_BUILD)/threads.proxied.js: tests/runtime/threads.c $(B)/emheap-mt.o $(RUN
 	  --profiling-funcs $(THREAD_FLAGS) -sPROXY_TO_PTHREAD -o $@
 
 # Emscripten's defaults: a fixed 16 MB heap, ABORTING_MALLOC. The default
-# mode (exact, from calling contexts), sampled mode and exact shadow stacks.
+# mode (exact, from calling contexts) and sampled mode.
 $(TEST_BUILD)/fixed_heap.default.js: tests/runtime/fixed_heap.c $(B)/emheap.o $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o --js-library $(B)/library_emheap.js --profiling-funcs -o $@
@@ -179,11 +162,6 @@ $(TEST_BUILD)/fixed_heap.default.js: tests/runtime/fixed_heap.c $(B)/emheap.o $(
 $(TEST_BUILD)/fixed_heap.sampled.js: tests/runtime/fixed_heap.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(SAMPLED_LINK) --js-library $(B)/library_emheap.js --profiling-funcs -o $@
-
-$(TEST_BUILD)/fixed_heap.shadow.js: tests/runtime/fixed_heap.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
-	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -finstrument-functions-after-inlining $< $(B)/emheap.o $(B)/emheap_shadow.o \
-	  --js-library $(B)/library_emheap.js --profiling-funcs -o $@
 
 # The peak in sampled mode on Emscripten's default heap (fixed 16 MB,
 # ABORTING_MALLOC); and with -pthread (the threaded runtime).
@@ -196,49 +174,32 @@ $(TEST_BUILD)/peak.threads.js: tests/runtime/peak.c $(B)/emheap-mt.o $(RUNTIME_E
 	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js \
 	  --profiling-funcs $(THREAD_FLAGS) -o $@
 
-# The heap scan with -pthread (another thread's stack is a root) and with
-# shadow stacks.
+# The heap scan with -pthread (another thread's stack is a root).
 $(TEST_BUILD)/heap_graph.threads.js: tests/runtime/heap_graph.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js \
 	  --profiling-funcs $(THREAD_FLAGS) -o $@
 
 # The heap scan of a C++ program (new, unique_ptr, vector; -O2 with
-# exceptions), with JS stacks and with shadow stacks.
+# exceptions).
 $(TEST_BUILD)/heap_graph_cpp.exact.js: tests/runtime/heap_graph.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
 	$(EMCC) -O2 -fexceptions -Iruntime $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js \
 	  --profiling-funcs -fexceptions -sALLOW_MEMORY_GROWTH=1 -o $@
 
-$(TEST_BUILD)/heap_graph_cpp.shadow.js: tests/runtime/heap_graph.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
-	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fexceptions -Iruntime -finstrument-functions-after-inlining $< $(B)/emheap.o $(B)/emheap_shadow.o \
-	  --js-library $(B)/library_emheap.js --profiling-funcs -fexceptions -sALLOW_MEMORY_GROWTH=1 -o $@
-
-$(TEST_BUILD)/heap_graph.shadow.js: tests/runtime/heap_graph.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
-	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -finstrument-functions-after-inlining $< $(B)/emheap.o $(B)/emheap_shadow.o \
-	  --js-library $(B)/library_emheap.js --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -o $@
-
 # cpp_new.cpp allocates an over-aligned type: C++17's aligned operator new.
 $(TEST_BUILD)/cpp_new.%.js: TEST_CFLAGS += -std=c++17
 
-# The same threaded program as a page, for headless Chromium (served
-# cross-origin isolated by tests/lib/serve.js): shadow stacks, the key.
-$(TEST_BUILD)/threads_page/index.html: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
-	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -pthread -finstrument-functions-after-inlining $< $(B)/emheap-mt.o $(B)/emheap_shadow-mt.o \
-	  --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) --profiling-funcs -pthread \
-	  -sPTHREAD_POOL_SIZE=4 -sINITIAL_MEMORY=64MB -sMINIFY_HTML=0 -o $@
-
-# And with JS stacks (exact mode): taken on each worker, kept as wasm positions.
+# The same threaded program as a page, for headless Chromium and Firefox
+# (served cross-origin isolated by tests/lib/serve.js): exact mode, each
+# worker's stacks kept as wasm positions.
 $(TEST_BUILD)/threads_page_js/index.html: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) \
 	  --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) --profiling-funcs -pthread \
 	  -sPTHREAD_POOL_SIZE=4 -sINITIAL_MEMORY=64MB -sMINIFY_HTML=0 -o $@
 
-test-programs: $(TEST_BUILD)/threads_page/index.html $(TEST_BUILD)/threads_page_js/index.html
+test-programs: $(TEST_BUILD)/threads_page_js/index.html
 
 # The bench's micro workload as the bench builds it (bench/lib/builds.js),
 # for the paired runner's test (tests/bench_paired.test.js): plain,

@@ -86,11 +86,7 @@ function emheapConfig(...args) {
 // directory of objects the kind shares with others.
 function buildKinds() {
   const js = emheapConfig('--ldflags');
-  const shadowC = emheapConfig('--shadow', '--cflags');
-  const shadowL = emheapConfig('--shadow', '--ldflags');
-  const shadowError = shadowC.error || shadowL.error;
   const jsMt = emheapConfig('--pthread', '--ldflags');
-  const shadowLMt = emheapConfig('--pthread', '--shadow', '--ldflags');
   const mt = (kind) => (kind.error ? kind : {objects: kind.objects + '-mt', cflags: [...THREAD_CFLAGS, ...kind.cflags],
     ldflags: [...THREAD_LDFLAGS, ...kind.ldflags]});
   const threaded = {
@@ -98,8 +94,6 @@ function buildKinds() {
     'forwarding-mt': mt({objects: 'plain', cflags: [],
       ldflags: [path.join(ROOT, 'bench', 'workloads', 'forwarding_wrapper.c')]}),
     'emheap-js-mt': jsMt.error ? {error: jsMt.error} : mt({objects: 'plain', cflags: [], ldflags: jsMt.flags}),
-    'emheap-shadow-mt': shadowError || shadowLMt.error ? {error: shadowError || shadowLMt.error}
-      : mt({objects: 'shadow', cflags: shadowC.flags, ldflags: shadowLMt.flags}),
   };
   return {
     ...threaded,
@@ -109,13 +103,6 @@ function buildKinds() {
     forwarding: {objects: 'plain', cflags: [],
       ldflags: [path.join(ROOT, 'bench', 'workloads', 'forwarding_wrapper.c')]},
     'emheap-js': js.error ? {error: js.error} : {objects: 'plain', cflags: [], ldflags: js.flags},
-    'emheap-shadow': shadowError ? {error: shadowError}
-      : {objects: 'shadow', cflags: shadowC.flags, ldflags: shadowL.flags},
-    'shadow-hooks': shadowError ? {error: shadowError} : {
-      objects: 'shadow', cflags: shadowC.flags,
-      ldflags: [...shadowL.flags.filter((f) => /emheap_shadow\.o$/.test(f)), '-I' + path.join(ROOT, 'runtime'),
-        path.join(ROOT, 'bench', 'workloads', 'shadow_hooks_state.c')],
-    },
   };
 }
 
