@@ -328,6 +328,7 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
       assert.deepEqual(validateSpeedscope(file.json), []);
       const snap = file.json.emheap;
       assert.equal(snap.mode, 'exact');
+      assert.equal(await page.evaluate(() => app.emheap.contexts().rewritten), true, 'the default mode rewrote the module');
       assert.ok(snap.sites[0].key.startsWith('leak_memory'), `sites[0].key = ${snap.sites[0].key}`);
       assert.ok(snap.sites[0].liveBytes >= 2 * LEAK_BYTES, `sites[0].liveBytes = ${snap.sites[0].liveBytes}`);
       const leaf = snap.frames[snap.sites[0].stack[0]];
