@@ -5,7 +5,7 @@
 // these offsets with static asserts, tests/runtime.test.js checks that both
 // sides read the same numbers. Never calls into wasm. In a threaded program
 // (runtime built with -pthread) every read of the tables happens under the
-// runtime's own spin lock (withLock), taken with Atomics on the same word,
+// runtime's own lock (withLock), taken with Atomics on the same word,
 // so a snapshot never sees a half-made change.
 'use strict';
 
@@ -74,7 +74,8 @@ function withLock(buffer, statePtr, fn) {
   try {
     return fn();
   } finally {
-    Atomics.store(word, 0, 0);
+    // 2: a thread waits for the word (runtime/lock.h): wake it
+    if (Atomics.exchange(word, 0, 0) === 2) Atomics.notify(word, 0, 1);
   }
 }
 

@@ -180,7 +180,7 @@ typedef struct emheap_state {
   uint32_t block_mask;        /*  196 capacity - 1 */
   uint32_t block_count;       /*  200 */
   uint32_t allocator;         /*  204 EMHEAP_ALLOCATOR_* */
-  uint32_t lock;              /*  208 spin lock of -pthread builds (lock.h); 0 when free */
+  uint32_t lock;              /*  208 the lock of -pthread builds (lock.h): 0 free, 1 held, 2 held with waiters */
   uint32_t threaded;          /*  212 nonzero in a runtime built with -pthread */
   uint32_t reserved_216;      /*  216 0 */
   uint32_t reserved_220;      /*  220 0 */
