@@ -8,7 +8,7 @@
 ** the app. It is held only for a few loads and stores (and, rarely, a table
 ** growth); stack capture happens outside it. 0 free, 1 held, 2 held with a
 ** thread waiting (Drepper's "Futexes are tricky", mutex 2): a thread that
-** finds it held spins a little, then, where it may block (a worker), waits
+** finds it held tries a few more times (lock.c), then, where it may block (a worker), waits
 ** on the word until the holder wakes it, so that with more threads than
 ** cores a thread whose holder was preempted sleeps instead of spinning
 ** through its time slice. The browser's main thread may not block: it only
