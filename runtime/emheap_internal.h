@@ -38,7 +38,7 @@
 ** a JS stack capture, 70-100 us in V8 (most of it V8 mapping each wasm
 ** frame's code offset to a byte offset), so the cost is samples per second:
 ** SQLite allocates ~190 MB/s, and against forwarding only it measured (node,
-** interleaved, 9 rounds, session 10) 1.10x at 256 KiB, 1.02x at 512 KiB,
+** interleaved, 9 rounds, 2026-11-23) 1.10x at 256 KiB, 1.02x at 512 KiB,
 ** 0.97x with no samples. A site holding B bytes in small blocks is then
 ** within about sqrt(interval / B): 17% at 16 MiB, 9% at 64 MiB. */
 #define EMHEAP_DEFAULT_INTERVAL (512u * 1024u)
