@@ -11,9 +11,11 @@
 ** taken before the lock (a JS stack takes microseconds); everything shared
 ** is changed under it.
 **
-** When a table cannot grow (fixed heap, table_memory.c), the block is
-** counted globally as always and recorded nowhere: counters.lost_allocs
-** and lost_bytes say how many, and the snapshot shows it.
+** When the block table cannot grow (fixed heap, table_memory.c), exact
+** mode samples the blocks that come after (emheap_thin below); a block that
+** finds no room even so is counted globally as always and recorded
+** nowhere: counters.lost_allocs and lost_bytes say how many, and the
+** snapshot shows it.
 */
 #include <math.h>
 
