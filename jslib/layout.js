@@ -1,7 +1,7 @@
 // layout.js -- reads the runtime's state out of linear memory, and writes
 // the few fields JS may set (mode, sampling interval, seed, paused).
 //
-// Mirrors runtime/emheap_internal.h (layout version 9); the C side pins
+// Mirrors runtime/emheap_internal.h (layout version 10); the C side pins
 // these offsets with static asserts, tests/runtime.test.js checks that both
 // sides read the same numbers. Never calls into wasm. In a threaded program
 // (runtime built with -pthread) every read of the tables happens under the
@@ -11,18 +11,24 @@
 
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 
-var LAYOUT_VERSION = 9;
+var LAYOUT_VERSION = 10;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
-  sites: 160, framePool: 176, samplingInterval: 188, blocks: 192, blockMask: 196,
-  blockCount: 200, allocator: 204, lock: 208, threaded: 212, seed: 224, countSlots: 236, growth: 240, peakEpoch: 1264, peakBreak: 1268,
+  sites: 160, framePool: 176, samplingInterval: 188, blockRegions: 192, blockRegionCount: 196,
+  blockCount: 200, allocator: 204, lock: 208, threaded: 212, hugeBlocks: 216, hugeSlots: 220, seed: 224, countSlots: 236, growth: 240, peakEpoch: 1264, peakBreak: 1268,
   heapBase: 1272, sbrkPtrAddr: 1276, blocksAtPeak: 1280, blockSerial: 1284, roots: 1288, countSlotCount: 1292,
   totalAtPeak: 1296, contextChecks: 1304, recordedBytes: 1312, recordedUsable: 1320,
   recordedAtPeak: 1328, usableAtPeak: 1336, estimates: 1344, estimatesAtPeak: 1376, thinnedAt: 1408};
-// A block slot's site word: the site in its low bits, the allocator's slack above.
+// The block table (runtime/block_table.c): per 4 KiB region, a table of
+// 12-byte entries, 8 bytes in: (offset / 8 | site << 9, size | slack << 27,
+// serial | sampled << 31), serial 0 = empty; huge blocks in 16-byte slots
+// (addr, site | slack << 20, size, serial | sampled << 31), addr 0 = empty.
+var REGION_SHIFT = 12;
+var OFFSET_MASK = (1 << (REGION_SHIFT - 3)) - 1;
+var ENTRY_WORDS = 3;
 var BLOCK_SITE_MASK = 0xFFFFF;
-var BLOCK_SIZE = 16;
+var BLOCK_SIZE_MASK = 0x7FFFFFF;
 var SITE_SIZE = 120;
 var GROWTH_LOG = 64;
 var GROWTH_SIZE = 16;
@@ -241,25 +247,42 @@ function copyArea(view, statePtr, heap) {
 // (optional, from copyArea): arrays made and touched beforehand, used when
 // large enough. The table is read in place: the lock holds it still.
 function copyBlocks(view, statePtr, into) {
-  var table = view.getUint32(statePtr + STATE.blocks, true);
-  var mask = view.getUint32(statePtr + STATE.blockMask, true);
   var n = view.getUint32(statePtr + STATE.blockCount, true);
   var out = into && into.addr.length >= n
     ? {addr: into.addr.subarray(0, n), size: into.size.subarray(0, n), site: into.site.subarray(0, n),
       serial: into.serial.subarray(0, n)}
     : {addr: new Uint32Array(n), size: new Uint32Array(n), site: new Uint32Array(n), serial: new Uint32Array(n)};
-  if (!table) return out;
-  var slots = new Uint32Array(view.buffer, table, (mask + 1) * BLOCK_SIZE / 4);
   var k = 0;
-  for (var i = 0; i < slots.length && k < n; i += 4) {
-    if (!slots[i]) continue;
-    out.addr[k] = slots[i];
-    out.site[k] = slots[i + 1] & BLOCK_SITE_MASK;
-    out.size[k] = slots[i + 2];
-    out.serial[k] = slots[i + 3] & 0x7FFFFFFF; // (the top bit: recorded by sampling)
+  var dir = view.getUint32(statePtr + STATE.blockRegions, true);
+  var regions = dir ? view.getUint32(statePtr + STATE.blockRegionCount, true) : 0;
+  var words = new Uint32Array(view.buffer);
+  for (var r = 0; r < regions && k < n; r++) {
+    var table = words[(dir >>> 2) + r];
+    if (!table) continue;
+    var base = r << REGION_SHIFT >>> 0;
+    var end = (table + 8 >>> 2) + view.getUint16(table, true) * ENTRY_WORDS;
+    for (var i = table + 8 >>> 2; i < end && k < n; i += ENTRY_WORDS) {
+      if (!words[i + 2]) continue;
+      out.addr[k] = base + (words[i] & OFFSET_MASK) * 8;
+      out.site[k] = words[i] >>> (REGION_SHIFT - 3) & BLOCK_SITE_MASK;
+      out.size[k] = words[i + 1] & BLOCK_SIZE_MASK;
+      out.serial[k] = words[i + 2] & 0x7FFFFFFF; // (the top bit: recorded by sampling)
+      k++;
+    }
+  }
+  var huge = view.getUint32(statePtr + STATE.hugeBlocks, true) >>> 2;
+  var hugeSlots = huge ? view.getUint32(statePtr + STATE.hugeSlots, true) : 0;
+  for (var h = 0; h < hugeSlots && k < n; h++) {
+    var at = huge + h * 4;
+    if (!words[at]) continue;
+    out.addr[k] = words[at];
+    out.site[k] = words[at + 1] & BLOCK_SITE_MASK;
+    out.size[k] = words[at + 2];
+    out.serial[k] = words[at + 3] & 0x7FFFFFFF;
     k++;
   }
-  return out;
+  return k === n ? out : {addr: out.addr.subarray(0, k), size: out.size.subarray(0, k),
+    site: out.site.subarray(0, k), serial: out.serial.subarray(0, k)};
 }
 
 // runtime/roots.c's emheap_roots at `at`: where a heap scan starts.

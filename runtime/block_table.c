@@ -1,33 +1,68 @@
 /*
-** block_table.c -- the recorded live blocks: address -> site and size.
+** block_table.c -- the recorded live blocks: address -> site, size, serial.
 **
-** Every block in exact mode, the sampled ones in sampled mode. Open
-** addressing with linear probing on the address, kept in Robin Hood order
-** (along a cluster, entries lie in the order of their home slots), deletion
-** by backward shift (no tombstones, so lookups never slow down with churn).
-** Homes keep the order of addresses within each 64 KiB of the heap (see
-** home()), so most entries sit in their home slot: a lookup, an insertion
-** and a deletion then touch one or two slots, next to those of the blocks
-** made just before. The table doubles
-** when half full. If it cannot (emheap_table_alloc refuses: a fixed heap
-** with no room to spare), it keeps filling up to 3/4, where linear probing
-** still takes ~8 probes for a miss and ~2.5 for a hit, and only then is a
-** block not recorded: the caller counts it as lost. Doubling needs the old
-** and the new table at once (48 bytes per slot of the old one), which is
-** what a fixed heap most often cannot spare: on Lua with 85k live blocks
-** in a 64 MB heap, half-full tables recorded about 65k of them, 3/4 all.
+** Every block in exact mode, the sampled ones in sampled mode. At a million
+** live blocks this table is most of what emheap costs in memory, so it is
+** built to take under 16 bytes per block, and never to need a large piece
+** of memory at once (Emscripten's default heap is fixed: doubling one big
+** table needs the old and the new one together).
 **
-** Each recorded block gets a serial (state.block_serial + 1, kept below
-** 2^31 so that 2 * serial + 1 is a heap snapshot node id, odd as DevTools
-** wants): its identity across snapshots, where an address is reused.
+** The address space is cut into 4 KiB regions. A directory
+** (state.block_regions) holds, per region, the address of that region's
+** own table, or 0 while no block there was recorded. An entry keeps its
+** block's offset in the region (9 bits: blocks are 8-aligned) instead of
+** the address: 12 bytes per block (emheap_slot). A table is sized to its
+** region's blocks: its number of slots is one of a series ~1.19x apart,
+** and it moves to the next when 15/16 full, so entries take 12 / 0.94 to
+** 12 / 0.79 bytes per block (12.8 to 15.2; make bench states what 1M live
+** blocks take: 14.1 bytes per block with everything else emheap keeps),
+** and a growth copies one region's entries (at most 512).
 **
-** Invariant: every recorded block appears exactly once, at or after its
-** home slot with no empty slot in between, and an entry's distance from its
-** home is at most one more than the previous slot's entry's (Robin Hood);
-** block_count is their number;
-** block_count <= capacity / 2, or <= capacity * 3/4 once a doubling was
-** refused. With dlmalloc, a block is recorded iff its
-** FLAG4 bit is set (allocator.h). Called under the lock.
+** What these tables cost in time is mostly cache misses: a block's entry
+** lies at a random place of its region's table, so the tables' size is
+** what counts. Measured on micro, exact against forwarding only, node
+** (paired): 32 KiB regions 2.7x (tables up to 29 KB); 4 KiB regions grown
+** at 7/8 2.5x, at 1/2 3.3x, at 15/16 2.0-2.2x, at 31/32 2.1x; entries in
+** the order of addresses (no hash) 20x, as a region filled in part piles
+** its entries into one cluster. The 16-byte slots of one table at most
+** half full, in address order, took 1.8x for 33.6 bytes per block.
+**
+** A table never shrinks: sized for the most blocks its region has held, it
+** costs that much at most, and the many programs whose blocks come and go
+** in the same places (micro's trees, Lua's strings) never pay for growing
+** it again (shrinking below 3/10 full took micro from 1.9x to 4.9x).
+**
+** Within a table: open addressing on a hash of the offset, in Robin Hood
+** order (along a cluster, entries lie in the order of their home slots),
+** deletion by backward shift (no tombstones, so lookups never slow down
+** with churn).
+**
+** A block of EMHEAP_HUGE_BLOCK (128 MiB) or more does not fit an entry's
+** 27-bit size; it takes one of EMHEAP_HUGE_SLOTS full-size slots
+** (state.huge_blocks), searched one by one: at most 31 such blocks fit a
+** 4 GiB memory.
+**
+** When a table cannot grow (no chunk: emheap_table_alloc refuses, a fixed
+** heap with no room to spare), it fills on up to all but one slot, and a
+** block that finds no room then is not recorded: the caller counts it as
+** lost. The first refusal in exact mode turns it to sampling (emheap_thin),
+** and opens the eighth of the tables' budget that chunks leave unused
+** until then (emheap_table_alloc_reserving): what it samples needs room
+** too. A refused chunk is asked for again only after the next (all
+** slots / 64) tries: each asks JS for the heap's limit.
+**
+** Each recorded block gets a serial (state.block_serial + 1, from 1 to
+** 2^31 - 1, so that 2 * serial + 1 is a heap snapshot node id that fits 32
+** bits, odd as DevTools wants): its identity across snapshots, where an
+** address is reused. Serial 0 marks an empty slot.
+**
+** Invariants (checked by check_table in a build with EMHEAP_CHECKING):
+** every recorded block appears exactly once, at or after its home slot
+** with no empty slot in between, and an entry's distance from its home is
+** at most one more than the previous slot's entry's (Robin Hood); a
+** table's count is its entries' number, below its slots; block_count is
+** all tables' counts and the huge blocks'. With dlmalloc, a block is
+** recorded iff its FLAG4 bit is set (allocator.h). Called under the lock.
 **
 ** Where there is no such bit (threaded builds, emmalloc), free asks
 ** emheap_may_be_recorded first, without the lock: a count of recorded
@@ -43,7 +78,39 @@
 #include "allocator.h"
 #include "emheap_internal.h"
 
+#define REGION_SHIFT 12u /* 4 KiB; jslib/layout.js reads the same */
+#define OFFSET_BITS (REGION_SHIFT - 3u)
+#define OFFSET_MASK ((1u << OFFSET_BITS) - 1u)
+#define MAX_REGIONS (1u << (32u - REGION_SHIFT))
+#define SIZE_MASK (EMHEAP_HUGE_BLOCK - 1u)
+#define SIZE_BITS (32u - EMHEAP_SLACK_BITS)
+
+/* A recorded block in its region's table: emheap_block packed in 12 bytes. */
+typedef struct emheap_slot {
+  uint32_t offset_site; /* (addr % 32 KiB) / 8 | site << OFFSET_BITS */
+  uint32_t size_slack;  /* requested bytes (< EMHEAP_HUGE_BLOCK) | slack << SIZE_BITS */
+  uint32_t serial;      /* as emheap_block's; 0 = empty slot */
+} emheap_slot;
+
+/* One region's table; jslib/layout.js reads `slots` and the entries. */
+typedef struct region_table {
+  uint16_t slots;     /* 0 */
+  uint16_t count;     /* 2 */
+  uint16_t grow_at;   /* 4 the count at which it grows: 15/16 of slots, leaving one free at least */
+  uint16_t unused;    /* 6 */
+  emheap_slot slot[]; /* 8 */
+} region_table;
+
+_Static_assert(sizeof(emheap_slot) == 12, "JS reads 12-byte entries");
+_Static_assert(sizeof(region_table) == 8, "JS reads entries 8 bytes into a table");
+_Static_assert(EMHEAP_SITE_BITS + OFFSET_BITS <= 32, "an entry's first word holds offset and site");
+
 uint8_t emheap_recorded_filter[EMHEAP_FILTER_BUCKETS];
+
+static emheap_block huge[EMHEAP_HUGE_SLOTS];
+static uint32_t huge_count;
+static uint32_t total_slots; /* all tables' slots */
+static uint32_t quiet;       /* asks for memory refused without asking (take) */
 
 /* Only where free asks the filter (alloc_fast.h: no dlmalloc flag). */
 static inline int filter_used(void) {
@@ -62,135 +129,327 @@ static inline void filter_remove(uint32_t addr) {
   if (*c != 255) __atomic_store_n(c, (uint8_t)(*c - 1), __ATOMIC_RELAXED);
 }
 
-#define INITIAL_BLOCKS 1024u /* power of two */
+static inline region_table **directory(void) { return (region_table **)emheap_g.block_regions; }
 
-/* A block's home slot keeps the order of addresses within each 64 KiB of
-** the heap (a region starts at a random place in the table): blocks made
-** one after another mostly lie near each other, and so do their slots, so
-** recording and forgetting them stays in cache (Lua, exact: 2.05x -> 1.34x
-** of forwarding, node, against a plain hash). A dense region fills a long
-** run of slots; the Robin Hood order keeps lookups and deletions short
-** there (plain linear probing walked whole runs at every free: micro's
-** binary trees, 9.5x). */
-static inline uint32_t home(uint32_t addr, uint32_t mask) {
-  uint32_t region = (addr >> 16) * 0x9E3779B1u;
-  return ((addr >> 3) + (region >> 13)) & mask;
+static inline uint32_t offset_of(const emheap_slot *s) { return s->offset_site & OFFSET_MASK; }
+
+/* Fibonacci hashing of the offset (its top 16 bits), scaled to any number
+** of slots (below 2^16) in 32-bit arithmetic. */
+static inline uint32_t home(uint32_t offset, uint32_t slots) {
+  return ((offset * 0x9E3779B1u) >> 16) * slots >> 16;
 }
+
+static inline uint32_t next_slot(uint32_t j, uint32_t slots) { return ++j == slots ? 0 : j; }
 
 /* How far the entry in slot j lies from its home. */
-static inline uint32_t distance(const emheap_block *t, uint32_t j, uint32_t mask) {
-  return (j - home(t[j].addr, mask)) & mask;
+static inline uint32_t distance(const region_table *t, uint32_t j) {
+  uint32_t h = home(offset_of(&t->slot[j]), t->slots);
+  return j >= h ? j - h : j + t->slots - h;
 }
 
-/* Robin Hood insertion of b, whose address is not in t, from slot j where
-** it would stand d slots from its home: an entry nearer its own home gives
-** way and moves on. */
-static void place(emheap_block *t, uint32_t mask, emheap_block b, uint32_t j, uint32_t d) {
-  for (; t[j].addr; j = (j + 1) & mask, d++) {
-    uint32_t dj = distance(t, j, mask);
+static inline emheap_block unpack(const emheap_slot *s, uint32_t region_base) {
+  emheap_block b = {region_base + (offset_of(s) << 3),
+                    (s->offset_site >> OFFSET_BITS) | (s->size_slack >> SIZE_BITS) << EMHEAP_SITE_BITS,
+                    s->size_slack & SIZE_MASK, s->serial};
+  return b;
+}
+
+/* Robin Hood insertion of e, whose offset is not in t, from slot j where it
+** would stand d slots from its home: an entry nearer its own home gives way
+** and moves on. */
+static void place(region_table *t, emheap_slot e, uint32_t j, uint32_t d) {
+  for (; t->slot[j].serial; j = next_slot(j, t->slots), d++) {
+    uint32_t dj = distance(t, j);
     if (dj < d) {
-      emheap_block moved = t[j];
-      t[j] = b;
-      b = moved;
+      emheap_slot moved = t->slot[j];
+      t->slot[j] = e;
+      e = moved;
       d = dj;
     }
   }
-  t[j] = b;
+  t->slot[j] = e;
 }
 
-int emheap_blocks_init(void) {
-  emheap_block *t = emheap_table_alloc(INITIAL_BLOCKS * sizeof(emheap_block));
-  if (!t) return 0;
-  memset(t, 0, INITIAL_BLOCKS * sizeof(emheap_block));
-  emheap_g.blocks = t;
-  emheap_g.block_mask = INITIAL_BLOCKS - 1;
-  return 1;
-}
-
-/* Slow path: a table twice as large. */
-static int grow(void) {
-  uint32_t old_cap = emheap_g.block_mask + 1;
-  if (old_cap >= 0x10000000u) return 0;
-  uint32_t cap = old_cap * 2;
-  emheap_block *t = emheap_table_alloc((size_t)cap * sizeof(emheap_block));
-  if (!t) return 0;
-  memset(t, 0, (size_t)cap * sizeof(emheap_block));
-  emheap_block *old = emheap_g.blocks;
-  for (uint32_t i = 0; i < old_cap; i++) {
-    if (old[i].addr) place(t, cap - 1, old[i], home(old[i].addr, cap - 1), 0);
+#ifdef EMHEAP_CHECKING
+#include <assert.h>
+static void check_table(const region_table *t) {
+  uint32_t n = 0;
+  for (uint32_t j = 0; j < t->slots; j++) {
+    if (!t->slot[j].serial) continue;
+    n++;
+    uint32_t prev = j ? j - 1 : t->slots - 1;
+    assert(!distance(t, j) || t->slot[prev].serial);
+    assert(distance(t, j) <= (t->slot[prev].serial ? distance(t, prev) + 1 : 0));
   }
-  emheap_g.blocks = t;
-  emheap_g.block_mask = cap - 1;
-  emheap_table_free(old, (size_t)old_cap * sizeof(emheap_block));
+  assert(n == t->count && n < t->slots);
+}
+#else
+#define check_table(t) ((void)0)
+#endif
+
+/* Table sizes: 8 slots, then ~1.19x apart (4 per doubling), up to what
+** holds a region's 512 8-aligned blocks below its grow_at (609 - 38). */
+static const uint16_t class_slots[] = {8,   10,  11,  13,  16,  19,  23,  27,  32,  38,  45,  54, 64,
+                                       76,  91,  108, 128, 152, 181, 215, 256, 304, 362, 431, 512, 609};
+#define CLASSES (sizeof class_slots / sizeof class_slots[0])
+
+static inline uint32_t table_size(uint32_t cls) {
+  return (uint32_t)(sizeof(region_table) + class_slots[cls] * sizeof(emheap_slot));
+}
+
+static uint32_t class_of(uint32_t slots) {
+  uint32_t c = 0;
+  while (class_slots[c] != slots) c++;
+  return c;
+}
+
+/* Small tables (under 4 KiB) come from 64 KiB chunks of
+** emheap_table_alloc and go back to a list per class, never to the
+** allocator: regions start and grow through them often, and this way
+** rarely allocate between two of the app's blocks (where emmalloc would
+** pad the app's block before, allocator.h). Larger tables are allocated
+** and freed one by one: carved from chunks, the end of each chunk that no
+** large table fits went unused (6% of the tables at 1M 32-byte blocks). */
+#define CHUNK_BYTES (64u << 10)
+#define LARGE_TABLE 4096u
+typedef struct spare_table {
+  struct spare_table *next;
+} spare_table;
+static spare_table *spare[CLASSES];
+static uint8_t *chunk_next, *chunk_end;
+static int refused_once; /* from then on, the reserve (table_memory.c) is used too */
+
+static void keep_spare(void *t, uint32_t cls) {
+  spare_table *s = t;
+  s->next = spare[cls];
+  spare[cls] = s;
+}
+
+/* What is left of a used-up chunk, as spare tables of the largest classes that fit. */
+static void keep_rest_of_chunk(void) {
+  for (uint32_t c = CLASSES; c-- > 0;) {
+    for (; (size_t)(chunk_end - chunk_next) >= table_size(c); chunk_next += table_size(c)) keep_spare(chunk_next, c);
+  }
+}
+
+/* bytes of the tables' memory, or NULL. The first refusal turns exact
+** mode to sampling and opens the reserve; after a refusal with it open,
+** the next (all slots / 64) asks are refused without asking. */
+static void *take(uint32_t bytes) {
+  if (quiet) {
+    quiet--;
+    return NULL;
+  }
+  void *p = refused_once ? emheap_table_alloc(bytes) : emheap_table_alloc_reserving(bytes);
+  if (!p && !refused_once) {
+    refused_once = 1;
+    emheap_thin();
+    p = emheap_table_alloc(bytes);
+  }
+  if (!p) quiet = total_slots / 64 + 1;
+  return p;
+}
+
+static region_table *table_memory(uint32_t cls) {
+  uint32_t size = table_size(cls);
+  if (size >= LARGE_TABLE) return take(size);
+  spare_table *s = spare[cls];
+  if (s) {
+    spare[cls] = s->next;
+    return (region_table *)s;
+  }
+  if ((size_t)(chunk_end - chunk_next) < size) {
+    uint8_t *c = take(CHUNK_BYTES);
+    if (!c) return NULL;
+    keep_rest_of_chunk();
+    chunk_next = c;
+    chunk_end = c + CHUNK_BYTES;
+  }
+  region_table *t = (region_table *)chunk_next;
+  chunk_next += size;
+  return t;
+}
+
+static region_table *new_table(uint32_t cls) {
+  region_table *t = table_memory(cls);
+  if (!t) return NULL;
+  uint32_t slots = class_slots[cls];
+  memset(t->slot, 0, slots * sizeof(emheap_slot));
+  t->slots = (uint16_t)slots;
+  t->count = 0;
+  t->grow_at = (uint16_t)(slots - (slots < 32 ? 1 : slots / 16));
+  t->unused = 0;
+  total_slots += slots;
+  return t;
+}
+
+static void free_table(region_table *t) {
+  uint32_t cls = class_of(t->slots);
+  total_slots -= t->slots;
+  if (table_size(cls) >= LARGE_TABLE) emheap_table_free(t, table_size(cls));
+  else keep_spare(t, cls);
+}
+
+/* Region r's table moved to one of `slots` slots; NULL (the old one stays)
+** if there is no room for it. */
+static region_table *resize(uint32_t r, uint32_t cls) {
+  region_table *old = directory()[r];
+  region_table *t = new_table(cls);
+  if (!t) return NULL;
+  uint32_t slots = t->slots;
+  for (uint32_t j = 0; j < old->slots; j++) {
+    if (old->slot[j].serial) place(t, old->slot[j], home(offset_of(&old->slot[j]), slots), 0);
+  }
+  t->count = old->count;
+  directory()[r] = t;
+  free_table(old);
+  check_table(t);
+  return t;
+}
+
+/* A directory that reaches region r (doubling from what covers the heap). */
+static int cover(uint32_t r) {
+  uint32_t had = emheap_g.block_region_count;
+  uint32_t n = had ? had : 64;
+  while (n <= r) n *= 2;
+  if (n > MAX_REGIONS) n = MAX_REGIONS;
+  uint32_t *d = take(n * sizeof(uint32_t));
+  if (!d) return 0;
+  memset(d, 0, n * sizeof(uint32_t));
+  if (had) memcpy(d, emheap_g.block_regions, had * sizeof(uint32_t));
+  uint32_t *old = emheap_g.block_regions;
+  emheap_g.block_regions = d;
+  emheap_g.block_region_count = n;
+  emheap_table_free(old, had * sizeof(uint32_t));
   return 1;
 }
 
-/* block_count when a doubling was last refused; 0: none since the last one. */
-static uint32_t refused_at;
+/* The directory, and in exact mode (which records the first block) a
+** first chunk, before the app's first block. */
+int emheap_blocks_init(void) {
+  emheap_g.huge_blocks = huge;
+  emheap_g.huge_slots = EMHEAP_HUGE_SLOTS;
+  if (!cover((emheap_heap_size_now() - 1) >> REGION_SHIFT)) return 0;
+  if (emheap_g.mode == EMHEAP_MODE_EXACT) {
+    spare_table *first = (spare_table *)table_memory(0);
+    if (first) keep_spare(first, 0);
+  }
+  return 1;
+}
 
-/* Slow path: the table is half full. Doubles it, or says whether one more
-** block may go in without (up to 3/4). A refused doubling is tried again
-** only every capacity/64 blocks: each try asks JS for the heap's limit.
-** The first refusal in exact mode turns it to sampling (emheap_thin): the
-** quarter of the table left then holds what it samples. */
-static int make_room(void) {
-  uint32_t cap = emheap_g.block_mask + 1;
-  uint32_t n = emheap_g.block_count + 1;
-  if (!refused_at || n >= refused_at + cap / 64) {
-    if (grow()) {
-      refused_at = 0;
+uint32_t emheap_blocks_capacity(void) { return total_slots; }
+
+/* Grows what region r needs for one more block: the directory, the table
+** itself (first one), or a larger table. NULL if refused. */
+static region_table *grown(uint32_t r) {
+  if (r >= emheap_g.block_region_count && !cover(r)) return NULL;
+  region_table *t = directory()[r];
+  if (!t) return directory()[r] = new_table(0);
+  uint32_t cls = class_of(t->slots);
+  return cls + 1 < CLASSES ? resize(r, cls + 1) : NULL;
+}
+
+/* Slow path: region r has no table, or one at its grow_at. The table the
+** block may go in, or NULL (no room). */
+static __attribute__((noinline)) region_table *make_room(uint32_t r) {
+  region_table *t = grown(r);
+  if (t) return t;
+  t = r < emheap_g.block_region_count ? directory()[r] : NULL;
+  return t && t->count + 1u < t->slots ? t : NULL;
+}
+
+static __attribute__((noinline)) int insert_huge(emheap_block b, emheap_block *stale) {
+  emheap_block *free_slot = NULL;
+  for (uint32_t k = 0; k < EMHEAP_HUGE_SLOTS; k++) {
+    if (huge[k].addr == b.addr) {
+      *stale = huge[k];
+      huge[k] = b;
       return 1;
     }
-    refused_at = n;
-    emheap_thin();
+    if (!huge[k].addr && !free_slot) free_slot = &huge[k];
   }
-  return n <= cap / 4 * 3;
+  if (!free_slot) return 0;
+  *free_slot = b;
+  huge_count++;
+  emheap_g.block_count++;
+  filter_add(b.addr);
+  return 1;
+}
+
+static __attribute__((noinline)) int remove_huge(uint32_t addr, emheap_block *out) {
+  for (uint32_t k = 0; huge_count && k < EMHEAP_HUGE_SLOTS; k++) {
+    if (huge[k].addr != addr) continue;
+    *out = huge[k];
+    huge[k].addr = 0;
+    huge_count--;
+    emheap_g.block_count--;
+    filter_remove(addr);
+    return 1;
+  }
+  return 0;
+}
+
+static uint32_t next_serial(void) {
+  uint32_t s = emheap_g.block_serial + 1u;
+  return emheap_g.block_serial = s > 0x7FFFFFFFu ? 1u : s;
 }
 
 int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t usable, uint32_t weighted,
                          emheap_block *stale) {
   stale->addr = 0;
-  if (!emheap_g.blocks) return 0;
-  if (__builtin_expect((emheap_g.block_count + 1) * 2 > emheap_g.block_mask + 1, 0) && !make_room()) return 0;
-  emheap_block *t = emheap_g.blocks;
-  uint32_t mask = emheap_g.block_mask;
-  /* 31 bits, so that an id 2 * serial + 1 fits 32: after 2^31 recorded
-  ** blocks ids repeat (README known limits) */
-  uint32_t serial = emheap_g.block_serial = (emheap_g.block_serial + 1) & 0x7FFFFFFFu;
+  /* (every allocator Emscripten ships aligns blocks to 8 at least; an entry
+  ** could not tell two blocks 4 bytes apart) */
+  if (__builtin_expect(addr & 7u, 0)) return 0;
   uint32_t slack = usable - size < EMHEAP_SLACK_UNKNOWN ? usable - size : EMHEAP_SLACK_UNKNOWN;
-  emheap_block b = {addr, site | slack << EMHEAP_SITE_BITS, size, serial | (weighted ? EMHEAP_BLOCK_WEIGHTED : 0)};
-  uint32_t i = home(addr, mask), d = 0;
-  for (; t[i].addr && distance(t, i, mask) >= d; i = (i + 1) & mask, d++) {
-    if (t[i].addr == addr) {
-      *stale = t[i];
-      t[i] = b;
+  uint32_t mark = weighted ? EMHEAP_BLOCK_WEIGHTED : 0;
+  if (__builtin_expect(size >= EMHEAP_HUGE_BLOCK, 0)) {
+    emheap_block b = {addr, site | slack << EMHEAP_SITE_BITS, size, next_serial() | mark};
+    return insert_huge(b, stale);
+  }
+  uint32_t r = addr >> REGION_SHIFT;
+  region_table *t = r < emheap_g.block_region_count ? directory()[r] : NULL;
+  if (__builtin_expect(!t || t->count >= t->grow_at, 0) && !(t = make_room(r))) return 0;
+  uint32_t offset = (addr >> 3) & OFFSET_MASK;
+  emheap_slot e = {offset | site << OFFSET_BITS, size | slack << SIZE_BITS, next_serial() | mark};
+  uint32_t slots = t->slots, i = home(offset, slots), d = 0;
+  for (; t->slot[i].serial && distance(t, i) >= d; i = next_slot(i, slots), d++) {
+    if (offset_of(&t->slot[i]) == offset) {
+      *stale = unpack(&t->slot[i], addr & ~((1u << REGION_SHIFT) - 1u));
+      t->slot[i] = e;
       return 1;
     }
   }
-  place(t, mask, b, i, d);
+  place(t, e, i, d);
+  t->count++;
   emheap_g.block_count++;
   filter_add(addr);
+  check_table(t);
   return 1;
 }
 
 int emheap_blocks_remove(uint32_t addr, emheap_block *out) {
-  emheap_block *t = emheap_g.blocks;
-  if (!t) return 0;
-  uint32_t mask = emheap_g.block_mask;
-  uint32_t i = home(addr, mask);
-  for (uint32_t d = 0; t[i].addr != addr; i = (i + 1) & mask, d++) {
-    if (!t[i].addr || distance(t, i, mask) < d) return 0;
+  if (__builtin_expect(addr & 7u, 0)) return 0;
+  uint32_t r = addr >> REGION_SHIFT;
+  region_table *t = r < emheap_g.block_region_count ? directory()[r] : NULL;
+  if (!t) return remove_huge(addr, out);
+  uint32_t offset = (addr >> 3) & OFFSET_MASK;
+  uint32_t slots = t->slots, i = home(offset, slots);
+  for (uint32_t d = 0;; i = next_slot(i, slots), d++) {
+    if (!t->slot[i].serial || distance(t, i) < d) return remove_huge(addr, out);
+    if (offset_of(&t->slot[i]) == offset) break;
   }
-  *out = t[i];
+  *out = unpack(&t->slot[i], addr & ~((1u << REGION_SHIFT) - 1u));
   /* Backward shift: the entries after the hole that are not in their home
   ** slot move one slot back (Robin Hood order: the first one at home, or
   ** an empty slot, ends the run). */
-  for (uint32_t j = (i + 1) & mask; t[j].addr && distance(t, j, mask) > 0; j = (j + 1) & mask) {
-    t[i] = t[j];
+  for (uint32_t j = next_slot(i, slots); t->slot[j].serial && distance(t, j) > 0; j = next_slot(j, slots)) {
+    t->slot[i] = t->slot[j];
     i = j;
   }
-  t[i].addr = 0;
+  t->slot[i].serial = 0;
+  t->count--;
   emheap_g.block_count--;
   filter_remove(addr);
+  check_table(t);
   return 1;
 }

@@ -136,27 +136,35 @@ typedef struct emheap_growth {
 #define EMHEAP_GROWTH_LOG 64 /* power of two */
 
 /* A recorded live block: every block in exact mode, the sampled ones in
-** sampled mode. Found by address (block_table.c). size is the size the
-** program asked for (what its site is charged); the allocator's usable
-** size at allocation is size + the slack in the top bits of site_slack,
-** kept so that a block freed behind emheap's back (Emscripten 3.1.6 frees
+** sampled mode, as block_table.c hands it out (it keeps most of them packed,
+** in 12 bytes: see there; blocks of EMHEAP_HUGE_BLOCK bytes or more as they
+** are here, 16). size is the size the program asked for (what its site is
+** charged); the allocator's usable size at allocation is size + the slack
+** in the top bits of site_slack, kept so that the recorded usable bytes
+** stay exact and a block freed behind emheap's back (Emscripten 3.1.6 frees
 ** thread stacks with its builtin allocator) can be discharged in full when
 ** its address comes back. A slack of EMHEAP_SLACK_UNKNOWN or more is
 ** stored as EMHEAP_SLACK_UNKNOWN (the usable size is then read again at
-** free). */
+** free); dlmalloc's slack is at most 27 (4 bytes of header, 7 of rounding,
+** a remainder under its 16-byte minimum chunk left unsplit). */
 typedef struct emheap_block {
   uint32_t addr;       /* 0 = empty slot */
   uint32_t site_slack; /* site | slack << EMHEAP_SITE_BITS */
   uint32_t size;       /* requested bytes */
-  uint32_t serial;     /* the block's identity across snapshots (an address is reused), below
-                          2^31; EMHEAP_BLOCK_WEIGHTED added when its site got an estimate */
+  uint32_t serial;     /* the block's identity across snapshots (an address is reused), from 1
+                          to 2^31 - 1; EMHEAP_BLOCK_WEIGHTED added when its site got an estimate */
 } emheap_block;
 
 #define EMHEAP_BLOCK_WEIGHTED 0x80000000u
 
 #define EMHEAP_SITE_BITS 20u
 #define EMHEAP_MAX_SITES (1u << EMHEAP_SITE_BITS) /* site numbers fit a block's site field */
-#define EMHEAP_SLACK_UNKNOWN ((1u << (32u - EMHEAP_SITE_BITS)) - 1u)
+#define EMHEAP_SLACK_BITS 5u
+#define EMHEAP_SLACK_UNKNOWN ((1u << EMHEAP_SLACK_BITS) - 1u)
+/* Blocks this large keep their whole size in a slot of their own (at most
+** 31 of them fit a 4 GiB memory); smaller ones, in 27 bits. */
+#define EMHEAP_HUGE_BLOCK (1u << (32u - EMHEAP_SLACK_BITS))
+#define EMHEAP_HUGE_SLOTS 32u
 
 static inline uint32_t emheap_block_site(const emheap_block *b) { return b->site_slack & (EMHEAP_MAX_SITES - 1u); }
 static inline uint32_t emheap_block_slack(const emheap_block *b) { return b->site_slack >> EMHEAP_SITE_BITS; }
@@ -176,14 +184,15 @@ typedef struct emheap_state {
   uint32_t frame_pool_used;   /*  180 */
   uint32_t frame_pool_capacity; /* 184 */
   uint32_t sampling_interval; /*  188 mean bytes between samples (JS may set it) */
-  emheap_block *blocks;       /*  192 recorded live blocks, open addressing on addr */
-  uint32_t block_mask;        /*  196 capacity - 1 */
+  uint32_t *block_regions;    /*  192 the recorded live blocks (block_table.c): per 32 KiB of
+                                 addresses, the address of that region's table, or 0 */
+  uint32_t block_region_count; /* 196 how many regions it covers, from address 0 */
   uint32_t block_count;       /*  200 */
   uint32_t allocator;         /*  204 EMHEAP_ALLOCATOR_* */
   uint32_t lock;              /*  208 the lock of -pthread builds (lock.h): 0 free, 1 held, 2 held with waiters */
   uint32_t threaded;          /*  212 nonzero in a runtime built with -pthread */
-  uint32_t reserved_216;      /*  216 0 */
-  uint32_t reserved_220;      /*  220 0 */
+  emheap_block *huge_blocks;  /*  216 recorded blocks of EMHEAP_HUGE_BLOCK bytes or more */
+  uint32_t huge_slots;        /*  220 EMHEAP_HUGE_SLOTS */
   uint64_t seed;              /*  224 random seed (JS may set it; 0 = JS did not) */
   uint32_t last_heap_size;    /*  232 heap size when the break last moved */
   uint32_t count_slots;       /*  236 address of the per-thread counting slots (thread_counts.h),
@@ -250,6 +259,8 @@ static inline uint32_t emheap_heap_size_now(void) {
 /* table_memory.c: memory for emheap's own tables, or NULL when taking it
 ** could starve the app (see there). */
 void *emheap_table_alloc(size_t bytes);
+/* The same, leaving an eighth of the limits to later calls of the first. */
+void *emheap_table_alloc_reserving(size_t bytes);
 void emheap_table_free(void *p, size_t bytes);
 
 /* site_table.c: key -> site number (under the lock). */
@@ -265,6 +276,8 @@ uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_r
 ** blocks are sampled, as in sampled mode. */
 void emheap_thin(void);
 int emheap_blocks_init(void);
+/* How many blocks the tables have room for now (all regions' slots). */
+uint32_t emheap_blocks_capacity(void);
 /* 0 if the table has no room (the block then stays unrecorded); the block
 ** gets the next serial. If addr
 ** was recorded already (its block was freed behind emheap's back), *stale
@@ -331,7 +344,8 @@ _Static_assert(offsetof(emheap_state, counters) == 16, "layout");
 _Static_assert(offsetof(emheap_state, sites) == 160, "layout");
 _Static_assert(offsetof(emheap_state, frame_pool) == 176, "layout");
 _Static_assert(offsetof(emheap_state, sampling_interval) == 188, "layout");
-_Static_assert(offsetof(emheap_state, blocks) == 192, "layout");
+_Static_assert(offsetof(emheap_state, block_regions) == 192, "layout");
+_Static_assert(offsetof(emheap_state, huge_blocks) == 216, "layout");
 _Static_assert(offsetof(emheap_state, lock) == 208, "layout");
 _Static_assert(offsetof(emheap_state, seed) == 224, "layout");
 _Static_assert(offsetof(emheap_state, growth) == 240, "layout");
@@ -349,7 +363,7 @@ _Static_assert(offsetof(emheap_state, estimates_at_peak) == 1376, "layout");
 _Static_assert(offsetof(emheap_state, thinned_at) == 1408, "layout");
 _Static_assert(sizeof(emheap_estimate_sums) == 32, "layout");
 _Static_assert(offsetof(emheap_site, peak_blocks) == 84, "layout");
-_Static_assert(sizeof(emheap_block) == 16, "JS reads 16-byte block slots");
+_Static_assert(sizeof(emheap_block) == 16, "JS reads 16-byte huge block slots");
 _Static_assert(offsetof(emheap_site, live_at_peak) == 64, "layout");
 _Static_assert(offsetof(emheap_counters, site_count) == 96, "layout");
 _Static_assert(offsetof(emheap_counters, heap_size) == 104, "layout");

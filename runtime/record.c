@@ -96,12 +96,13 @@ static inline void charge(uint32_t site, uint32_t size, uint32_t usable, int wei
 void emheap_thin(void) {
   if (emheap_record_threshold || emheap_g.mode != EMHEAP_MODE_EXACT) return;
   emheap_g.thinned_at = emheap_g.counters.total_bytes + 1;
-  /* The interval: as fine as the quarter of the table left can hold. The
-  ** heap's blocks of fewer than R bytes hold at most `max` bytes, so about
-  ** max / R of them are sampled and live at any time; R = 8 max / capacity
-  ** keeps that to an eighth of the table (16 MB heap, 32,768 slots: 4 KiB,
-  ** so a 1 MiB site is within ~6%). */
-  uint64_t want = (uint64_t)emscripten_get_heap_max() * 8 / (emheap_g.block_mask + 1);
+  /* The interval: as fine as the room left can hold. The heap's blocks of
+  ** fewer than R bytes hold at most `max` bytes, so about max / R of them
+  ** are sampled and live at any time; R = 8 max / slots keeps that to an
+  ** eighth of the slots there are now, which the reserve that the refusal
+  ** opens and the room left in the tables hold (block_table.c; 16 MB
+  ** heap, ~60,000 slots: 4 KiB, so a 1 MiB site is within ~6%). */
+  uint64_t want = (uint64_t)emscripten_get_heap_max() * 8 / (emheap_blocks_capacity() + 1);
   uint32_t interval = 256;
   while (interval < want && interval < (1u << 30)) interval *= 2;
   emheap_g.sampling_interval = interval;

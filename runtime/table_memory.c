@@ -13,10 +13,13 @@
 ** counters.lost_* say how much (the snapshot, the CLI and the page show
 ** it). With memory growth the room is the growth limit (2 GiB by default)
 ** and the tables may take 1/8 of it: 1M sites and 1M live blocks need
-** 128 MiB (88-byte sites, 16-byte block slots at half load, the site
-** index), and doubling the site array 88 MiB more while the old one is
-** copied, so at 1/16 a program stopped at 524,288 sites (make bench,
-** 2026-11-23). A growth that fails returns NULL.
+** ~150 MiB (120-byte sites, the site index, ~15 bytes per block), and
+** doubling the site array 120 MiB more while the old one is copied, so
+** at 1/16 a program stopped at 524,288 sites (make bench, 2026-11-23). A growth that fails returns NULL.
+**
+** emheap_table_alloc_reserving leaves an eighth of both limits unused: the
+** block table's growth takes it while exact mode records every block, so
+** that the blocks it samples once refused (block_table.c) still find room.
 **
 ** A request the allocator can serve from free chunks below the break would
 ** be safe too, but nothing says in advance that it can: the rule is
@@ -29,16 +32,24 @@
 
 #include "emheap_internal.h"
 
-void *emheap_table_alloc(size_t bytes) {
+static void *take(size_t bytes, int reserve) {
   uintptr_t brk = *emheap_brk.sbrk_ptr;
   size_t max = emscripten_get_heap_max();
-  size_t room = max > brk ? max - brk : 0;
+  size_t room = (max > brk ? max - brk : 0) / 8;
   size_t cap = max > emscripten_get_heap_size() ? max / 8 : max / 16; /* growable : fixed */
-  if (bytes > room / 8 || emheap_g.counters.table_bytes + bytes > cap) return NULL;
+  if (reserve) {
+    room -= room / 8;
+    cap -= cap / 8;
+  }
+  if (bytes > room || emheap_g.counters.table_bytes + bytes > cap) return NULL;
   void *p = emscripten_builtin_malloc(bytes);
   if (p) emheap_g.counters.table_bytes += bytes;
   return p;
 }
+
+void *emheap_table_alloc(size_t bytes) { return take(bytes, 0); }
+
+void *emheap_table_alloc_reserving(size_t bytes) { return take(bytes, 1); }
 
 /* The memory is cleared before it goes back: an old block table is full of
 ** the addresses of live blocks, and the allocator hands it to the app,

@@ -102,6 +102,28 @@ for (const allocator of ['dlmalloc', 'emmalloc']) {
   });
 }
 
+for (const allocator of ['dlmalloc', 'emmalloc']) {
+  test(`the block table under churn: every live block, at its address, of its size, at its site (${allocator}, checking runtime)`, () => {
+    const r = runWasmProgram(path.join(BUILD, `block_churn.${allocator}.js`));
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const lines = (tag) => r.stdout.split('\n').filter((l) => l.startsWith(tag + ' ')).map((l) => JSON.parse(l.slice(tag.length + 1)));
+    const tallies = lines('TALLY');
+    const snaps = lines('SNAP');
+    assert.deepEqual(tallies.map((t) => t.when), ['churned', 'huge', 'emptied']);
+    assert.deepEqual(snaps.map((t) => t.when), ['churned', 'huge', 'emptied']);
+    tallies.forEach((t, i) => {
+      const s = snaps[i];
+      assert.equal(s.lost, 0, t.when);
+      assert.equal(s.blocks, s.liveBlocks, `${t.when}: the heap graph has every live block`);
+      assert.equal(s.digest, t.digest, `${t.when}: the same addresses and sizes`);
+      for (const [kind, [blocks, bytes]] of Object.entries(t.kinds)) {
+        assert.deepEqual(s.kinds[kind], [blocks, bytes], `${t.when}: ${kind}`);
+      }
+    });
+    assert.ok(tallies[1].kinds.plain_block[1] > 2 ** 27, 'the huge block is live at the second moment');
+  });
+}
+
 test('a build without names: frames read wasm-function[N], never empty', () => {
   const r = runWasmProgram(path.join(BUILD, 'cpp_new.nonames.js'));
   assert.equal(r.status, 0, r.stderr);

@@ -30,7 +30,8 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/peak.threads.js $(TEST_BUILD)/heap_graph.dlmalloc.js $(TEST_BUILD)/heap_graph.emmalloc.js \
   $(TEST_BUILD)/heap_graph.threads.js \
   $(TEST_BUILD)/heap_graph_cpp.exact.js $(TEST_BUILD)/contexts.js \
-  $(TEST_BUILD)/contexts.wasmeh.js $(TEST_BUILD)/contexts.own.js
+  $(TEST_BUILD)/contexts.wasmeh.js $(TEST_BUILD)/contexts.own.js \
+  $(TEST_BUILD)/block_churn.dlmalloc.js $(TEST_BUILD)/block_churn.emmalloc.js
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
@@ -39,6 +40,21 @@ $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $
 $(TEST_BUILD)/%.emmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=emmalloc -o $@
+
+# The checking runtime: the same sources with EMHEAP_CHECKING, whose
+# asserts check the invariants written beside the data they guard.
+$(B)/obj-check/%.o: runtime/%.c $(RUNTIME_HDR) runtime/build.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(RUNTIME_CFLAGS) -DEMHEAP_CHECKING -c $< -o $@
+
+$(B)/emheap-checking.o: $(patsubst %,$(B)/obj-check/%.o,$(RUNTIME_CORE))
+	$(EMCC) -r $^ -o $@
+
+# The block table under churn, with the checking runtime.
+$(TEST_BUILD)/block_churn.%.js: tests/runtime/block_churn.c $(B)/emheap-checking.o $(B)/library_emheap.js $(SHELL_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap-checking.o --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) \
+	  --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMALLOC=$* -o $@
 
 # Calling contexts: -O2 C++ with exceptions (JS-based, through invoke_*)
 # and setjmp/longjmp, linked with emheap's flags only (the default mode),

@@ -144,15 +144,15 @@ test('Lua on a 16 MB heap, exact mode, more blocks than emheap\'s tables may hol
   const {summary, sites} = r.top;
   const slack = summary.liveBytes - r.tagged.LUA.bytes;
   assert.ok(slack >= 0 && slack <= 7.5 * summary.liveBlocks, `emheap ${summary.liveBytes} B, Lua ${r.tagged.LUA.bytes} B`);
-  // emheap's tables stop within 1/16 of the heap: within that 1 MiB the
-  // block table has 32,768 slots (doubling would hold 1.5 MiB at once).
-  // Unable to double at half full, exact mode samples what comes next (one
-  // stack per 4 KiB: 8 x 16 MiB / 32,768 slots), with weights, in the
-  // quarter of the table it keeps for them: every site is exact, or holds
-  // an estimate and says so.
+  // emheap's tables stop within 1/16 of the heap: 1 MiB, of which the
+  // block table may take all but an eighth (over 65,536 slots) while it
+  // records every block. When a table cannot grow, exact mode samples what
+  // comes next (one stack per 2 KiB: 8 x 16 MiB / the slots, rounded up to
+  // a power of two), with weights, in the room the tables keep and the
+  // eighth left: every site is exact, or holds an estimate and says so.
   assert.ok(summary.tableBytes <= 16 * 1024 * 1024 / 16, JSON.stringify(summary));
   assert.ok(summary.thinnedAtBytes > 0 && summary.thinnedAtBytes < summary.totalBytes, JSON.stringify(summary));
-  assert.equal(r.top.samplingInterval, 4096);
+  assert.equal(r.top.samplingInterval, 2048);
   assert.equal(summary.lostAllocs, 0, 'the samples fit');
   const estimated = sites.filter((s) => s.estimatedLiveBytes > 0);
   assert.ok(estimated.length >= 1 && estimated.length < sites.filter((s) => s.liveBytes > 0).length,
@@ -162,10 +162,10 @@ test('Lua on a 16 MB heap, exact mode, more blocks than emheap\'s tables may hol
   assert.ok(sum(sites, 'liveBytes') <= summary.liveBytes);
   assert.ok(sum(sites, 'liveBlocks') <= summary.liveBlocks && sum(sites, 'liveBlocks') >= summary.liveBlocks - sites.length,
     `${sum(sites, 'liveBlocks')} of ${summary.liveBlocks}`);
-  // The script's strings, made after the table filled, estimated within
-  // 10%: per i, string.rep's 50 x's and the concatenation (long strings,
-  // each new), the number as a string, and per 4 a name: 65,000, ~3.5 MB
-  // (one standard error ~1% at 4 KiB).
+  // The script's strings within 10%, those made after the table filled
+  // estimated: per i, string.rep's 50 x's and the concatenation (long
+  // strings, each new), the number as a string, and per 4 a name: 65,000,
+  // ~3.5 MB (one standard error under 1% at 2 KiB).
   const strings = sites.filter((s) => leaf(s) === 'luaS_newlstr' && names(s).includes('luaV_execute'));
   const kept = sum(strings, 'liveBlocks');
   assert.ok(Math.abs(kept / 65000 - 1) <= 0.1, `strings: ${kept}`);
