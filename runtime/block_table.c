@@ -12,20 +12,24 @@
 ** own table, or 0 while no block there was recorded. An entry keeps its
 ** block's offset in the region (9 bits: blocks are 8-aligned) instead of
 ** the address: 12 bytes per block (emheap_slot). A table is sized to its
-** region's blocks: its number of slots is one of a series ~1.19x apart,
-** and it moves to the next when 15/16 full, so entries take 12 / 0.94 to
-** 12 / 0.79 bytes per block (12.8 to 15.2; make bench states what 1M live
-** blocks take: 14.1 bytes per block with everything else emheap keeps),
-** and a growth copies one region's entries (at most 512).
+** region's blocks: its number of slots is one of a series 1.14x to 1.25x
+** apart, and it moves to the next when 15/16 full, so entries take 12 /
+** 0.94 to 12 / 0.79 bytes per block (12.8 to 15.2; make bench states what
+** 1M live blocks take with everything else emheap keeps), and a growth
+** copies one region's entries (at most 512). 8 bytes of header per table:
+** a mixed heap pays little more per block than the entries (Lua's heap on
+** 16 MB: 60,967 blocks recorded before the budget ran out; lists per
+** 64-byte bucket, 136 bytes of header per table, recorded 50,840).
 **
 ** What these tables cost in time is mostly cache misses: a block's entry
 ** lies at a random place of its region's table, so the tables' size is
 ** what counts. Measured on micro, exact against forwarding only, node
 ** (paired): 32 KiB regions 2.7x (tables up to 29 KB); 4 KiB regions grown
-** at 7/8 2.5x, at 1/2 3.3x, at 15/16 2.0-2.2x, at 31/32 2.1x; entries in
+** at 7/8 2.5x, at 1/2 3.3x, at 15/16 2.0-2.6x, at 31/32 2.1x; entries in
 ** the order of addresses (no hash) 20x, as a region filled in part piles
-** its entries into one cluster. The 16-byte slots of one table at most
-** half full, in address order, took 1.8x for 33.6 bytes per block.
+** its entries into one cluster; lists per bucket 2.2x-2.3x. The 16-byte
+** slots of one table at most half full, in address order, took 1.8x for
+** 33.6 bytes per block.
 **
 ** A table never shrinks: sized for the most blocks its region has held, it
 ** costs that much at most, and the many programs whose blocks come and go
@@ -187,19 +191,21 @@ static void check_table(const region_table *t) {
 #define check_table(t) ((void)0)
 #endif
 
-/* Table sizes: 8 slots, then ~1.19x apart (4 per doubling), up to what
-** holds a region's 512 8-aligned blocks below its grow_at (609 - 38). */
-static const uint16_t class_slots[] = {8,   10,  11,  13,  16,  19,  23,  27,  32,  38,  45,  54, 64,
-                                       76,  91,  108, 128, 152, 181, 215, 256, 304, 362, 431, 512, 609};
-#define CLASSES (sizeof class_slots / sizeof class_slots[0])
+/* Table sizes: 8, 10, 12, 14, 16, 20 ... 640 slots, 1.14x to 1.25x apart,
+** enough for a region's 512 8-aligned blocks below grow_at. A formula,
+** not a table: a table of small numbers in the static data reads, two by
+** two, as words that point into the heap, and the heap scan
+** (model/heap_graph.js) took them for pointers. */
+#define CLASSES 26u
+static inline uint32_t class_slots(uint32_t cls) { return (4u + ((cls + 4u) & 3u)) << ((cls + 4u) >> 2); }
 
 static inline uint32_t table_size(uint32_t cls) {
-  return (uint32_t)(sizeof(region_table) + class_slots[cls] * sizeof(emheap_slot));
+  return (uint32_t)(sizeof(region_table) + class_slots(cls) * sizeof(emheap_slot));
 }
 
 static uint32_t class_of(uint32_t slots) {
   uint32_t c = 0;
-  while (class_slots[c] != slots) c++;
+  while (class_slots(c) != slots) c++;
   return c;
 }
 
@@ -273,7 +279,7 @@ static region_table *table_memory(uint32_t cls) {
 static region_table *new_table(uint32_t cls) {
   region_table *t = table_memory(cls);
   if (!t) return NULL;
-  uint32_t slots = class_slots[cls];
+  uint32_t slots = class_slots(cls);
   memset(t->slot, 0, slots * sizeof(emheap_slot));
   t->slots = (uint16_t)slots;
   t->count = 0;
