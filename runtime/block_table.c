@@ -16,30 +16,33 @@
 ** apart, and it moves to the next when 15/16 full, so entries take 12 /
 ** 0.94 to 12 / 0.79 bytes per block (12.8 to 15.2; make bench states what
 ** 1M live blocks take with everything else emheap keeps), and a growth
-** copies one region's entries (at most 512). 8 bytes of header per table:
-** a mixed heap pays little more per block than the entries (Lua's heap on
-** 16 MB: 60,967 blocks recorded before the budget ran out; lists per
-** 64-byte bucket, 136 bytes of header per table, recorded 50,840).
+** copies one region's entries (at most 512). 8 bytes of header per table.
 **
-** What these tables cost in time is mostly cache misses: a block's entry
-** lies at a random place of its region's table, so the tables' size is
-** what counts. Measured on micro, exact against forwarding only, node
-** (paired): 32 KiB regions 2.7x (tables up to 29 KB); 4 KiB regions grown
-** at 7/8 2.5x, at 1/2 3.3x, at 15/16 2.0-2.6x, at 31/32 2.1x; entries in
-** the order of addresses (no hash) 20x, as a region filled in part piles
-** its entries into one cluster; lists per bucket 2.2x-2.3x. The 16-byte
-** slots of one table at most half full, in address order, took 1.8x for
-** 33.6 bytes per block.
+** Within a table: open addressing, in Robin Hood order (along a cluster,
+** entries lie in the order of their home slots), deletion by backward
+** shift (no tombstones, so lookups never slow down with churn). A block's
+** home slot keeps the order of addresses: blocks made one after another
+** have their entries one after another, in the same cache lines. Where a
+** region's blocks crowd into part of it (the region at the top of the
+** heap, filled from its start; small blocks beside a large one), their
+** homes crowd into part of the table, and a cluster grows long: an
+** insertion that walks more than LONG_CLUSTER slots grows the table, so
+** such a region pays more slots for its blocks (Lua's heap on 16 MB:
+** 57,699 blocks recorded before the budget ran out, against 60,967 with
+** homes at a hash of the offset).
+**
+** What these tables cost in time is cache misses, measured on micro,
+** exact against forwarding only, node (paired; bench/README.md): homes at
+** a hash of the offset 2.0x-2.7x (the less full, the slower: 1/2 full
+** 3.3x), lists per 64-byte bucket 2.2x-2.3x, homes in address order with
+** no growth for long clusters 20x, and these 2.0x-2.06x; the 16-byte
+** slots of one table at most half full, in address order, 1.84x for 33.6
+** bytes per block.
 **
 ** A table never shrinks: sized for the most blocks its region has held, it
 ** costs that much at most, and the many programs whose blocks come and go
 ** in the same places (micro's trees, Lua's strings) never pay for growing
 ** it again (shrinking below 3/10 full took micro from 1.9x to 4.9x).
-**
-** Within a table: open addressing on a hash of the offset, in Robin Hood
-** order (along a cluster, entries lie in the order of their home slots),
-** deletion by backward shift (no tombstones, so lookups never slow down
-** with churn).
 **
 ** A block of EMHEAP_HUGE_BLOCK (128 MiB) or more does not fit an entry's
 ** 27-bit size; it takes one of EMHEAP_HUGE_SLOTS full-size slots
@@ -137,11 +140,16 @@ static inline region_table **directory(void) { return (region_table **)emheap_g.
 
 static inline uint32_t offset_of(const emheap_slot *s) { return s->offset_site & OFFSET_MASK; }
 
-/* Fibonacci hashing of the offset (its top 16 bits), scaled to any number
-** of slots (below 2^16) in 32-bit arithmetic. */
+/* A block's home: its place in the region, scaled to the table, so that
+** blocks made one after another have their entries one after another. */
 static inline uint32_t home(uint32_t offset, uint32_t slots) {
-  return ((offset * 0x9E3779B1u) >> 16) * slots >> 16;
+  return (offset * slots) >> OFFSET_BITS;
 }
+
+/* An insertion that walks more slots than this grows the table at the next
+** block: where a region's blocks are not spread evenly over it (filled in
+** part, or around a large block), homes crowd together (see above). */
+#define LONG_CLUSTER 12u
 
 static inline uint32_t next_slot(uint32_t j, uint32_t slots) { return ++j == slots ? 0 : j; }
 
@@ -161,8 +169,9 @@ static inline emheap_block unpack(const emheap_slot *s, uint32_t region_base) {
 /* Robin Hood insertion of e, whose offset is not in t, from slot j where it
 ** would stand d slots from its home: an entry nearer its own home gives way
 ** and moves on. */
-static void place(region_table *t, emheap_slot e, uint32_t j, uint32_t d) {
-  for (; t->slot[j].serial; j = next_slot(j, t->slots), d++) {
+static uint32_t place(region_table *t, emheap_slot e, uint32_t j, uint32_t d) {
+  uint32_t steps = 0;
+  for (; t->slot[j].serial; j = next_slot(j, t->slots), d++, steps++) {
     uint32_t dj = distance(t, j);
     if (dj < d) {
       emheap_slot moved = t->slot[j];
@@ -172,6 +181,7 @@ static void place(region_table *t, emheap_slot e, uint32_t j, uint32_t d) {
     }
   }
   t->slot[j] = e;
+  return steps;
 }
 
 #ifdef EMHEAP_CHECKING
@@ -425,8 +435,9 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t u
       return 1;
     }
   }
-  place(t, e, i, d);
+  uint32_t steps = d + place(t, e, i, d);
   t->count++;
+  if (__builtin_expect(steps > LONG_CLUSTER, 0)) t->grow_at = t->count; /* a long cluster: grow at the next block */
   emheap_g.block_count++;
   filter_add(addr);
   check_table(t);
