@@ -7,7 +7,7 @@
 // while it is made, and the graph is then built from the copy in slices.
 // With threads, other threads go on writing during the copy (LSan stops
 // them; a page cannot): a pointer moved meanwhile may be missed or seen
-// twice, which the README says.
+// twice, which docs/compatibility.md says (known limits).
 'use strict';
 
 var layout = require('./layout');

@@ -66,7 +66,7 @@ static emheap_roots roots;
 
 /* Defined by wasm-ld (non-PIC links): the static data's bounds. Weak, so
 ** that this file is not what stops a PIC link (-sMAIN_MODULE fails
-** anyway: the runtime is not built -fPIC, README known limits); where they
+** anyway: the runtime is not built -fPIC, docs/compatibility.md); where they
 ** are missing they read as 0 and the scan has no static roots. */
 extern char __global_base[] __attribute__((weak));
 extern char __data_end[] __attribute__((weak));

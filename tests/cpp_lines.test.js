@@ -72,7 +72,7 @@ for (const build of ['O0', 'O1', 'O2', 'O3', 'O2g']) {
 test('-O2 -gsource-map only: a line the map gives is the app line or a library line, never a wrong app line', () => {
   // Without DWARF, binaryen inlines the use_* functions into main and the
   // source map holds the innermost line of inlined libc++ code at most
-  // calls (README: C++ lines need -gseparate-dwarf).
+  // calls (docs/using.md: C++ lines need -gseparate-dwarf).
   const snap = snapshotOf('O2map');
   const appLines = new Set(Object.values(LINES));
   let app = 0;

@@ -122,7 +122,7 @@ test('Lua on a 16 MB heap, exact mode: every block recorded, sites named past Lu
   // sizes were off by up to 7 bytes a block (here ~5,400 blocks).
   const more = summary.requestedLiveBytes - luaBytes;
   assert.ok(more >= 0 && more <= 256, `emheap ${summary.requestedLiveBytes} B asked for, Lua ${luaBytes} B`);
-  // Lua's allocation layer, found by itself (README: l_alloc, luaM_realloc_, luaC_newobj).
+  // Lua's allocation layer, found by itself (docs/using.md: l_alloc, luaM_realloc_, luaC_newobj).
   assert.deepEqual(wrappers.detected.slice(0, 2), ['l_alloc', 'luaM_realloc_'], JSON.stringify(wrappers));
   const layer = new Set([...wrappers.detected, 'realloc', 'malloc', 'free']);
   assert.deepEqual(sites.filter((s) => layer.has(leaf(s))).map((s) => s.key), [], 'no site is named after the layer');
@@ -180,7 +180,7 @@ function checkSqliteSites(top, sqlite) {
   assert.equal(summary.lostAllocs, 0);
   assert.equal(sum(sites, 'liveBytes'), summary.requestedLiveBytes);
   assert.equal(sum(sites, 'liveBlocks'), summary.liveBlocks);
-  // SQLite's allocation layer, found by itself (README).
+  // SQLite's allocation layer, found by itself (docs/using.md).
   for (const name of ['sqlite3MemMalloc', 'sqlite3Malloc']) assert.ok(wrappers.detected.includes(name), JSON.stringify(wrappers));
   const layer = new Set([...wrappers.detected, 'malloc', 'realloc']);
   assert.deepEqual(sites.filter((s) => layer.has(leaf(s))).map((s) => s.key), []);
