@@ -104,7 +104,7 @@ typedef struct region_table {
   uint16_t slots;     /* 0 */
   uint16_t count;     /* 2 */
   uint16_t grow_at;   /* 4 the count at which it grows: 15/16 of slots, leaving one free at least */
-  uint16_t unused;    /* 6 */
+  uint16_t padding;   /* 6 (entries start 4-aligned) */
   emheap_slot slot[]; /* 8 */
 } region_table;
 
@@ -117,7 +117,7 @@ uint8_t emheap_recorded_filter[EMHEAP_FILTER_BUCKETS];
 static emheap_block huge[EMHEAP_HUGE_SLOTS];
 static uint32_t huge_count;
 static uint32_t total_slots; /* all tables' slots */
-static uint32_t quiet;       /* asks for memory refused without asking (take) */
+static uint32_t quiet;       /* asks for memory refused without asking (ask_memory) */
 
 /* Only where free asks the filter (alloc_fast.h: no dlmalloc flag). */
 static inline int filter_used(void) {
@@ -251,7 +251,7 @@ static void keep_rest_of_chunk(void) {
 /* bytes of the tables' memory, or NULL. The first refusal turns exact
 ** mode to sampling and opens the reserve; after a refusal with it open,
 ** the next (all slots / 64) asks are refused without asking. */
-static void *take(uint32_t bytes) {
+static void *ask_memory(uint32_t bytes) {
   if (quiet) {
     quiet--;
     return NULL;
@@ -268,14 +268,14 @@ static void *take(uint32_t bytes) {
 
 static region_table *table_memory(uint32_t cls) {
   uint32_t size = table_size(cls);
-  if (size >= LARGE_TABLE) return take(size);
+  if (size >= LARGE_TABLE) return ask_memory(size);
   spare_table *s = spare[cls];
   if (s) {
     spare[cls] = s->next;
     return (region_table *)s;
   }
   if ((size_t)(chunk_end - chunk_next) < size) {
-    uint8_t *c = take(CHUNK_BYTES);
+    uint8_t *c = ask_memory(CHUNK_BYTES);
     if (!c) return NULL;
     keep_rest_of_chunk();
     chunk_next = c;
@@ -294,7 +294,7 @@ static region_table *new_table(uint32_t cls) {
   t->slots = (uint16_t)slots;
   t->count = 0;
   t->grow_at = (uint16_t)(slots - (slots < 32 ? 1 : slots / 16));
-  t->unused = 0;
+  t->padding = 0;
   total_slots += slots;
   return t;
 }
@@ -329,7 +329,7 @@ static int cover(uint32_t r) {
   uint32_t n = had ? had : 64;
   while (n <= r) n *= 2;
   if (n > MAX_REGIONS) n = MAX_REGIONS;
-  uint32_t *d = take(n * sizeof(uint32_t));
+  uint32_t *d = ask_memory(n * sizeof(uint32_t));
   if (!d) return 0;
   memset(d, 0, n * sizeof(uint32_t));
   if (had) memcpy(d, emheap_g.block_regions, had * sizeof(uint32_t));

@@ -100,8 +100,8 @@ void emheap_thin(void) {
   ** fewer than R bytes hold at most `max` bytes, so about max / R of them
   ** are sampled and live at any time; R = 8 max / slots keeps that to an
   ** eighth of the slots there are now, which the reserve that the refusal
-  ** opens and the room left in the tables hold (block_table.c; 16 MB
-  ** heap, ~60,000 slots: 4 KiB, so a 1 MiB site is within ~6%). */
+  ** opens and the room left in the tables hold (block_table.c; Lua on a
+  ** 16 MB heap, ~69,000 slots: 2 KiB, so a 1 MiB site is within ~4%). */
   uint64_t want = (uint64_t)emscripten_get_heap_max() * 8 / (emheap_blocks_capacity() + 1);
   uint32_t interval = 256;
   while (interval < want && interval < (1u << 30)) interval *= 2;
