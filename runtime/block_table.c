@@ -220,7 +220,8 @@ static uint32_t class_of(uint32_t slots) {
 }
 
 /* Small tables (under 4 KiB) come from 64 KiB chunks of
-** emheap_table_alloc and go back to a list per class, never to the
+** emheap_table_alloc (halved down to 4 KiB where the budget's last room
+** is smaller, so that none of it goes unused) and go back to a list per class, never to the
 ** allocator: regions start and grow through them often, and this way
 ** rarely allocate between two of the app's blocks (where emmalloc would
 ** pad the app's block before, allocator.h). Larger tables are allocated
@@ -248,23 +249,34 @@ static void keep_rest_of_chunk(void) {
   }
 }
 
-/* bytes of the tables' memory, or NULL. The first refusal turns exact
-** mode to sampling and opens the reserve; after a refusal with it open,
-** the next (all slots / 64) asks are refused without asking. */
-static void *ask_memory(uint32_t bytes) {
+/* The tables' memory: *bytes of it, or less (halving, down to `least`)
+** where the budget has no room for *bytes (table_memory.c), so that the
+** last of the budget is used too; NULL when not even `least` fits. The
+** first refusal turns exact mode to sampling and opens the reserve; after
+** a refusal with it open, the next (all slots / 64) asks are refused
+** without asking. */
+static void *ask_memory_down_to(uint32_t *bytes, uint32_t least) {
   if (quiet) {
     quiet--;
     return NULL;
   }
-  void *p = refused_once ? emheap_table_alloc(bytes) : emheap_table_alloc_reserving(bytes);
-  if (!p && !refused_once) {
+  for (int pass = 0; pass < 2; pass++) {
+    for (uint32_t n = *bytes; n >= least; n /= 2) {
+      void *p = refused_once ? emheap_table_alloc(n) : emheap_table_alloc_reserving(n);
+      if (p) {
+        *bytes = n;
+        return p;
+      }
+    }
+    if (refused_once) break;
     refused_once = 1;
     emheap_thin();
-    p = emheap_table_alloc(bytes);
   }
-  if (!p) quiet = total_slots / 64 + 1;
-  return p;
+  quiet = total_slots / 64 + 1;
+  return NULL;
 }
+
+static void *ask_memory(uint32_t bytes) { return ask_memory_down_to(&bytes, bytes); }
 
 static region_table *table_memory(uint32_t cls) {
   uint32_t size = table_size(cls);
@@ -275,11 +287,12 @@ static region_table *table_memory(uint32_t cls) {
     return (region_table *)s;
   }
   if ((size_t)(chunk_end - chunk_next) < size) {
-    uint8_t *c = ask_memory(CHUNK_BYTES);
+    uint32_t bytes = CHUNK_BYTES;
+    uint8_t *c = ask_memory_down_to(&bytes, LARGE_TABLE);
     if (!c) return NULL;
     keep_rest_of_chunk();
     chunk_next = c;
-    chunk_end = c + CHUNK_BYTES;
+    chunk_end = c + bytes;
   }
   region_table *t = (region_table *)chunk_next;
   chunk_next += size;
