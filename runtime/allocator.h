@@ -25,7 +25,9 @@
 ** the raw value), so recorded blocks are found by lookup. One drift emheap
 ** cannot see: to align a block, emmalloc may grow the live block just
 ** before it by the padding, so that block is freed with more bytes than it
-** was allocated with (live bytes run low by the padding, never below 0).
+** was allocated with. A recorded block is discharged with what it was
+** counted with (record.c); an unrecorded one (sampled mode) with its size
+** then, and live bytes run low by the padding (never below 0).
 */
 #ifndef EMHEAP_ALLOCATOR_H
 #define EMHEAP_ALLOCATOR_H

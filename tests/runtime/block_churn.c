@@ -85,7 +85,8 @@ static void tally(const char *when) {
       t[1] += site.liveBytes;
     });
     console.log('SNAP ' + JSON.stringify({when: UTF8ToString($0), digest: digest, kinds: kinds,
-      blocks: b.address.length, liveBlocks: s.summary.liveBlocks, lost: s.summary.lostAllocs}));
+      blocks: b.address.length, liveBlocks: s.summary.liveBlocks, lost: s.summary.lostAllocs,
+      liveBytes: s.summary.liveBytes, recordedUsable: s.summary.requestedLiveBytes + s.summary.allocatorRoundingBytes}));
   }, when);
 }
 
