@@ -35,7 +35,7 @@ SHELL_JS := shell/emheap-shell.js
 # What `bin/emheap-config --ldflags` prints, spelled with relative paths.
 EMHEAP_LDFLAGS = $(B)/emheap.o --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) --profiling-funcs
 
-.PHONY: all runtime samples test test-node test-browser serve clean
+.PHONY: all runtime samples test test-node test-browser serve clean test-emscripten-current
 all: runtime samples
 
 runtime: $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
@@ -71,3 +71,12 @@ serve: samples
 
 clean:
 	rm -rf $(B)
+
+# Every test again with a newer Emscripten: EMCC_CURRENT is the emcc that
+# tools/emscripten-current.sh prints (it needs the network once, so neither
+# setup.sh nor `make test` runs it). Without one, a message and nothing else.
+EMCC_CURRENT ?=
+test-emscripten-current:
+	@if [ -z "$(EMCC_CURRENT)" ]; then \
+	  echo "test-emscripten-current: skipped: give EMCC_CURRENT=... (tools/emscripten-current.sh EMSCRIPTEN_GIT_DIR prints one)"; \
+	else tools/test-with-emcc.sh "$(EMCC_CURRENT)" test; fi

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# emscripten-current.sh -- a newer Emscripten than Debian's 3.1.6, built on
+# this machine from what it can reach: Emscripten's sources (a git
+# repository with its release tags), Debian's clang/lld/llvm, and binaryen
+# from npm (its JS/wasm builds of wasm-opt and friends). For checking emheap
+# against the Emscripten people install with emsdk; neither setup.sh nor
+# `make test` needs it.
+#
+#   tools/emscripten-current.sh EMSCRIPTEN_GIT_DIR [TAG]
+#
+# EMSCRIPTEN_GIT_DIR: a clone of github.com/emscripten-core/emscripten (bare
+# or not). TAG: the release to build; by default the newest release whose
+# expected LLVM major version (tools/shared.py) is one Debian has as
+# clang-N. Everything goes to $EMHEAP_EMSCRIPTEN_HOME (default
+# ~/.cache/emheap-emscripten)/TAG: the sources, binaryen, a private
+# .emscripten config and system-library cache, and bin/emcc, bin/em++
+# wrappers that use them. The last line printed is EMCC=..., for
+#
+#   make test-emscripten-current EMCC_CURRENT=...
+set -euo pipefail
+
+die() { echo "emscripten-current: $*" >&2; exit 1; }
+say() { echo "emscripten-current: $*" >&2; }
+
+[ $# -ge 1 ] || die "usage: $0 EMSCRIPTEN_GIT_DIR [TAG]"
+SRC=$1
+TAG=${2:-}
+git --git-dir="$SRC/.git" rev-parse --git-dir >/dev/null 2>&1 && SRC="$SRC/.git"
+git --git-dir="$SRC" rev-parse --git-dir >/dev/null 2>&1 || die "$SRC is not a git repository"
+G() { git --git-dir="$SRC" "$@"; }
+
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO=sudo
+
+# What a release expects, read from its own sources.
+expected_llvm() { G show "$1:tools/shared.py" 2>/dev/null | sed -n 's/^EXPECTED_LLVM_VERSION = \([0-9]*\).*/\1/p' | head -1; }
+expected_binaryen() { G show "$1:tools/building.py" 2>/dev/null | sed -n 's/^EXPECTED_BINARYEN_VERSION = \([0-9]*\).*/\1/p' | head -1; }
+
+# The newest clang-N Debian offers (installed or not).
+apt_llvm=
+for n in $(seq 30 -1 14); do
+  case "$(apt-cache policy "clang-$n" 2>/dev/null)" in *"Candidate: "[0-9]*) apt_llvm=$n; break ;; esac
+done
+[ -n "$apt_llvm" ] || die "apt offers no clang-N package"
+
+if [ -z "$TAG" ]; then
+  for t in $(G tag --list '[0-9]*.[0-9]*.[0-9]*' | sort -V -r || true); do
+    if [ "$(expected_llvm "$t")" = "$apt_llvm" ]; then TAG=$t; break; fi
+  done
+  [ -n "$TAG" ] || die "no release of $SRC expects LLVM $apt_llvm"
+fi
+G rev-parse --verify -q "$TAG^{commit}" >/dev/null || die "no tag $TAG in $SRC"
+LLVM=$(expected_llvm "$TAG")
+BINARYEN=$(expected_binaryen "$TAG")
+[ -n "$LLVM" ] && [ -n "$BINARYEN" ] || die "$TAG: cannot read its expected LLVM and binaryen versions"
+# A release that expects a newer LLVM than apt has is tried with apt's
+# newest (Emscripten warns, and usually works with the one before).
+[ "$LLVM" -le "$apt_llvm" ] || { say "$TAG expects LLVM $LLVM; using clang-$apt_llvm, the newest apt has"; LLVM=$apt_llvm; }
+say "Emscripten $TAG, LLVM $LLVM (apt), binaryen $BINARYEN (npm)"
+
+HOME_DIR=${EMHEAP_EMSCRIPTEN_HOME:-$HOME/.cache/emheap-emscripten}
+OUT=$HOME_DIR/$TAG
+mkdir -p "$OUT"
+
+# 1. clang, lld and llvm (llvm-nm, llvm-ar, llvm-objcopy...) from apt.
+if ! command -v "clang-$LLVM" >/dev/null || ! command -v "wasm-ld-$LLVM" >/dev/null || [ ! -x "/usr/lib/llvm-$LLVM/bin/llvm-nm" ]; then
+  say "installing clang-$LLVM lld-$LLVM llvm-$LLVM (apt)"
+  $SUDO apt-get install -y --no-install-recommends "clang-$LLVM" "lld-$LLVM" "llvm-$LLVM" >&2
+fi
+LLVM_ROOT=/usr/lib/llvm-$LLVM/bin
+[ -x "$LLVM_ROOT/clang" ] && [ -x "$LLVM_ROOT/wasm-ld" ] || die "$LLVM_ROOT has no clang or wasm-ld"
+
+# 2. The sources of the release, as they are at its tag.
+if [ ! -f "$OUT/emscripten/emcc.py" ]; then
+  say "extracting $TAG"
+  rm -rf "$OUT/emscripten.part" && mkdir -p "$OUT/emscripten.part"
+  # A partial copy of the repository (a mirror without its largest files)
+  # lacks some blobs: those files are left out, and named.
+  G ls-tree -r "$TAG" > "$OUT/tree.txt"
+  missing=$(paste -d' ' <(cut -f1 "$OUT/tree.txt" | awk '{print $3}' | G cat-file --batch-check) \
+    <(cut -f2 "$OUT/tree.txt") | awk '$2 == "missing" {print $3}')
+  rm -f "$OUT/tree.txt"
+  excludes=()
+  for path in $missing; do
+    say "left out (not in $SRC): $path"
+    excludes+=(":(exclude)$path")
+  done
+  G archive "$TAG" -- . "${excludes[@]}" | tar -x -C "$OUT/emscripten.part"
+  mv "$OUT/emscripten.part" "$OUT/emscripten"
+fi
+# Its launchers (emar, emranlib...: generated, not in git) and its JS
+# tools' packages (acorn, terser, the HTML minifier...).
+if [ ! -e "$OUT/emscripten/emar" ] && [ -f "$OUT/emscripten/tools/maint/create_entry_points.py" ]; then
+  (cd "$OUT/emscripten" && python3 tools/maint/create_entry_points.py >&2)
+fi
+if [ ! -d "$OUT/emscripten/node_modules/acorn" ]; then
+  say "npm ci in the sources"
+  (cd "$OUT/emscripten" && npm ci --omit=dev --no-audit --no-fund --loglevel=error >&2)
+fi
+
+# 3. binaryen from npm: bin/wasm-opt and friends are node scripts.
+BINARYEN_ROOT=$OUT/binaryen/node_modules/binaryen
+if [ ! -x "$BINARYEN_ROOT/bin/wasm-opt" ]; then
+  say "npm install binaryen@$BINARYEN"
+  mkdir -p "$OUT/binaryen"
+  (cd "$OUT/binaryen" && npm install --no-save --no-audit --no-fund --loglevel=error "binaryen@$BINARYEN" >&2) ||
+    die "npm has no binaryen@$BINARYEN"
+fi
+for tool in wasm-opt wasm-metadce wasm2js wasm-ctor-eval wasm-split; do
+  [ -e "$BINARYEN_ROOT/bin/$tool" ] || say "note: binaryen@$BINARYEN has no bin/$tool (the emcc options that need it will fail)"
+done
+chmod +x "$BINARYEN_ROOT"/bin/* 2>/dev/null || true
+
+# 4. A private config and cache, and wrappers that use them.
+NODE_JS=$(command -v node) || die "no node"
+cat > "$OUT/config" <<EOF
+LLVM_ROOT = '$LLVM_ROOT'
+BINARYEN_ROOT = '$BINARYEN_ROOT'
+NODE_JS = '$NODE_JS'
+CACHE = '$OUT/cache'
+EOF
+mkdir -p "$OUT/bin"
+for tool in emcc em++ emar emranlib emcmake emconfigure; do
+  cat > "$OUT/bin/$tool" <<EOF
+#!/bin/sh
+# $tool of Emscripten $TAG with its private config (tools/emscripten-current.sh)
+EM_CONFIG='$OUT/config' exec '$OUT/emscripten/$tool' "\$@"
+EOF
+  chmod +x "$OUT/bin/$tool"
+done
+
+# 5. It works: a C program compiled, linked and run (the first run builds
+# the system libraries into the cache: minutes).
+say "checking: hello world (the first build fills the cache)"
+mkdir -p "$OUT/check"
+printf '#include <stdio.h>\n#include <stdlib.h>\nint main(void) { char *p = malloc(5); printf("ok %%d\\n", p != 0); free(p); return 0; }\n' > "$OUT/check/hello.c"
+"$OUT/bin/emcc" -O2 "$OUT/check/hello.c" -o "$OUT/check/hello.js" >&2
+[ "$("$NODE_JS" "$OUT/check/hello.js")" = "ok 1" ] || die "the check program did not print ok"
+"$OUT/bin/emcc" --version | head -1 >&2
+echo "EMCC=$OUT/bin/emcc"
