@@ -84,6 +84,16 @@ function parseFrameLine(text) {
   return frameFromLocation(name, location);
 }
 
+// V8 prefixes a wasm function's name with the module's own name and a dot
+// when the name section has one, and Emscripten 4 names the module after
+// its file: "app.wasm.main". The prefix goes, so that a frame reads as in
+// a module without one (and emheap's own frames are known by name). A C or
+// C++ symbol never holds ".wasm." (clang's suffixes are ".llvm.N", ".N").
+var MODULE_NAME_PREFIX = /^[\w.+-]*?\.wasm\./;
+function withoutModuleName(name) {
+  return name.replace(MODULE_NAME_PREFIX, '');
+}
+
 // A frame from its name ('' if none) and location: "URL:wasm-function[N]:0xOFFSET"
 // (wasm; both V8 and Firefox spell it so), "URL:LINE:COL" (JS), or anything
 // else (kept as the name). Shared with gecko_stack.js.
@@ -92,7 +102,7 @@ function frameFromLocation(name, location) {
   if (m) {
     var funcIndex = parseInt(m[2], 10);
     return {
-      name: name || 'wasm-function[' + funcIndex + ']',
+      name: withoutModuleName(name) || 'wasm-function[' + funcIndex + ']',
       url: m[1], wasm: true, funcIndex: funcIndex, offset: parseInt(m[3], 16),
     };
   }

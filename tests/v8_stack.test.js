@@ -174,3 +174,13 @@ test('capture(above) called from wasm directly: the glue script is the table\'s 
   const leaf = table.rawFrames[table.nodeFrame[table.nodeCount - 1]]; // the newest path's leaf
   assert.equal(leaf.wasm, true, 'the leaf is the wasm caller');
 });
+
+test('a wasm frame named with its module\'s name (V8, Emscripten 4: "app.wasm.main") reads as the function alone', () => {
+  const f = parseFrameLine('at entry_points.dlmalloc.wasm.emheap_record_new (wasm://wasm/1f2e:wasm-function[12]:0x1f)');
+  assert.equal(f.name, 'emheap_record_new');
+  assert.equal(f.funcIndex, 12);
+  assert.equal(parseFrameLine('at app.wasm.ns::f(int) (http://h/app.wasm:wasm-function[3]:0x10)').name, 'ns::f(int)');
+  // only wasm frames, and only that prefix
+  assert.equal(parseFrameLine('at app.wasm.f (http://h/app.js:1:2)').name, 'app.wasm.f');
+  assert.equal(parseFrameLine('at foo.llvm.123 (wasm://wasm/1f2e:wasm-function[4]:0x2)').name, 'foo.llvm.123');
+});

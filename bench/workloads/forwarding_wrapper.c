@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <emscripten/emmalloc.h>
+#include "../../runtime/builtin_alloc.h" /* emscripten_builtin_*, as every Emscripten has them */
 
 /* Both of Emscripten's allocators (dlmalloc, emmalloc) define it. */
 extern void *__libc_realloc(void *, size_t);

@@ -16,7 +16,7 @@
 #include <malloc.h>
 
 #include <emscripten.h>
-#include <emscripten/emmalloc.h>
+#include "builtin_alloc.h" /* emscripten_builtin_*: declared where every Emscripten has them */
 
 #include "emheap_internal.h"
 
