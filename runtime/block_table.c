@@ -94,7 +94,7 @@
 
 /* A recorded block in its region's table: emheap_block packed in 12 bytes. */
 typedef struct emheap_slot {
-  uint32_t offset_site; /* (addr % 32 KiB) / 8 | site << OFFSET_BITS */
+  uint32_t offset_site; /* (addr % 4 KiB) / 8 | site << OFFSET_BITS */
   uint32_t size_slack;  /* requested bytes (< EMHEAP_HUGE_BLOCK) | slack << SIZE_BITS */
   uint32_t serial;      /* as emheap_block's; 0 = empty slot */
 } emheap_slot;

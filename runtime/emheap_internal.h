@@ -184,7 +184,7 @@ typedef struct emheap_state {
   uint32_t frame_pool_used;   /*  180 */
   uint32_t frame_pool_capacity; /* 184 */
   uint32_t sampling_interval; /*  188 mean bytes between samples (JS may set it) */
-  uint32_t *block_regions;    /*  192 the recorded live blocks (block_table.c): per 32 KiB of
+  uint32_t *block_regions;    /*  192 the recorded live blocks (block_table.c): per 4 KiB of
                                  addresses, the address of that region's table, or 0 */
   uint32_t block_region_count; /* 196 how many regions it covers, from address 0 */
   uint32_t block_count;       /*  200 */

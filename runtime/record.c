@@ -221,21 +221,19 @@ __attribute__((noinline)) void emheap_forget(void *p, uint32_t u, uint64_t *call
   emheap_block b;
   emheap_lock();
   emheap_count_one_call(calls);
+  uint32_t gone = u;
   if (emheap_blocks_remove((uint32_t)(uintptr_t)p, &b)) {
     uint32_t was = usable_of(&b, u);
     charge(emheap_block_site(&b), b.size, was, is_weighted(&b), -1);
-    if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) {
-      /* emmalloc grows a live block when it pads an aligned neighbour
-      ** (allocator.h): the pad was never counted live, and goes back to
-      ** free space with the block; what was counted goes. */
-      emheap_count_dead(was);
-    } else {
-      emheap_count_dead(u);
-      if (EMHEAP_THREADED && was != u) emheap_count_dead(was);
-    }
-  } else {
-    emheap_count_dead(u);
+    /* emmalloc grows a live block when it pads an aligned neighbour
+    ** (allocator.h): the pad was never counted live, and goes back to free
+    ** space with the block; what was counted goes. Elsewhere a record of
+    ** another size is stale (above): in threaded builds its block's count
+    ** goes too. */
+    if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) gone = was;
+    else if (EMHEAP_THREADED && was != u) emheap_count_dead(was);
   }
+  emheap_count_dead(gone);
   emheap_unlock();
   if (EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_clear(p);
 }
