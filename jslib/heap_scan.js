@@ -39,13 +39,52 @@ function dlmallocState(view, data, heapBase, breakNow) {
   return null;
 }
 
+// A thread's own data besides its stack: its struct pthread (Emscripten
+// keeps the thread's mailbox there, whose queue is malloc'd) and, where the
+// struct, the thread-locals and the pthread_setspecific slots make one
+// block below the stack (Emscripten's pthread_create since 3.1.2x, one
+// block of the builtin allocator that emheap never sees), everything from
+// the struct up to the stack. That layout is read, not assumed: the stack
+// must begin within the struct, the thread-locals and 4 KiB of slots and
+// alignment, and no recorded block may lie in between; otherwise (3.1.x
+// mallocs each part on its own) the struct alone. The main thread's struct
+// is a global, scanned with the static data.
+var SLOTS_AND_ALIGNMENT = 4096;
+
+function threadDataRanges(candidates, blocks) {
+  // candidates: [{pthread, structSize, stackLo, limit}]; a block inside a
+  // candidate's span shortens it to the struct
+  var spans = candidates.filter(function (c) { return c.stackLo > c.pthread + c.structSize && c.stackLo - c.pthread <= c.limit; });
+  spans.sort(function (a, b) { return a.pthread - b.pthread; });
+  var n = blocks.addr.length;
+  for (var k = 0; k < n && spans.length; k++) {
+    var a = blocks.addr[k];
+    var lo = 0;
+    var hi = spans.length - 1;
+    while (lo <= hi) { // the last span starting at or below a
+      var mid = (lo + hi) >>> 1;
+      if (spans[mid].pthread <= a) lo = mid + 1; else hi = mid - 1;
+    }
+    if (hi >= 0 && a < spans[hi].stackLo) spans[hi].holdsBlock = true;
+    if (hi + 1 < spans.length && a + blocks.size[k] > spans[hi + 1].pthread) spans[hi + 1].holdsBlock = true;
+  }
+  candidates.forEach(function (c) {
+    var whole = spans.indexOf(c) >= 0 && !c.holdsBlock;
+    c.ranges = [[c.pthread, whole ? c.stackLo : c.pthread + c.structSize]];
+    if (c.tls && c.tls[1] > c.tls[0] && c.tls[0] >= c.pthread && c.tls[1] <= c.ranges[0][1]) {
+      // the thread-locals are in the thread's group already: the rest around them
+      c.ranges = [[c.pthread, c.tls[0]], [c.tls[1], c.ranges[0][1]]].filter(function (x) { return x[1] > x[0]; });
+    }
+  });
+}
+
 // What a scan reads: the live blocks, the root groups and the ranges left
 // out. buffer: the wasm memory's buffer; statePtr: emheap_state; rootsPtr: what
 // emheap_roots_now() returned; jsRoots: pointer values JS registered
-// (emheap.addRoot); threadStacks: [[lo, hi]...] the stacks of the running
-// threads Emscripten knows (library_emheap.js pthreadStacks), for threads
-// roots.c has not registered.
-function scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks, area) {
+// (emheap.addRoot); pthreads: the running threads Emscripten knows and the
+// size of its struct pthread (library_emheap.js pthreads), for the threads'
+// own data and for threads roots.c has not registered.
+function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area) {
   var view = new DataView(buffer);
   // blocks and roots read under one lock: a thread that exits meanwhile
   // moves the last entry of the thread table into its slot
@@ -65,23 +104,47 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks, area) {
     if (gm) skip.push(gm);
   }
   if (r.self) skip.push([r.self, r.self + r.selfSize]);
+  var structSize = pthreads ? pthreads.structSize : 0;
+  var running = pthreads ? pthreads.threads : [];
+  var tlsSize = 0;
+  r.threads.forEach(function (t) { tlsSize = Math.max(tlsSize, t.tls[1] - t.tls[0]); });
+  var limit = structSize + tlsSize + SLOTS_AND_ALIGNMENT;
+  var candidates = [];
+  var seen = {};
+  // the thread data of `pthread` (its stack [lo, hi), thread-locals `tls`)
+  // goes to `group`; once per thread, none for a struct in the static data
+  var addData = function (group, pthread, stack, tls) {
+    if (!structSize || !pthread || seen[pthread] || (pthread >= r.data[0] && pthread < r.data[1])) return;
+    seen[pthread] = true;
+    candidates.push({group: group, pthread: pthread, structSize: structSize, stackLo: stack ? stack[0] : 0, tls: tls, limit: limit});
+  };
   var known = [r.stack];
   r.threads.forEach(function (t, i) {
     skip.push([t.self, t.self + r.selfSize]);
     known.push(t.stack);
     if (t.self === r.self) {
       here.ranges.push(t.tls); // the calling thread: its stack from its pointer, above
+      addData(here, t.pthread, t.stack, t.tls);
     } else {
-      groups.push({name: '(C stack: thread ' + (i + 1) + ')', ranges: [t.stack, t.tls]});
+      var group = {name: '(C stack: thread ' + (i + 1) + ')', ranges: [t.stack, t.tls]};
+      groups.push(group);
+      addData(group, t.pthread, t.stack, t.tls);
     }
   });
-  // threads that never recorded a block: their stacks (thread-locals unknown)
-  var unregistered = (threadStacks || []).filter(function (s) {
-    return !known.some(function (k) { return k[0] < s[1] && s[0] < k[1]; }); // overlap: the same stack
+  addData(here, r.pthread, r.stack, null); // the calling thread, if it recorded nothing
+  // threads that never recorded a block: their stacks (thread-locals
+  // unknown) and their data
+  var unregistered = 0;
+  running.forEach(function (t) {
+    var s = t.stack;
+    var same = s && known.some(function (k) { return k[0] < s[1] && s[0] < k[1]; }); // overlap: the same stack
+    if (same) return;
+    var group = {name: '(C stack: thread ' + (r.threads.length + ++unregistered) + ', no block recorded)', ranges: s ? [s] : []};
+    groups.push(group);
+    addData(group, t.pthread, s, null);
   });
-  unregistered.forEach(function (s, i) {
-    groups.push({name: '(C stack: thread ' + (r.threads.length + i + 1) + ', no block recorded)', ranges: [s]});
-  });
+  threadDataRanges(candidates, read.blocks);
+  candidates.forEach(function (c) { c.ranges.forEach(function (x) { c.group.ranges.push(x); }); });
   if (r.regions.length) groups.push({name: '(registered roots)', ranges: r.regions});
   if (jsRoots && jsRoots.length) groups.push({name: '(JS roots)', ranges: [], values: jsRoots});
   // live blocks the runtime could not record, or (thinned) recorded only
@@ -99,8 +162,8 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks, area) {
 // not enumerable, so no file carries it) for a heap dump
 // (formats/heap_dump.js). `area` (optional): jslib/layout.js copyArea with
 // `heap`, memory for the copies made and touched beforehand.
-function scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, threadStacks, area) {
-  var inputs = scanInputs(buffer, statePtr, rootsPtr, jsRoots, threadStacks, area);
+function scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, pthreads, area) {
+  var inputs = scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area);
   var roots = [];
   inputs.groups.forEach(function (g) { g.ranges.forEach(function (r) { roots.push(r); }); });
   var memory = heapMemory.copyForScan(buffer, inputs.blocks, roots, area && area.memory);
@@ -114,4 +177,4 @@ function scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, threadStacks, area) 
   })();
 }
 
-module.exports = {scanHeapSteps: scanHeapSteps};
+module.exports = {scanHeapSteps: scanHeapSteps, threadDataRanges: threadDataRanges};

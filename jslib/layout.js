@@ -287,7 +287,7 @@ function copyBlocks(view, statePtr, into) {
 
 // runtime/roots.c's emheap_roots at `at`: where a heap scan starts.
 // emheap_roots (runtime/roots.c): table sizes and where its arrays start.
-var ROOTS = {maxThreads: 256, threads: 56, threadSize: 20, maxRegions: 1024, regions: 56 + 256 * 20, regionSize: 8};
+var ROOTS = {maxThreads: 256, threads: 60, threadSize: 24, maxRegions: 1024, regions: 60 + 256 * 24, regionSize: 8};
 
 // Read under the lock (withLock): threads come and go.
 function readRoots(view, at) {
@@ -295,14 +295,15 @@ function readRoots(view, at) {
   var out = {
     data: [u(0), u(4)], sp: u(8), stack: [u(12), u(16)], self: u(20), selfSize: u(24),
     state: [u(28), u(28) + u(32)], own: [at, at + u(36)],
-    threadsDropped: u(44), regionsDropped: u(52), threads: [], regions: [],
+    threadsDropped: u(44), regionsDropped: u(52), pthread: u(56), threads: [], regions: [],
   };
   // counts clamped to the tables' sizes: a damaged count reads no further
   var threads = Math.min(u(40), ROOTS.maxThreads);
   for (var t = 0; t < threads; t++) {
     var e = at + ROOTS.threads + t * ROOTS.threadSize;
     out.threads.push({stack: [view.getUint32(e, true), view.getUint32(e + 4, true)],
-      tls: [view.getUint32(e + 8, true), view.getUint32(e + 12, true)], self: view.getUint32(e + 16, true)});
+      tls: [view.getUint32(e + 8, true), view.getUint32(e + 12, true)], self: view.getUint32(e + 16, true),
+      pthread: view.getUint32(e + 20, true)});
   }
   var regions = Math.min(u(48), ROOTS.maxRegions);
   var base = at + ROOTS.regions;

@@ -137,12 +137,11 @@ emheapAddToLibrary({
       var pthread = typeof ENVIRONMENT_IS_PTHREAD !== 'undefined' && ENVIRONMENT_IS_PTHREAD;
       var theirs = Module['instantiateWasm'];
       if (pthread) {
-        if (typeof theirs !== 'function') return;
         Module['instantiateWasm'] = function (imports, receiveInstance) {
-          var module = Module['wasmModule'];
-          return theirs(imports, function (instance, mod) {
+          var module = Module['wasmModule'] || (typeof wasmModule !== 'undefined' ? wasmModule : null);
+          var take = function (instance, mod) {
             try {
-              var contexts = emheapModules.contexts.contextsOf(mod || module || (typeof wasmModule !== 'undefined' ? wasmModule : null));
+              var contexts = emheapModules.contexts.contextsOf(mod || module);
               if (contexts) {
                 emheapModules.contexts.useTableEntries(instance, contexts);
                 EMHEAP.contexts = contexts;
@@ -151,7 +150,12 @@ emheapAddToLibrary({
               // the thread runs without contexts: its allocations take JS stacks
             }
             return receiveInstance(instance, mod);
-          });
+          };
+          // Emscripten 3.1.x's worker.js instantiates through this hook;
+          // 4.x instantiates the module the main thread posted (wasmModule)
+          // itself unless the hook is set, as it is now.
+          if (typeof theirs === 'function') return theirs(imports, take);
+          return take(new WebAssembly.Instance(module, imports), module);
         };
         return;
       }
@@ -795,25 +799,27 @@ emheapAddToLibrary({
       var roots = _emheap_roots_now();
       var ptrs = [];
       EMHEAP.jsRoots.forEach(function (n, ptr) { ptrs.push(ptr); });
-      return emheapModules.heapScan.scanHeapSteps(EMHEAP.buffer(), state, roots, ptrs, EMHEAP.pthreadStacks(), copyArea);
+      return emheapModules.heapScan.scanHeapSteps(EMHEAP.buffer(), state, roots, ptrs, EMHEAP.pthreads(), copyArea);
     },
 
-    // [[lo, hi]...]: the C stack of each running thread, as Emscripten's
-    // pthread library knows it (PThread.pthreads, kept on the page's main
-    // thread: 3.1.x and 4.x alike). roots.c learns of a thread only at its
-    // first recorded block; a thread that allocates nothing can still hold
-    // the last pointer to a block on its stack. None without threads.
-    pthreadStacks: function () {
-      var out = [];
+    // The running threads as Emscripten's pthread library knows them
+    // (PThread.pthreads, kept on the page's main thread: 3.1.x and 4.x
+    // alike): each one's struct pthread and C stack [lo, hi], and the
+    // struct's size. roots.c learns of a thread only at its first recorded
+    // block; a thread that allocates nothing can still hold the last
+    // pointer to a block on its stack, and every thread's struct holds its
+    // mailbox (jslib/heap_scan.js). None without threads.
+    pthreads: function () {
+      var out = {structSize: {{{ C_STRUCTS.pthread.__size__ }}}, threads: []};
       if (typeof PThread === 'undefined' || !PThread.pthreads) return out;
       var view = new DataView(EMHEAP.buffer());
       Object.keys(PThread.pthreads).forEach(function (key) {
         var ptr = Number(key) >>> 0;
-        if (!ptr || ptr + {{{ C_STRUCTS.pthread.stack_size }}} + 4 > view.byteLength) return;
+        if (!ptr || ptr + out.structSize > view.byteLength) return;
         // musl keeps the stack's top (its highest address) in `stack`
         var top = view.getUint32(ptr + {{{ C_STRUCTS.pthread.stack }}}, true);
         var size = view.getUint32(ptr + {{{ C_STRUCTS.pthread.stack_size }}}, true);
-        if (top && size && size <= top) out.push([top - size, top]);
+        out.threads.push({pthread: ptr, stack: top && size && size <= top ? [top - size, top] : null});
       });
       return out;
     },

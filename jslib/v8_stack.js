@@ -30,6 +30,9 @@ var WRAPPER_PATTERNS = [
   /^emheap_/,
   /^_Zn[wa][mj]/,                          // operator new / new[] (every overload), mangled
   /^(void\* ?)?operator new(\[\])?\(/,      // ... demangled
+  // libc++abi's helper behind them (LLVM 17 on: Emscripten 3.1.4x and later)
+  /^_ZL\d+operator_new(_aligned)?_impl/,
+  /^operator_new(_aligned)?_impl\(/,
   // libc++ allocation helpers when not inlined (-O0): mangled and demangled,
   // demangled names may start with a return type ("void* std::__2::...").
   /__libcpp_(operator_new|allocate)\b/,

@@ -120,7 +120,8 @@ function* buildHeapGraphSteps(memory, blocks, roots, skip) {
     if (v < minAddr || v >= maxEnd) return;
     var k = blockAt(b.addr, b.size, v);
     if (k < 0 || lastSource[k] === source || first + k === source) return;
-    if (ignoreTail && v >= b.addr[k] + b.size[k] - ignoreTail) return;
+    // (never the block's start: a block of 4 bytes or less is all tail)
+    if (ignoreTail && v > b.addr[k] && v >= b.addr[k] + b.size[k] - ignoreTail) return;
     lastSource[k] = source;
     targets.push(first + k);
     if (!reached[k] && scanning === 'roots') {

@@ -10,6 +10,11 @@
 **   - every other thread that recorded a block: its whole stack (another
 **     thread's stack pointer cannot be read, so dead frames may keep blocks
 **     reachable, as in Emscripten's own LSan) and its thread-locals;
+**   - each thread's `struct pthread` (pthread_self()): Emscripten keeps a
+**     thread's mailbox there, and from 3.1.2x it puts the struct, the
+**     thread-locals and the pthread_setspecific slots in one block of its
+**     builtin allocator, which emheap never sees. The JS library knows the
+**     struct's size (C_STRUCTS) and the threads that recorded nothing;
 **   - the regions the app registers (emheap_add_root).
 ** Left out of the scan: emheap's own state and each thread's
 ** emheap_thread_state (random hashes that look like pointers), listed in
@@ -23,6 +28,7 @@
 */
 #include <emscripten/emscripten.h>
 #include <emscripten/stack.h>
+#include <pthread.h>
 #include <stddef.h>
 
 #include "emheap_internal.h"
@@ -36,6 +42,7 @@ typedef struct emheap_thread_roots {
   uint32_t stack_lo, stack_hi; /* [lo, hi): the thread's whole C stack */
   uint32_t tls_lo, tls_hi;     /* its thread-locals (0, 0: in the static data) */
   uint32_t self;               /* its emheap_thread_state, skipped */
+  uint32_t pthread;            /* its struct pthread */
 } emheap_thread_roots;
 
 typedef struct emheap_root_region {
@@ -53,13 +60,14 @@ typedef struct emheap_roots {
   uint32_t threads_dropped;           /* 44 threads not registered: the table was full */
   uint32_t region_count;              /* 48 */
   uint32_t regions_dropped;           /* 52 emheap_add_root calls refused: the table was full */
-  emheap_thread_roots threads[EMHEAP_MAX_THREADS]; /* 56 */
+  uint32_t pthread;                   /* 56 the calling thread's struct pthread */
+  emheap_thread_roots threads[EMHEAP_MAX_THREADS]; /* 60 */
   emheap_root_region regions[EMHEAP_MAX_ROOTS];
 } emheap_roots;
 
-_Static_assert(offsetof(emheap_roots, threads) == 56, "jslib/layout.js reads emheap_roots");
-_Static_assert(sizeof(emheap_thread_roots) == 20, "jslib/layout.js reads emheap_roots");
-_Static_assert(offsetof(emheap_roots, regions) == 56 + EMHEAP_MAX_THREADS * 20, "jslib/layout.js reads emheap_roots");
+_Static_assert(offsetof(emheap_roots, threads) == 60, "jslib/layout.js reads emheap_roots");
+_Static_assert(sizeof(emheap_thread_roots) == 24, "jslib/layout.js reads emheap_roots");
+_Static_assert(offsetof(emheap_roots, regions) == 60 + EMHEAP_MAX_THREADS * 24, "jslib/layout.js reads emheap_roots");
 _Static_assert(sizeof(emheap_root_region) == 8, "jslib/layout.js reads emheap_roots");
 
 static emheap_roots roots;
@@ -106,6 +114,7 @@ void emheap_roots_add_thread(void) {
   t->tls_lo = (uint32_t)(uintptr_t)__builtin_wasm_tls_base();
   t->tls_hi = t->tls_lo + (uint32_t)__builtin_wasm_tls_size();
   t->self = (uint32_t)(uintptr_t)&emheap_self;
+  t->pthread = (uint32_t)(uintptr_t)pthread_self();
   emheap_watch_thread_exit();
 #endif
 }
@@ -117,6 +126,7 @@ EMSCRIPTEN_KEEPALIVE emheap_roots *emheap_roots_now(void) {
   roots.stack_lo = (uint32_t)emscripten_stack_get_end();
   roots.stack_hi = (uint32_t)emscripten_stack_get_base();
   roots.self = (uint32_t)(uintptr_t)&emheap_self;
+  roots.pthread = (uint32_t)(uintptr_t)pthread_self();
   emheap_unlock();
   return &roots;
 }

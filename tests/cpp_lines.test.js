@@ -47,6 +47,32 @@ function snapshotOf(build) {
 
 const leaf = (snap, site) => snap.frames[site.stack[0]];
 
+// The line of `void use_new(` & co. in the source: where each function starts.
+const FIRST_LINES = {};
+fs.readFileSync(SOURCE, 'utf8').split('\n').forEach((text, i) => {
+  const m = /void (use_\w+)\(/.exec(text);
+  if (m && !(m[1] in FIRST_LINES)) FIRST_LINES[m[1]] = i + 1;
+});
+
+// A construct's frame names its marker's line, or the line the DWARF itself
+// gives the call (llvm-symbolizer's answer at the frame's offset) when that
+// is another line of the same function: binaryen's optimizer keeps DWARF
+// rows up to date, but may file a call under its loop's `for` line
+// (Emscripten 4.0.23 at -O2 and -O3 does so for `new Node`). emheap names
+// what the DWARF holds; that line must still be the function's own.
+function checkLine(build, frame, what) {
+  if (frame.line === LINES[what]) return;
+  const symbolizer = findSymbolizer();
+  assert.ok(symbolizer, 'llvm-symbolizer is not on PATH (it comes with the LLVM that emcc uses)');
+  const module = fs.readFileSync(path.join(BUILD, `cpp_lines.${build}.wasm`));
+  const dwarfFile = path.join(BUILD, build.endsWith('g') ? `cpp_lines.${build}.wasm` : `cpp_lines.${build}.debug.wasm`);
+  const [dwarf] = symbolize(symbolizer, dwarfFile, [frame.offset - wasmSections.codeSectionStart(module)]);
+  const dwarfLine = dwarf ? Number(dwarf.split(':').pop()) : null;
+  assert.equal(frame.line, dwarfLine, `${what}: ${frame.name} at line ${frame.line}, the code is at ${LINES[what]}, the DWARF says ${dwarf}`);
+  const fn = FUNCTIONS[what];
+  assert.ok(frame.line >= FIRST_LINES[fn] && frame.line < LINES[what], `${what}: line ${frame.line} is not ${fn}'s`);
+}
+
 for (const build of ['O0', 'O1', 'O2', 'O3', 'O2g']) {
   test(`-${build.replace('g', ' -g')}${build.endsWith('g') ? '' : ' -gseparate-dwarf'}: every construct names its own line`, () => {
     assert.equal(Object.keys(LINES).length, 5, 'markers in cpp_lines.cpp');
@@ -57,7 +83,7 @@ for (const build of ['O0', 'O1', 'O2', 'O3', 'O2g']) {
       for (const s of sites) {
         const f = leaf(snap, s);
         assert.match(f.file || '', FILE, `${what}: ${f.name} in ${f.file}`);
-        assert.equal(f.line, LINES[what], `${what}: ${f.name} at line ${f.line}, the code is at ${LINES[what]}`);
+        checkLine(build, f, what);
       }
       if (LIVE_BLOCKS[what]) assert.equal(sites.reduce((a, s) => a + s.liveBlocks, 0), LIVE_BLOCKS[what], what);
     }
@@ -175,7 +201,7 @@ describe('in a page', {skip: haveChromium() ? false : `no Chromium at ${CHROMIUM
       for (const [what, fn] of Object.entries(FUNCTIONS)) {
         const sites = snap.sites.filter((s) => s.liveBytes > 0 && leaf(snap, s).name.startsWith(fn + '('));
         assert.ok(sites.length >= 1, what);
-        for (const s of sites) assert.equal(leaf(snap, s).line, LINES[what], `${what} in the page`);
+        for (const s of sites) checkLine('O2', leaf(snap, s), what);
       }
       assert.ok(!consoleMessages.some((m) => m.type === 'pageerror' || /emheap: ignoring/.test(m.text)),
         consoleMessages.map((m) => m.text).join('\n'));

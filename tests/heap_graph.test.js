@@ -180,6 +180,20 @@ test('heap graph: a root range that lies inside a live block keeps that block', 
   assert.equal(g.idom[g.firstBlockNode], 1, 'the stack block hangs from its group');
 });
 
+test('heap graph: a root with ignoreTail skips words into a block\'s last bytes, never its start', () => {
+  const m = memory();
+  const A = m.put(30000, 32, 1); // a global points at its last 4 bytes (a dlmalloc chunk header after it)
+  const B = m.put(30100, 4, 2);  // a 4-byte block: a global points at its start (Emscripten 4's proxying queue array)
+  const C = m.put(30200, 2, 3);  // the same, 2 bytes
+  m.point(1024, A + 28);
+  m.point(1028, B);
+  m.point(1032, C);
+  const g = buildHeapGraph(m.words, {addr: Uint32Array.from(m.blocks.addr), size: Uint32Array.from(m.blocks.size),
+    site: Uint32Array.from(m.blocks.site), serial: Uint32Array.from(m.blocks.serial)},
+  [{name: '(C globals)', ranges: [[1024, 2048]], ignoreTail: 4}], []);
+  assert.deepEqual(Array.from(g.state), [DIRECT, REACHABLE, REACHABLE]);
+});
+
 test('heap graph in steps, on a copy of the memory: the same graph as at once, with pauses', () => {
   const {buildHeapGraphSteps} = require('../model/heap_graph');
   const heapMemory = require('../model/heap_memory');

@@ -322,3 +322,28 @@ for (const build of ['exact']) {
     assert.equal(h.blocks.address.length, snap.summary.liveBlocks, 'every live block is in the graph');
   });
 }
+
+// A thread's own data (jslib/heap_scan.js threadDataRanges): the struct
+// pthread, and everything up to the stack where the layout is Emscripten
+// 4's one block (struct, thread-locals, pthread_setspecific slots, stack);
+// the struct alone where something else lies in between.
+test('thread data: the struct pthread, and up to the stack only where they make one block', () => {
+  const {threadDataRanges} = require('../jslib/heap_scan');
+  const thread = (pthread, stackLo, tls) => ({pthread, structSize: 132, stackLo, tls, limit: 132 + 64 + 4096});
+  const oneBlock = thread(0x10000, 0x10000 + 132 + 64 + 512 + 12, [0x10000 + 132, 0x10000 + 132 + 64]);
+  const unregistered = thread(0x30000, 0x30000 + 132 + 64 + 512 + 12, null);
+  const farStack = thread(0x50000, 0x90000, null); // 3.1.x: the stack memalign'd elsewhere
+  const stackBelow = thread(0x70000, 0x20000, null);
+  const blockBetween = thread(0x80000, 0x80000 + 2000, null); // a recorded block after the struct
+  const blocks = {addr: Uint32Array.of(0x20, 0x80000 + 400, 0x95000), size: Uint32Array.of(16, 24, 8)};
+  const all = [oneBlock, unregistered, farStack, stackBelow, blockBetween];
+  threadDataRanges(all, blocks);
+  // registered: its thread-locals are in its group already, the rest around them
+  assert.deepEqual(oneBlock.ranges, [[0x10000, 0x10000 + 132], [0x10000 + 132 + 64, oneBlock.stackLo]]);
+  assert.deepEqual(unregistered.ranges, [[0x30000, unregistered.stackLo]]);
+  for (const t of [farStack, stackBelow, blockBetween]) assert.deepEqual(t.ranges, [[t.pthread, t.pthread + 132]]);
+  // a block that starts before the span and reaches into it counts too
+  const straddled = thread(0xa0000, 0xa0000 + 1000, null);
+  threadDataRanges([straddled], {addr: Uint32Array.of(0xa0000 - 8), size: Uint32Array.of(16)});
+  assert.deepEqual(straddled.ranges, [[0xa0000, 0xa0000 + 132]]);
+});

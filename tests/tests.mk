@@ -58,20 +58,22 @@ $(TEST_BUILD)/block_churn.%.js: tests/runtime/block_churn.c $(B)/emheap-checking
 
 # Calling contexts: -O2 C++ with exceptions (JS-based, through invoke_*)
 # and setjmp/longjmp, linked with emheap's flags only (the default mode),
-# Emscripten's default fixed heap.
+# Emscripten's default fixed heap. Its JS calls Module._malloc, which
+# Emscripten 4 exports only when asked.
+CONTEXTS_EXPORTS = -sEXPORTED_FUNCTIONS=_main,_malloc
 $(TEST_BUILD)/contexts.js: tests/runtime/contexts.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) -fexceptions -o $@
+	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) -fexceptions $(CONTEXTS_EXPORTS) -o $@
 
 # The same with wasm exceptions (try/catch in wasm, no invoke_* glue).
 $(TEST_BUILD)/contexts.wasmeh.js: tests/runtime/contexts.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fwasm-exceptions -fno-builtin $< $(EMHEAP_LDFLAGS) -fwasm-exceptions -o $@
+	$(EMCC) -O2 -fwasm-exceptions -fno-builtin $< $(EMHEAP_LDFLAGS) -fwasm-exceptions $(CONTEXTS_EXPORTS) -o $@
 
 # The same with the app's own Module.instantiateWasm.
 $(TEST_BUILD)/contexts.own.js: tests/runtime/contexts.cpp tests/runtime/own_instantiate.js $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) -fexceptions \
+	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) -fexceptions $(CONTEXTS_EXPORTS) \
 	  --pre-js tests/runtime/own_instantiate.js -o $@
 
 # Memory exhaustion: a fixed heap, no growth, so the app and emheap's tables
@@ -151,8 +153,11 @@ $(TEST_BUILD)/cpp_lines.dwarf5.wasm: tests/runtime/cpp_lines.cpp
 
 test-programs: runtime samples $(TEST_PROGRAMS)
 
+# TESTS: the test files to run (default: all of them), e.g.
+# make test TESTS="tests/heap_scan.test.js tests/runtime.test.js"
+TESTS ?= tests/
 test: test-programs
-	$(NODE) --test --test-concurrency=2 tests/
+	$(NODE) --test --test-concurrency=2 $(TESTS)
 
 .PHONY: test-programs
 

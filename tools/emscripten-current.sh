@@ -111,9 +111,13 @@ for tool in wasm-opt wasm-metadce wasm2js wasm-ctor-eval wasm-split; do
 done
 chmod +x "$BINARYEN_ROOT"/bin/* 2>/dev/null || true
 
-# 4. A private config and cache, and wrappers that use them.
+# 4. A private config and cache, and wrappers that use them. The config is
+# the sources' embedded one (emscripten/.emscripten, as `emsdk --embedded`
+# writes it): Emscripten finds it by itself wherever its tools are called
+# from, as CMake's toolchain file calls em++ directly.
 NODE_JS=$(command -v node) || die "no node"
-cat > "$OUT/config" <<EOF
+CONFIG=$OUT/emscripten/.emscripten
+cat > "$CONFIG" <<EOF
 LLVM_ROOT = '$LLVM_ROOT'
 BINARYEN_ROOT = '$BINARYEN_ROOT'
 NODE_JS = '$NODE_JS'
@@ -124,7 +128,7 @@ for tool in emcc em++ emar emranlib emcmake emconfigure; do
   cat > "$OUT/bin/$tool" <<EOF
 #!/bin/sh
 # $tool of Emscripten $TAG with its private config (tools/emscripten-current.sh)
-EM_CONFIG='$OUT/config' exec '$OUT/emscripten/$tool' "\$@"
+EM_CONFIG='$CONFIG' exec '$OUT/emscripten/$tool' "\$@"
 EOF
   chmod +x "$OUT/bin/$tool"
 done

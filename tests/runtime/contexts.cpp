@@ -97,6 +97,8 @@ extern "C" __attribute__((noinline)) void second_caller(void) {
   recurse(1, 1);
   after_longjmp(1, 1);
   after_catch(1, 1);
+  jumps(0); /* one == 0 here: no longjmp (and with wasm setjmp, jumps is otherwise called once) */
+  throws(0);
 }
 
 int main() {

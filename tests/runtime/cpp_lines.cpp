@@ -47,7 +47,18 @@ __attribute__((noinline)) void use_make_unique(int n) {
 
 static volatile int count = 3000;
 
+/* A second caller of each (never called): binaryen inlines a function
+** called from one place, noinline or not (Emscripten 4's -O2 does). */
+__attribute__((noinline)) void second_caller(void) {
+  use_new(1);
+  use_new_array(1);
+  use_vector(1);
+  use_string(1);
+  use_make_unique(1);
+}
+
 int main() {
+  if (count < 0) second_caller();
   use_new(count);
   use_new_array(8);
   use_vector(count);

@@ -60,6 +60,7 @@ static void print_counters(const char *tag) {
 }
 
 int main(void) {
+  print_counters("START");
   set_branches();
   paths = malloc(32768 * sizeof(void *));
   for (unsigned bits = 0; bits < 32768; bits++) descend(0, bits);
