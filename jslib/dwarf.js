@@ -15,6 +15,14 @@
 // The inlined callees themselves are not made frames: emheap hides the
 // allocation plumbing (operator new, allocate, vector growth) anyway.
 //
+// A lookup also names the function the DWARF puts the offset in. Where
+// binaryen, not LLVM, inlined or merged code (Emscripten 4.0.23 at -O2), its
+// DWARF keeps no record of the call, and some rows end up under another
+// function altogether: code of use_string filed under use_new_array at a
+// line of main. llvm-symbolizer reads the same rows; the frame's function
+// (from the name section) tells them apart, and jslib/snapshot.js gives
+// such a frame no line rather than another function's.
+//
 // Addresses in wasm DWARF are offsets from the start of the code section's
 // contents; frames carry module offsets (V8's `wasm-function[N]:0x4d2`), so
 // lookup subtracts the code section's start in the running module (the
@@ -30,9 +38,12 @@ var TAG_COMPILE_UNIT = 0x11;
 var TAG_INLINED_SUBROUTINE = 0x1d;
 var TAG_SUBPROGRAM = 0x2e;
 var AT = {
-  stmtList: 0x10, lowPc: 0x11, highPc: 0x12, compDir: 0x1b, ranges: 0x55, callFile: 0x58, callLine: 0x59,
-  strOffsetsBase: 0x72, addrBase: 0x73, rnglistsBase: 0x74,
+  name: 0x03, stmtList: 0x10, lowPc: 0x11, highPc: 0x12, compDir: 0x1b, abstractOrigin: 0x31, specification: 0x47,
+  ranges: 0x55, callFile: 0x58, callLine: 0x59, strOffsetsBase: 0x72, addrBase: 0x73, rnglistsBase: 0x74,
 };
+// Reference forms whose value is an offset from the unit's start (ref1..
+// ref8, ref_udata); ref_addr (0x10) is an offset in .debug_info.
+var UNIT_REF_FORMS = {0x11: 1, 0x12: 1, 0x13: 1, 0x14: 1, 0x15: 1};
 var FORM_ADDR = 0x01;
 var FORM_IMPLICIT_CONST = 0x21;
 
@@ -424,7 +435,12 @@ function parseDwarf(sections, codeStart, cleanPath) {
     // the innermost of them (null outside inlined code).
     var enclosing = [null];
     var depth = 0;
+    // Subprograms by their offset in .debug_info: a definition may hold its
+    // name only through the declaration it completes (DW_AT_specification)
+    // or the abstract instance it is a copy of (DW_AT_abstract_origin).
+    var functions = unit.functions = {};
     while (c.pos < end) {
+      var dieOffset = c.pos;
       var code = c.uleb();
       if (code === 0) { // end of a sibling list
         depth--;
@@ -442,6 +458,9 @@ function parseDwarf(sections, codeStart, cleanPath) {
         if (attrs) {
           attrs[spec[0]] = value;
           if (spec[0] === AT.highPc) attrs.highPcIsAddr = spec[1] === FORM_ADDR || (value && typeof value === 'object');
+          if ((spec[0] === AT.specification || spec[0] === AT.abstractOrigin) && typeof value === 'number') {
+            attrs.origin = UNIT_REF_FORMS[spec[1]] ? unitStart + value : value;
+          }
         }
       }
       var call = null;
@@ -467,11 +486,14 @@ function parseDwarf(sections, codeStart, cleanPath) {
       } else if (isFunction) {
         attrs[AT.lowPc] = resolveIndexed(attrs[AT.lowPc], unit, ctx);
         attrs[AT.highPc] = resolveIndexed(attrs[AT.highPc], unit, ctx);
-        unit.subroutines.addAll(rangesOf(attrs, unit, ctx), null);
+        var name = resolveIndexed(attrs[AT.name], unit, ctx);
+        var fn = {isFunction: true, name: typeof name === 'string' ? name : null, origin: attrs.origin, table: functions};
+        functions[dieOffset] = fn;
+        unit.subroutines.addAll(rangesOf(attrs, unit, ctx), fn);
       }
       if (abbrev.children) {
         depth++;
-        enclosing[depth] = isInline ? call : isFunction ? null : enclosing[depth - 1];
+        enclosing[depth] = isInline ? call : isFunction ? fn : enclosing[depth - 1];
       }
     }
     c.pos = end;
@@ -502,22 +524,34 @@ function parseDwarf(sections, codeStart, cleanPath) {
       if (first < 0) return null;
       var unit = units[first];
       // The subroutine (function or inlined call) around the offset.
-      var call = unit.subroutines.find(addr);
+      var entry = unit.subroutines.find(addr);
+      var call = entry && !entry.isFunction ? entry : null;
       if (call) {
-        while (call.outer) call = call.outer;
+        while (call.outer && !call.outer.isFunction) call = call.outer;
         var file = fileName(unit.table, call.file);
         // Line 0: compiler-made code with no line of its own; say nothing
         // rather than name the header.
-        return file && call.line ? {file: file, line: call.line} : null;
+        return file && call.line ? {file: file, line: call.line, function: functionName(call.outer)} : null;
       }
       var seq = null;
       unit.sequences.each(addr, function (x) { seq = seq || x.sequence; });
       if (!seq) return null;
       var row = lastAtOrBefore(seq.addrs, addr);
       var name = fileName(unit.table, seq.files[row]);
-      return name && seq.lines[row] ? {file: name, line: seq.lines[row]} : null;
+      return name && seq.lines[row] ? {file: name, line: seq.lines[row], function: functionName(entry)} : null;
     },
   };
+}
+
+// A function record's DW_AT_name, found through its declaration or abstract
+// instance when it has none of its own (a few steps at most); null when
+// unknown.
+function functionName(fn) {
+  for (var steps = 0; fn && steps < 4; steps++) {
+    if (fn.name) return fn.name;
+    fn = fn.origin !== undefined ? fn.table[fn.origin] : null;
+  }
+  return null;
 }
 
 // A unit's functions and inlined calls by address, built as llvm-symbolizer
@@ -525,8 +559,9 @@ function parseDwarf(sections, codeStart, cleanPath) {
 // read damaged DWARF alike: DIEs are added in file order, parents before
 // children; a range added inside an existing one splits it, and a lookup
 // takes the entry with the greatest start at or before the address, or
-// nothing if that entry ends before it. Values: an inlined call, or null for
-// the function itself (undefined: no entry).
+// nothing if that entry ends before it. Values: an inlined call, or the
+// function's record ({isFunction, name...}) for the function itself
+// (undefined: no entry).
 function SubroutineMap() {
   this.starts = [];
   this.ends = [];

@@ -1,7 +1,7 @@
 // layout.js -- reads the runtime's state out of linear memory, and writes
 // the few fields JS may set (mode, sampling interval, seed, paused).
 //
-// Mirrors runtime/emheap_internal.h (layout version 10); the C side pins
+// Mirrors runtime/emheap_internal.h (layout version 11); the C side pins
 // these offsets with static asserts, tests/runtime.test.js checks that both
 // sides read the same numbers. Never calls into wasm. In a threaded program
 // (runtime built with -pthread) every read of the tables happens under the
@@ -11,7 +11,7 @@
 
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 
-var LAYOUT_VERSION = 10;
+var LAYOUT_VERSION = 11;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
@@ -21,11 +21,12 @@ var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   totalAtPeak: 1296, contextChecks: 1304, recordedBytes: 1312, recordedUsable: 1320,
   recordedAtPeak: 1328, usableAtPeak: 1336, estimates: 1344, estimatesAtPeak: 1376, thinnedAt: 1408};
 // The block table (runtime/block_table.c): per 4 KiB region, a table of
-// 12-byte entries, 8 bytes in: (offset / 8 | site << 9, size | slack << 27,
+// 12-byte entries, 8 bytes in: (offset / 4 | site << 10, size | slack << 27,
 // serial | sampled << 31), serial 0 = empty; huge blocks in 16-byte slots
 // (addr, site | slack << 20, size, serial | sampled << 31), addr 0 = empty.
 var REGION_SHIFT = 12;
-var OFFSET_MASK = (1 << (REGION_SHIFT - 3)) - 1;
+var ALIGN_SHIFT = 2; // blocks are 4-aligned at least
+var OFFSET_MASK = (1 << (REGION_SHIFT - ALIGN_SHIFT)) - 1;
 var ENTRY_WORDS = 3;
 var BLOCK_SITE_MASK = 0xFFFFF;
 var BLOCK_SIZE_MASK = 0x7FFFFFF;
@@ -40,6 +41,7 @@ var STACK_WASM = 3; // a worker's JS stack: (function index, module offset) pair
 var FRAME_TRUNCATED = 0xFFFFFFFF;
 var FRAME_JS = 0xFFFFFFFE; // in a worker stack's function word: JS code (emheap_internal.h)
 var ALLOCATORS = ['generic', 'dlmalloc', 'emmalloc', 'mimalloc'];
+var ALLOCATOR_NEW_UNSEEN = 0x100; // or'ed into the allocator word
 
 // [name, offset within emheap_counters, byte width]
 var COUNTERS = [
@@ -153,7 +155,8 @@ function readEstimateSums(view, statePtr) {
 
 // What the numbers mean: {mode: 'exact' | 'sampled' | 'off' (older files
 // say 'exact-js' or 'exact-shadow' for exact), samplingInterval (0 unless
-// sampling), interval (what sampling would use), threaded, allocator}.
+// sampling), interval (what sampling would use), threaded, allocator,
+// newUnseen}.
 function readMode(view, statePtr) {
   var mode = view.getUint32(statePtr + STATE.mode, true);
   var name = mode === MODE_OFF ? 'off' : mode === MODE_SAMPLED ? 'sampled' : 'exact';
@@ -164,7 +167,9 @@ function readMode(view, statePtr) {
       ? view.getUint32(statePtr + STATE.samplingInterval, true) : 0,
     interval: view.getUint32(statePtr + STATE.samplingInterval, true), // what sampling would use
     threaded: view.getUint32(statePtr + STATE.threaded, true) !== 0,
-    allocator: ALLOCATORS[view.getUint32(statePtr + STATE.allocator, true)] || 'generic',
+    allocator: ALLOCATORS[view.getUint32(statePtr + STATE.allocator, true) & 0xFF] || 'generic',
+    // C++ operator new does not reach malloc (runtime/allocator.c)
+    newUnseen: (view.getUint32(statePtr + STATE.allocator, true) & ALLOCATOR_NEW_UNSEEN) !== 0,
   };
 }
 
@@ -263,8 +268,8 @@ function copyBlocks(view, statePtr, into) {
     var end = (table + 8 >>> 2) + view.getUint16(table, true) * ENTRY_WORDS;
     for (var i = table + 8 >>> 2; i < end && k < n; i += ENTRY_WORDS) {
       if (!words[i + 2]) continue;
-      out.addr[k] = base + (words[i] & OFFSET_MASK) * 8;
-      out.site[k] = words[i] >>> (REGION_SHIFT - 3) & BLOCK_SITE_MASK;
+      out.addr[k] = base + (words[i] & OFFSET_MASK) * (1 << ALIGN_SHIFT);
+      out.site[k] = words[i] >>> (REGION_SHIFT - ALIGN_SHIFT) & BLOCK_SITE_MASK;
       out.size[k] = words[i + 1] & BLOCK_SIZE_MASK;
       out.serial[k] = words[i + 2] & 0x7FFFFFFF; // (the top bit: recorded by sampling)
       k++;

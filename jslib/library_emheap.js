@@ -1265,6 +1265,17 @@ emheapAddToLibrary({
       if (EMHEAP.pendingPause !== undefined) emheapModules.layout.setPaused(view, state, EMHEAP.pendingPause);
       var fallback = EMHEAP.defaultModeFallback(emheapModules.layout.readMode(view, state));
       if (fallback) emheapModules.layout.writeConfig(view, state, {mode: fallback});
+      // Newer mimalloc makes C++ operator new an alias of its own mi_new,
+      // which never calls malloc: emheap would miss every C++ object and
+      // count their deletes against other blocks. No numbers rather than
+      // wrong ones.
+      var before = emheapModules.layout.readMode(view, state);
+      if (before.newUnseen && before.mode !== 'off') {
+        console.error('emheap: off: with this -sMALLOC=' + before.allocator + ', C++ operator new calls the allocator ' +
+          'directly and never malloc, so emheap cannot see what new allocates. Link with -sMALLOC=dlmalloc (the ' +
+          'default) or -sMALLOC=emmalloc to profile this program');
+        emheapModules.layout.writeConfig(view, state, {mode: 'off'});
+      }
       var mode = emheapModules.layout.readMode(view, state);
       off = mode.mode === 'off';
       if (mode.threaded) EMHEAP.watchThreadDataFrees();
@@ -1272,13 +1283,6 @@ emheapAddToLibrary({
       if (shared && !mode.threaded && mode.mode !== 'off') {
         console.warn('emheap: this program has threads (-pthread) but the single-threaded emheap runtime is linked: ' +
           'its counts can be wrong when threads allocate at once; link with $(emheap-config --pthread --ldflags)');
-      }
-      // mimalloc's own operator new/delete come before libc++'s in the
-      // link and call mimalloc directly (current Emscripten's
-      // system/lib/mimalloc/src/alloc-override.c): emheap never sees them.
-      if (mode.allocator === 'mimalloc' && mode.mode !== 'off') {
-        console.warn('emheap: -sMALLOC=mimalloc: C++ new and delete go to mimalloc directly and are not profiled; ' +
-          'only malloc, calloc, realloc and free are. Link with -sMALLOC=dlmalloc (the default) or emmalloc to see them');
       }
     } catch (e) {
       console.error(String(e && e.message || e));

@@ -10,6 +10,7 @@ var heapSection = require('../model/heap_section');
 var sortSteps = require('../model/sliced_sort').sortSteps;
 var runSteps = require('../model/sliced_sort').runSteps;
 var ratioScales = require('../model/estimates').ratioScales;
+var baseName = require('../model/names').baseName;
 
 var SNAPSHOT_VERSION = 1;
 
@@ -170,11 +171,17 @@ function withFields(frame, fields) {
 }
 
 // Adds file and line to a wasm frame when the source lines (DWARF or a
-// source map) know its offset.
+// source map) know its offset. DWARF also names the function it files the
+// offset under: one that is not the frame's own means binaryen moved the
+// code there (jslib/dwarf.js), and the line is another function's.
 function withSource(frame, sourceLines) {
   if (!sourceLines || frame.offset === undefined || frame.file !== undefined) return frame;
   var where = sourceLines.lookup(frame.offset);
   if (!where) return frame;
+  if (where.function) {
+    var own = baseName(frame.name);
+    if (own && own !== baseName(where.function)) return frame;
+  }
   return withFields(frame, {file: where.file, line: where.line});
 }
 

@@ -5,6 +5,24 @@
 // --json keep the full names; only text for people is shortened.
 'use strict';
 
+// The unqualified name of a function, as DWARF's DW_AT_name holds it:
+// "std::__2::vector<int>::push_back[abi:ne200100](int const&)" and
+// "push_back" both give "push_back", "main::$_0::operator()() const"
+// gives "operator()". Emscripten's own names for main (__original_main,
+// __main_argc_argv, __main_void) give "main", and the linker's suffixes
+// for copies of a function (".llvm.123", ".1") are dropped. null for a name
+// that says nothing of its function (a mangled one, wasm-function[N]).
+function baseName(name) {
+  if (typeof name !== 'string' || !name || /^_Z|^wasm-function\[/.test(name)) return null;
+  if (/^__(original_main|main_argc_argv|main_void)$/.test(name)) return 'main';
+  var s = shortName(name).replace(/ const$/, '').replace(/(\.llvm)?\.\d+$/, '');
+  var params = /\((…)?\)$/.exec(s); // "operator()" keeps its own "()"
+  if (params && !/operator$/.test(s.slice(0, params.index))) s = s.slice(0, params.index);
+  s = s.replace(/\[abi:[^\]]*\]$/, '').replace(/<…>$/, '');
+  var cut = s.lastIndexOf('::');
+  return cut >= 0 ? s.slice(cut + 2) : s;
+}
+
 // "leak_memory leaky.c:42" when the frame has a source location, else its
 // name. The wasm module is left out: in one app it is the same on every
 // frame.
@@ -78,4 +96,4 @@ function siteKey(frame) {
   return frame.name;
 }
 
-module.exports = {frameText: frameText, shortName: shortName, siteKey: siteKey};
+module.exports = {baseName: baseName, frameText: frameText, shortName: shortName, siteKey: siteKey};

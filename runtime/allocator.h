@@ -57,8 +57,10 @@ static inline uint32_t emheap_usable_size(void *p) {
   return (uint32_t)malloc_usable_size(p);
 }
 
-/* Whether p can be a live block: inside the memory, aligned, and (where the
-** allocator's header says so) in use. A double free of a dlmalloc chunk
+/* Whether p can be a live block: inside the memory, aligned (8 bytes for
+** dlmalloc and emmalloc; 4 for others: mimalloc gives 4-aligned blocks of
+** 0 to 4 bytes on wasm32), and (where the allocator's header says so) in
+** use. A double free of a dlmalloc chunk
 ** that is still the start of a free chunk fails here, and so does a
 ** pointer above the heap; an interior or foreign pointer into live data is
 ** not always caught (the allocator itself would not catch it either). */
@@ -66,14 +68,16 @@ extern unsigned char __heap_base; /* wasm-ld: where the heap starts (data and st
 
 static inline int emheap_plausible_block(void *p) {
   uintptr_t a = (uintptr_t)p;
-  if ((a & 7) || a < (uintptr_t)&__heap_base + 8) return 0;
+  if ((a & 3) || a < (uintptr_t)&__heap_base + 8) return 0;
   if (__builtin_expect(a > *emheap_brk.sbrk_ptr, 0)) return 0; /* every block lies below the break */
   if (emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) {
+    if (a & 7) return 0;
     uint32_t head = *emheap_head_word(p);
     uint32_t size = head & DL_SIZE_MASK;
     return (head & DL_CINUSE) && size >= 16 && size <= *emheap_brk.sbrk_ptr - a + 8;
   }
   if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) {
+    if (a & 7) return 0;
     uint32_t size = *emheap_head_word(p);
     if ((size & 3) || size < 16 || size > *emheap_brk.sbrk_ptr - a + 4) return 0;
     return *(uint32_t *)((char *)p - 4 + size - 4) == size; /* ceiling word: used region */

@@ -10,13 +10,14 @@
 ** The address space is cut into 4 KiB regions. A directory
 ** (state.block_regions) holds, per region, the address of that region's
 ** own table, or 0 while no block there was recorded. An entry keeps its
-** block's offset in the region (9 bits: blocks are 8-aligned) instead of
+** block's offset in the region (10 bits: blocks are 4-aligned at least;
+** mimalloc's smallest blocks on wasm32 are 4 bytes, 4 bytes apart) instead of
 ** the address: 12 bytes per block (emheap_slot). A table is sized to its
 ** region's blocks: its number of slots is one of a series 1.14x to 1.25x
 ** apart, and it moves to the next when 15/16 full, so entries take 12 /
 ** 0.94 to 12 / 0.79 bytes per block (12.8 to 15.2; make bench states what
 ** 1M live blocks take with everything else emheap keeps), and a growth
-** copies one region's entries (at most 512). 8 bytes of header per table.
+** copies one region's entries (at most 1,024). 8 bytes of header per table.
 **
 ** Within a table: open addressing, in Robin Hood order (along a cluster,
 ** entries lie in the order of their home slots), deletion by backward
@@ -86,7 +87,8 @@
 #include "emheap_internal.h"
 
 #define REGION_SHIFT 12u /* 4 KiB; jslib/layout.js reads the same */
-#define OFFSET_BITS (REGION_SHIFT - 3u)
+#define ALIGN_SHIFT 2u     /* blocks are 4-aligned at least; jslib/layout.js reads the same */
+#define OFFSET_BITS (REGION_SHIFT - ALIGN_SHIFT)
 #define OFFSET_MASK ((1u << OFFSET_BITS) - 1u)
 #define MAX_REGIONS (1u << (32u - REGION_SHIFT))
 #define SIZE_MASK (EMHEAP_HUGE_BLOCK - 1u)
@@ -94,7 +96,7 @@
 
 /* A recorded block in its region's table: emheap_block packed in 12 bytes. */
 typedef struct emheap_slot {
-  uint32_t offset_site; /* (addr % 4 KiB) / 8 | site << OFFSET_BITS */
+  uint32_t offset_site; /* (addr % 4 KiB) / 4 | site << OFFSET_BITS */
   uint32_t size_slack;  /* requested bytes (< EMHEAP_HUGE_BLOCK) | slack << SIZE_BITS */
   uint32_t serial;      /* as emheap_block's; 0 = empty slot */
 } emheap_slot;
@@ -160,7 +162,7 @@ static inline uint32_t distance(const region_table *t, uint32_t j) {
 }
 
 static inline emheap_block unpack(const emheap_slot *s, uint32_t region_base) {
-  emheap_block b = {region_base + (offset_of(s) << 3),
+  emheap_block b = {region_base + (offset_of(s) << ALIGN_SHIFT),
                     (s->offset_site >> OFFSET_BITS) | (s->size_slack >> SIZE_BITS) << EMHEAP_SITE_BITS,
                     s->size_slack & SIZE_MASK, s->serial};
   return b;
@@ -201,12 +203,12 @@ static void check_table(const region_table *t) {
 #define check_table(t) ((void)0)
 #endif
 
-/* Table sizes: 8, 10, 12, 14, 16, 20 ... 640 slots, 1.14x to 1.25x apart,
-** enough for a region's 512 8-aligned blocks below grow_at. A formula,
+/* Table sizes: 8, 10, 12, 14, 16, 20 ... 1280 slots, 1.14x to 1.25x apart,
+** enough for a region's 1,024 4-aligned blocks below grow_at. A formula,
 ** not a table: a table of small numbers in the static data reads, two by
 ** two, as words that point into the heap, and the heap scan
 ** (model/heap_graph.js) took them for pointers. */
-#define CLASSES 26u
+#define CLASSES 30u
 static inline uint32_t class_slots(uint32_t cls) { return (4u + ((cls + 4u) & 3u)) << ((cls + 4u) >> 2); }
 
 static inline uint32_t table_size(uint32_t cls) {
@@ -428,7 +430,7 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t u
   stale->addr = 0;
   /* (every allocator Emscripten ships aligns blocks to 8 at least; an entry
   ** could not tell two blocks 4 bytes apart) */
-  if (__builtin_expect(addr & 7u, 0)) return 0;
+  if (__builtin_expect(addr & ((1u << ALIGN_SHIFT) - 1u), 0)) return 0;
   uint32_t slack = usable - size < EMHEAP_SLACK_UNKNOWN ? usable - size : EMHEAP_SLACK_UNKNOWN;
   uint32_t mark = weighted ? EMHEAP_BLOCK_WEIGHTED : 0;
   if (__builtin_expect(size >= EMHEAP_HUGE_BLOCK, 0)) {
@@ -438,7 +440,7 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t u
   uint32_t r = addr >> REGION_SHIFT;
   region_table *t = r < emheap_g.block_region_count ? directory()[r] : NULL;
   if (__builtin_expect(!t || t->count >= t->grow_at, 0) && !(t = make_room(r))) return 0;
-  uint32_t offset = (addr >> 3) & OFFSET_MASK;
+  uint32_t offset = (addr >> ALIGN_SHIFT) & OFFSET_MASK;
   emheap_slot e = {offset | site << OFFSET_BITS, size | slack << SIZE_BITS, next_serial() | mark};
   uint32_t slots = t->slots, i = home(offset, slots), d = 0;
   for (; t->slot[i].serial && distance(t, i) >= d; i = next_slot(i, slots), d++) {
@@ -458,11 +460,11 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t u
 }
 
 int emheap_blocks_remove(uint32_t addr, emheap_block *out) {
-  if (__builtin_expect(addr & 7u, 0)) return 0;
+  if (__builtin_expect(addr & ((1u << ALIGN_SHIFT) - 1u), 0)) return 0;
   uint32_t r = addr >> REGION_SHIFT;
   region_table *t = r < emheap_g.block_region_count ? directory()[r] : NULL;
   if (!t) return remove_huge(addr, out);
-  uint32_t offset = (addr >> 3) & OFFSET_MASK;
+  uint32_t offset = (addr >> ALIGN_SHIFT) & OFFSET_MASK;
   uint32_t slots = t->slots, i = home(offset, slots);
   for (uint32_t d = 0;; i = next_slot(i, slots), d++) {
     if (!t->slot[i].serial || distance(t, i) < d) return remove_huge(addr, out);

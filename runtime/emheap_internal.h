@@ -68,6 +68,9 @@
 #define EMHEAP_ALLOCATOR_DLMALLOC 1 /* size and record flag read from the chunk head */
 #define EMHEAP_ALLOCATOR_EMMALLOC 2 /* size read from the region head, records found by lookup */
 #define EMHEAP_ALLOCATOR_MIMALLOC 3 /* reported only: runs the generic path (current Emscripten's -sMALLOC=mimalloc) */
+/* Or'ed into emheap_g.allocator: C++ operator new does not call malloc
+** (allocator.c), so emheap cannot see what it allocates; JS turns emheap off. */
+#define EMHEAP_ALLOCATOR_NEW_UNSEEN 0x100u
 
 /* One allocation site = one distinct call stack. All statistics are
 ** doubles holding integers (exact mode) or estimates rounded to integer

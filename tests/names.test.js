@@ -4,7 +4,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const {frameText, shortName} = require('../model/names');
+const {baseName, frameText, shortName} = require('../model/names');
 
 test('a frame reads "name file:line" or "name", with a line or known by its function only', () => {
   assert.equal(frameText({name: 'native_cache', file: 'qhost.c', line: 16, module: 'qhost.wasm', offset: 0x1fb}), 'native_cache qhost.c:16');
@@ -34,4 +34,25 @@ test('C++ names lose ABI namespaces, template arguments and parameters; the rest
   };
   for (const [name, want] of Object.entries(cases)) assert.equal(shortName(name), want, name);
   assert.equal(shortName(undefined), undefined);
+});
+
+test("a function's unqualified name, as DWARF's DW_AT_name holds it, or null when the name does not say", () => {
+  const cases = {
+    'std::__2::vector<int, std::__2::allocator<int>>::push_back[abi:ne200100](int const&)': 'push_back',
+    'push_back': 'push_back',
+    'emplace_back<int const&>': 'emplace_back',
+    'use_string(int)': 'use_string',
+    '(anonymous namespace)::helper(int)': 'helper',
+    'main::$_0::operator()() const': 'operator()',
+    'operator()': 'operator()',
+    'operator new(unsigned long, std::align_val_t)': 'operator new',
+    'operator<(A const&, A const&)': 'operator<',
+    // Emscripten's names for main, and the linker's copies
+    '__original_main': 'main',
+    '__main_argc_argv': 'main',
+    'helper.llvm.4711': 'helper',
+    'helper.1': 'helper',
+  };
+  for (const [name, base] of Object.entries(cases)) assert.equal(baseName(name), base, name);
+  for (const name of ['_Z10use_stringi', 'wasm-function[12]', '', undefined]) assert.equal(baseName(name), null, String(name));
 });

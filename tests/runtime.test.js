@@ -5,6 +5,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('fs');
 const path = require('path');
 const {runWasmProgram} = require('./lib/run_wasm');
 const {validateSnapshot} = require('./lib/schemas');
@@ -67,10 +68,25 @@ for (const allocator of ['dlmalloc', 'emmalloc']) {
   });
 }
 
-test('C++: operator new and libc++ helpers are never the call site', () => {
+// A program built only where the emcc can (tests/tests.mk writes PROGRAM.skip
+// saying why not): the reason to skip, or null.
+function skipReason(program) {
+  const skip = program + '.skip';
+  return fs.existsSync(skip) ? fs.readFileSync(skip, 'utf8').trim() : null;
+}
+
+for (const allocator of ['dlmalloc', 'mimalloc']) {
+  const program = path.join(BUILD, `cpp_new.${allocator}.js`);
+  test(`C++: operator new and libc++ helpers are never the call site; every delete is seen (${allocator})`,
+    {skip: skipReason(program) || false}, () => {
+      checkCppNew(runWasmProgram(program), allocator);
+    });
+}
+
+function checkCppNew(r, allocator) {
   const {isAllocatorWrapper} = require('../jslib/v8_stack');
-  const r = runWasmProgram(path.join(BUILD, 'cpp_new.dlmalloc.js'));
   assert.equal(r.status, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /emheap: off/);
   const snap = r.tagged.SNAPSHOT;
   assert.deepEqual(validateSnapshot(snap), []);
   const leaf = (site) => snap.frames[site.stack[0]].name;
@@ -88,6 +104,25 @@ test('C++: operator new and libc++ helpers are never the call site', () => {
   const vec = snap.sites.find((s) => /^grow_vector/.test(leaf(s)) && s.liveBytes >= 80000);
   assert.ok(vec, 'vector buffer attributed to grow_vector');
   assert.ok(vec.totalAllocs >= 1);
+  // Every delete reached emheap: the vector's outgrown buffers, new int[1000]
+  // and the aligned page are gone, and what is live is exactly the sites'.
+  assert.equal(vec.liveBlocks, 1, "only the vector's last buffer is live");
+  assert.ok(!snap.sites.some((s) => s.liveBytes === 4000), 'new int[1000] was deleted');
+  assert.ok(!snap.sites.some((s) => s.liveBytes >= 2097152), 'the aligned page was deleted');
+  const sum = (f) => snap.sites.reduce((a, s) => a + s[f], 0);
+  assert.equal(sum('liveBlocks'), snap.summary.liveBlocks);
+  assert.equal(sum('liveBytes'), snap.summary.requestedLiveBytes);
+}
+
+test("C++ operator new that never calls malloc (newer mimalloc's shape): emheap turns off and says why", () => {
+  const r = runWasmProgram(path.join(BUILD, 'new_unseen.js'));
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.tagged.NEW_UNSEEN, {allocated: 1}, 'the program runs as without emheap');
+  assert.match(r.stderr, /emheap: off: with this -sMALLOC=mimalloc, C\+\+ operator new calls the allocator directly/);
+  const summary = r.tagged.SUMMARY;
+  assert.equal(summary.mode, 'off');
+  assert.equal(summary.allocator, 'mimalloc');
+  assert.equal(summary.liveBlocks, 0, 'nothing counted');
 });
 
 for (const allocator of ['dlmalloc', 'emmalloc']) {
@@ -102,9 +137,11 @@ for (const allocator of ['dlmalloc', 'emmalloc']) {
   });
 }
 
-for (const allocator of ['dlmalloc', 'emmalloc']) {
-  test(`the block table under churn: every live block, at its address, of its size, at its site (${allocator}, checking runtime)`, () => {
-    const r = runWasmProgram(path.join(BUILD, `block_churn.${allocator}.js`));
+for (const allocator of ['dlmalloc', 'emmalloc', 'mimalloc']) {
+  const program = path.join(BUILD, `block_churn.${allocator}.js`);
+  test(`the block table under churn: every live block, at its address, of its size, at its site (${allocator}, checking runtime)`,
+    {skip: skipReason(program) || false}, () => {
+    const r = runWasmProgram(program);
     assert.equal(r.status, 0, r.stdout + r.stderr);
     const lines = (tag) => r.stdout.split('\n').filter((l) => l.startsWith(tag + ' ')).map((l) => JSON.parse(l.slice(tag.length + 1)));
     const tallies = lines('TALLY');
@@ -335,7 +372,6 @@ test('leakExitOn: which leaks fail the run (live, leaked, direct), as Valgrind\'
 });
 
 test('leak report at exit (-sEXIT_RUNTIME=1), default mode: exact stacks by bytes, exit status, report file', () => {
-  const fs = require('fs');
   const os = require('os');
   // (leak_exit.js is linked with emheap's flags only: the default mode)
   const env = {EMHEAP_LEAK_REPORT: '1', EMHEAP_LEAK_EXIT_CODE: '3'};
@@ -399,7 +435,6 @@ test('leak report at exit (-sEXIT_RUNTIME=1), default mode: exact stacks by byte
 });
 
 test('leak report at exit: Module.emheapOptions asks for it too', () => {
-  const fs = require('fs');
   // The program with a Module object in front, as a page would define it
   // (under node a require()d module's `var Module` hides any global one).
   const file = path.join(BUILD, 'leak_exit.options.js');
@@ -417,7 +452,6 @@ test('leak report at exit: Module.emheapOptions asks for it too', () => {
 // The app's Module object is the app's: emheap reading it must not stop the
 // module from starting, whatever it holds.
 test('a Module.emheapOptions that throws or is not an object is reported and ignored', () => {
-  const fs = require('fs');
   const hostile = {
     'a throwing getter': "var Module = {}; Object.defineProperty(Module, 'emheapOptions', {get() { throw new Error('nope'); }});",
     'a throwing field': "var Module = {emheapOptions: {get mode() { throw new Error('no mode'); }, leakReport: true}};",
@@ -438,7 +472,6 @@ test('a Module.emheapOptions that throws or is not an object is reported and ign
 });
 
 test('under node, downloadSnapshot() writes a new file each time and prints on stderr only', () => {
-  const fs = require('fs');
   const os = require('os');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-save-'));
   const file = path.join(BUILD, 'leak_exit.save.js');
@@ -463,7 +496,6 @@ test('under node, downloadSnapshot() writes a new file each time and prints on s
 });
 
 test('timeline: under node too (its timer never keeps the program alive); off with emheapOptions.timeline = false', () => {
-  const fs = require('fs');
   const on = runWasmProgram(path.join(BUILD, 'pause.dlmalloc.js'));
   assert.equal(on.status, 0, on.stderr);
   const tl = on.tagged.SNAPSHOT.timeline;

@@ -38,6 +38,26 @@ test('frames that already have names or lines, JS frames and unknown functions a
   assert.deepEqual(completeFrames({sites: [], frames: frames.map((f) => ({...f}))}, {}).frames, frames);
 });
 
+test("a DWARF line filed under another function than the frame's is not given to the frame", () => {
+  // binaryen (Emscripten 4.0.23, -O2) moves code without a record of the
+  // call: its rows can name another function's line (jslib/dwarf.js).
+  const dwarf = {lookup: (offset) => ({
+    0x10: {file: 'app.cpp', line: 64, function: 'use_new_array'},
+    0x20: {file: 'c++/v1/__vector/vector.h', line: 452, function: 'push_back'},
+    0x30: {file: 'app.cpp', line: 41, function: 'use_string'},
+    0x40: {file: 'app.cpp', line: 59, function: 'main'},
+    0x50: {file: 'app.cpp', line: 7, function: 'helper'},
+  })[offset] || null};
+  const frames = [
+    {name: 'use_string(int)', offset: 0x10}, {name: 'use_vector(int)', offset: 0x20},
+    {name: 'use_string(int)', offset: 0x30}, {name: '__original_main', offset: 0x40},
+    {name: 'wasm-function[3]', offset: 0x50}, // nothing to compare with: kept
+  ];
+  const snap = completeFrames({sites: [], frames: frames.map((f) => ({...f}))}, {sourceLines: dwarf});
+  assert.deepEqual(snap.frames.map((f) => f.line), [undefined, undefined, 41, 59, 7]);
+  assert.deepEqual(snap.frames.map((f) => f.file), [undefined, undefined, 'app.cpp', 'app.cpp', 'app.cpp']);
+});
+
 // A runtime state in a plain buffer (jslib/layout.js offsets): the given
 // sites, JS stack references as the runtime stores them.
 function stateWithSites(sites) {

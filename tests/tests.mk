@@ -208,6 +208,41 @@ $(TEST_BUILD)/heap_graph_cpp.exact.js: tests/runtime/heap_graph.cpp $(B)/emheap.
 	$(EMCC) -O2 -fexceptions -Iruntime $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js \
 	  --profiling-funcs -fexceptions -sALLOW_MEMORY_GROWTH=1 -o $@
 
+# -sMALLOC=mimalloc, where the emcc has it (Emscripten 3.1.50 and later):
+# C++ new and delete with libc++ (cpp_new), and the block table under churn
+# on the generic path. An emcc that refuses the setting writes, in place of
+# each program, a .skip file saying so, which its test reports as a skip;
+# any other failure of the check fails the build.
+MIMALLOC_PROGRAMS := $(TEST_BUILD)/cpp_new.mimalloc.js $(TEST_BUILD)/block_churn.mimalloc.js
+$(TEST_BUILD)/mimalloc.check: $(B)/emheap.o
+	@mkdir -p $(dir $@)
+	@printf 'int main(void) { return 0; }\n' > $@.c
+	@if $(EMCC) $@.c -sMALLOC=mimalloc -o $@.js > $@.log 2>&1; then echo yes > $@; \
+	elif grep -q 'malloc must be one of' $@.log; then \
+	  echo "this emcc ($$($(EMCC) --version | head -1)) has no -sMALLOC=mimalloc" > $@; \
+	else cat $@.log >&2; exit 1; fi
+$(TEST_BUILD)/cpp_new.mimalloc.js: tests/runtime/cpp_new.cpp $(TEST_BUILD)/mimalloc.check $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+	@rm -f $@.skip
+	@if [ "$$(cat $(TEST_BUILD)/mimalloc.check)" = yes ]; then \
+	  echo $(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=mimalloc -o $@; \
+	  $(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=mimalloc -o $@; \
+	else cp $(TEST_BUILD)/mimalloc.check $@.skip; fi
+$(TEST_BUILD)/block_churn.mimalloc.js: tests/runtime/block_churn.c $(TEST_BUILD)/mimalloc.check $(B)/emheap-checking.o $(B)/library_emheap.js $(SHELL_JS)
+	@rm -f $@.skip
+	@if [ "$$(cat $(TEST_BUILD)/mimalloc.check)" = yes ]; then \
+	  echo $(EMCC) ... -sMALLOC=mimalloc -o $@; \
+	  $(EMCC) $(TEST_CFLAGS) $< $(B)/emheap-checking.o --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) \
+	    --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMALLOC=mimalloc -o $@; \
+	else cp $(TEST_BUILD)/mimalloc.check $@.skip; fi
+test-programs: $(MIMALLOC_PROGRAMS)
+
+# C++ operator new as an alias of an allocator's own function that never
+# calls malloc (newer mimalloc's shape): emheap turns itself off.
+$(TEST_BUILD)/new_unseen.js: tests/runtime/new_unseen.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -o $@
+test-programs: $(TEST_BUILD)/new_unseen.js
+
 # cpp_new.cpp allocates an over-aligned type: C++17's aligned operator new.
 $(TEST_BUILD)/cpp_new.%.js: TEST_CFLAGS += -std=c++17
 

@@ -8,8 +8,8 @@
 # ignore) is copied to build/with-emcc/VERSION/ and built and tested there,
 # with that emcc's folder first on PATH (so em++, emar and an npm install's
 # emheap-config find it too) and EMCC set for make and the bench. The
-# third-party sources and node packages of this tree are reused: nothing is
-# downloaded. The output of make goes to build/with-emcc/VERSION.log too.
+# node packages of this tree, and its third-party sources when it has them,
+# are reused. The output of make goes to build/with-emcc/VERSION.log too.
 set -euo pipefail
 
 [ $# -ge 1 ] || { echo "usage: $0 EMCC [make targets...]" >&2; exit 2; }
@@ -28,7 +28,11 @@ mkdir -p "$DIR/tree"
   tar -x -C "$DIR/tree"
 ln -sfn "$ROOT/node_modules" "$DIR/tree/node_modules"
 mkdir -p "$DIR/tree/build"
-[ -e "$DIR/tree/build/third_party" ] || cp -r "$ROOT/build/third_party" "$DIR/tree/build/third_party"
+# The third-party sources (npm packs) of this tree, when it has fetched them;
+# else the copy's make fetches them itself.
+if [ ! -e "$DIR/tree/build/third_party" ] && [ -d "$ROOT/build/third_party" ]; then
+  cp -r "$ROOT/build/third_party" "$DIR/tree/build/third_party"
+fi
 
 echo "test-with-emcc: Emscripten $VERSION ($EMCC) in ${DIR#$ROOT/}" >&2
 cd "$DIR/tree"
