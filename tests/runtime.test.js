@@ -108,8 +108,18 @@ function checkCppNew(r, allocator) {
   // and the aligned page are gone, and what is live is exactly the sites'.
   assert.equal(vec.liveBlocks, 1, "only the vector's last buffer is live");
   assert.ok(!snap.sites.some((s) => s.liveBytes === 4000), 'new int[1000] was deleted');
-  assert.ok(!snap.sites.some((s) => s.liveBytes >= 2097152), 'the aligned page was deleted');
+  const page = snap.sites.filter((s) => s.liveBytes >= 2097152);
   const sum = (f) => snap.sites.reduce((a, s) => a + s[f], 0);
+  if (allocator !== 'mimalloc') {
+    assert.deepEqual(page, [], 'the aligned page was deleted');
+  } else {
+    // Known limit (docs/compatibility.md): mimalloc's aligned operator
+    // delete is a strong function of its own calling mi_free directly, so
+    // emheap never sees an over-aligned object go. Said here so that an
+    // Emscripten that changes it shows up.
+    assert.equal(page.length, 1, 'the aligned page, deleted behind emheap, still counts');
+    assert.equal(page[0].liveBlocks, 1);
+  }
   assert.equal(sum('liveBlocks'), snap.summary.liveBlocks);
   assert.equal(sum('liveBytes'), snap.summary.requestedLiveBytes);
 }
@@ -123,6 +133,14 @@ test("C++ operator new that never calls malloc (newer mimalloc's shape): emheap 
   assert.equal(summary.mode, 'off');
   assert.equal(summary.allocator, 'mimalloc');
   assert.equal(summary.liveBlocks, 0, 'nothing counted');
+});
+
+test("mimalloc's operator delete without emheap's -Wl,--wrap flags on the link line: emheap turns off and says why", () => {
+  const r = runWasmProgram(path.join(BUILD, 'delete_unseen.js'));
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.tagged.NEW_UNSEEN, {allocated: 1});
+  assert.match(r.stderr, /emheap: off: with this -sMALLOC=mimalloc, C\+\+ operator delete calls the allocator directly and never free, as the link line lacks emheap's -Wl,--wrap flags/);
+  assert.equal(r.tagged.SUMMARY.mode, 'off');
 });
 
 for (const allocator of ['dlmalloc', 'emmalloc']) {
@@ -189,8 +207,10 @@ for (const [build, how] of [['sourcemap', '-gsource-map'], ['singlefile', '-g -s
       assert.match(leaf.file, /(^|\/)tests\/runtime\/cpp_new\.cpp$/);
       // -O2 line tables are approximate: `new Node` is line 22, its loop 21.
       assert.ok(leaf.line >= 20 && leaf.line <= 23, `line ${leaf.line}`);
+      // The caller's line where the DWARF has one: binaryen's at -O2 may
+      // have no row at main's call (Emscripten 4.0.23), never another file.
       const caller = snap.frames[s.stack[1]];
-      assert.match(caller.file, /cpp_new\.cpp$/);
+      if (caller.file !== undefined) assert.match(caller.file, /cpp_new\.cpp$/);
     }
   });
 }
