@@ -11,7 +11,10 @@
 # EMSCRIPTEN_GIT_DIR: a clone of github.com/emscripten-core/emscripten (bare
 # or not). TAG: the release to build; by default the newest release whose
 # expected LLVM major version (tools/shared.py) is one Debian has as
-# clang-N. Everything goes to $EMHEAP_EMSCRIPTEN_HOME (default
+# clang-N. An older or newer TAG works too: a release that expects a newer
+# LLVM or binaryen than Debian and npm have is built with the nearest ones
+# (Emscripten warns): 5.0.7 builds with clang-22 and binaryen 129.
+# Everything goes to $EMHEAP_EMSCRIPTEN_HOME (default
 # ~/.cache/emheap-emscripten)/TAG: the sources, binaryen, a private
 # .emscripten config and system-library cache, and bin/emcc, bin/em++
 # wrappers that use them. The last line printed is EMCC=..., for
@@ -100,11 +103,21 @@ fi
 
 # 3. binaryen from npm: bin/wasm-opt and friends are node scripts.
 BINARYEN_ROOT=$OUT/binaryen/node_modules/binaryen
+# npm lacks some versions (128 among them): the next one up is taken then,
+# as Emscripten only warns about a binaryen newer than it expects.
 if [ ! -x "$BINARYEN_ROOT/bin/wasm-opt" ]; then
-  say "npm install binaryen@$BINARYEN"
   mkdir -p "$OUT/binaryen"
-  (cd "$OUT/binaryen" && npm install --no-save --no-audit --no-fund --loglevel=error "binaryen@$BINARYEN" >&2) ||
-    die "npm has no binaryen@$BINARYEN"
+  got=
+  for v in $BINARYEN $((BINARYEN + 1)) $((BINARYEN + 2)) $((BINARYEN + 3)); do
+    say "npm install binaryen@$v"
+    if (cd "$OUT/binaryen" && npm install --no-save --no-audit --no-fund --loglevel=error "binaryen@$v" >&2); then
+      got=$v
+      break
+    fi
+  done
+  [ -n "$got" ] || die "npm has no binaryen from $BINARYEN to $((BINARYEN + 3))"
+  [ "$got" = "$BINARYEN" ] || say "$TAG expects binaryen $BINARYEN; using $got, the next npm has"
+  BINARYEN=$got
 fi
 for tool in wasm-opt wasm-metadce wasm2js wasm-ctor-eval wasm-split; do
   [ -e "$BINARYEN_ROOT/bin/$tool" ] || say "note: binaryen@$BINARYEN has no bin/$tool (the emcc options that need it will fail)"
