@@ -135,14 +135,6 @@ test("C++ operator new that never calls malloc (newer mimalloc's shape): emheap 
   assert.equal(summary.liveBlocks, 0, 'nothing counted');
 });
 
-test("mimalloc's operator delete without emheap's -Wl,--wrap flags on the link line: emheap turns off and says why", () => {
-  const r = runWasmProgram(path.join(BUILD, 'delete_unseen.js'));
-  assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(r.tagged.NEW_UNSEEN, {allocated: 1});
-  assert.match(r.stderr, /emheap: off: with this -sMALLOC=mimalloc, C\+\+ operator delete calls the allocator directly and never free, as the link line lacks emheap's -Wl,--wrap flags/);
-  assert.equal(r.tagged.SUMMARY.mode, 'off');
-});
-
 for (const allocator of ['dlmalloc', 'emmalloc']) {
   test(`memory exhaustion degrades tracking, never the app (${allocator})`, () => {
     const r = runWasmProgram(path.join(BUILD, `exhaustion.${allocator}.js`));
