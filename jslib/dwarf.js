@@ -438,7 +438,7 @@ function parseDwarf(sections, codeStart, cleanPath) {
     // Subprograms by their offset in .debug_info: a definition may hold its
     // name only through the declaration it completes (DW_AT_specification)
     // or the abstract instance it is a copy of (DW_AT_abstract_origin).
-    var functions = unit.functions = {};
+    var functions = {};
     while (c.pos < end) {
       var dieOffset = c.pos;
       var code = c.uleb();
@@ -487,7 +487,7 @@ function parseDwarf(sections, codeStart, cleanPath) {
         attrs[AT.lowPc] = resolveIndexed(attrs[AT.lowPc], unit, ctx);
         attrs[AT.highPc] = resolveIndexed(attrs[AT.highPc], unit, ctx);
         var name = resolveIndexed(attrs[AT.name], unit, ctx);
-        var fn = {isFunction: true, name: typeof name === 'string' ? name : null, origin: attrs.origin, table: functions};
+        var fn = {isFunction: true, name: typeof name === 'string' ? name : null, origin: attrs.origin};
         functions[dieOffset] = fn;
         unit.subroutines.addAll(rangesOf(attrs, unit, ctx), fn);
       }
@@ -497,6 +497,7 @@ function parseDwarf(sections, codeStart, cleanPath) {
       }
     }
     c.pos = end;
+    nameFunctions(functions);
     // A unit without ranges of its own is found through its line table.
     if (!unit.ranges.length && unit.table) {
       unit.ranges = unit.table.sequences.map(function (q) { return [q.start, q.end]; });
@@ -531,27 +532,30 @@ function parseDwarf(sections, codeStart, cleanPath) {
         var file = fileName(unit.table, call.file);
         // Line 0: compiler-made code with no line of its own; say nothing
         // rather than name the header.
-        return file && call.line ? {file: file, line: call.line, function: functionName(call.outer)} : null;
+        return file && call.line ? {file: file, line: call.line, function: call.outer ? call.outer.name : null} : null;
       }
       var seq = null;
       unit.sequences.each(addr, function (x) { seq = seq || x.sequence; });
       if (!seq) return null;
       var row = lastAtOrBefore(seq.addrs, addr);
       var name = fileName(unit.table, seq.files[row]);
-      return name && seq.lines[row] ? {file: name, line: seq.lines[row], function: functionName(entry)} : null;
+      return name && seq.lines[row] ? {file: name, line: seq.lines[row], function: entry ? entry.name : null} : null;
     },
   };
 }
 
-// A function record's DW_AT_name, found through its declaration or abstract
-// instance when it has none of its own (a few steps at most); null when
-// unknown.
-function functionName(fn) {
-  for (var steps = 0; fn && steps < 4; steps++) {
-    if (fn.name) return fn.name;
-    fn = fn.origin !== undefined ? fn.table[fn.origin] : null;
-  }
-  return null;
+// Gives each of a unit's function records (by DIE offset) the DW_AT_name
+// of its declaration or abstract instance when it has none of its own (a
+// few steps at most; null when unknown), once the unit is read: an origin
+// may come after the DIE that names it.
+function nameFunctions(functions) {
+  Object.keys(functions).forEach(function (offset) {
+    var fn = functions[offset];
+    for (var at = fn, steps = 0; at && !fn.name && steps < 4; steps++) {
+      fn.name = at.name;
+      at = at.origin !== undefined ? functions[at.origin] : null;
+    }
+  });
 }
 
 // A unit's functions and inlined calls by address, built as llvm-symbolizer

@@ -160,6 +160,7 @@ function readEstimateSums(view, statePtr) {
 function readMode(view, statePtr) {
   var mode = view.getUint32(statePtr + STATE.mode, true);
   var name = mode === MODE_OFF ? 'off' : mode === MODE_SAMPLED ? 'sampled' : 'exact';
+  var allocator = view.getUint32(statePtr + STATE.allocator, true);
   return {
     mode: name,
     // (exact mode samples too once thinned: summary.thinnedAtBytes)
@@ -167,9 +168,9 @@ function readMode(view, statePtr) {
       ? view.getUint32(statePtr + STATE.samplingInterval, true) : 0,
     interval: view.getUint32(statePtr + STATE.samplingInterval, true), // what sampling would use
     threaded: view.getUint32(statePtr + STATE.threaded, true) !== 0,
-    allocator: ALLOCATORS[view.getUint32(statePtr + STATE.allocator, true) & 0xFF] || 'generic',
+    allocator: ALLOCATORS[allocator & 0xFF] || 'generic',
     // C++ operator new does not reach malloc (runtime/allocator.c)
-    newUnseen: (view.getUint32(statePtr + STATE.allocator, true) & ALLOCATOR_NEW_UNSEEN) !== 0,
+    newUnseen: (allocator & ALLOCATOR_NEW_UNSEEN) !== 0,
   };
 }
 

@@ -1269,14 +1269,14 @@ emheapAddToLibrary({
       // which never calls malloc: emheap would miss every C++ object and
       // count their deletes against other blocks. No numbers rather than
       // wrong ones.
-      var before = emheapModules.layout.readMode(view, state);
-      if (before.newUnseen && before.mode !== 'off') {
-        console.error('emheap: off: with this -sMALLOC=' + before.allocator + ', C++ operator new calls the allocator ' +
+      var mode = emheapModules.layout.readMode(view, state);
+      if (mode.newUnseen && mode.mode !== 'off') {
+        console.error('emheap: off: with this -sMALLOC=' + mode.allocator + ', C++ operator new calls the allocator ' +
           'directly and never malloc, so emheap cannot see what new allocates. Link with -sMALLOC=dlmalloc (the ' +
           'default) or -sMALLOC=emmalloc to profile this program');
         emheapModules.layout.writeConfig(view, state, {mode: 'off'});
+        mode.mode = 'off';
       }
-      var mode = emheapModules.layout.readMode(view, state);
       off = mode.mode === 'off';
       if (mode.threaded) EMHEAP.watchThreadDataFrees();
       var shared = typeof SharedArrayBuffer !== 'undefined' && view.buffer instanceof SharedArrayBuffer;

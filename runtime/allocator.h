@@ -68,7 +68,7 @@ extern unsigned char __heap_base; /* wasm-ld: where the heap starts (data and st
 
 static inline int emheap_plausible_block(void *p) {
   uintptr_t a = (uintptr_t)p;
-  if ((a & 3) || a < (uintptr_t)&__heap_base + 8) return 0;
+  if (a < (uintptr_t)&__heap_base + 8) return 0;
   if (__builtin_expect(a > *emheap_brk.sbrk_ptr, 0)) return 0; /* every block lies below the break */
   if (emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) {
     if (a & 7) return 0;
@@ -82,7 +82,7 @@ static inline int emheap_plausible_block(void *p) {
     if ((size & 3) || size < 16 || size > *emheap_brk.sbrk_ptr - a + 4) return 0;
     return *(uint32_t *)((char *)p - 4 + size - 4) == size; /* ceiling word: used region */
   }
-  return 1;
+  return !(a & 3);
 }
 
 /* The record flag (dlmalloc only; elsewhere the block table is asked).

@@ -221,19 +221,15 @@ $(TEST_BUILD)/mimalloc.check: $(B)/emheap.o
 	elif grep -q 'malloc must be one of' $@.log; then \
 	  echo "this emcc ($$($(EMCC) --version | head -1)) has no -sMALLOC=mimalloc" > $@; \
 	else cat $@.log >&2; exit 1; fi
+# $(call where_mimalloc,COMMAND): runs COMMAND if the check said yes,
+# else writes the .skip file.
+where_mimalloc = rm -f $@.skip; if [ "$$(cat $(TEST_BUILD)/mimalloc.check)" = yes ]; then \
+  echo '$(strip $(1))'; $(1); else cp $(TEST_BUILD)/mimalloc.check $@.skip; fi
 $(TEST_BUILD)/cpp_new.mimalloc.js: tests/runtime/cpp_new.cpp $(TEST_BUILD)/mimalloc.check $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
-	@rm -f $@.skip
-	@if [ "$$(cat $(TEST_BUILD)/mimalloc.check)" = yes ]; then \
-	  echo $(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=mimalloc -o $@; \
-	  $(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=mimalloc -o $@; \
-	else cp $(TEST_BUILD)/mimalloc.check $@.skip; fi
+	@$(call where_mimalloc,$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=mimalloc -o $@)
 $(TEST_BUILD)/block_churn.mimalloc.js: tests/runtime/block_churn.c $(TEST_BUILD)/mimalloc.check $(B)/emheap-checking.o $(B)/library_emheap.js $(SHELL_JS)
-	@rm -f $@.skip
-	@if [ "$$(cat $(TEST_BUILD)/mimalloc.check)" = yes ]; then \
-	  echo $(EMCC) ... -sMALLOC=mimalloc -o $@; \
-	  $(EMCC) $(TEST_CFLAGS) $< $(B)/emheap-checking.o --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) \
-	    --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMALLOC=mimalloc -o $@; \
-	else cp $(TEST_BUILD)/mimalloc.check $@.skip; fi
+	@$(call where_mimalloc,$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap-checking.o --js-library $(B)/library_emheap.js \
+	  --extern-post-js $(SHELL_JS) --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMALLOC=mimalloc -o $@)
 test-programs: $(MIMALLOC_PROGRAMS)
 
 # C++ operator new as an alias of an allocator's own function that never
