@@ -16,7 +16,7 @@ const { EmheapError } = require('./errors');
 const { readSnapshotFile } = require('./read_snapshot');
 const { SORTS, topSites, stackText, modeNote, requestedLiveBytes } = require('../model/sites');
 const { siteErrorText, hasSampledBlocks } = require('../model/estimates');
-const { diffSnapshots, sortDiffRows, DIFF_SORTS } = require('../model/diff');
+const { diffSnapshots, sortDiffRows, diffReport, DIFF_SORTS } = require('../model/diff');
 const { checkBudgets } = require('./budget');
 const units = require('./units');
 const { renderTable, clip } = require('./table');
@@ -353,17 +353,13 @@ function cmdDiff({ args, opts }, out) {
   const top = topOption(opts);
   const before = readSnapshot(args[0], opts);
   const after = readSnapshot(args[1], opts);
+  if (opts.json) {
+    out(JSON.stringify(diffReport(before, after, { sort, top, files: args }), null, 2) + '\n');
+    return 0;
+  }
   const diff = diffSnapshots(before, after);
   const ranked = sortDiffRows(diff.rows, sort);
   const shown = top > 0 ? ranked.slice(0, top) : ranked;
-  if (opts.json) {
-    out(JSON.stringify({
-      before: { file: args[0], capturedAt: before.capturedAt, mode: before.mode },
-      after: { file: args[1], capturedAt: after.capturedAt, mode: after.mode },
-      totals: diff.totals, sum: diff.sum, blocks: diff.blocks, notes: diff.notes, sort, changedSites: ranked.length, sites: shown,
-    }, null, 2) + '\n');
-    return 0;
-  }
   const t = diff.totals;
   const b = units.formatBytes;
   const c = units.formatCount;

@@ -9,10 +9,7 @@
 
 const fs = require('node:fs');
 const { EmheapError } = require('./errors');
-
-const SNAPSHOT_FORMAT = 'emheap-snapshot';
-const SNAPSHOT_VERSION = 1;
-const READS = 'emheap reads the files it writes: *.speedscope.json, *.PerfView.json or a snapshot .json';
+const { SNAPSHOT_VERSION, READS, SnapshotFileError, unwrapSnapshot } = require('../model/snapshot_file');
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -158,48 +155,16 @@ function jsonProblem(err, text) {
 }
 
 function fromJson(obj, label) {
-  if (!isObject(obj)) {
-    throw new EmheapError(`${label}: JSON, but not an emheap file (the top level is ${Array.isArray(obj) ? 'an array' : typeof obj === 'object' ? 'null' : 'a ' + typeof obj}); ${READS}`);
+  let unwrapped;
+  try {
+    unwrapped = unwrapSnapshot(obj);
+  } catch (e) {
+    if (e instanceof SnapshotFileError) throw new EmheapError(`${label}: ${e.message}`);
+    throw e;
   }
-  let snapshot;
-  let container;
-  if (Object.prototype.hasOwnProperty.call(obj, 'emheap')) {
-    snapshot = obj.emheap;
-    container = obj.StackSource ? 'perfview' : (obj.profiles || obj.shared) ? 'speedscope' : 'json';
-    if (!isObject(snapshot)) throw new EmheapError(`${label}: its "emheap" field is not a snapshot object`);
-  } else if (obj.format === SNAPSHOT_FORMAT || (typeof obj.format === 'string' && /emheap/.test(obj.format)) ||
-      (obj.summary !== undefined && obj.sites !== undefined)) {
-    snapshot = obj;
-    container = 'snapshot';
-  } else {
-    throw new EmheapError(`${label}: ${otherTool(obj)}`);
-  }
-  if (snapshot.format !== SNAPSHOT_FORMAT) {
-    throw new EmheapError(`${label}: unknown snapshot format ${JSON.stringify(snapshot.format)} (expected "${SNAPSHOT_FORMAT}")`);
-  }
-  if (snapshot.version !== SNAPSHOT_VERSION) {
-    const v = snapshot.version;
-    throw new EmheapError(typeof v === 'number' && v > SNAPSHOT_VERSION
-      ? `${label}: snapshot version ${v} is newer than this emheap reads (version ${SNAPSHOT_VERSION}): update emheap`
-      : `${label}: unknown snapshot version ${JSON.stringify(v)} (this emheap reads version ${SNAPSHOT_VERSION})`);
-  }
-  const problem = checkSnapshot(snapshot);
+  const problem = checkSnapshot(unwrapped.snapshot);
   if (problem) throw new EmheapError(`${label}: damaged emheap snapshot: ${problem}`);
-  return { snapshot, container };
-}
-
-// What a JSON file without a snapshot is, in words.
-function otherTool(obj) {
-  const noField = 'it has no "emheap" field, so it carries no emheap snapshot (only files emheap writes do)';
-  if (typeof obj.$schema === 'string' && /speedscope/.test(obj.$schema) || Array.isArray(obj.profiles)) {
-    const by = typeof obj.exporter === 'string' && obj.exporter ? ` written by ${obj.exporter}` : '';
-    return `a speedscope file${by}, not by emheap: ${noField}`;
-  }
-  if (obj.StackSource) return `a PerfView file not written by emheap: ${noField}`;
-  if (Array.isArray(obj.traceEvents)) {
-    return `a Chrome trace (emheap's chrome-trace output or another tool's): it carries no emheap snapshot; give the .speedscope.json or .PerfView.json file`;
-  }
-  return `JSON, but not an emheap file: no "emheap" field and no "format": "${SNAPSHOT_FORMAT}"; ${READS}`;
+  return unwrapped;
 }
 
 // The first problem of a snapshot, or null. The check is the snapshot's

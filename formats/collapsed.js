@@ -6,7 +6,7 @@
 
 var CHUNK_CHARS = require('./json_stream').CHUNK_CHARS;
 
-var UNATTRIBUTED = '(unattributed)';
+var UNATTRIBUTED = require('../model/snapshot_file').UNATTRIBUTED;
 var slicedSort = require('../model/sliced_sort');
 var ShardedMap = require('../model/sharded_map').ShardedMap;
 var PAUSE_SITES = slicedSort.STEP_ITEMS; // sites merged between two pause points

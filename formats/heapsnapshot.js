@@ -20,6 +20,7 @@
 // snapshots" works; synthetic nodes get even ids.
 
 var CHUNK_CHARS = require('./json_stream').CHUNK_CHARS;
+var UNATTRIBUTED = require('../model/snapshot_file').UNATTRIBUTED;
 
 var NODE_FIELDS = ['type', 'name', 'id', 'self_size', 'edge_count', 'trace_node_id', 'detachedness'];
 var NODE_TYPES = ['hidden', 'array', 'string', 'object', 'code', 'closure', 'regexp', 'number', 'native',
@@ -60,7 +61,7 @@ function* heapSnapshotChunks(snapshot) {
     return id;
   }
   var siteName = new Map();
-  (snapshot.sites || []).forEach(function (s) { siteName.set(s.id, s.key || '(unattributed)'); });
+  (snapshot.sites || []).forEach(function (s) { siteName.set(s.id, s.key || UNATTRIBUTED); });
 
   var parts = [];
   var size = 0;

@@ -9,7 +9,7 @@ var slicedSort = require('../model/sliced_sort');
 var lazyArray = jsonStream.lazyArray;
 var resolve = jsonStream.resolve;
 
-var UNATTRIBUTED = '(unattributed)';
+var UNATTRIBUTED = require('../model/snapshot_file').UNATTRIBUTED;
 
 // "http://host/dir/app.wasm?v=2" -> "app.wasm". PerfView shortens "path!name"
 // itself only in some views, so the module is written short everywhere.

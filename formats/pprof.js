@@ -17,7 +17,7 @@ var CHUNK_BYTES = 1 << 20;
 // uninterrupted step at 2M sites.
 var STEP_ITEMS = require('../model/sliced_sort').STEP_ITEMS;
 var PAUSE = new Uint8Array(0);
-var UNATTRIBUTED = '(unattributed)';
+var UNATTRIBUTED = require('../model/snapshot_file').UNATTRIBUTED;
 
 // ---------------------------------------------------------------- protobuf
 

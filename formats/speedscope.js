@@ -11,7 +11,7 @@ var lazyArray = jsonStream.lazyArray;
 var resolve = jsonStream.resolve;
 
 var SCHEMA_URL = 'https://www.speedscope.app/file-format-schema.json';
-var UNATTRIBUTED = '(unattributed)';
+var UNATTRIBUTED = require('../model/snapshot_file').UNATTRIBUTED;
 
 // The file as a value whose sample array is produced while it is written
 // (json_stream.js): at 2M sites x 60 frames it is larger than any string.

@@ -22,7 +22,7 @@ const EXPORTS = {
   snapshot: 'jslib/snapshot', stackTable: 'jslib/stack_table', layout: 'jslib/layout',
   formats: 'formats/index', wasmSections: 'jslib/wasm_sections', sourceMap: 'jslib/source_map', dwarf: 'jslib/dwarf',
   symbolMap: 'jslib/symbol_map', leakReport: 'jslib/leak_report', wrappers: 'model/wrappers', peak: 'model/peak', heapScan: 'jslib/heap_scan', heapSection: 'model/heap_section', heapDump: 'formats/heap_dump',
-  contexts: 'jslib/contexts', diff: 'model/diff', nodeOutput: 'jslib/node_output', steps: 'model/sliced_sort', pageOutput: 'jslib/page_output',
+  contexts: 'jslib/contexts', diff: 'model/diff', snapshotFile: 'model/snapshot_file', nodeOutput: 'jslib/node_output', steps: 'model/sliced_sort', pageOutput: 'jslib/page_output',
 };
 
 // The modules as one JS expression whose value is {snapshot, formats, ...}.

@@ -11,7 +11,7 @@
 
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 
-var LAYOUT_VERSION = 11;
+var LAYOUT_VERSION = 12;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
@@ -19,7 +19,8 @@ var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   blockCount: 200, allocator: 204, lock: 208, threaded: 212, hugeBlocks: 216, hugeSlots: 220, seed: 224, countSlots: 236, growth: 240, peakEpoch: 1264, peakBreak: 1268,
   heapBase: 1272, sbrkPtrAddr: 1276, blocksAtPeak: 1280, blockSerial: 1284, roots: 1288, countSlotCount: 1292,
   totalAtPeak: 1296, contextChecks: 1304, recordedBytes: 1312, recordedUsable: 1320,
-  recordedAtPeak: 1328, usableAtPeak: 1336, estimates: 1344, estimatesAtPeak: 1376, thinnedAt: 1408};
+  recordedAtPeak: 1328, usableAtPeak: 1336, estimates: 1344, estimatesAtPeak: 1376, thinnedAt: 1408,
+  unseenFrees: 1416, unseenBytes: 1424};
 // The block table (runtime/block_table.c): per 4 KiB region, a table of
 // 12-byte entries, 8 bytes in: (offset / 4 | site << 10, size | slack << 27,
 // serial | sampled << 31), serial 0 = empty; huge blocks in 16-byte slots
@@ -41,7 +42,6 @@ var STACK_WASM = 3; // a worker's JS stack: (function index, module offset) pair
 var FRAME_TRUNCATED = 0xFFFFFFFF;
 var FRAME_JS = 0xFFFFFFFE; // in a worker stack's function word: JS code (emheap_internal.h)
 var ALLOCATORS = ['generic', 'dlmalloc', 'emmalloc', 'mimalloc'];
-var ALLOCATOR_NEW_UNSEEN = 0x100; // or'ed into the allocator word
 
 // [name, offset within emheap_counters, byte width]
 var COUNTERS = [
@@ -134,6 +134,9 @@ function readCounters(view, statePtr) {
   out.allocatorRoundingAtPeak = Math.max(0, u64(view, statePtr + STATE.usableAtPeak) - out.requestedBytesAtPeak);
   var thinnedAt = u64(view, statePtr + STATE.thinnedAt);
   if (thinnedAt) out.thinnedAtBytes = thinnedAt - 1;
+  // frees of blocks emheap never saw allocated (runtime/record.c emheap_forget)
+  out.unseenFrees = u64(view, statePtr + STATE.unseenFrees);
+  out.unseenFreedBytes = u64(view, statePtr + STATE.unseenBytes);
   return out;
 }
 
@@ -155,8 +158,7 @@ function readEstimateSums(view, statePtr) {
 
 // What the numbers mean: {mode: 'exact' | 'sampled' | 'off' (older files
 // say 'exact-js' or 'exact-shadow' for exact), samplingInterval (0 unless
-// sampling), interval (what sampling would use), threaded, allocator,
-// newUnseen}.
+// sampling), interval (what sampling would use), threaded, allocator}.
 function readMode(view, statePtr) {
   var mode = view.getUint32(statePtr + STATE.mode, true);
   var name = mode === MODE_OFF ? 'off' : mode === MODE_SAMPLED ? 'sampled' : 'exact';
@@ -168,9 +170,7 @@ function readMode(view, statePtr) {
       ? view.getUint32(statePtr + STATE.samplingInterval, true) : 0,
     interval: view.getUint32(statePtr + STATE.samplingInterval, true), // what sampling would use
     threaded: view.getUint32(statePtr + STATE.threaded, true) !== 0,
-    allocator: ALLOCATORS[allocator & 0xFF] || 'generic',
-    // C++ operator new does not reach malloc (runtime/allocator.c)
-    newUnseen: (allocator & ALLOCATOR_NEW_UNSEEN) !== 0,
+    allocator: ALLOCATORS[allocator] || 'generic',
   };
 }
 

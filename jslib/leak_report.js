@@ -100,6 +100,14 @@ function classesText(classes) {
 // the stacks count them; LeakSanitizer's numbers), in sampled mode usable
 // sizes (the global counters); per-stack numbers are estimates in sampled
 // mode, which the text says.
+// Blocks freed that emheap never saw allocated (runtime/record.c): any
+// still live are in no number of the report.
+function unseenLine(summary) {
+  return 'emheap: ' + plural(summary.unseenFrees, 'block', 'blocks') + ' (' + plural(summary.unseenFreedBytes || 0, 'byte', 'bytes') +
+    ') freed that emheap never saw allocated: something allocated them without malloc (with -sMALLOC=mimalloc, ' +
+    'new (std::nothrow) does); blocks like these that are still live are in no number here';
+}
+
 function leakReport(snapshot) {
   var stacks = leakedStacks(snapshot);
   var requested = snapshot.summary.lostAllocs ? null : requestedLiveBytes(snapshot);
@@ -110,6 +118,7 @@ function leakReport(snapshot) {
   var lines = [];
   if (!leaked) {
     lines.push('emheap: no leaks: every block was freed before exit');
+    if (snapshot.summary.unseenFrees) lines.push(unseenLine(snapshot.summary));
     return {leaked: false, liveBytes: 0, liveBlocks: 0, stacks: [], text: lines.join('\n') + '\n'};
   }
   var sampled = snapshot.mode === 'sampled';
@@ -131,6 +140,7 @@ function leakReport(snapshot) {
       ') could not be recorded for want of room in a fixed heap: they are in the total, in no stack above; ' +
       TABLE_ROOM_ADVICE);
   }
+  if (snapshot.summary.unseenFrees) lines.push(unseenLine(snapshot.summary));
   if (sampled) {
     lines.push('emheap: sampled mode (one stack per ' + thousands(snapshot.samplingInterval) +
       ' bytes on average): the per-stack numbers above marked "about" are estimates (+-: one standard error), a stack ' +

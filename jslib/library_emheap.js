@@ -1132,13 +1132,22 @@ emheapAddToLibrary({
 
     // A snapshot, or a file emheap wrote (speedscope/PerfView carry the
     // snapshot in "emheap"), parsed or as JSON text.
+    // A snapshot, or the text or parsed JSON of a file emheap wrote -> the
+    // snapshot; what `emheap diff` would refuse, refused with its words
+    // (model/snapshot_file.js).
     asSnapshot: function (x, which) {
-      if (typeof x === 'string') x = JSON.parse(x);
-      if (x && x['format'] !== 'emheap-snapshot' && x['emheap']) x = x['emheap'];
-      if (!x || x['format'] !== 'emheap-snapshot' || !Array.isArray(x['sites'])) {
-        throw new Error(which + ' is not an emheap snapshot: pass emheap.snapshot() or a file emheap wrote');
+      if (typeof x === 'string') {
+        try {
+          x = JSON.parse(x);
+        } catch (e) {
+          throw new Error(which + ' is not JSON (' + (e && e.message || e) + '): pass emheap.snapshot() or a file emheap wrote');
+        }
       }
-      return x;
+      try {
+        return emheapModules.snapshotFile.unwrapSnapshot(x).snapshot;
+      } catch (e) {
+        throw new Error(which + ': ' + (e && e.message || e));
+      }
     },
 
     // emheap.diff(before, after = now): the comparison `emheap diff` prints
@@ -1179,12 +1188,7 @@ emheapAddToLibrary({
       if (!result) return null;
       before = EMHEAP.asSnapshot(before, 'before');
       after = EMHEAP.asSnapshot(after, 'after');
-      var body = {
-        'before': {'capturedAt': before.capturedAt, 'mode': before.mode},
-        'after': {'capturedAt': after.capturedAt, 'mode': after.mode},
-        'totals': result.totals, 'sum': result.sum, 'notes': result.notes, 'sort': 'bytes',
-        'changedSites': result.rows.length, 'sites': result.rows,
-      };
+      var body = emheapModules.diff.diffReport(before, after, {sort: 'bytes', diff: result});
       return EMHEAP.saveFile('memory-diff-' + after.capturedAt.replace(/:/g, '-') + '.json',
         JSON.stringify(body, null, 2), 'application/json');
     },
@@ -1263,19 +1267,11 @@ emheapAddToLibrary({
       emheapModules.layout.checkState(view, state);
       emheapModules.layout.writeConfig(view, state, EMHEAP.config());
       if (EMHEAP.pendingPause !== undefined) emheapModules.layout.setPaused(view, state, EMHEAP.pendingPause);
-      var fallback = EMHEAP.defaultModeFallback(emheapModules.layout.readMode(view, state));
-      if (fallback) emheapModules.layout.writeConfig(view, state, {mode: fallback});
-      // Newer mimalloc makes C++ operator new an alias of its own mi_new,
-      // which never calls malloc: emheap would miss every C++ object and
-      // count their deletes against other blocks. No numbers rather than
-      // wrong ones.
       var mode = emheapModules.layout.readMode(view, state);
-      if (mode.newUnseen && mode.mode !== 'off') {
-        console.error('emheap: off: with this -sMALLOC=' + mode.allocator + ', C++ operator new calls the allocator ' +
-          'directly and never malloc, so emheap cannot see what new allocates. Link with -sMALLOC=dlmalloc (the ' +
-          'default) or -sMALLOC=emmalloc to profile this program');
-        emheapModules.layout.writeConfig(view, state, {mode: 'off'});
-        mode.mode = 'off';
+      var fallback = EMHEAP.defaultModeFallback(mode);
+      if (fallback) {
+        emheapModules.layout.writeConfig(view, state, {mode: fallback});
+        mode = emheapModules.layout.readMode(view, state);
       }
       off = mode.mode === 'off';
       if (mode.threaded) EMHEAP.watchThreadDataFrees();

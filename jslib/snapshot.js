@@ -11,8 +11,7 @@ var sortSteps = require('../model/sliced_sort').sortSteps;
 var runSteps = require('../model/sliced_sort').runSteps;
 var ratioScales = require('../model/estimates').ratioScales;
 var baseName = require('../model/names').baseName;
-
-var SNAPSHOT_VERSION = 1;
+var snapshotFile = require('../model/snapshot_file');
 
 // buffer: the wasm memory's ArrayBuffer. statePtr: 0 if the runtime has not
 // started yet (then the snapshot is of an empty heap). info: {source,
@@ -35,8 +34,8 @@ var STEP_SITES = require('../model/sliced_sort').STEP_ITEMS;
 // memory already copied, the graph still to make, in steps), or none.
 function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps) {
   var snapshot = {
-    format: 'emheap-snapshot',
-    version: SNAPSHOT_VERSION,
+    format: snapshotFile.SNAPSHOT_FORMAT,
+    version: snapshotFile.SNAPSHOT_VERSION,
     capturedAt: new Date().toISOString(),
     source: info.source || '',
     mode: 'sampled',
@@ -70,7 +69,7 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
     var site = layout.readSite(tables, id, scales);
     if (id === 0 && site.totalAllocs === 0) continue; // nothing was ever unattributed
     var stack = [];
-    var key = '(unattributed)';
+    var key = snapshotFile.UNATTRIBUTED;
     var jsStack = 0;
     if (site.stackKind === layout.STACK_JS && site.thread) {
       // A worker whose stack could not be taken (runtime/stack_capture.c).
@@ -200,16 +199,9 @@ function readSummaryUnlocked(view, statePtr, info) {
 }
 
 function emptySummary(buffer, info) {
-  return {
-    liveBytes: 0, peakLiveBytes: 0, totalBytes: 0, liveBlocks: 0, peakLiveBlocks: 0,
-    mallocCalls: 0, callocCalls: 0, reallocCalls: 0, memalignCalls: 0, freeCalls: 0,
-    failedAllocs: 0, invalidFrees: 0, sampledAllocs: 0, siteCount: 0, heapGrowths: 0,
-    lostAllocs: 0, lostBytes: 0, lostSites: 0, truncatedStacks: 0, tableBytes: 0, requestedLiveBytes: 0, allocatorRoundingBytes: 0, requestedBytesAtPeak: 0, allocatorRoundingAtPeak: 0, heapBase: 0, breakNow: 0, breakAtPeak: 0, liveBlocksAtPeak: 0, totalBytesAtPeak: 0,
-    heapSize: buffer ? buffer.byteLength : 0, preRunDone: !!info.preRunDone,
-  };
+  return snapshotFile.emptySummary(buffer ? buffer.byteLength : 0, !!info.preRunDone);
 }
 
 module.exports = {
   buildSnapshot: buildSnapshot, snapshotSteps: snapshotSteps, completeFrames: completeFrames, readSummary: readSummary,
-  SNAPSHOT_VERSION: SNAPSHOT_VERSION,
 };

@@ -187,4 +187,18 @@ function sortDiffRows(rows, sort = 'bytes') {
   return sortBy(rows, DIFF_SORTS[sort].keys);
 }
 
-module.exports = { diffSnapshots, sortDiffRows, DIFF_SORTS, COLUMNS, stackText };
+// The JSON a diff is saved as, by `emheap diff --json` and the page's
+// emheap.downloadDiff() alike: the two snapshots (files: their names, when
+// read from files), every total, the sites in `sort` order, the first `top`
+// of them (0: all). diff: diffSnapshots(before, after) when made already.
+function diffReport(before, after, { sort = 'bytes', top = 0, files = null, diff = diffSnapshots(before, after) } = {}) {
+  const ranked = sortDiffRows(diff.rows, sort);
+  const side = (s, file) => Object.assign(file ? { file } : {}, { capturedAt: s.capturedAt, mode: s.mode });
+  return {
+    before: side(before, files && files[0]), after: side(after, files && files[1]),
+    totals: diff.totals, sum: diff.sum, blocks: diff.blocks, notes: diff.notes, sort,
+    changedSites: ranked.length, sites: top > 0 ? ranked.slice(0, top) : ranked,
+  };
+}
+
+module.exports = { diffSnapshots, sortDiffRows, diffReport, DIFF_SORTS, COLUMNS, stackText };

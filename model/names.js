@@ -5,6 +5,8 @@
 // --json keep the full names; only text for people is shortened.
 'use strict';
 
+var UNATTRIBUTED = require('./snapshot_file').UNATTRIBUTED;
+
 // The unqualified name of a function, as DWARF's DW_AT_name holds it:
 // "std::__2::vector<int>::push_back[abi:ne200100](int const&)" and
 // "push_back" both give "push_back", "main::$_0::operator()() const"
@@ -88,7 +90,7 @@ function closing(s, open, left, right) {
 // function apart: the wasm call offset when known ("f+0x1a2b"), the JS
 // line and column, else the function (frames known by function only).
 function siteKey(frame) {
-  if (!frame) return '(unattributed)';
+  if (!frame) return UNATTRIBUTED;
   if (frame.offset !== undefined) return frame.name + '+0x' + frame.offset.toString(16);
   if (frame.line !== undefined && frame.file !== undefined && frame.col !== undefined) {
     return frame.name + ' ' + frame.file + ':' + frame.line + ':' + frame.col;

@@ -7,7 +7,7 @@
 const { instancesBySite } = require('./heap_section');
 const { estimatedPart } = require('./estimates');
 
-const UNATTRIBUTED = '(unattributed)';
+const { UNATTRIBUTED } = require('./snapshot_file');
 
 // What to do when emheap's tables had no room for everything (fixed heaps):
 // said by `emheap top` and by the leak report (jslib/leak_report.js).
@@ -106,7 +106,7 @@ function modeNote(snapshot) {
       'bytes on average): sites marked ~ hold estimates (+-: one standard error), the others are exact';
   } else if (snapshot.mode === 'off') {
     note = 'mode off: nothing was recorded (?emheap=sampled or EMHEAP_MODE=sampled turns profiling on)';
-  } else if (s.lostAllocs || s.lostSites) {
+  } else if (s.lostAllocs || s.lostSites || s.unseenFrees) {
     note = `mode ${snapshot.mode}: per-site numbers are exact for the allocations recorded, which are not all of them`;
   } else {
     note = `mode ${snapshot.mode}: every allocation recorded, per-site numbers are exact`;
@@ -114,6 +114,11 @@ function modeNote(snapshot) {
   if (s.lostAllocs || s.lostSites) {
     note += `\nnot recorded for want of room (fixed heap): ${s.lostAllocs || 0} allocations (${s.lostBytes || 0} bytes) in no site, ` +
       `${s.lostSites || 0} new stacks charged to (unattributed); totals are exact; ${TABLE_ROOM_ADVICE}`;
+  }
+  if (s.unseenFrees) {
+    note += `\nallocated around malloc: ${s.unseenFrees} blocks (${s.unseenFreedBytes || 0} bytes) were freed that emheap ` +
+      'never saw allocated: something allocated them without malloc (with -sMALLOC=mimalloc, new (std::nothrow) ' +
+      'does). Such blocks are in no number while they live; what emheap saw is counted exactly';
   }
   return note;
 }

@@ -150,7 +150,9 @@ EMHEAP_FAST_PATH void emheap_track_free(void *p, uint64_t *calls) {
   uint32_t u = emheap_usable_size(p);
   int recorded = EMHEAP_USE_FLAG && __builtin_expect(emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC, 1)
                      ? emheap_flag_is_set(p) : emheap_may_be_recorded(p);
-  if (!recorded) {
+  /* Exact mode records every block until it thins (record.c): there a
+  ** block with no record was never counted, and the table says so. */
+  if (!recorded && __builtin_expect(__atomic_load_n(&emheap_record_threshold, __ATOMIC_RELAXED) != 0, 1)) {
     emheap_count_unrecorded_free(u, calls);
     return;
   }

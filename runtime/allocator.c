@@ -22,13 +22,6 @@ extern size_t emmalloc_usable_size(void *) __attribute__((weak));
 ** which also links emmalloc.c for its own pages: emmalloc_usable_size is
 ** then present but does not describe the app's blocks. */
 extern size_t mi_usable_size(const void *) __attribute__((weak));
-/* C++'s operator new, and mimalloc's: newer mimalloc (Emscripten 6) makes
-** operator new an alias of mi_new, which never calls malloc; libc++abi's
-** (Emscripten 4 and 5 with mimalloc, and every other allocator) calls
-** malloc. Aliases share their function's table index, so the two compare
-** equal exactly when new bypasses emheap. NULL when not linked (a C app). */
-extern void *_Znwm(size_t) __attribute__((weak));
-extern void *mi_new(size_t) __attribute__((weak));
 
 static int layout_matches(uint32_t kind) {
   static const uint32_t sizes[] = {1, 13, 24, 100, 1000, 5000};
@@ -54,12 +47,10 @@ static int layout_matches(uint32_t kind) {
 
 void emheap_allocator_detect(void) {
   if (mi_usable_size) {
-    /* generic path; JS names the allocator, and refuses to profile when
-    ** C++ new goes around malloc (its blocks would be missing, and their
-    ** deletes would take bytes off other blocks' counts) */
+    /* generic path; JS names the allocator. mimalloc's own C++ operator
+    ** new (Emscripten 5.0.7 and later) loses to emheap's: cxx_new_delete.c */
     emheap_allocator = EMHEAP_ALLOCATOR_GENERIC;
     emheap_g.allocator = EMHEAP_ALLOCATOR_MIMALLOC;
-    if (_Znwm && (void *)_Znwm == (void *)mi_new) emheap_g.allocator |= EMHEAP_ALLOCATOR_NEW_UNSEEN;
     return;
   }
   uint32_t kind = emmalloc_usable_size ? EMHEAP_ALLOCATOR_EMMALLOC : EMHEAP_ALLOCATOR_DLMALLOC;

@@ -68,9 +68,6 @@
 #define EMHEAP_ALLOCATOR_DLMALLOC 1 /* size and record flag read from the chunk head */
 #define EMHEAP_ALLOCATOR_EMMALLOC 2 /* size read from the region head, records found by lookup */
 #define EMHEAP_ALLOCATOR_MIMALLOC 3 /* reported only: runs the generic path (current Emscripten's -sMALLOC=mimalloc) */
-/* Or'ed into emheap_g.allocator: C++ operator new does not call malloc
-** (allocator.c), so emheap cannot see what it allocates; JS turns emheap off. */
-#define EMHEAP_ALLOCATOR_NEW_UNSEEN 0x100u
 
 /* One allocation site = one distinct call stack. All statistics are
 ** doubles holding integers (exact mode) or estimates rounded to integer
@@ -223,6 +220,10 @@ typedef struct emheap_state {
   emheap_estimate_sums estimates_at_peak; /* 1376 */
   uint64_t thinned_at;        /* 1408 0, or counters.total_bytes + 1 when exact mode began to sample
                                  for want of room (block_table.c) */
+  uint64_t unseen_frees;      /* 1416 exact mode, before thinning: frees of blocks emheap never saw
+                                 allocated (something allocated around malloc); not counted dead,
+                                 for they were never counted live */
+  uint64_t unseen_bytes;      /* 1424 their usable bytes */
 } emheap_state;
 
 extern emheap_state emheap_g;
@@ -364,6 +365,7 @@ _Static_assert(offsetof(emheap_state, recorded_at_peak) == 1328, "layout");
 _Static_assert(offsetof(emheap_state, estimates) == 1344, "layout");
 _Static_assert(offsetof(emheap_state, estimates_at_peak) == 1376, "layout");
 _Static_assert(offsetof(emheap_state, thinned_at) == 1408, "layout");
+_Static_assert(offsetof(emheap_state, unseen_frees) == 1416, "layout");
 _Static_assert(sizeof(emheap_estimate_sums) == 32, "layout");
 _Static_assert(offsetof(emheap_site, peak_blocks) == 84, "layout");
 _Static_assert(sizeof(emheap_block) == 16, "JS reads 16-byte huge block slots");

@@ -154,6 +154,9 @@ static inline void *record_locked(void *p, uint32_t u, uint32_t n, int weighted,
   } else {
     emheap_g.counters.lost_allocs++;
     emheap_g.counters.lost_bytes += u;
+    /* No site table at all (it could not be made): exact mode can no
+    ** longer tell a block it never saw from this one (emheap_forget). */
+    emheap_thin();
   }
   emheap_count_live(u); /* after the charge: a peak it makes includes this block */
   emheap_note_heap_growth(site);
@@ -222,7 +225,19 @@ __attribute__((noinline)) void emheap_forget(void *p, uint32_t u, uint64_t *call
   emheap_lock();
   emheap_count_one_call(calls);
   uint32_t gone = u;
-  if (emheap_blocks_remove((uint32_t)(uintptr_t)p, &b)) {
+  int found = emheap_blocks_remove((uint32_t)(uintptr_t)p, &b);
+  if (!found && emheap_record_threshold == 0) {
+    /* Exact mode, not thinned: every block emheap counted has a record,
+    ** so this one was allocated around malloc (mimalloc's nothrow new,
+    ** an app's operator new that calls the allocator itself). It was
+    ** never counted live; counting it dead would take its bytes off the
+    ** blocks emheap did see. */
+    emheap_g.unseen_frees++;
+    emheap_g.unseen_bytes += u;
+    emheap_unlock();
+    return;
+  }
+  if (found) {
     uint32_t was = usable_of(&b, u);
     charge(emheap_block_site(&b), b.size, was, is_weighted(&b), -1);
     /* emmalloc grows a live block when it pads an aligned neighbour

@@ -108,15 +108,19 @@ describe('snapshot diffs in headless Chromium', { skip: SKIP }, () => {
 
       // Files work too (a downloaded speedscope file carries the snapshot);
       // with one argument the diff runs against now. Bad input: one console
-      // error, null.
+      // error, null, in the words `emheap diff` uses (model/snapshot_file.js).
       const again = await page.evaluate(() => {
         const file = JSON.stringify(emheap.toSpeedscope(window.__a));
         const d = emheap.diff(file);
-        return { rows: d.rows.length, bad: emheap.diff({ hello: 1 }) };
+        return { rows: d.rows.length, bad: emheap.diff({ hello: 1 }),
+          newer: emheap.diff(Object.assign({}, window.__a, { version: 99 })) };
       });
       assert.ok(again.rows >= 1);
       assert.equal(again.bad, null);
-      assert.ok(errorsIn(consoleMessages).some((m) => /not an emheap snapshot/.test(m.text)));
+      assert.equal(again.newer, null);
+      const errors = errorsIn(consoleMessages).map((m) => m.text).join('\n');
+      assert.match(errors, /before: JSON, but not an emheap file: no "emheap" field/);
+      assert.match(errors, /before: snapshot version 99 is newer than this emheap reads \(version 1\): update emheap/);
     } finally {
       await context.close();
     }

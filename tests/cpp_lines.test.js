@@ -47,19 +47,27 @@ function snapshotOf(build) {
 
 const leaf = (snap, site) => snap.frames[site.stack[0]];
 
-// The line of `void use_new(` & co. in the source: where each function starts.
+// The lines of `void use_new(` & co. in the source, to their closing brace:
+// where each function's body is.
 const FIRST_LINES = {};
-fs.readFileSync(SOURCE, 'utf8').split('\n').forEach((text, i) => {
+const LAST_LINES = {};
+fs.readFileSync(SOURCE, 'utf8').split('\n').forEach((text, i, lines) => {
   const m = /void (use_\w+)\(/.exec(text);
-  if (m && !(m[1] in FIRST_LINES)) FIRST_LINES[m[1]] = i + 1;
+  if (!m || m[1] in FIRST_LINES) return;
+  FIRST_LINES[m[1]] = i + 1;
+  let last = i;
+  while (last < lines.length && !/^}/.test(lines[last])) last++;
+  LAST_LINES[m[1]] = last + 1;
 });
 
 // A construct's frame names its marker's line, or the line the DWARF itself
 // gives the call (llvm-symbolizer's answer at the frame's offset) when that
 // is another line of the same function: binaryen's optimizer keeps DWARF
-// rows up to date, but may file a call under its loop's `for` line
-// (Emscripten 4.0.23 at -O2 and -O3 does so for `new Node`). emheap names
-// what the DWARF holds; that line must still be the function's own.
+// rows up to date, but may file a call under another line of its function,
+// its loop's `for` (Emscripten 4.0.23 at -O2 and -O3 does so for `new
+// Node`) or the statement after it (5.0.7 with binaryen 129: line 27, where
+// clang's object has the call at 25). emheap names what the DWARF holds, as
+// every debugger does; that line must still be the function's own.
 //
 // Where binaryen, not LLVM, inlined or moved code (Emscripten 4.0.23 at -O2
 // and -O3: vector::push_back into use_vector; use_string's code filed under
@@ -89,7 +97,7 @@ function checkLine(build, frame, what) {
   const dwarfLine = dwarf ? Number(dwarf.split(':').pop()) : null;
   assert.equal(frame.line, dwarfLine, `${what}: ${frame.name} at line ${frame.line}, the code is at ${LINES[what]}, the DWARF says ${dwarf}`);
   const fn = FUNCTIONS[what];
-  assert.ok(frame.line >= FIRST_LINES[fn] && frame.line < LINES[what], `${what}: line ${frame.line} is not ${fn}'s`);
+  assert.ok(frame.line >= FIRST_LINES[fn] && frame.line <= LAST_LINES[fn], `${what}: line ${frame.line} is not ${fn}'s`);
 }
 
 for (const build of ['O0', 'O1', 'O2', 'O3', 'O2g']) {
@@ -104,16 +112,19 @@ for (const build of ['O0', 'O1', 'O2', 'O3', 'O2g']) {
     }
     // libc++'s own functions are never a site's leaf: the frames it made
     // real (vector growth, string growth, make_unique at -O0) are counted.
+    // At -O2 and above whether any stays a function is the compiler's
+    // choice (Emscripten 5.0.7 inlines every one into the use_* functions).
     for (const s of snap.sites) assert.ok(!isStandardLibrary(leaf(snap, s).name), leaf(snap, s).name);
-    assert.ok(snap.wrappers.standardLibrary >= 1, JSON.stringify(snap.wrappers));
-    assert.deepEqual(snap.wrappers.detected, []);
+    if (build === 'O0' || build === 'O1') assert.ok(snap.wrappers.standardLibrary >= 1, JSON.stringify(snap.wrappers));
+    assert.deepEqual((snap.wrappers || {detected: []}).detected, []);
   });
 }
 
 test('-O2 -gsource-map only: a line the map gives is the app line or a library line, never a wrong app line', () => {
   // Without DWARF, binaryen inlines the use_* functions into main and the
   // source map holds the innermost line of inlined libc++ code at most
-  // calls (docs/using.md: C++ lines need -gseparate-dwarf).
+  // calls (docs/using.md: C++ lines need -gseparate-dwarf), or no line
+  // where it inlined emheap's operator new[] (built without -g).
   const snap = snapshotOf('O2map');
   const appLines = new Set(Object.values(LINES));
   let app = 0;
@@ -122,8 +133,9 @@ test('-O2 -gsource-map only: a line the map gives is the app line or a library l
     if (FILE.test(f.file || '')) {
       assert.ok(appLines.has(f.line), `${f.name} at app line ${f.line}`);
       app++;
-    } else {
-      assert.match(f.file || '', /c\+\+\/v1\/|libcxx\//, `${f.name} at ${f.file}:${f.line}`);
+    } else if (f.file !== undefined) {
+      assert.match(f.file, /c\+\+\/v1\/|libcxx\//, `${f.name} at ${f.file}:${f.line}`);
+      assert.equal(typeof f.line, 'number');
     }
   }
   assert.ok(app >= 1, '`new Node` keeps its line');

@@ -86,3 +86,14 @@ test('with the heap graph: each stack says which of its blocks leaked, as LSan c
   delete snap.heap;
   assert.ok(!/of these|LeakSanitizer/.test(leakReport(snap).text));
 });
+
+test('blocks freed that emheap never saw allocated: said, clean or not', () => {
+  const unseen = {unseenFrees: 2, unseenFreedBytes: 48};
+  const clean = leakReport(snapshot([], Object.assign({liveBytes: 0, liveBlocks: 0}, unseen)));
+  assert.equal(clean.leaked, false);
+  assert.match(clean.text, /^emheap: no leaks: every block was freed before exit\nemheap: 2 blocks \(48 bytes\) freed that emheap never saw allocated/);
+  const leaky = leakReport(snapshot([site(1, [0, 1], 100, 1)],
+    Object.assign({liveBytes: 104, liveBlocks: 1, requestedLiveBytes: 100, allocatorRoundingBytes: 4}, unseen)));
+  assert.match(leaky.text, /2 blocks \(48 bytes\) freed that emheap never saw allocated: .* still live are in no number here/);
+  assert.doesNotMatch(leakReport(snapshot([], {liveBytes: 0, liveBlocks: 0})).text, /never saw/);
+});

@@ -31,7 +31,9 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/heap_graph.threads.js \
   $(TEST_BUILD)/heap_graph_cpp.exact.js $(TEST_BUILD)/contexts.js \
   $(TEST_BUILD)/contexts.wasmeh.js $(TEST_BUILD)/contexts.own.js \
-  $(TEST_BUILD)/block_churn.dlmalloc.js $(TEST_BUILD)/block_churn.emmalloc.js
+  $(TEST_BUILD)/block_churn.dlmalloc.js $(TEST_BUILD)/block_churn.emmalloc.js \
+  $(TEST_BUILD)/cxx_own_new.dlmalloc.js \
+  $(TEST_BUILD)/unseen_free.dlmalloc.js $(TEST_BUILD)/unseen_free.emmalloc.js
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
@@ -232,12 +234,18 @@ $(TEST_BUILD)/block_churn.mimalloc.js: tests/runtime/block_churn.c $(TEST_BUILD)
 	  --extern-post-js $(SHELL_JS) --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMALLOC=mimalloc -o $@)
 test-programs: $(MIMALLOC_PROGRAMS)
 
-# C++ operator new as an alias of an allocator's own function that never
-# calls malloc (newer mimalloc's shape): emheap turns itself off.
-$(TEST_BUILD)/new_unseen.js: tests/runtime/new_unseen.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+# C++'s operator new where malloc fails (a fixed heap that malloc may
+# refuse, -sABORTING_MALLOC=0), with JS and with wasm exceptions, with
+# emheap (.profiled) and without (.plain): the two must print the same.
+CXX_NEW_PATHS := $(foreach eh,jsexc wasmexc,$(foreach how,profiled plain,$(TEST_BUILD)/cxx_new_paths.$(eh).$(how).js))
+EXCEPTIONS_jsexc := -fexceptions
+EXCEPTIONS_wasmexc := -fwasm-exceptions
+WITH_EMHEAP.profiled := $(EMHEAP_LDFLAGS) $(EXACT_LINK)
+$(TEST_BUILD)/cxx_new_paths.%.js: tests/runtime/cxx_new_paths.cpp $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -o $@
-test-programs: $(TEST_BUILD)/new_unseen.js
+	$(EMCC) $(TEST_CFLAGS) -std=c++17 $(EXCEPTIONS_$(basename $*)) $< $(WITH_EMHEAP$(suffix $*)) \
+	  $(EXCEPTIONS_$(basename $*)) -sABORTING_MALLOC=0 -o $@
+test-programs: $(CXX_NEW_PATHS)
 
 # cpp_new.cpp allocates an over-aligned type: C++17's aligned operator new.
 $(TEST_BUILD)/cpp_new.%.js: TEST_CFLAGS += -std=c++17
