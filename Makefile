@@ -29,7 +29,7 @@ RUNTIME_EXTRAS := $(B)/emheap-mt.o \
 RUNTIME_CFLAGS := $(shell $(NODE) runtime/build.js --print cflags) -Werror
 
 JSLIB_SRC := jslib/library_emheap.js jslib/bundle.js $(wildcard jslib/*.js) $(wildcard formats/*.js) \
-  $(wildcard model/*.js)
+  $(wildcard model/*.js) $(wildcard output/*.js) $(wildcard symbolize/*.js)
 SHELL_JS := shell/emheap-shell.js
 
 # What `bin/emheap-config --ldflags` prints, spelled with relative paths.
@@ -67,7 +67,7 @@ include tests/tests.mk
 include bench/bench.mk
 
 serve: samples
-	$(NODE) tests/lib/serve.js $(B)/samples
+	$(NODE) harness/serve.js $(B)/samples
 
 clean:
 	rm -rf $(B)

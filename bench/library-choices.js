@@ -4,7 +4,7 @@
 //
 //   node bench/library-choices.js MODULE.wasm MODULE.wasm.map
 //
-// 1. source maps: jslib/source_map.js (its lookup rule over
+// 1. source maps: symbolize/source_map.js (its lookup rule over
 //    @jridgewell/sourcemap-codec's decoder) against @jridgewell/trace-mapping
 //    (what Vite, Babel and Jest use): parse time, lookup time, and how many
 //    lookups give another file or line (trace-mapping takes the last of
@@ -12,7 +12,7 @@
 // 2. pprof: formats/pprof.js (a streaming encoder) against pprof-format (the
 //    protobuf Profile class): time and peak resident memory for a
 //    200,000-site snapshot, each encoder in a process of its own.
-// 3. wasm custom sections: jslib/wasm_sections.js against the engine's own
+// 3. wasm custom sections: symbolize/wasm_sections.js against the engine's own
 //    WebAssembly.Module.customSections (which needs the module compiled).
 //
 // Each timing is a median (9 runs after 3 to warm up for source maps, 5
@@ -39,7 +39,7 @@ function time(fn, runs = 5) {
 }
 
 function sourceMaps(mapFile, moduleBytes) {
-  const {parseSourceMap} = require(path.join(ROOT, 'jslib/source_map'));
+  const {parseSourceMap} = require(path.join(ROOT, 'symbolize/source_map'));
   const {TraceMap, originalPositionFor, decodedMappings} = require('@jridgewell/trace-mapping');
   const text = fs.readFileSync(mapFile, 'utf8');
   // (a TraceMap decodes its mappings at the first lookup: timed with it)
@@ -77,7 +77,7 @@ function sourceMaps(mapFile, moduleBytes) {
 // One encoder, in this process (a child): its time and the process's peak
 // resident memory, which for the library includes the whole Profile.
 function pprofChild(which) {
-  const {bigSnapshot} = require(path.join(ROOT, 'tests/lib/big_snapshot'));
+  const {bigSnapshot} = require(path.join(ROOT, 'harness/big_snapshot'));
   const snap = bigSnapshot(200000, 30);
   const rssBefore = process.resourceUsage().maxRSS;
   let encode;
@@ -114,7 +114,7 @@ function pprof() {
 }
 
 function sections(wasmFile) {
-  const {customSections} = require(path.join(ROOT, 'jslib/wasm_sections'));
+  const {customSections} = require(path.join(ROOT, 'symbolize/wasm_sections'));
   const bytes = new Uint8Array(fs.readFileSync(wasmFile));
   const own = time(() => Object.keys(customSections(bytes)).length);
   const engine = time(() => {

@@ -40,7 +40,7 @@ const {bracketedRatios, ratioSummary} = require('./lib/pairs');
 const {median, ns, ratio, fixed, Notes, table} = require('./lib/report');
 const {readTargets, targetRows} = require('./lib/targets');
 const {generate} = require('./gen-sites');
-const {startPauseProbe, stopPauseProbe} = require('../tests/lib/pause_probe');
+const {startPauseProbe, stopPauseProbe} = require('../harness/pause_probe');
 const {planCpus, tasksetPrefix, pinDescendants} = require('./lib/cpu');
 
 const RUNS = Number(process.env.BENCH_RUNS || 7);
@@ -601,7 +601,7 @@ async function main() {
     }
   }
   if (Object.keys(ctx.engines).length) {
-    const {serve} = require('../tests/lib/serve');
+    const {serve} = require('../harness/serve');
     ctx.server = await serve({'/page/': path.join(ROOT, 'bench'), '/out/': OUT});
   }
   ctx.cpus = planPinning(ctx);

@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const {launch} = require('../tests/lib/browser');
-const {serve} = require('../tests/lib/serve');
+const {serve} = require('../harness/serve');
 const {openSample, downloadFrom} = require('../tests/lib/sample_page');
 const {panelSummary} = require('../tests/lib/devtools_panel');
 

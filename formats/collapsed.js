@@ -8,8 +8,9 @@ var CHUNK_CHARS = require('./json_stream').CHUNK_CHARS;
 
 var UNATTRIBUTED = require('../model/snapshot_file').UNATTRIBUTED;
 var slicedSort = require('../model/sliced_sort');
+var steps = require('../model/steps');
 var ShardedMap = require('../model/sharded_map').ShardedMap;
-var PAUSE_SITES = slicedSort.STEP_ITEMS; // sites merged between two pause points
+var PAUSE_SITES = steps.STEP_ITEMS; // sites merged between two pause points
 
 // ";" separates frames and the last space separates the count: a name keeps
 // its spaces (the count is found after the last one), but a ";" or a line
@@ -88,7 +89,7 @@ function* collapsedChunks(snapshot) {
   // heaviest first; the sort is stable, so ties keep snapshot order. Sites
   // come heaviest first from emheap, and where no two merged, the lines
   // already are: then the sort is one pass.
-  yield* slicedSort.stepsAsPauses(slicedSort.sortSteps(order, function (a, b) { return b.bytes - a.bytes; },
+  yield* steps.stepsAsPauses(slicedSort.sortSteps(order, function (a, b) { return b.bytes - a.bytes; },
     PAUSE_SITES * 4), '');
   var parts = [];
   var size = 0;

@@ -10,11 +10,11 @@
 // yields '' now and then, so that a page building the file in slices can
 // pause there.
 // `gzip` means the writer compresses the bytes (CompressionStream in a page,
-// zlib under node: jslib/node_output.js). `object` builds the whole file as
+// zlib under node: output/node_output.js). `object` builds the whole file as
 // one value, for small snapshots and the page's toSpeedscope()/toPerfView().
 
 var jsonChunks = require('./json_stream').jsonChunks;
-var stepsAsPauses = require('../model/sliced_sort').stepsAsPauses;
+var stepsAsPauses = require('../model/steps').stepsAsPauses;
 var speedscope = require('./speedscope');
 var perfview = require('./perfview');
 var pprof = require('./pprof');

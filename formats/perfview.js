@@ -5,7 +5,7 @@
 
 var jsonStream = require('./json_stream');
 var liveHeaviestFirstSteps = require('../model/site_counters').liveHeaviestFirstSteps;
-var slicedSort = require('../model/sliced_sort');
+var steps = require('../model/steps');
 var lazyArray = jsonStream.lazyArray;
 var resolve = jsonStream.resolve;
 
@@ -66,7 +66,7 @@ function* perfViewFileSteps(snapshot) {
 }
 
 function perfViewFile(snapshot) {
-  return slicedSort.runSteps(perfViewFileSteps(snapshot));
+  return steps.runSteps(perfViewFileSteps(snapshot));
 }
 
 // The whole file as one object (small snapshots, the page's emheap.toPerfView()).

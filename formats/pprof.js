@@ -7,7 +7,7 @@
 // The profile comes out as a generator of byte chunks, never as one array:
 // a profile of 2M sites x 60 frames is hundreds of MB. The writer of the
 // file gzips it (the registry marks it `gzip: true`): CompressionStream in a
-// page, node's zlib in the CLI and under node (jslib/node_output.js). The
+// page, node's zlib in the CLI and under node (output/node_output.js). The
 // encoder is here rather than a protobuf library because none of them
 // writes a message as a stream: they build the whole Profile in memory.
 
@@ -15,7 +15,7 @@ var CHUNK_BYTES = 1 << 20;
 // An empty chunk every STEP_ITEMS frames or sites: where a page's writer may
 // stop between slices (formats/index.js). Frames alone were 0.5-0.9 s of one
 // uninterrupted step at 2M sites.
-var STEP_ITEMS = require('../model/sliced_sort').STEP_ITEMS;
+var STEP_ITEMS = require('../model/steps').STEP_ITEMS;
 var PAUSE = new Uint8Array(0);
 var UNATTRIBUTED = require('../model/snapshot_file').UNATTRIBUTED;
 

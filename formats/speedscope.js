@@ -5,7 +5,7 @@
 
 var jsonStream = require('./json_stream');
 var liveHeaviestFirstSteps = require('../model/site_counters').liveHeaviestFirstSteps;
-var slicedSort = require('../model/sliced_sort');
+var steps = require('../model/steps');
 var hasSampledBlocks = require('../model/estimates').hasSampledBlocks;
 var lazyArray = jsonStream.lazyArray;
 var resolve = jsonStream.resolve;
@@ -56,7 +56,7 @@ function* speedscopeFileSteps(snapshot) {
   var total = 0;
   var weights = new Array(live.length);
   for (var w = 0; w < live.length; w++) {
-    if (w % slicedSort.STEP_ITEMS === slicedSort.STEP_ITEMS - 1) yield;
+    if (w % steps.STEP_ITEMS === steps.STEP_ITEMS - 1) yield;
     weights[w] = live[w].liveBytes;
     total += live[w].liveBytes;
   }
@@ -103,7 +103,7 @@ function* speedscopeFileSteps(snapshot) {
 }
 
 function speedscopeFile(snapshot) {
-  return slicedSort.runSteps(speedscopeFileSteps(snapshot));
+  return steps.runSteps(speedscopeFileSteps(snapshot));
 }
 
 // The whole file as one object (small snapshots, the page's emheap.toSpeedscope()).

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // bundle.js -- writes the --js-library that emcc gets: the shared CommonJS
-// modules (jslib/*.js, model/*.js, formats/*.js) bundled by esbuild into one
+// modules (jslib/, symbolize/, model/, formats/, output/) bundled by esbuild into one
 // expression, followed by jslib/library_emheap.js. model/diff.js is among
 // them: emheap.diff() in the page is the very comparison `emheap diff`
 // prints.
@@ -20,9 +20,9 @@ const path = require('path');
 const ROOT = path.join(__dirname, '..');
 const EXPORTS = {
   snapshot: 'jslib/snapshot', stackTable: 'jslib/stack_table', layout: 'jslib/layout',
-  formats: 'formats/index', wasmSections: 'jslib/wasm_sections', sourceMap: 'jslib/source_map', dwarf: 'jslib/dwarf',
-  symbolMap: 'jslib/symbol_map', leakReport: 'jslib/leak_report', wrappers: 'model/wrappers', peak: 'model/peak', heapScan: 'jslib/heap_scan', heapSection: 'model/heap_section', heapDump: 'formats/heap_dump',
-  contexts: 'jslib/contexts', diff: 'model/diff', snapshotFile: 'model/snapshot_file', nodeOutput: 'jslib/node_output', steps: 'model/sliced_sort', pageOutput: 'jslib/page_output',
+  formats: 'formats/index', wasmSections: 'symbolize/wasm_sections', sourceMap: 'symbolize/source_map', dwarf: 'symbolize/dwarf',
+  symbolMap: 'symbolize/symbol_map', leakReport: 'jslib/leak_report', wrappers: 'model/wrappers', peak: 'model/peak', heapScan: 'jslib/heap_scan', heapSection: 'model/heap_section', heapDump: 'formats/heap_dump',
+  contexts: 'jslib/contexts', diff: 'model/diff', snapshotFile: 'model/snapshot_file', nodeOutput: 'output/node_output', steps: 'model/steps', pageOutput: 'output/page_output', saveFile: 'output/save_file', config: 'jslib/config', timeline: 'jslib/timeline', debugInfo: 'symbolize/debug_info',
 };
 
 // The modules as one JS expression whose value is {snapshot, formats, ...}.
@@ -65,4 +65,4 @@ if (require.main === module) {
   }
   writeLibrary(process.argv[2]);
 }
-module.exports = {bundleSource, writeLibrary};
+module.exports = {bundleSource, writeLibrary, EXPORTS};

@@ -1,7 +1,7 @@
 // layout.js -- reads the runtime's state out of linear memory, and writes
 // the few fields JS may set (mode, sampling interval, seed, paused).
 //
-// Mirrors runtime/emheap_internal.h (layout version 11); the C side pins
+// Mirrors runtime/state_layout.h (layout version 12); the C side pins
 // these offsets with static asserts, tests/runtime.test.js checks that both
 // sides read the same numbers. Never calls into wasm. In a threaded program
 // (runtime built with -pthread) every read of the tables happens under the
@@ -40,7 +40,7 @@ var MODE_OFF = 3;
 var STACK_JS = 1;
 var STACK_WASM = 3; // a worker's JS stack: (function index, module offset) pairs
 var FRAME_TRUNCATED = 0xFFFFFFFF;
-var FRAME_JS = 0xFFFFFFFE; // in a worker stack's function word: JS code (emheap_internal.h)
+var FRAME_JS = 0xFFFFFFFE; // in a worker stack's function word: JS code (state_layout.h)
 var ALLOCATORS = ['generic', 'dlmalloc', 'emmalloc', 'mimalloc'];
 
 // [name, offset within emheap_counters, byte width]

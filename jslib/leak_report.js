@@ -13,18 +13,8 @@ var requestedLiveBytes = require('../model/sites').requestedLiveBytes;
 
 var UNATTRIBUTED = '(unattributed: allocated while tracking was paused, or no stack could be taken)';
 
-// 12288 -> "12,288" (no toLocaleString: its output depends on the machine).
-function thousands(n) {
-  var s = String(Math.round(n));
-  var neg = s.charAt(0) === '-';
-  if (neg) s = s.slice(1);
-  var out = '';
-  while (s.length > 3) {
-    out = ',' + s.slice(-3) + out;
-    s = s.slice(0, -3);
-  }
-  return (neg ? '-' : '') + s + out;
-}
+// 12288 -> "12,288"
+var thousands = require('../model/numbers').formatCount;
 
 function plural(n, one, many) {
   return thousands(n) + ' ' + (n === 1 ? one : many);

@@ -327,128 +327,37 @@ emheapAddToLibrary({
       else EMHEAP.debugInfoWaiters.push(fn);
     },
 
-    // Finds where the app's source lines are, from the wasm's own custom
-    // sections: DWARF in the module (emcc -g), a separate DWARF file
-    // (-gseparate-dwarf: the "external_debug_info" section names it), or a
-    // source map (-gsource-map: "sourceMappingURL"). DWARF wins where there
-    // are both: it knows which lines belong to inlined code (jslib/dwarf.js).
-    // Node reads synchronously; a page fetches in the background from attach
-    // time on (the browser's cache serves the .wasm again), so the lines are
-    // usually there by the first snapshot. A module without such a section
-    // never requests anything: no 404s.
+    // The module's names and source lines (symbolize/debug_info.js): read at
+    // once under node; in a page fetched in the background from attach time
+    // on (the browser's cache serves the .wasm again), so the lines are
+    // usually there by the first snapshot.
     loadDebugInfo: function () {
       if (EMHEAP.debugInfoState) return;
       EMHEAP.debugInfoState = 1;
-      var source = EMHEAP.wasmSource();
-      if (typeof source === 'string') source = EMHEAP.inlineBytes(source) || source;
-      var url = typeof source === 'string' ? source : '';
-      var sections = emheapModules.wasmSections;
-      var done = function () {
+      var debugInfo = emheapModules.debugInfo;
+      var done = function (found) {
+        EMHEAP.functionNames = found.functionNames;
+        EMHEAP.sourceLines = found.sourceLines;
         EMHEAP.debugInfoState = 2;
         EMHEAP.debugInfoWaiters.splice(0).forEach(function (resolve) { resolve(); });
       };
-      var codeStart = -1;
-      // The module's bytes -> what else to read: {dwarf, map} URLs (or '').
-      var useModule = function (bytes) {
-        var found = sections.customSections(bytes);
-        EMHEAP.functionNames = found.name ? sections.functionNames(found) : null;
-        codeStart = sections.codeSectionStart(bytes);
-        if (found['.debug_info'] && useDwarf(found)) return {dwarf: '', map: ''};
-        return {dwarf: sections.externalDebugInfoURL(found), map: sections.sourceMappingURL(found)};
-      };
-      var useDwarf = function (found) {
-        try {
-          EMHEAP.sourceLines = emheapModules.dwarf.parseDwarf(found, codeStart, emheapModules.sourceMap.cleanPath);
-        } catch (e) {
-          console.warn('emheap: ignoring the DWARF debug info: ' + (e && e.message || e));
-        }
-        return !!EMHEAP.sourceLines;
-      };
-      var useDwarfFile = function (bytes) {
-        try {
-          return useDwarf(sections.customSections(bytes));
-        } catch (e) {
-          console.warn('emheap: ignoring the DWARF file: ' + (e && e.message || e));
-          return false;
-        }
-      };
-      var useSymbols = function (text) {
-        try {
-          EMHEAP.functionNames = emheapModules.symbolMap.parseSymbolMap(text);
-        } catch (e) {
-          console.warn('emheap: ignoring the symbol map: ' + (e && e.message || e));
-        }
-      };
-      var useMap = function (text) {
-        try {
-          EMHEAP.sourceLines = emheapModules.sourceMap.parseSourceMap(JSON.parse(text));
-        } catch (e) {
-          console.warn('emheap: ignoring the source map: ' + (e && e.message || e));
-        }
-      };
-      if (typeof source !== 'string') {
-        // the bytes themselves (-sSINGLE_FILE): names and DWARF inside the
-        // module; nothing beside it to fetch
-        try {
-          useModule(source);
-        } catch (e) {
-          // an unreadable module: frames carry no names or lines
-        }
-        return done();
-      }
-      if (!url) return done();
+      var none = {functionNames: null, sourceLines: null};
+      var source = EMHEAP.wasmSource();
+      if (typeof source === 'string') source = EMHEAP.inlineBytes(source) || source;
+      if (typeof source !== 'string') return done(debugInfo.fromBytes(source, EMHEAP.warn));
+      if (!source) return done(none);
       if (EMHEAP.isNode()) {
-        try {
-          var fs = require('fs');
-          var nodePath = require('path');
-          var file = url.indexOf('file://') === 0 ? new URL(url).pathname : url;
-          // A pthread worker of 3.1.x keeps the name as linked
-          // ("./app.wasm", and its scriptDirectory is "./"): the module is
-          // beside the program node was started with, which a worker
-          // thread shares (process.argv), not in the working directory.
-          if (!nodePath.isAbsolute(file) && !fs.existsSync(file) && process.argv && process.argv[1]) {
-            file = nodePath.resolve(nodePath.dirname(process.argv[1]), file);
-          }
-          var beside = function (rel) { return nodePath.resolve(nodePath.dirname(file), rel); };
-          var more = useModule(fs.readFileSync(file));
-          if (more.dwarf && fs.existsSync(beside(more.dwarf))) useDwarfFile(fs.readFileSync(beside(more.dwarf)));
-          if (more.map && !EMHEAP.sourceLines) useMap(fs.readFileSync(beside(more.map), 'utf8'));
-          var symbolsFile = emheapModules.symbolMap.symbolMapPathFor(file);
-          if (!EMHEAP.functionNames && fs.existsSync(symbolsFile)) useSymbols(fs.readFileSync(symbolsFile, 'utf8'));
-        } catch (e) {
-          // no readable wasm or map: frames simply carry no file and line
-        }
-        return done();
+        var file = source.indexOf('file://') === 0 ? new URL(source).pathname : source;
+        return done(debugInfo.fromFile(file, {fs: require('fs'), path: require('path'), argv: process.argv, warn: EMHEAP.warn}));
       }
-      if (typeof fetch !== 'function') return done();
+      if (typeof fetch !== 'function') return done(none);
       var base;
       try {
-        base = new URL(url, typeof location !== 'undefined' ? location.href : undefined).href;
+        base = new URL(source, typeof location !== 'undefined' ? location.href : undefined).href;
       } catch (e) {
-        return done();
+        return done(none);
       }
-      var text = function (r) { return r.ok ? r.text() : null; };
-      var bytes = function (r) { return r.ok ? r.arrayBuffer() : null; };
-      fetch(base).then(bytes).then(function (buf) {
-        var more = buf ? useModule(new Uint8Array(buf)) : {dwarf: '', map: ''};
-        // Without a name section, a symbol map (emcc --emit-symbol-map) next
-        // to the JS names the module's functions.
-        var symbols = buf && !EMHEAP.functionNames
-          ? fetch(new URL(emheapModules.symbolMap.symbolMapPathFor(base), base).href).then(text).then(function (t) {
-            if (t) useSymbols(t);
-          }).catch(function () {}) : null;
-        var dwarf = more.dwarf ? fetch(new URL(more.dwarf, base).href).then(bytes).then(function (b) {
-          return b ? useDwarfFile(new Uint8Array(b)) : false;
-        }).catch(function () { return false; }) : Promise.resolve(false);
-        // The source map only where DWARF gave nothing.
-        var map = dwarf.then(function (haveDwarf) {
-          if (haveDwarf || !more.map) return null;
-          return fetch(new URL(more.map, base).href).then(text).then(function (t) {
-            if (t) useMap(t);
-          });
-        });
-        return Promise.all([symbols, map]);
-      }).catch(function () {}).then(done);
+      debugInfo.fromUrl(base, {fetch: function (url) { return fetch(url); }, warn: EMHEAP.warn}).then(done);
     },
 
     info: function () {
@@ -478,130 +387,51 @@ emheapAddToLibrary({
       else emheapModules.layout.setPaused(new DataView(EMHEAP.buffer()), EMHEAP.state, paused);
     },
 
-    // Mode, sampling interval and JS stack depth asked for at page load: the
-    // URL (?emheap=exact|sampled&emheap_interval=N&emheap_depth=N), or under
-    // node the environment (EMHEAP_MODE, EMHEAP_SAMPLING_INTERVAL,
-    // EMHEAP_STACK_DEPTH), win over Module.emheapOptions = {mode,
-    // samplingInterval, stackDepth}, which wins over the link line. A bad
-    // value is reported (once) and ignored.
+    // Settings, each read once (jslib/config.js says where from and which
+    // wins): {mode, samplingInterval, stackDepth, seed, contexts}.
     config: function () {
-      if (!EMHEAP.configCache) EMHEAP.configCache = EMHEAP.readConfig();
+      if (!EMHEAP.configCache) {
+        EMHEAP.configCache = emheapModules.config.readConfig(EMHEAP.options(), EMHEAP.urlOrEnvironment(),
+          EMHEAP.warn, EMHEAP.randomSeed);
+      }
       return EMHEAP.configCache;
     },
 
-    readConfig: function () {
-      var config = {};
-      var take = function (mode, interval, depth, seed, where) {
-        if (mode !== undefined && mode !== null && mode !== '') {
-          if (mode === 'exact' || mode === 'sampled' || mode === 'off') config.mode = mode;
-          else console.warn('emheap: ignoring mode "' + mode + '" from ' + where + ': use exact, sampled or off');
-        }
-        if (interval !== undefined && interval !== null && interval !== '') {
-          var n = Number(interval);
-          if (n >= 1 && n <= 0x40000000 && Math.floor(n) === n) config.samplingInterval = n;
-          else console.warn('emheap: ignoring sampling interval "' + interval + '" from ' + where + ': use a whole number of bytes from 1 to 2^30');
-        }
-        if (depth !== undefined && depth !== null && depth !== '') {
-          var d = Number(depth);
-          var limits = emheapModules.stackTable;
-          if (d >= 1 && d <= limits.MAX_STACK_DEPTH && Math.floor(d) === d) config.stackDepth = d;
-          else console.warn('emheap: ignoring stack depth "' + depth + '" from ' + where + ': use a whole number of frames from 1 to ' + limits.MAX_STACK_DEPTH);
-        }
-        if (seed !== undefined && seed !== null && seed !== '') {
-          var sd = Number(seed);
-          if (sd >= 1 && sd <= Number.MAX_SAFE_INTEGER && Math.floor(sd) === sd) config.seed = sd;
-          else console.warn('emheap: ignoring seed "' + seed + '" from ' + where + ': use a whole number from 1 to 2^53-1');
-        }
-      };
-      // contexts: exact mode's sites from calling contexts (the default),
-      // or a JS stack per allocation (false), or both, compared (verify).
-      var takeContexts = function (value, where) {
-        if (value === undefined || value === null || value === '') return;
-        if (value === true || value === '1' || value === 'on') config.contexts = true;
-        else if (value === false || value === '0' || value === 'off') config.contexts = false;
-        else if (value === 'verify') config.contexts = 'verify';
-        else console.warn('emheap: ignoring contexts "' + value + '" from ' + where + ': use on, off or verify');
-      };
-      config.contexts = true;
-      var options = EMHEAP.options();
-      take(options.mode, options.samplingInterval, options.stackDepth, options.seed, 'Module.emheapOptions');
-      takeContexts(options.contexts, 'Module.emheapOptions');
-      var outside = EMHEAP.urlOrEnvironment();
-      if (outside) {
-        take(outside.get('emheap', 'EMHEAP_MODE'), outside.get('emheap_interval', 'EMHEAP_SAMPLING_INTERVAL'),
-          outside.get('emheap_depth', 'EMHEAP_STACK_DEPTH'), outside.get('emheap_seed', 'EMHEAP_SEED'), outside.where);
-        takeContexts(outside.get('emheap_contexts', 'EMHEAP_CONTEXTS'), outside.where);
-      }
-      // A fresh seed per run unless one was asked for: sampling points, and
-      // so estimates, differ from run to run.
-      if (!config.seed) config.seed = EMHEAP.randomSeed();
-      return config;
-    },
-
-    // The program's allocation layer (model/wrappers.js): names or globs from
-    // the link line (`emheap-config --wrappers=a,b` writes a --pre-js that
-    // sets Module.emheapLinkWrappers), Module.emheapOptions.wrappers (array
-    // or "a,b"), the page URL (?emheap_wrappers=a,b) or under node
-    // EMHEAP_WRAPPERS, all added up; "none" in any of them turns detection
-    // off.
+    // The program's allocation layer (model/wrappers.js).
     wrapperListCache: null,
 
     wrapperList: function () {
-      if (EMHEAP.wrapperListCache) return EMHEAP.wrapperListCache;
-      var given = [Module['emheapLinkWrappers'], EMHEAP.options().wrappers];
-      var outside = EMHEAP.urlOrEnvironment();
-      if (outside) given.push(outside.get('emheap_wrappers', 'EMHEAP_WRAPPERS'));
-      var list = emheapModules.wrappers.parseWrapperList(given.filter(function (v) {
-        if (v === undefined || v === null || typeof v === 'string' || Array.isArray(v)) return true;
-        console.warn('emheap: ignoring wrappers option: use an array of names or "a,b"');
-        return false;
-      }));
-      EMHEAP.wrapperListCache = list;
-      return list;
+      if (!EMHEAP.wrapperListCache) {
+        EMHEAP.wrapperListCache = emheapModules.config.readWrapperList(Module['emheapLinkWrappers'], EMHEAP.options(),
+          EMHEAP.urlOrEnvironment(), EMHEAP.warn);
+      }
+      return EMHEAP.wrapperListCache;
     },
 
-    // Settings given from outside the code: the page URL's parameters when
-    // it has any, else under node the environment. {where, get(parameter,
-    // variable)}, or null when there is neither.
+    // The page URL's parameters, or under node the environment.
     urlOrEnvironment: function () {
-      if (typeof location !== 'undefined' && location.search && typeof URLSearchParams !== 'undefined') {
-        var params = new URLSearchParams(location.search);
-        return {where: 'the page URL', get: function (parameter) { return params.get(parameter); }};
-      }
-      if (EMHEAP.isNode()) {
-        return {where: 'the environment', get: function (parameter, variable) { return process.env[variable]; }};
-      }
-      return null;
+      return emheapModules.config.outsideSettings(typeof location !== 'undefined' ? location.search : '',
+        EMHEAP.isNode() ? process.env : null);
     },
 
-    // Module.emheapOptions, read once into a plain object of the fields
-    // emheap knows. The app owns that object: a getter that throws, or a
-    // value that is not an object, is reported once and ignored, and the
-    // module starts as it would without emheap.
-    OPTION_NAMES: ['mode', 'samplingInterval', 'stackDepth', 'seed', 'leakReport', 'leakExitCode', 'leakExitOn', 'timeline',
-      'wrappers', 'contexts'],
+    // Module.emheapOptions, read once.
     optionsCache: null,
 
     options: function () {
-      if (EMHEAP.optionsCache) return EMHEAP.optionsCache;
-      var out = {};
-      EMHEAP.optionsCache = out;
-      var given;
-      try {
-        given = Module['emheapOptions'];
-        if (given === undefined || given === null) return out;
-        if (typeof given !== 'object') throw new Error('it is a ' + typeof given + ', not an object');
-        EMHEAP.OPTION_NAMES.forEach(function (name) {
-          try {
-            out[name] = given[name];
-          } catch (e) {
-            console.warn('emheap: ignoring Module.emheapOptions.' + name + ': reading it threw ' + (e && e.message || e));
-          }
-        });
-      } catch (e) {
-        console.warn('emheap: ignoring Module.emheapOptions: ' + (e && e.message || e));
+      if (!EMHEAP.optionsCache) {
+        var given;
+        try {
+          given = Module['emheapOptions'];
+        } catch (e) {
+          EMHEAP.warn('emheap: ignoring Module.emheapOptions: ' + (e && e.message || e));
+        }
+        EMHEAP.optionsCache = emheapModules.config.readOptions(given, EMHEAP.warn);
       }
-      return out;
+      return EMHEAP.optionsCache;
+    },
+
+    warn: function (message) {
+      console.warn(message);
     },
 
     // Where emheap's own messages go: the console in a page; under node,
@@ -628,35 +458,6 @@ emheapAddToLibrary({
       return (words[1] & 0x1FFFFF) * 4294967296 + words[0] + 1;
     },
 
-    // Leak report at exit, asked for by Module.emheapOptions = {leakReport:
-    // true | 'file', leakExitCode: N, leakExitOn: 'live' | 'leaked' |
-    // 'direct'} or, under node, by the environment (EMHEAP_LEAK_REPORT=1 |
-    // <file>, EMHEAP_LEAK_EXIT_CODE=N, EMHEAP_LEAK_EXIT_ON=...), which wins.
-    // An exit code alone also asks for the report. Returns null if not asked.
-    readLeakConfig: function () {
-      var options = EMHEAP.options();
-      var report = options.leakReport;
-      var code = options.leakExitCode;
-      var on = options.leakExitOn;
-      if (EMHEAP.isNode()) {
-        var env = process.env['EMHEAP_LEAK_REPORT'];
-        if (env !== undefined && env !== '') report = env === '0' ? false : env === '1' ? true : env;
-        if (process.env['EMHEAP_LEAK_EXIT_CODE']) code = process.env['EMHEAP_LEAK_EXIT_CODE'];
-        if (process.env['EMHEAP_LEAK_EXIT_ON']) on = process.env['EMHEAP_LEAK_EXIT_ON'];
-      }
-      var config = {file: typeof report === 'string' ? report : '', exitCode: 0, exitOn: 'live'};
-      if (code !== undefined && code !== null && code !== '') {
-        var n = Number(code);
-        if (n >= 1 && n <= 255 && Math.floor(n) === n) config.exitCode = n;
-        else console.warn('emheap: ignoring leak exit code "' + code + '": use a whole number from 1 to 255');
-      }
-      if (on !== undefined && on !== null && on !== '') {
-        if (emheapModules.leakReport.LEAK_EXIT_ON.indexOf(on) >= 0) config.exitOn = on;
-        else console.warn('emheap: ignoring leakExitOn "' + on + '": use ' + emheapModules.leakReport.LEAK_EXIT_ON.join(', '));
-      }
-      return report || config.exitCode ? config : null;
-    },
-
     // When the program exits. Emscripten runs addOnExit (__ATEXIT__)
     // callbacks only in builds linked with -sEXIT_RUNTIME=1, after atexit
     // handlers and static destructors and while memory is still readable;
@@ -668,7 +469,7 @@ emheapAddToLibrary({
     // node: process.exit(status) emits 'exit' and then exits with
     // process.exitCode, which a listener may change.
     installLeakReport: function () {
-      var config = EMHEAP.readLeakConfig();
+      var config = emheapModules.config.readLeakConfig(EMHEAP.options(), EMHEAP.isNode() ? process.env : null, EMHEAP.warn);
       if (!config) return;
       var report = function (runtimeExited) {
         if (EMHEAP.leakReportDone) return;
@@ -832,7 +633,7 @@ emheapAddToLibrary({
       var timeline = null;
       if (EMHEAP.timeline) {
         EMHEAP.sampleTimeline(); // the last point is the snapshot's own totals
-        timeline = EMHEAP.readTimeline();
+        timeline = EMHEAP.timeline.points();
       }
       // the heap graph first, in the same task as the tables' copy: the
       // same moment for a program without threads (one synchronous scan; a
@@ -871,24 +672,10 @@ emheapAddToLibrary({
       })());
     },
 
-    // Runs a generator of steps (model/sliced_sort.js) SLICE_MS at a time,
-    // one slice per task; a Promise of what it returns.
+    // Runs a generator of steps SLICE_MS at a time, one slice per task
+    // (model/steps.js); a Promise of what it returns.
     runInSlices: function (steps) {
-      return new Promise(function (resolve, reject) {
-        function slice() {
-          var start = Date.now();
-          try {
-            for (;;) {
-              var next = steps.next();
-              if (next.done) return resolve(next.value);
-              if (Date.now() - start > EMHEAP.SLICE_MS) return EMHEAP.nextTask(slice);
-            }
-          } catch (e) {
-            reject(e);
-          }
-        }
-        slice();
-      });
+      return emheapModules.steps.runInSlices(steps, EMHEAP.SLICE_MS, EMHEAP.nextTask);
     },
 
     // Runs fn in a task of its own, soon: a timer, so that the page's own
@@ -912,9 +699,7 @@ emheapAddToLibrary({
 
     startTimeline: function () {
       if (EMHEAP.timeline || EMHEAP.options().timeline === false || typeof setInterval !== 'function') return;
-      var n = EMHEAP.TIMELINE_POINTS;
-      EMHEAP.timeline = {t: new Float64Array(n), bytes: new Float64Array(n), blocks: new Float64Array(n),
-        count: 0, start: EMHEAP.now()};
+      EMHEAP.timeline = emheapModules.timeline.createTimeline(EMHEAP.TIMELINE_POINTS, EMHEAP.now());
       EMHEAP.sampleTimeline();
       var timer = setInterval(EMHEAP.sampleTimeline, EMHEAP.TIMELINE_MS);
       if (timer && typeof timer.unref === 'function') timer.unref();
@@ -934,26 +719,10 @@ emheapAddToLibrary({
         var c = layout.withLock(buffer, EMHEAP.state, function () {
           return layout.readCounters(new DataView(buffer), EMHEAP.state);
         });
-        var i = tl.count % tl.t.length;
-        tl.t[i] = Math.max(0, EMHEAP.now() - tl.start);
-        tl.bytes[i] = c.liveBytes;
-        tl.blocks[i] = c.liveBlocks;
-        tl.count++;
+        tl.add(EMHEAP.now(), c.liveBytes, c.liveBlocks);
       } catch (e) {
         // memory gone (the runtime exited or aborted): keep what we have
       }
-    },
-
-    // The ring's points, oldest first.
-    readTimeline: function () {
-      var tl = EMHEAP.timeline;
-      var n = tl.t.length;
-      var out = [];
-      for (var k = Math.max(0, tl.count - n); k < tl.count; k++) {
-        var i = k % n;
-        out.push({'t': Math.round(tl.t[i] * 1000) / 1000, 'liveBytes': tl.bytes[i], 'liveBlocks': tl.blocks[i]});
-      }
-      return out;
     },
 
     getSnapshotJson: function () {
@@ -1056,52 +825,13 @@ emheapAddToLibrary({
           emheapModules.nodeOutput.writeFormat(fs, zlib, fd, entry, snapshot);
         });
       }
-      var chunks = entry.chunks(snapshot);
-      // Each slice's chunks become a Blob at once: its bytes move out of the
-      // JS heap, which holds one slice of the file, not all of it (GBs at 2M
-      // sites). Large files go on to the browser's file storage
-      // (jslib/page_output.js).
-      var out = emheapModules.pageOutput.pageFile(typeof navigator !== 'undefined' ? navigator.storage : null,
+      // Built a slice at a time into the page's file (output/page_output.js),
+      // then saved.
+      var pageOutput = emheapModules.pageOutput;
+      var out = pageOutput.pageFile(typeof navigator !== 'undefined' ? navigator.storage : null,
         function (text) { console.warn(text); });
-      var fail = function (e) {
-        out.discard();
-        EMHEAP.reportError(e);
-      };
-      // What handing text to `out` costs per character (ms), measured each
-      // slice, so that a slice stops early enough for it: in headless
-      // Chromium a Blob of 1 MB strings costs ~3 ms a MB, 3-10x the time to
-      // make the text, and a slice that made 30 ms of text then spent
-      // 100-300 ms in new Blob (1M sites, speedscope).
-      var addMsPerChar = 5 / 1048576; // a first guess, above what was measured
-      function slice() {
-        var start = Date.now();
-        var parts = [];
-        var chars = 0;
-        var done = false;
-        try {
-          while (Date.now() - start + chars * addMsPerChar <= EMHEAP.SLICE_MS) {
-            var next = chunks.next();
-            if (next.done) {
-              done = true;
-              break;
-            }
-            parts.push(next.value);
-            chars += next.value.length || next.value.byteLength || 0;
-          }
-        } catch (e) {
-          return fail(e);
-        }
-        var handing = Date.now();
-        var written = parts.length ? out.add(parts) : Promise.resolve();
-        // the highest of late, decaying: one cheap slice does not make
-        // the next one long
-        if (chars > 0) addMsPerChar = Math.max((Date.now() - handing) / chars, addMsPerChar * 0.75);
-        parts = null;
-        written.then(function () {
-          if (!done) return EMHEAP.nextTask(slice);
-          return out.finish(entry.mime).then(save);
-        }).catch(fail);
-      }
+      pageOutput.writeInSlices(entry.chunks(snapshot), out, entry.mime, EMHEAP.SLICE_MS, EMHEAP.nextTask)
+        .then(save).catch(EMHEAP.reportError);
       function save(blob) {
         if (!entry.gzip) return EMHEAP.saveBlob(name, blob);
         if (typeof CompressionStream === 'function') {
@@ -1114,7 +844,6 @@ emheapAddToLibrary({
         // an uncompressed profile as well, so save that, named for it
         return EMHEAP.saveBlob(name.replace(/\.gz$/, ''), blob);
       }
-      EMHEAP.nextTask(slice); // not in the task that finished the snapshot
       return name;
     },
 
@@ -1130,8 +859,6 @@ emheapAddToLibrary({
       return null;
     },
 
-    // A snapshot, or a file emheap wrote (speedscope/PerfView carry the
-    // snapshot in "emheap"), parsed or as JSON text.
     // A snapshot, or the text or parsed JSON of a file emheap wrote -> the
     // snapshot; what `emheap diff` would refuse, refused with its words
     // (model/snapshot_file.js).
@@ -1202,58 +929,15 @@ emheapAddToLibrary({
       });
     },
 
+    // A download in a page, a new file under node (output/save_file.js).
     saveBlob: function (name, blob) {
-      var url = URL.createObjectURL(blob);
-      var a = document.createElement('a');
-      a.href = url;
-      a.download = name;
-      a.style.display = 'none';
-      (document.body || document.documentElement).appendChild(a);
-      a.click();
-      a.remove();
-      // The browser reads the Blob through the URL while it saves the file,
-      // and a revoked URL cancels the download: 10 s, plus 1 s per 10 MB
-      // (a 4 GB file takes minutes to copy). A file in the browser's storage
-      // (blob.release) is removed then too.
-      setTimeout(function () {
-        URL.revokeObjectURL(url);
-        if (blob.release) blob.release();
-      }, 10000 + blob.size / 10000);
-      EMHEAP.console().log('emheap: saved ' + name);
-      return name;
+      return emheapModules.saveFile.saveBlob({document: document, URL: URL,
+        setTimeout: function (fn, ms) { return setTimeout(fn, ms); }, // (a bare setTimeout needs `this` = window)
+        log: function (m) { EMHEAP.console().log(m); }}, name, blob);
     },
-
-    // Under node: creates a file that did not exist (name, else name-1,
-    // name-2... before the suffix), never one the user has, and fills it
-    // with write(fd). Returns the name used, or null (reported; a file cut
-    // short by a failed write is removed).
     writeNewFile: function (name, write) {
-      var fs = require('fs');
-      var suffix = /(\.[A-Za-z][\w-]*)*$/.exec(name)[0]; // ".speedscope.json", ".pb.gz"
-      var stem = name.slice(0, name.length - suffix.length);
-      for (var n = 0; n < 1000; n++) {
-        var candidate = n ? stem + '-' + n + suffix : name;
-        var fd;
-        try {
-          fd = fs.openSync(candidate, 'wx');
-        } catch (e) {
-          if (e && e.code === 'EEXIST') continue;
-          console.error('emheap: cannot write ' + candidate + ': ' + (e && e.message || e));
-          return null;
-        }
-        try {
-          write(fd);
-          fs.closeSync(fd);
-        } catch (e) {
-          try { fs.closeSync(fd); } catch (ignored) { /* already closed */ }
-          try { fs.unlinkSync(candidate); } catch (ignored) { /* gone */ }
-          return EMHEAP.reportError(new Error('cannot write ' + candidate + ': ' + (e && e.message || e)));
-        }
-        EMHEAP.console().log('emheap: saved ' + candidate);
-        return candidate;
-      }
-      console.error('emheap: cannot write ' + name + ': 1000 files of that name exist');
-      return null;
+      return emheapModules.saveFile.writeNewFile({fs: require('fs'), log: function (m) { EMHEAP.console().log(m); },
+        error: function (m) { console.error(m); }}, name, write);
     },
   },
 

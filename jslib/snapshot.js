@@ -8,7 +8,7 @@ var siteCounters = require('../model/site_counters');
 var ShardedMap = require('../model/sharded_map').ShardedMap;
 var heapSection = require('../model/heap_section');
 var sortSteps = require('../model/sliced_sort').sortSteps;
-var runSteps = require('../model/sliced_sort').runSteps;
+var runSteps = require('../model/steps').runSteps;
 var ratioScales = require('../model/estimates').ratioScales;
 var baseName = require('../model/names').baseName;
 var snapshotFile = require('../model/snapshot_file');
@@ -22,7 +22,7 @@ function buildSnapshot(buffer, statePtr, stackTable, info, copyArea, heapSteps) 
 }
 
 // Sites read, resolved or sorted between two yields of snapshotSteps.
-var STEP_SITES = require('../model/sliced_sort').STEP_ITEMS;
+var STEP_SITES = require('../model/steps').STEP_ITEMS;
 
 // The same snapshot as a generator: the first step reads the runtime's
 // tables (a copy, under the lock: the moment the snapshot is of); the
@@ -172,7 +172,7 @@ function withFields(frame, fields) {
 // Adds file and line to a wasm frame when the source lines (DWARF or a
 // source map) know its offset. DWARF also names the function it files the
 // offset under: one that is not the frame's own means binaryen moved the
-// code there (jslib/dwarf.js), and the line is another function's.
+// code there (symbolize/dwarf.js), and the line is another function's.
 function withSource(frame, sourceLines) {
   if (!sourceLines || frame.offset === undefined || frame.file !== undefined) return frame;
   var where = sourceLines.lookup(frame.offset);

@@ -12,7 +12,7 @@
 // million deep).
 'use strict';
 
-var runSteps = require('./sliced_sort').runSteps;
+var runSteps = require('./steps').runSteps;
 
 // -> Int32Array idom: the immediate dominator of each node, -1 for the
 // root and for nodes the root does not reach. Lengauer and Tarjan's
@@ -140,7 +140,7 @@ function* immediateDominatorsSteps(n, root, start, count, targets) {
 // -> Float64Array: the retained size of each node (its own size and all
 // it dominates). Nodes the root does not reach retain their own size.
 // `order` is the DFS preorder of immediateDominators: children after parents.
-// As steps (a page runs between them: model/sliced_sort.js runSteps).
+// As steps (a page runs between them: model/steps.js runSteps).
 function immediateDominators(n, root, start, count, targets) {
   return runSteps(immediateDominatorsSteps(n, root, start, count, targets));
 }

@@ -25,7 +25,7 @@
 
 var dominators = require('./dominators');
 var heapMemory = require('./heap_memory');
-var runSteps = require('./sliced_sort').runSteps;
+var runSteps = require('./steps').runSteps;
 
 // Words scanned (or loop turns) between two yields of buildHeapGraphSteps:
 // ~5-10 ms of a page's main thread.

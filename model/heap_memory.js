@@ -11,7 +11,7 @@
 // a word of the copy).
 'use strict';
 
-var runSteps = require('./sliced_sort').runSteps;
+var runSteps = require('./steps').runSteps;
 
 // [[lo, hi]...] -> the segments covering them: widened to whole words,
 // clipped to [0, size), sorted and merged.

@@ -17,7 +17,7 @@
 // }
 'use strict';
 
-var runSteps = require('./sliced_sort').runSteps;
+var runSteps = require('./steps').runSteps;
 
 // Blocks (or nodes) handled between two yields of the steps below.
 var STEP_WORK = 100000;

@@ -4,7 +4,7 @@
 // Why it matters for wasm: the memory of a wasm module never shrinks, so a
 // page's footprint is set by its high-water mark, not by what is live when
 // the snapshot is taken. The runtime keeps, per site, what it held at that
-// moment (runtime/emheap_internal.h, emheap_site: O(1) per event); this
+// moment (runtime/state_layout.h, emheap_site: O(1) per event); this
 // makes of those numbers a snapshot every format and command reads as it
 // reads any other: each site's liveBytes and liveBlocks are those it held at
 // the peak, sites ordered by them, the summary's liveBytes and liveBlocks

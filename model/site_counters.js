@@ -5,9 +5,9 @@
 // that differed only inside the layer).
 'use strict';
 
-var STEP_ITEMS = require('./sliced_sort').STEP_ITEMS;
+var STEP_ITEMS = require('./steps').STEP_ITEMS;
 var sortSteps = require('./sliced_sort').sortSteps;
-var runSteps = require('./sliced_sort').runSteps;
+var runSteps = require('./steps').runSteps;
 
 // The *AtPeak ones are at the global peak, absent from files of emheap
 // before layout 4 (then absent from their merged sites too);
@@ -34,7 +34,7 @@ function bySize(a, b) {
 
 // The sites with live bytes, heaviest first, ties in snapshot order: the
 // order the formats draw them in. Snapshots emheap makes are in that order
-// already (bySize), and then no sort runs. As steps (sliced_sort.js): at 1M
+// already (bySize), and then no sort runs. As steps (steps.js): at 1M
 // sites the one pass over them took ~0.2 s of a page's main thread.
 function* liveHeaviestFirstSteps(sites) {
   sites = sites || [];

@@ -1,17 +1,8 @@
-// sliced_sort.js -- work that can stop between steps, so that a page
-// handling a million sites never blocks for all of it: a stable sort in
-// steps (Array.prototype.sort is one uninterruptible call, about half a
-// second for 1M sites with emheap's comparator), and runSteps, which runs
-// any such generator to its end at once (node, the CLI, snapshot()).
+// sliced_sort.js -- a stable sort in steps (model/steps.js): a page sorting
+// a million sites never blocks for all of it (Array.prototype.sort is one
+// uninterruptible call, about half a second for 1M sites with emheap's
+// comparator).
 'use strict';
-
-// Items (sites) a step handles before it yields. The slowest step, reading
-// JS-stack sites whose stacks are new and must be parsed, took up to ~60 us
-// a site (1M synthetic sites in headless Chromium): 500 sites are ~30 ms,
-// a page's slice (library_emheap.js SLICE_MS). At 20,000 steps were
-// 100-250 ms, and a driver can only stop between steps. Yielding costs
-// nothing measurable.
-var STEP_ITEMS = 500;
 
 // Generator: sorts `array` in place with `compare` (stable, like
 // Array.prototype.sort since ES2019), yielding after about `step`
@@ -67,24 +58,4 @@ function* sortSteps(array, compare, step) {
   return array;
 }
 
-// Runs a generator of steps to its end; returns what it returns.
-function runSteps(steps) {
-  for (;;) {
-    var next = steps.next();
-    if (next.done) return next.value;
-  }
-}
-
-// Runs the step generator `steps` inside a generator of file chunks
-// (formats/index.js): each step becomes the chunk `pause` ('' or an empty
-// Uint8Array), a point where a page's writer may stop, writing nothing.
-// Returns what `steps` returns.
-function* stepsAsPauses(steps, pause) {
-  for (;;) {
-    var next = steps.next();
-    if (next.done) return next.value;
-    yield pause;
-  }
-}
-
-module.exports = {STEP_ITEMS: STEP_ITEMS, sortSteps: sortSteps, runSteps: runSteps, stepsAsPauses: stepsAsPauses};
+module.exports = {sortSteps: sortSteps};

@@ -33,7 +33,7 @@
 var siteKey = require('./names').siteKey;
 var siteCounters = require('./site_counters');
 var sortSteps = require('./sliced_sort').sortSteps;
-var runSteps = require('./sliced_sort').runSteps;
+var runSteps = require('./steps').runSteps;
 var ShardedMap = require('./sharded_map').ShardedMap;
 var heapSection = require('./heap_section');
 
@@ -147,7 +147,7 @@ function detectLayer(snapshot, isDeclared) {
 
 // Sites looked at between two yields of the *Steps generators: a page runs
 // them a slice at a time (emheap.snapshotAsync), 1M sites take ~0.5 s.
-var STEP_SITES = require('./sliced_sort').STEP_ITEMS;
+var STEP_SITES = require('./steps').STEP_ITEMS;
 
 function* detectLayerSteps(snapshot, isDeclared) {
   var frames = snapshot.frames;

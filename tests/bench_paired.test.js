@@ -17,10 +17,9 @@ const {runRounds} = require('../bench/paired/driver');
 const {bracketedRatios, ratioSummary} = require('../bench/lib/pairs');
 const {targetRatio} = require('../bench/lib/targets');
 const {runPairedNode, parseOutput} = require('../bench/lib/run');
-const {servedChromium, haveChromium} = require('./lib/browser');
+const {servedChromium, CHROMIUM_SKIP} = require('./lib/browser');
 
-const ROOT = path.join(__dirname, '..');
-const BUILD = path.join(ROOT, 'build', 'tests');
+const {ROOT, BUILD} = require('./lib/paths');
 const micro = (kind) => path.join(BUILD, `bench_micro.${kind}.js`);
 
 test('every repetition sits between two of the reference; the others rotate; a failing build is dropped', async () => {
@@ -143,7 +142,7 @@ test('node: builds side by side in worker threads, each in its own mode; a missi
   assert.equal(summaryOf(3).sampledAllocs, 0);
 });
 
-describe('Chromium: builds side by side in web workers', {skip: !haveChromium() && 'no Chromium'}, () => {
+describe('Chromium: builds side by side in web workers', {skip: CHROMIUM_SKIP}, () => {
   const served = servedChromium({'/page/': path.join(ROOT, 'bench'), '/out/': BUILD}, checkBuilt);
 
   test('paired page: each worker takes its mode from its URL; the missing build is reported', async () => {

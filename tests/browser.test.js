@@ -14,12 +14,11 @@ const path = require('node:path');
 
 const samplePage = require('./lib/sample_page');
 const { downloadFrom, downloadsDuring, errorsIn, clickLeak } = samplePage;
-const { newPage, servedChromium, haveChromium, CHROMIUM } = require('./lib/browser');
+const { newPage, servedChromium, CHROMIUM_SKIP } = require('./lib/browser');
 const { validateSpeedscope, validatePerfView, validateSnapshot } = require('./lib/schemas');
 
-const SAMPLES = path.join(__dirname, '..', 'build', 'samples');
-const SKIP = haveChromium() ? false
-  : `no Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`;
+const {SAMPLES} = require('./lib/paths');
+const SKIP = CHROMIUM_SKIP;
 
 const LEAK_BYTES = 64 * 16384;            // one click on #leak: 64 blocks x 16 KiB
 const MIB = 1024 * 1024;

@@ -19,14 +19,14 @@ const { makeSnapshot, summary } = require('./lib/fixtures');
 const { toSpeedscope } = require('../formats/speedscope');
 const { toPerfView } = require('../formats/perfview');
 const { formatByName } = require('../formats/index');
-const { formatBytes } = require('../jslib/node_output');
+const { formatBytes } = require('../output/node_output');
 const toPprof = (snap) => formatBytes(zlib, formatByName('pprof'), snap);
 const { toCollapsed } = require('../formats/collapsed');
 const { toChromeTrace } = require('../formats/chrome_trace');
 const { validateSpeedscope, validatePerfView, validateChromeTrace, validateSnapshot } = require('./lib/schemas');
 
-const ROOT = path.join(__dirname, '..');
-const CLI = path.join(ROOT, 'cli', 'emheap.js');
+const {ROOT, CLI, SAMPLES} = require('./lib/paths');
+const { runCli } = require('./lib/cli');
 const clone = (o) => JSON.parse(JSON.stringify(o));
 
 let tmp;
@@ -34,11 +34,11 @@ before(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-cli-')); });
 after(() => { if (tmp) fs.rmSync(tmp, { recursive: true, force: true }); });
 
 function run(...args) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: tmp });
+  const r = runCli(args, { cwd: tmp });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 function runBinary(...args) {
-  return spawnSync(process.execPath, [CLI, ...args], { cwd: tmp });
+  return runCli(args, { cwd: tmp, encoding: 'buffer' });
 }
 
 function write(name, body) {
@@ -775,7 +775,6 @@ describe('cli modules', () => {
 // ---------------------------------------------------------------- real files from the sample page
 
 const { haveChromium, CHROMIUM } = require('./lib/browser');
-const SAMPLES = path.join(ROOT, 'build', 'samples');
 const REAL_SKIP = !haveChromium() ? `no Chromium at ${CHROMIUM}`
   : !fs.existsSync(path.join(SAMPLES, 'leaky-canvas', 'index.html')) ? 'build/samples is missing: run `make samples`' : false;
 const LEAK_BLOCKS = 64;
@@ -786,7 +785,7 @@ describe('on files downloaded from the sample page', { skip: REAL_SKIP, timeout:
   const files = {};
   before(async () => {
     if (REAL_SKIP) return;
-    const { serve } = require('./lib/serve');
+    const { serve } = require('../harness/serve');
     const { launch, newPage } = require('./lib/browser');
     dir = path.join(tmp, 'real');
     fs.mkdirSync(dir, { recursive: true });

@@ -13,7 +13,7 @@ const path = require('path');
 const {runWasmProgram} = require('./lib/run_wasm');
 const {validateSnapshot} = require('./lib/schemas');
 
-const BUILD = path.join(__dirname, '..', 'build', 'tests');
+const {BUILD} = require('./lib/paths');
 // C++ exceptions as Emscripten does them by default (JS, through invoke_*
 // glue) and as wasm exceptions (-fwasm-exceptions: try/catch in wasm).
 const PROGRAMS = {'JS exceptions': 'contexts.js', 'wasm exceptions': 'contexts.wasmeh.js'};

@@ -12,12 +12,11 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const {serve} = require('./lib/serve');
+const {serve} = require('../harness/serve');
 const chromium = require('./lib/browser');
 const firefox = require('./lib/firefox');
 
-const BUILD = path.join(__dirname, '..', 'build', 'tests');
-const SAMPLES = path.join(__dirname, '..', 'build', 'samples');
+const {BUILD, SAMPLES} = require('./lib/paths');
 const {openSample} = require('./lib/sample_page');
 
 // A page that runs the program, in the page or in a web worker, its
@@ -87,7 +86,7 @@ after(async () => {
   if (dir) fs.rmSync(dir, {recursive: true, force: true});
 });
 
-describe('calling contexts in headless Chromium', {skip: chromium.haveChromium() ? false : 'no Chromium'}, () => {
+describe('calling contexts in headless Chromium', {skip: chromium.CHROMIUM_SKIP}, () => {
   let browser;
   before(async () => { browser = await chromium.launch(); });
   after(async () => { if (browser) await browser.close(); });

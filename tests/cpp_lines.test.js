@@ -1,7 +1,7 @@
 // cpp_lines.test.js -- C++ sites name the app's own line at every
 // optimization level: tests/runtime/cpp_lines.cpp (new, new[], std::vector,
 // std::string, make_unique) built with emcc at -O0..-O3 with its DWARF
-// (jslib/dwarf.js reads the inlined-call records), and run; the DWARF reader
+// (symbolize/dwarf.js reads the inlined-call records), and run; the DWARF reader
 // checked against llvm-symbolizer, the consumer every wasm debugger builds
 // on, address by address, on DWARF 4 (emcc) and DWARF 5 (clang + wasm-ld).
 'use strict';
@@ -14,12 +14,12 @@ const {spawnSync} = require('child_process');
 const {runWasmProgram} = require('./lib/run_wasm');
 const {validateSnapshot} = require('./lib/schemas');
 const {isStandardLibrary} = require('../model/wrappers');
-const wasmSections = require('../jslib/wasm_sections');
-const {parseDwarf} = require('../jslib/dwarf');
-const {cleanPath} = require('../jslib/source_map');
-const {newPage, servedChromium, haveChromium, CHROMIUM} = require('./lib/browser');
+const wasmSections = require('../symbolize/wasm_sections');
+const {parseDwarf} = require('../symbolize/dwarf');
+const {cleanPath} = require('../symbolize/source_map');
+const {newPage, servedChromium, CHROMIUM_SKIP} = require('./lib/browser');
 
-const BUILD = path.join(__dirname, '..', 'build', 'tests');
+const {BUILD} = require('./lib/paths');
 const SOURCE = path.join(__dirname, 'runtime', 'cpp_lines.cpp');
 const FILE = /(^|\/)tests\/runtime\/cpp_lines\.cpp$/;
 
@@ -222,7 +222,7 @@ for (const [label, module, dwarfFile] of [
   });
 }
 
-describe('in a page', {skip: haveChromium() ? false : `no Chromium at ${CHROMIUM}`}, () => {
+describe('in a page', {skip: CHROMIUM_SKIP}, () => {
   const chrome = servedChromium({'/': BUILD}, () => {
     // The page only loads the program; the test waits for emheap.ready().
     fs.writeFileSync(path.join(BUILD, 'cpp_lines.O2.html'), '<!doctype html><script src="cpp_lines.O2.js"></script>\n');

@@ -10,14 +10,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const {spawnSync} = require('node:child_process');
 const {runWasmProgram} = require('./lib/run_wasm');
 const {launch, newPage, haveChromium} = require('./lib/browser');
 const {toDhat} = require('../formats/dhat');
 
-const ROOT = path.join(__dirname, '..');
-const BUILD = path.join(ROOT, 'build', 'tests');
-const CLI = path.join(ROOT, 'cli', 'emheap.js');
+const {BUILD} = require('./lib/paths');
+const {runCli} = require('./lib/cli');
 const DH_VIEW = '/usr/libexec/valgrind/dh_view.html';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-dhat-'));
@@ -78,7 +76,7 @@ test('emheap convert --to dhat; the peak view and old snapshots are refused with
   const {SNAPSHOT: snap} = program('dlmalloc');
   const json = path.join(tmp, 'peak.json');
   fs.writeFileSync(json, JSON.stringify(snap));
-  const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], {encoding: 'utf8', cwd: tmp});
+  const cli = (...args) => runCli(args, {cwd: tmp});
   const ok = cli('convert', json, '--to', 'dhat');
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(ok.stdout, /^wrote \S+peak\.dhat\.json \(dhat, [\d,]+ bytes\)\n$/);

@@ -15,21 +15,21 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const crypto = require('node:crypto');
 const readline = require('node:readline');
-const {spawnSync, execFileSync} = require('node:child_process');
+const {execFileSync} = require('node:child_process');
 const {Profile} = require('pprof-format');
 
-const {bigSnapshot} = require('./lib/big_snapshot');
+const {bigSnapshot} = require('../harness/big_snapshot');
 const {jsonChunks} = require('../formats/json_stream');
 const {FORMATS} = require('../formats/index');
-const {writeAll} = require('../jslib/node_output');
+const {writeAll} = require('../output/node_output');
 const {persistentPage} = require('./lib/browser');
-const {serve} = require('./lib/serve');
-const {startPauseProbe, stopPauseProbe} = require('./lib/pause_probe');
+const {serve} = require('../harness/serve');
+const {startPauseProbe, stopPauseProbe} = require('../harness/pause_probe');
 
 const SITES = 2000000;
 const DEPTH = 60;
-const ROOT = path.join(__dirname, '..');
-const CLI = path.join(ROOT, 'cli', 'emheap.js');
+const {ROOT} = require('./lib/paths');
+const {runCli} = require('./lib/cli');
 const NAMES = Object.keys(FORMATS).filter((n) => !FORMATS[n].heap); // the big snapshot has no heap graph
 const STEM = 'big';
 
@@ -64,7 +64,7 @@ describe('exports of 2M sites x 60 frames', () => {
   test('the CLI reads the 1 GB snapshot once and writes every format', {timeout: 2400000}, async () => {
     const input = path.join(dir, STEM + '.json');
     assert.ok(fs.statSync(input).size > 2 ** 29, 'the input is longer than any string V8 can make');
-    const r = spawnSync(process.execPath, [CLI, 'convert', input, '--to', NAMES.join(',')], {encoding: 'utf8', cwd: dir});
+    const r = runCli(['convert', input, '--to', NAMES.join(',')], {cwd: dir});
     assert.equal(r.status, 0, r.stderr);
     for (const name of NAMES) assert.match(r.stdout, new RegExp(`wrote .*${STEM}${FORMATS[name].suffix.replace(/\./g, '\\.')} \\(${name}, `));
 
@@ -88,7 +88,7 @@ describe('exports of 2M sites x 60 frames', () => {
     assert.equal(profile.sample.reduce((t, s) => t + Number(s.value[3]), 0), expected.liveBytes);
 
     // speedscope: the CLI reads its own 1 GB file back (the snapshot it carries)
-    const top = spawnSync(process.execPath, [CLI, 'top', output('speedscope'), '--top', '1'], {encoding: 'utf8', cwd: dir});
+    const top = runCli(['top', output('speedscope'), '--top', '1'], {cwd: dir});
     assert.equal(top.status, 0, top.stderr);
     assert.match(top.stdout, /2,000,000 sites|2000000 sites/);
 
@@ -132,7 +132,7 @@ describe('exports of 2M sites x 60 frames', () => {
 
   // Chromium cannot read back a Blob over ~500 MB made in the page: past
   // 256 MB the file goes to the origin private file system
-  // (jslib/page_output.js), which is what this part checks at GB sizes.
+  // (output/page_output.js), which is what this part checks at GB sizes.
   // A browser profile on disk, as a user's: an incognito context keeps the
   // origin private file system in memory and refuses the 4 GB PerfView file.
   describe('in a page', () => {

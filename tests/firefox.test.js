@@ -14,12 +14,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const {serve} = require('./lib/serve');
+const {serve} = require('../harness/serve');
 const {errorsIn, clickLeak, leakMemoryLines} = require('./lib/sample_page');
 const firefox = require('./lib/firefox');
 const {validateSpeedscope, validatePerfView, validateSnapshot} = require('./lib/schemas');
 
-const SAMPLES = path.join(__dirname, '..', 'build', 'samples');
+const {SAMPLES} = require('./lib/paths');
 const SKIP = firefox.haveFirefox() ? false
   : `no Firefox at ${firefox.FIREFOX} (apt-get install firefox-esr; ./setup.sh installs it)`;
 

@@ -10,14 +10,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const {spawnSync} = require('node:child_process');
 const {runWasmProgram} = require('./lib/run_wasm');
 const {validateSnapshot} = require('./lib/schemas');
 const {peakView} = require('../model/peak');
 
-const ROOT = path.join(__dirname, '..');
-const BUILD = path.join(ROOT, 'build', 'tests');
-const CLI = path.join(ROOT, 'cli', 'emheap.js');
+const {BUILD} = require('./lib/paths');
+const {runCli} = require('./lib/cli');
 
 // The blocks of the heap section with their site's frame names.
 function blocksOf(snap) {
@@ -153,7 +151,7 @@ test('emheap top --sort retained|shallow on a snapshot with the heap graph', () 
   try {
     const file = path.join(tmp, 'heap.json');
     fs.writeFileSync(file, JSON.stringify(r.tagged.SNAPSHOT));
-    const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], {encoding: 'utf8', cwd: tmp});
+    const cli = (...args) => runCli(args, {cwd: tmp});
     const top = cli('top', file, '--sort', 'retained', '--json', '--top', '0');
     assert.equal(top.status, 0, top.stderr);
     const rows = JSON.parse(top.stdout).sites;
@@ -236,7 +234,7 @@ for (const build of ['dlmalloc', 'emmalloc', 'threads']) {
       const dump = path.join(tmp, name);
       const bytes = fs.statSync(dump).size;
       assert.ok(bytes > 100 && bytes < 1e6, `a dump of the live heap, gzipped: ${bytes} bytes`);
-      const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], {encoding: 'utf8', cwd: tmp});
+      const cli = (...args) => runCli(args, {cwd: tmp});
       const analyzed = cli('analyze', dump, '--json', '--top', '0');
       assert.equal(analyzed.status, 0, analyzed.stderr);
       const offline = JSON.parse(analyzed.stdout);

@@ -14,14 +14,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const {spawnSync} = require('node:child_process');
 const {runWasmProgram} = require('./lib/run_wasm');
 const {toHeapSnapshot} = require('../formats/heapsnapshot');
 const {devtoolsLoad} = require('./lib/devtools');
 
-const ROOT = path.join(__dirname, '..');
-const BUILD = path.join(ROOT, 'build', 'tests');
-const CLI = path.join(ROOT, 'cli', 'emheap.js');
+const {BUILD} = require('./lib/paths');
+const {runCli} = require('./lib/cli');
 
 let tmp;
 test.before(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-hs-')); });
@@ -77,7 +75,7 @@ for (const build of ['dlmalloc', 'threads']) {
     const json = path.join(tmp, `${build}.json`);
     fs.writeFileSync(json, JSON.stringify(snap));
     const out = path.join(tmp, `${build}.heapsnapshot`);
-    const conv = spawnSync(process.execPath, [CLI, 'convert', json, '--to', 'heapsnapshot', '-o', out], {encoding: 'utf8'});
+    const conv = runCli(['convert', json, '--to', 'heapsnapshot', '-o', out]);
     assert.equal(conv.status, 0, conv.stderr);
     assert.equal(fs.readFileSync(out, 'utf8'), toHeapSnapshot(snap), 'the CLI writes what the builder makes');
     const byId = checkAgainst(snap, devtoolsLoad(out));
@@ -95,7 +93,7 @@ test('heapsnapshot without a heap graph: one clear error, no file', () => {
   const json = path.join(tmp, 'noheap.json');
   fs.writeFileSync(json, JSON.stringify(snap));
   const out = path.join(tmp, 'noheap.heapsnapshot');
-  const conv = spawnSync(process.execPath, [CLI, 'convert', json, '--to', 'heapsnapshot', '-o', out], {encoding: 'utf8'});
+  const conv = runCli(['convert', json, '--to', 'heapsnapshot', '-o', out]);
   assert.equal(conv.status, 2);
   assert.match(conv.stderr, /^emheap: --to heapsnapshot: \S+noheap\.json has no heap graph: take the snapshot in exact mode with emheap\.snapshot\(\{heap: true\}\)/);
   assert.equal(fs.existsSync(out), false);

@@ -17,7 +17,7 @@ const path = require('path');
 const {spawnSync} = require('child_process');
 const {runWasmProgram} = require('./lib/run_wasm');
 
-const ROOT = path.join(__dirname, '..');
+const {ROOT} = require('./lib/paths');
 const APP_SOURCES = path.join(__dirname, 'package');
 // Debian's emcc needs node's module folder for its optimizer (../shared/TOOLCHAIN.md).
 const ENV = {...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':')};
@@ -62,10 +62,10 @@ test('the packed tarball installs; npx emheap-config and npx emheap work; CMake 
   const packed = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', tmp], ROOT).stdout)[0];
   const files = packed.files.map((f) => f.path);
   for (const f of ['bin/emheap-config', 'cli/emheap.js', 'runtime/build.js', 'runtime/emheap.h', 'cmake/emheapConfig.cmake',
-    'dist/library_emheap.js', 'shell/emheap-shell.js', 'LICENSE']) {
+    'dist/library_emheap.js', 'shell/emheap-shell.js', 'output/node_output.js', 'model/snapshot_file.js', 'symbolize/dwarf.js', 'LICENSE']) {
     assert.ok(files.includes(f), `the tarball has ${f}`);
   }
-  const strays = files.filter((f) => /^(tests|bench|build|samples|node_modules|\.cache)\//.test(f));
+  const strays = files.filter((f) => /^(tests|bench|harness|build|samples|node_modules|\.cache)\//.test(f));
   assert.deepEqual(strays, [], 'no tests, benchmarks, build output or cache in the tarball');
 
   const project = path.join(tmp, 'app');

@@ -1,4 +1,4 @@
-// page_output.test.js -- jslib/page_output.js with an in-memory stand-in for
+// page_output.test.js -- output/page_output.js with an in-memory stand-in for
 // the origin private file system: a file moves there once it passes the
 // spill size, its bytes come back whole and in order, the entry is removed
 // when released, stale entries of closed pages are removed, and a browser
@@ -9,7 +9,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const {pageFile} = require('../jslib/page_output');
+const {pageFile, writeInSlices} = require('../output/page_output');
 
 // An OPFS directory in memory: {storage, files: Map(name -> Blob)}.
 function fakeStorage({refuseWritable = false, failWriteAfter = Infinity} = {}) {
@@ -99,4 +99,26 @@ test('a write that fails after the move rejects, and discard removes the file', 
     /storage refused the file after 0 MB \(Error: QuotaExceededError\); a private window/);
   await out.discard();
   assert.equal(files.size, 0);
+});
+
+test('writeInSlices: every chunk in order, in several tasks; an error discards the file and rejects', async () => {
+  function* chunks(n, failAt = -1) {
+    for (let i = 0; i < n; i++) {
+      if (i === failAt) throw new Error('format failed at ' + i);
+      const until = Date.now() + 1;
+      while (Date.now() < until) { /* making the text takes time */ }
+      yield `chunk ${i};`;
+    }
+  }
+  let tasks = 0;
+  const nextTask = (fn) => { tasks++; setImmediate(fn); };
+  const out = pageFile(null, () => {});
+  const blob = await writeInSlices(chunks(40), out, 'text/plain', 5, nextTask);
+  assert.equal(await blob.text(), Array.from({length: 40}, (_, i) => `chunk ${i};`).join(''));
+  assert.equal(blob.type, 'text/plain');
+  assert.ok(tasks >= 4, `${tasks} tasks for 40 ms of chunks in 5 ms slices`);
+  let discarded = 0;
+  const failing = Object.assign(pageFile(null, () => {}), {discard: () => { discarded++; }});
+  await assert.rejects(writeInSlices(chunks(10, 3), failing, 'text/plain', 5, nextTask), /format failed at 3/);
+  assert.equal(discarded, 1);
 });

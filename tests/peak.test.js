@@ -11,14 +11,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const {spawnSync} = require('node:child_process');
 const {runWasmProgram} = require('./lib/run_wasm');
 const {validateSnapshot} = require('./lib/schemas');
 const {peakView, memoryUse} = require('../model/peak');
 
-const ROOT = path.join(__dirname, '..');
-const BUILD = path.join(ROOT, 'build', 'tests');
-const CLI = path.join(ROOT, 'cli', 'emheap.js');
+const {BUILD} = require('./lib/paths');
+const {runCli} = require('./lib/cli');
 
 const siteOf = (snap, fn) => snap.sites.find((s) => s.stack.some((i) => snap.frames[i].name === fn));
 
@@ -96,7 +94,7 @@ test('emheap top/check/convert --at peak', () => {
   try {
     const file = path.join(tmp, 'peak.json');
     fs.writeFileSync(file, JSON.stringify(snap));
-    const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], {encoding: 'utf8', cwd: tmp});
+    const cli = (...args) => runCli(args, {cwd: tmp});
     const now = cli('top', file, '--json');
     assert.equal(now.status, 0, now.stderr);
     assert.equal(JSON.parse(now.stdout).sites[0].label.split('+')[0], 'keep_table');

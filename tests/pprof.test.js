@@ -17,7 +17,7 @@ const { Profile } = require('pprof-format');
 
 const { encodeProfile } = require('../formats/pprof');
 const { formatByName } = require('../formats/index');
-const { formatBytes, GzipChunks, crc32 } = require('../jslib/node_output');
+const { formatBytes, GzipChunks, crc32 } = require('../output/node_output');
 
 // The file as the CLI and the runtime under node write it.
 const toPprof = (snap) => formatBytes(zlib, formatByName('pprof'), snap);
@@ -29,7 +29,7 @@ function gzipPieces(pieces) {
 }
 const { makeSnapshot, emptySnapshot } = require('./lib/fixtures');
 
-const ROOT = path.join(__dirname, '..');
+const {ROOT} = require('./lib/paths');
 const SPEEDSCOPE_APP = path.join(ROOT, 'node_modules', 'speedscope', 'dist', 'release');
 
 const clone = (o) => JSON.parse(JSON.stringify(o));
@@ -264,7 +264,7 @@ const SPEEDSCOPE_SKIP = !haveChromium() ? `no Chromium at ${CHROMIUM}: speedscop
   : !fs.existsSync(path.join(SPEEDSCOPE_APP, 'index.html')) ? 'npm speedscope is not installed' : false;
 
 test('speedscope imports the pprof file', { skip: SPEEDSCOPE_SKIP, timeout: 90000 }, async () => {
-  const { serve } = require('./lib/serve');
+  const { serve } = require('../harness/serve');
   const { launch, newPage } = require('./lib/browser');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-pprof-'));
   const snap = makeSnapshot();

@@ -11,7 +11,7 @@ const {runWasmProgram} = require('./lib/run_wasm');
 const {validateSnapshot} = require('./lib/schemas');
 const {scanCaveat} = require('../model/heap_section');
 
-const BUILD = path.join(__dirname, '..', 'build', 'tests');
+const {BUILD} = require('./lib/paths');
 
 for (const allocator of ['dlmalloc', 'emmalloc']) {
   test(`entry points and counters (${allocator})`, () => {

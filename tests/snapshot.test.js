@@ -40,7 +40,7 @@ test('frames that already have names or lines, JS frames and unknown functions a
 
 test("a DWARF line filed under another function than the frame's is not given to the frame", () => {
   // binaryen (Emscripten 4.0.23, -O2) moves code without a record of the
-  // call: its rows can name another function's line (jslib/dwarf.js).
+  // call: its rows can name another function's line (symbolize/dwarf.js).
   const dwarf = {lookup: (offset) => ({
     0x10: {file: 'app.cpp', line: 64, function: 'use_new_array'},
     0x20: {file: 'c++/v1/__vector/vector.h', line: 452, function: 'push_back'},

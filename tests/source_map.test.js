@@ -1,11 +1,11 @@
-// source_map.test.js -- jslib/source_map.js: wasm offsets to file and line,
+// source_map.test.js -- symbolize/source_map.js: wasm offsets to file and line,
 // on hand-written source maps (the C++ case is the one em++ -O2 writes when
 // wasm-opt inlines operator new[]: two entries at the call's offset).
 'use strict';
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const {parseSourceMap} = require('../jslib/source_map');
+const {parseSourceMap} = require('../symbolize/source_map');
 
 // VLQ base64 of one signed value.
 function vlq(n) {

@@ -251,7 +251,7 @@ test-programs: $(CXX_NEW_PATHS)
 $(TEST_BUILD)/cpp_new.%.js: TEST_CFLAGS += -std=c++17
 
 # The same threaded program as a page, for headless Chromium and Firefox
-# (served cross-origin isolated by tests/lib/serve.js): exact mode, each
+# (served cross-origin isolated by harness/serve.js): exact mode, each
 # worker's stacks kept as wasm positions.
 $(TEST_BUILD)/threads_page_js/index.html: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)

@@ -14,14 +14,13 @@ const assert = require('node:assert');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const {spawnSync} = require('child_process');
 
 const {runWasmProgram} = require('./lib/run_wasm');
-const {newPage, servedChromium, haveChromium, crashedIn} = require('./lib/browser');
+const {newPage, servedChromium, crashedIn, CHROMIUM_SKIP} = require('./lib/browser');
 
-const ROOT = path.join(__dirname, '..');
+const {ROOT} = require('./lib/paths');
+const {runCli} = require('./lib/cli');
 const BUILD = path.join(ROOT, 'build', 'tests', 'third_party');
-const CLI = path.join(ROOT, 'cli', 'emheap.js');
 const SNAPSHOT_AT_EXIT = path.join(__dirname, 'third_party', 'snapshot_at_exit.js');
 const program = (name) => path.join(BUILD, `${name}.js`);
 
@@ -43,11 +42,10 @@ os.exit(0)`;
 
 // A saved file as `emheap top --json` reads it, with the text `emheap top` prints.
 function readTop(file) {
-  const cli = spawnSync(process.execPath, [CLI, 'top', '--json', '--top', '100000', file],
-    {encoding: 'utf8', maxBuffer: 256 << 20});
+  const cli = runCli(['top', '--json', '--top', '100000', file], {maxBuffer: 256 << 20});
   assert.equal(cli.status, 0, cli.stderr);
   const top = JSON.parse(cli.stdout);
-  top.text = spawnSync(process.execPath, [CLI, 'top', file], {encoding: 'utf8'}).stdout;
+  top.text = runCli(['top', file]).stdout;
   return top;
 }
 
@@ -223,7 +221,7 @@ test('SQLite on four threads (-pthread, main() on a pthread): the same answers; 
 });
 
 describe('SQLite on four threads in a page (headless Chromium, main() on a pthread)',
-  {skip: !haveChromium() && 'no Chromium'}, () => {
+  {skip: CHROMIUM_SKIP}, () => {
     const chrome = servedChromium({'/sqlite/': path.join(BUILD, 'sqlite_page')});
 
     test('exact mode: the answers as under node; Ctrl+Shift+H saves sites that hold what SQLite counts', async () => {

@@ -11,9 +11,9 @@ const fs = require('fs');
 const path = require('path');
 const {instrument, readOffsets} = require('../jslib/wasm_instrument');
 const {forEachInstruction} = require('../jslib/wasm_binary');
-const {customSections} = require('../jslib/wasm_sections');
+const {customSections} = require('../symbolize/wasm_sections');
 
-const BUILD = path.join(__dirname, '..', 'build', 'tests');
+const {BUILD} = require('./lib/paths');
 const MODULES = ['contexts.wasm', 'entry_points.dlmalloc.wasm', 'cpp_lines.O2g.wasm', 'threads.exact.wasm',
   'heap_graph_cpp.exact.wasm', 'third_party/lua.emheap.wasm', 'third_party/sqlite_threads.emheap.wasm'];
 

@@ -9,13 +9,12 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const {spawnSync} = require('child_process');
 const {runWasmProgram} = require('./lib/run_wasm');
 const {validateSnapshot} = require('./lib/schemas');
 const {parseWrapperList, matcher, removeAllocationLayer} = require('../model/wrappers');
 
 const PROGRAM = path.join(__dirname, '..', 'build', 'tests', 'alloc_layer.dlmalloc.js');
-const CLI = path.join(__dirname, '..', 'cli', 'emheap.js');
+const {runCli} = require('./lib/cli');
 const LAYER = ['l_alloc', 'mem_realloc', 'new_object'];
 
 function run(env) {
@@ -86,7 +85,7 @@ test('the CLI detects the layer in a file taken without it, and --wrappers none 
     const raw = run({EMHEAP_WRAPPERS: 'none'});
     fs.writeFileSync(file, JSON.stringify(raw));
     const top = (args) => {
-      const r = spawnSync(process.execPath, [CLI, 'top', file, '--json', '--top', '0', ...args], {encoding: 'utf8'});
+      const r = runCli(['top', file, '--json', '--top', '0', ...args]);
       assert.equal(r.status, 0, r.stderr);
       return JSON.parse(r.stdout);
     };
@@ -97,7 +96,7 @@ test('the CLI detects the layer in a file taken without it, and --wrappers none 
     const kept = top(['--wrappers', 'none']);
     assert.equal(kept.wrappers, undefined);
     assert.ok(kept.sites.some((s) => LAYER.includes(s.key.split('+')[0])));
-    const text = spawnSync(process.execPath, [CLI, 'top', file], {encoding: 'utf8'}).stdout;
+    const text = runCli(['top', file]).stdout;
     assert.match(text, /allocation layer left out of sites: .*new_object.* \(detected\)/);
     // Applying it again to its own result changes nothing.
     const once = removeAllocationLayer(raw, parseWrapperList(''));

@@ -77,12 +77,11 @@ const PUPPETEER = {
   waitFor: (page, fn, timeout) => page.waitForFunction(fn, {timeout, polling: 200}),
 };
 
-// Same flags as tests/lib/browser.js, plus the V8 flags above.
+// The tests' flags (harness/browsers.js), plus the V8 flags above.
 async function launchChromium() {
   const {chromium} = require('playwright-core');
-  const {CHROMIUM} = require('../../tests/lib/browser');
-  const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+  const {CHROMIUM, CHROMIUM_FLAGS} = require('../../harness/browsers');
+  const args = CHROMIUM_FLAGS.slice();
   if (V8_FLAGS.length) args.push(`--js-flags=${V8_FLAGS.join(' ')}`);
   const browser = await chromium.launch({executablePath: CHROMIUM, args, headless: true});
   return {name: 'chromium', browser, driver: PLAYWRIGHT, version: `Chromium ${browser.version()}`};
@@ -94,7 +93,7 @@ async function launchChromium() {
 // {"javascript.options.wasm_direct_inlining": false}.
 async function launchFirefox() {
   const puppeteer = (await import('puppeteer-core')).default;
-  const {FIREFOX} = require('../../tests/lib/firefox');
+  const {FIREFOX} = require('../../harness/browsers');
   const extra = process.env.BENCH_FIREFOX_PREFS ? JSON.parse(process.env.BENCH_FIREFOX_PREFS) : {};
   const browser = await puppeteer.launch({browser: 'firefox', executablePath: FIREFOX, headless: true,
     extraPrefsFirefox: {'javascript.options.wasm_baselinejit': false, ...extra}});
@@ -153,7 +152,7 @@ function runPairedBrowser(engine, pageUrl, {timeoutMs = 900000} = {}) {
 
 function chromiumAvailable() {
   try {
-    const {haveChromium, CHROMIUM} = require('../../tests/lib/browser');
+    const {haveChromium, CHROMIUM} = require('../../harness/browsers');
     return haveChromium() ? null : `no Chromium at ${CHROMIUM}`;
   } catch (e) {
     return `cannot load playwright-core: ${e.message.split('\n')[0]}`;
@@ -161,7 +160,7 @@ function chromiumAvailable() {
 }
 
 function firefoxAvailable() {
-  const {haveFirefox, FIREFOX} = require('../../tests/lib/firefox');
+  const {haveFirefox, FIREFOX} = require('../../harness/browsers');
   return haveFirefox() ? null : `no Firefox at ${FIREFOX}`;
 }
 

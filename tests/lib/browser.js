@@ -6,16 +6,9 @@
 const {chromium} = require('playwright-core');
 const fs = require('fs');
 const {before, after} = require('node:test');
-const {serve} = require('./serve');
+const {serve} = require('../../harness/serve');
 
-const CHROMIUM = process.env.EMHEAP_CHROMIUM || '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--no-first-run'];
-
-function haveChromium() {
-  return fs.existsSync(CHROMIUM);
-}
+const {CHROMIUM, CHROMIUM_FLAGS: FLAGS, haveChromium} = require('../../harness/browsers');
 
 async function launch() {
   return chromium.launch({executablePath: CHROMIUM, args: FLAGS, headless: true});
@@ -76,4 +69,7 @@ function servedChromium(routes, check) {
 const crashedIn = (consoleMessages) => consoleMessages.some((m) => m.type === 'pageerror' ||
   /RuntimeError|Aborted/.test(m.text));
 
-module.exports = {launch, newPage, persistentPage, servedChromium, haveChromium, crashedIn, CHROMIUM};
+// A test's `skip` without Chromium: false where it is, else why not.
+const CHROMIUM_SKIP = haveChromium() ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`;
+
+module.exports = {launch, newPage, persistentPage, servedChromium, haveChromium, crashedIn, CHROMIUM, CHROMIUM_SKIP};

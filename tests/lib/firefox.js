@@ -10,11 +10,8 @@ const os = require('node:os');
 const path = require('node:path');
 const {READY_TITLE} = require('./sample_page');
 
-const FIREFOX = process.env.EMHEAP_FIREFOX || '/usr/bin/firefox-esr';
+const {FIREFOX, haveFirefox} = require('../../harness/browsers');
 
-function haveFirefox() {
-  return fs.existsSync(FIREFOX);
-}
 
 async function launch() {
   // puppeteer-core is an ES module; import() loads it from CommonJS on every node.

@@ -1,6 +1,6 @@
 // serve.js -- a small static file server for the samples and the speedscope
 // app, on loopback only. Used by the browser tests (ephemeral port) and by
-// `make serve` (node tests/lib/serve.js DIR [PORT]).
+// `make serve` (node harness/serve.js DIR [PORT]).
 'use strict';
 
 const http = require('http');

@@ -1,4 +1,4 @@
-// browser-downloads.test.js -- the page downloads every format, binary and
+// browser_downloads.test.js -- the page downloads every format, binary and
 // text ones included, as files their own readers accept: pprof (gzip'd
 // protobuf, decoded by pprof-format), collapsed stacks (plain text).
 'use strict';
@@ -9,12 +9,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const {Profile} = require('pprof-format');
-const {newPage, servedChromium, haveChromium, CHROMIUM} = require('./lib/browser');
+const {newPage, servedChromium, CHROMIUM_SKIP} = require('./lib/browser');
 const {devtoolsLoad} = require('./lib/devtools');
 const os = require('node:os');
 
-const SAMPLES = path.join(__dirname, '..', 'build', 'samples');
-const skip = haveChromium() ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`;
+const {SAMPLES} = require('./lib/paths');
+const skip = CHROMIUM_SKIP;
 
 describe('page downloads of binary and text formats', {skip}, () => {
   const chrome = servedChromium({'/': SAMPLES});

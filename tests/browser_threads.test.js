@@ -1,4 +1,4 @@
-// browser-threads.test.js -- a -pthread program in headless Chromium and
+// browser_threads.test.js -- a -pthread program in headless Chromium and
 // Firefox, served cross-origin isolated: four threads allocating at once,
 // sixteen more started and joined, then Ctrl+Shift+H. The page never
 // crashes and the downloaded file names the worker threads' allocations:
@@ -11,13 +11,13 @@ const {describe, test, before, after} = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const {newPage, servedChromium, haveChromium, crashedIn, CHROMIUM} = require('./lib/browser');
+const {newPage, servedChromium, crashedIn, CHROMIUM_SKIP} = require('./lib/browser');
 const {validateSnapshot} = require('./lib/schemas');
-const {serve} = require('./lib/serve');
+const {serve} = require('../harness/serve');
 const firefox = require('./lib/firefox');
 
 const PAGES = path.join(__dirname, '..', 'build', 'tests');
-const skip = haveChromium() ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`;
+const skip = CHROMIUM_SKIP;
 
 // main() prints its plan ("1..N") once the threads are joined.
 const finished = (consoleMessages) => consoleMessages.some((m) => /^1\.\.\d+$/.test(m.text));

@@ -1,4 +1,4 @@
-// devtools-panel.test.js -- the .heapsnapshot emheap writes, loaded into the
+// devtools_panel.test.js -- the .heapsnapshot emheap writes, loaded into the
 // real Memory panel of the DevTools that ship inside Chromium
 // (devtools://devtools/bundled/devtools_app.html, driven headless with
 // puppeteer-core): its Summary view lists one row per allocation site with
@@ -13,13 +13,13 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const {runWasmProgram} = require('./lib/run_wasm');
-const {haveChromium, CHROMIUM} = require('./lib/browser');
+const {CHROMIUM_SKIP} = require('./lib/browser');
 const {panelSummary} = require('./lib/devtools_panel');
 const {devtoolsLoad} = require('./lib/devtools');
 const {toHeapSnapshot} = require('../formats/heapsnapshot');
 
-const BUILD = path.join(__dirname, '..', 'build', 'tests');
-const skip = haveChromium() ? false : `no Chromium at ${CHROMIUM}`;
+const {BUILD} = require('./lib/paths');
+const skip = CHROMIUM_SKIP;
 
 test('Chromium\'s own DevTools Memory panel shows the C heap by allocation site', {skip}, async () => {
   const r = runWasmProgram(path.join(BUILD, 'heap_graph.dlmalloc.js'));

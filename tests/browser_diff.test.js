@@ -1,11 +1,11 @@
-// tests/browser-diff.test.js: several snapshots in one page session, in real
+// tests/browser_diff.test.js: several snapshots in one page session, in real
 // headless Chromium on the leaky-canvas sample: emheap.diff(a, b) in the page
 // is the comparison `emheap diff` makes (the same model/diff.js), and
 // Ctrl+Shift+D downloads the diff against the previous Ctrl+Shift+D.
 // Also the timeline: live bytes and blocks sampled every 100 ms.
 //
 // Needs `make samples` and Debian's chromium (skipped without it).
-// Run: node --test tests/browser-diff.test.js
+// Run: node --test tests/browser_diff.test.js
 'use strict';
 
 const { describe, test } = require('node:test');
@@ -15,14 +15,13 @@ const path = require('node:path');
 
 const samplePage = require('./lib/sample_page');
 const { downloadFrom, downloadsDuring, errorsIn, clickLeak } = samplePage;
-const { servedChromium, haveChromium, CHROMIUM } = require('./lib/browser');
+const { servedChromium, CHROMIUM_SKIP } = require('./lib/browser');
 const { diffSnapshots } = require('../model/diff');
 const { validateSnapshot } = require('./lib/schemas');
 const { toChromeTrace } = require('../formats/chrome_trace');
 
-const SAMPLES = path.join(__dirname, '..', 'build', 'samples');
-const SKIP = haveChromium() ? false
-  : `no Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`;
+const {SAMPLES} = require('./lib/paths');
+const SKIP = CHROMIUM_SKIP;
 
 // One click on #leak: 64 blocks of a 4-byte list link + 16 KiB payload.
 const LEAK_BLOCKS = 64;

@@ -1,0 +1,148 @@
+// config.js -- emheap's settings, from where a user gives them: the link
+// line (a --pre-js emheap-config writes), Module.emheapOptions, and from
+// outside the code, the page URL (?emheap=exact) or under node the
+// environment (EMHEAP_MODE=exact), which wins. A bad value is reported
+// through warn(message) and ignored: the app starts as it would without
+// it. The library (jslib/library_emheap.js) reads each once and hands in
+// the sources; nothing here reaches a global.
+'use strict';
+
+var MAX_STACK_DEPTH = require('./stack_table').MAX_STACK_DEPTH;
+var LEAK_EXIT_ON = require('./leak_report').LEAK_EXIT_ON;
+var parseWrapperList = require('../model/wrappers').parseWrapperList;
+
+// The fields of Module.emheapOptions emheap knows.
+var OPTION_NAMES = ['mode', 'samplingInterval', 'stackDepth', 'seed', 'leakReport', 'leakExitCode', 'leakExitOn',
+  'timeline', 'wrappers', 'contexts'];
+
+var given = function (v) { return v !== undefined && v !== null && v !== ''; };
+
+// Module.emheapOptions (`options`) read into a plain object of the fields
+// emheap knows. The app owns that object: a getter that throws, or a value
+// that is not an object, is reported and left out.
+function readOptions(options, warn) {
+  var out = {};
+  try {
+    if (options === undefined || options === null) return out;
+    if (typeof options !== 'object') throw new Error('it is a ' + typeof options + ', not an object');
+    OPTION_NAMES.forEach(function (name) {
+      try {
+        out[name] = options[name];
+      } catch (e) {
+        warn('emheap: ignoring Module.emheapOptions.' + name + ': reading it threw ' + (e && e.message || e));
+      }
+    });
+  } catch (e) {
+    warn('emheap: ignoring Module.emheapOptions: ' + (e && e.message || e));
+  }
+  return out;
+}
+
+// Settings given from outside the code: the page URL's parameters when it
+// has any (search: location.search), else under node the environment (env:
+// process.env, or null in a page). {where, get(parameter, variable)}, or
+// null when there is neither.
+function outsideSettings(search, env) {
+  if (search && typeof URLSearchParams !== 'undefined') {
+    var params = new URLSearchParams(search);
+    return {where: 'the page URL', get: function (parameter) { return params.get(parameter); }};
+  }
+  if (env) return {where: 'the environment', get: function (parameter, variable) { return env[variable]; }};
+  return null;
+}
+
+// {mode, samplingInterval, stackDepth, seed, contexts}: the outside wins
+// over the options, which win over the link line (the runtime's own
+// defaults). randomSeed() gives a seed when none was asked for, so that
+// sampling points, and so estimates, differ from run to run.
+function readConfig(options, outside, warn, randomSeed) {
+  var config = {contexts: true};
+  var take = function (mode, interval, depth, seed, where) {
+    if (given(mode)) {
+      if (mode === 'exact' || mode === 'sampled' || mode === 'off') config.mode = mode;
+      else warn('emheap: ignoring mode "' + mode + '" from ' + where + ': use exact, sampled or off');
+    }
+    if (given(interval)) {
+      var n = Number(interval);
+      if (n >= 1 && n <= 0x40000000 && Math.floor(n) === n) config.samplingInterval = n;
+      else warn('emheap: ignoring sampling interval "' + interval + '" from ' + where + ': use a whole number of bytes from 1 to 2^30');
+    }
+    if (given(depth)) {
+      var d = Number(depth);
+      if (d >= 1 && d <= MAX_STACK_DEPTH && Math.floor(d) === d) config.stackDepth = d;
+      else warn('emheap: ignoring stack depth "' + depth + '" from ' + where + ': use a whole number of frames from 1 to ' + MAX_STACK_DEPTH);
+    }
+    if (given(seed)) {
+      var sd = Number(seed);
+      if (sd >= 1 && sd <= Number.MAX_SAFE_INTEGER && Math.floor(sd) === sd) config.seed = sd;
+      else warn('emheap: ignoring seed "' + seed + '" from ' + where + ': use a whole number from 1 to 2^53-1');
+    }
+  };
+  // contexts: exact mode's sites from calling contexts (the default), or a
+  // JS stack per allocation (false), or both, compared (verify).
+  var takeContexts = function (value, where) {
+    if (!given(value)) return;
+    if (value === true || value === '1' || value === 'on') config.contexts = true;
+    else if (value === false || value === '0' || value === 'off') config.contexts = false;
+    else if (value === 'verify') config.contexts = 'verify';
+    else warn('emheap: ignoring contexts "' + value + '" from ' + where + ': use on, off or verify');
+  };
+  take(options.mode, options.samplingInterval, options.stackDepth, options.seed, 'Module.emheapOptions');
+  takeContexts(options.contexts, 'Module.emheapOptions');
+  if (outside) {
+    take(outside.get('emheap', 'EMHEAP_MODE'), outside.get('emheap_interval', 'EMHEAP_SAMPLING_INTERVAL'),
+      outside.get('emheap_depth', 'EMHEAP_STACK_DEPTH'), outside.get('emheap_seed', 'EMHEAP_SEED'), outside.where);
+    takeContexts(outside.get('emheap_contexts', 'EMHEAP_CONTEXTS'), outside.where);
+  }
+  if (!config.seed) config.seed = randomSeed();
+  return config;
+}
+
+// The program's allocation layer (model/wrappers.js): names or globs from
+// the link line (`emheap-config --wrappers=a,b` writes a --pre-js that sets
+// Module.emheapLinkWrappers: linkWrappers), options.wrappers (an array or
+// "a,b"), the page URL (?emheap_wrappers=a,b) or under node
+// EMHEAP_WRAPPERS, all added up; "none" in any of them turns detection off.
+function readWrapperList(linkWrappers, options, outside, warn) {
+  var lists = [linkWrappers, options.wrappers];
+  if (outside) lists.push(outside.get('emheap_wrappers', 'EMHEAP_WRAPPERS'));
+  return parseWrapperList(lists.filter(function (v) {
+    if (v === undefined || v === null || typeof v === 'string' || Array.isArray(v)) return true;
+    warn('emheap: ignoring wrappers option: use an array of names or "a,b"');
+    return false;
+  }));
+}
+
+// The leak report at exit, asked for by options {leakReport: true | 'file',
+// leakExitCode: N, leakExitOn: 'live' | 'leaked' | 'direct'} or, under node
+// (env: process.env, else null), by EMHEAP_LEAK_REPORT=1 | <file>,
+// EMHEAP_LEAK_EXIT_CODE=N, EMHEAP_LEAK_EXIT_ON=..., which win. An exit code
+// alone also asks for the report. {file, exitCode, exitOn}, or null if not
+// asked.
+function readLeakConfig(options, env, warn) {
+  var report = options.leakReport;
+  var code = options.leakExitCode;
+  var on = options.leakExitOn;
+  if (env) {
+    var asked = env['EMHEAP_LEAK_REPORT'];
+    if (given(asked)) report = asked === '0' ? false : asked === '1' ? true : asked;
+    if (env['EMHEAP_LEAK_EXIT_CODE']) code = env['EMHEAP_LEAK_EXIT_CODE'];
+    if (env['EMHEAP_LEAK_EXIT_ON']) on = env['EMHEAP_LEAK_EXIT_ON'];
+  }
+  var config = {file: typeof report === 'string' ? report : '', exitCode: 0, exitOn: 'live'};
+  if (given(code)) {
+    var n = Number(code);
+    if (n >= 1 && n <= 255 && Math.floor(n) === n) config.exitCode = n;
+    else warn('emheap: ignoring leak exit code "' + code + '": use a whole number from 1 to 255');
+  }
+  if (given(on)) {
+    if (LEAK_EXIT_ON.indexOf(on) >= 0) config.exitOn = on;
+    else warn('emheap: ignoring leakExitOn "' + on + '": use ' + LEAK_EXIT_ON.join(', '));
+  }
+  return report || config.exitCode ? config : null;
+}
+
+module.exports = {
+  OPTION_NAMES: OPTION_NAMES, readOptions: readOptions, outsideSettings: outsideSettings, readConfig: readConfig,
+  readWrapperList: readWrapperList, readLeakConfig: readLeakConfig,
+};

@@ -1,0 +1,259 @@
+/*
+** state_layout.h -- the profiler state in linear memory, as the JS library
+** reads it (jslib/layout.js mirrors every offset and constant here).
+**
+** Everything here is plain data at fixed offsets so that JS can read it
+** with typed arrays and never call into wasm while the app is running.
+** Changing any offset or meaning below means bumping EMHEAP_LAYOUT_VERSION
+** in emheap.h and jslib/layout.js together; the static asserts at the end
+** pin the offsets that JS relies on.
+**
+** Threads (-pthread builds, runtime compiled with -pthread): every field
+** of emheap_state is guarded by `lock` (lock.h), JS included when it reads
+** the tables; what a thread keeps for itself (sampling countdown, random
+** state) is thread-local and never read by JS.
+*/
+#ifndef EMHEAP_STATE_LAYOUT_H
+#define EMHEAP_STATE_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emheap.h"
+
+#define EMHEAP_MAGIC 0x50484d45u /* "EMHP" little-endian */
+
+/* What is recorded. */
+#define EMHEAP_MODE_EXACT 1   /* every allocation gets a site */
+#define EMHEAP_MODE_SAMPLED 2 /* sampling by bytes; sites hold estimates */
+#define EMHEAP_MODE_OFF 3     /* nothing: every entry point forwards */
+
+/* Mean bytes between samples: Go's runtime.MemProfileRate. A sample costs
+** a JS stack capture, 70-100 us in V8 (most of it V8 mapping each wasm
+** frame's code offset to a byte offset), so the cost is samples per second:
+** SQLite allocates ~190 MB/s, and against forwarding only it measured (node,
+** interleaved, 9 rounds, 2026-11-23) 1.10x at 256 KiB, 1.02x at 512 KiB,
+** 0.97x with no samples. A site holding B bytes in small blocks is then
+** within about sqrt(interval / B): 17% at 16 MiB, 9% at 64 MiB. */
+#define EMHEAP_DEFAULT_INTERVAL (512u * 1024u)
+
+/* Site 0 collects allocations whose stack was recorded but could not be
+** attributed (tracking paused, or the site table could not grow). */
+#define EMHEAP_SITE_UNATTRIBUTED 0u
+
+/* How a site's stack is stored. */
+#define EMHEAP_STACK_NONE 0   /* site 0 */
+#define EMHEAP_STACK_JS 1     /* stack_ref = JS stack id; JS holds the frames */
+/* (2 is not used) */
+#define EMHEAP_STACK_WASM 3   /* a worker's JS stack, as wasm code positions: stack_ref = offset
+                                 in frame_pool, stack_depth words = (function index, byte offset
+                                 in the module) pairs, root first; a function index with its top
+                                 bit set stands for a folded direct recursion (jslib/layout.js) */
+
+/* In an EMHEAP_STACK_WASM pair's function word: the frames cut off a stack
+** deeper than a worker hands over; JS names it "(stack truncated)". */
+#define EMHEAP_FRAME_TRUNCATED 0xFFFFFFFFu
+/* In an EMHEAP_STACK_WASM pair's function word: JS code (a worker's JS
+** frames have no place in linear memory; JS names it "(JS on a worker)"). */
+#define EMHEAP_FRAME_JS 0xFFFFFFFEu
+
+/* Which allocator is linked (allocator.c decides at startup). */
+#define EMHEAP_ALLOCATOR_GENERIC 0  /* size from malloc_usable_size, records found by lookup */
+#define EMHEAP_ALLOCATOR_DLMALLOC 1 /* size and record flag read from the chunk head */
+#define EMHEAP_ALLOCATOR_EMMALLOC 2 /* size read from the region head, records found by lookup */
+#define EMHEAP_ALLOCATOR_MIMALLOC 3 /* reported only: runs the generic path (current Emscripten's -sMALLOC=mimalloc) */
+
+/* One allocation site = one distinct call stack. All statistics are
+** doubles holding integers (exact mode) or estimates rounded to integer
+** bytes and 1/65536 blocks (sampled mode): sums of such values are exact
+** in a double, so a site whose blocks are all freed returns to exactly 0.
+** Invariant: live_bytes == sum over recorded live blocks of this site of
+** their weight; peak_live_bytes >= live_bytes.
+**
+** What the site held at the global peak (the first moment live bytes
+** reached their highest: a later equal high does not move it;
+** emheap_state.peak_epoch) is kept lazily, in O(1) per event
+** (memray's high-water-mark idea): each new global peak adds 1 to
+** peak_epoch, and a site is folded before it changes: if its peak_epoch is
+** not the global one, it has not changed since that peak, so its live
+** values are its values at the peak and are copied to *_at_peak. So a site
+** held, at the peak: live_bytes if peak_epoch != the global peak_epoch,
+** else live_at_peak / blocks_at_peak. */
+typedef struct emheap_site {
+  uint64_t key;           /*  0 identity of the stack (tagged by source) */
+  double live_bytes;      /*  8 */
+  double total_bytes;     /* 16 bytes ever allocated here */
+  double peak_live_bytes; /* 24 */
+  double total_allocs;    /* 32 blocks ever allocated here */
+  double live_blocks;     /* 40 */
+  uint32_t stack_kind;    /* 48 EMHEAP_STACK_* */
+  uint32_t stack_ref;     /* 52 */
+  uint32_t stack_depth;   /* 56 */
+  uint32_t thread;        /* 60 JS stacks: 0 = main thread, else the serial of the worker
+                             whose stack could not be taken (see stack_capture.c) */
+  double live_at_peak;    /* 64 valid when peak_epoch == emheap_state.peak_epoch */
+  double blocks_at_peak;  /* 72 */
+  uint32_t peak_epoch;    /* 80 */
+  uint32_t peak_blocks;   /* 84 live_blocks (rounded) when live_bytes last rose to peak_live_bytes:
+                             DHAT's "max blocks" */
+  double est_bytes;       /* 88 the part of live_bytes that is an estimate: blocks sampled with a
+                             chance below 1 (sampled mode, or exact mode thinned: block_table.c) */
+  double est_blocks;      /* 96 the part of live_blocks that is */
+  double est_at_peak;     /* 104 est_bytes at the peak, valid as live_at_peak is */
+  double est_blocks_at_peak; /* 112 */
+} emheap_site;            /* 120 bytes */
+
+/* Sums over the live blocks charged with estimates (emheap_site.est_*),
+** for the ratio estimator JS applies (jslib/layout.js): what those blocks
+** stand for in usable bytes and in blocks (the Horvitz-Thompson estimates,
+** rounded as the sites' are), against what they are. The blocks nobody
+** recorded are known only in total (counters: exact), so the sites'
+** estimates are scaled to make them add up to that total. */
+typedef struct emheap_estimate_sums {
+  double usable;          /*  0 estimate of the usable bytes of the blocks they stand for */
+  double blocks;          /*  8 estimate of their number */
+  uint64_t usable_actual; /* 16 usable bytes of the blocks themselves */
+  uint32_t blocks_actual; /* 24 their number */
+  uint32_t recorded;      /* 28 all recorded live blocks: set in estimates_at_peak only (now, it
+                             is block_count) */
+} emheap_estimate_sums;   /* 32 bytes */
+
+/* A wasm memory growth that happened inside an allocation: who made the
+** heap bigger, and by how much. Kept in a ring of the last N events. */
+typedef struct emheap_growth {
+  uint32_t from_bytes;
+  uint32_t to_bytes;
+  uint32_t site; /* 0 if the allocation had no recorded stack (unsampled) */
+  uint32_t reserved;
+} emheap_growth;
+
+#define EMHEAP_GROWTH_LOG 64 /* power of two */
+
+/* A recorded live block: every block in exact mode, the sampled ones in
+** sampled mode, as block_table.c hands it out (it keeps most of them packed,
+** in 12 bytes: see there; blocks of EMHEAP_HUGE_BLOCK bytes or more as they
+** are here, 16). size is the size the program asked for (what its site is
+** charged); the allocator's usable size at allocation is size + the slack
+** in the top bits of site_slack, kept so that the recorded usable bytes
+** stay exact and a block freed behind emheap's back (Emscripten 3.1.6 frees
+** thread stacks with its builtin allocator) can be discharged in full when
+** its address comes back. A slack of EMHEAP_SLACK_UNKNOWN or more is
+** stored as EMHEAP_SLACK_UNKNOWN (the usable size is then read again at
+** free); dlmalloc's slack is at most 27 (4 bytes of header, 7 of rounding,
+** a remainder under its 16-byte minimum chunk left unsplit). */
+typedef struct emheap_block {
+  uint32_t addr;       /* 0 = empty slot */
+  uint32_t site_slack; /* site | slack << EMHEAP_SITE_BITS */
+  uint32_t size;       /* requested bytes */
+  uint32_t serial;     /* the block's identity across snapshots (an address is reused), from 1
+                          to 2^31 - 1; EMHEAP_BLOCK_WEIGHTED added when its site got an estimate */
+} emheap_block;
+
+#define EMHEAP_BLOCK_WEIGHTED 0x80000000u
+
+#define EMHEAP_SITE_BITS 20u
+#define EMHEAP_MAX_SITES (1u << EMHEAP_SITE_BITS) /* site numbers fit a block's site field */
+#define EMHEAP_SLACK_BITS 5u
+#define EMHEAP_SLACK_UNKNOWN ((1u << EMHEAP_SLACK_BITS) - 1u)
+/* Blocks this large keep their whole size in a slot of their own (at most
+** 31 of them fit a 4 GiB memory); smaller ones, in 27 bits. */
+#define EMHEAP_HUGE_BLOCK (1u << (32u - EMHEAP_SLACK_BITS))
+#define EMHEAP_HUGE_SLOTS 32u
+
+static inline uint32_t emheap_block_site(const emheap_block *b) { return b->site_slack & (EMHEAP_MAX_SITES - 1u); }
+static inline uint32_t emheap_block_slack(const emheap_block *b) { return b->site_slack >> EMHEAP_SITE_BITS; }
+
+/* The whole profiler state; one static instance, handed to JS once. */
+typedef struct emheap_state {
+  uint32_t magic;             /*    0 EMHEAP_MAGIC once initialized */
+  uint32_t layout_version;    /*    4 EMHEAP_LAYOUT_VERSION */
+  uint32_t mode;              /*    8 EMHEAP_MODE_* (JS may set it in emheap_js_attach) */
+  uint32_t paused;            /*   12 nonzero: new blocks get no site (JS may write it) */
+  emheap_counters counters;   /*   16 .. 160 */
+  emheap_site *sites;         /*  160 dense array, sites[0] = unattributed */
+  uint32_t site_capacity;     /*  164 */
+  uint32_t *site_index;       /*  168 open addressing on key: site number, 0 = empty */
+  uint32_t site_index_mask;   /*  172 capacity - 1 */
+  uint32_t *frame_pool;       /*  176 frames of workers' sites (EMHEAP_STACK_WASM) */
+  uint32_t frame_pool_used;   /*  180 */
+  uint32_t frame_pool_capacity; /* 184 */
+  uint32_t sampling_interval; /*  188 mean bytes between samples (JS may set it) */
+  uint32_t *block_regions;    /*  192 the recorded live blocks (block_table.c): per 4 KiB of
+                                 addresses, the address of that region's table, or 0 */
+  uint32_t block_region_count; /* 196 how many regions it covers, from address 0 */
+  uint32_t block_count;       /*  200 */
+  uint32_t allocator;         /*  204 EMHEAP_ALLOCATOR_* */
+  uint32_t lock;              /*  208 the lock of -pthread builds (lock.h): 0 free, 1 held, 2 held with waiters */
+  uint32_t threaded;          /*  212 nonzero in a runtime built with -pthread */
+  emheap_block *huge_blocks;  /*  216 recorded blocks of EMHEAP_HUGE_BLOCK bytes or more */
+  uint32_t huge_slots;        /*  220 EMHEAP_HUGE_SLOTS */
+  uint64_t seed;              /*  224 random seed (JS may set it; 0 = JS did not) */
+  uint32_t last_heap_size;    /*  232 heap size when the break last moved */
+  uint32_t count_slots;       /*  236 address of the per-thread counting slots (thread_counts.h),
+                                 0 in single-threaded builds: readers add them to counters */
+  emheap_growth growth[EMHEAP_GROWTH_LOG]; /* 240 ring; event i at growth[i % LOG] */
+  uint32_t peak_epoch;        /* 1264 +1 at each new high of counters.live_bytes (emheap_site) */
+  uint32_t peak_break;        /* 1268 the allocator's break (sbrk top) at that high */
+  uint32_t heap_base;         /* 1272 where the allocator's memory starts (wasm-ld's __heap_base) */
+  uint32_t sbrk_ptr_addr;     /* 1276 where the break is kept: JS reads the break there */
+  uint32_t blocks_at_peak;    /* 1280 counters.live_blocks at the high of live bytes */
+  uint32_t block_serial;      /* 1284 serial of the last recorded block, < 2^31 */
+  uint32_t roots;             /* 1288 address of emheap_roots (roots.c): where a scan starts */
+  uint32_t count_slot_count;  /* 1292 EMHEAP_COUNT_SLOTS in threaded builds, else 0 */
+  uint64_t total_at_peak;     /* 1296 counters.total_bytes at the high of live bytes: when the
+                                 peak came, in bytes allocated (DHAT's t-gmax) */
+  uint32_t context_checks;    /* 1304 address of emheap_context_checks (context.h) */
+  uint32_t reserved;          /* 1308 */
+  uint64_t recorded_bytes;    /* 1312 requested bytes of the recorded live blocks (in exact mode,
+                                 every live block but the lost ones): exact */
+  uint64_t recorded_usable;   /* 1320 their usable bytes at allocation: the allocator's rounding
+                                 of them is recorded_usable - recorded_bytes */
+  uint64_t recorded_at_peak;  /* 1328 recorded_bytes at the high of live bytes */
+  uint64_t usable_at_peak;    /* 1336 recorded_usable then */
+  emheap_estimate_sums estimates;         /* 1344 */
+  emheap_estimate_sums estimates_at_peak; /* 1376 */
+  uint64_t thinned_at;        /* 1408 0, or counters.total_bytes + 1 when exact mode began to sample
+                                 for want of room (block_table.c) */
+  uint64_t unseen_frees;      /* 1416 exact mode, before thinning: frees of blocks emheap never saw
+                                 allocated (something allocated around malloc); not counted dead,
+                                 for they were never counted live */
+  uint64_t unseen_bytes;      /* 1424 their usable bytes */
+} emheap_state;
+
+extern emheap_state emheap_g;
+
+_Static_assert(sizeof(emheap_site) == 120, "JS reads 120-byte sites");
+_Static_assert(offsetof(emheap_site, est_bytes) == 88, "layout");
+_Static_assert(sizeof(emheap_counters) == 144, "JS reads 144 bytes of counters");
+_Static_assert(offsetof(emheap_state, counters) == 16, "layout");
+_Static_assert(offsetof(emheap_state, sites) == 160, "layout");
+_Static_assert(offsetof(emheap_state, frame_pool) == 176, "layout");
+_Static_assert(offsetof(emheap_state, sampling_interval) == 188, "layout");
+_Static_assert(offsetof(emheap_state, block_regions) == 192, "layout");
+_Static_assert(offsetof(emheap_state, huge_blocks) == 216, "layout");
+_Static_assert(offsetof(emheap_state, lock) == 208, "layout");
+_Static_assert(offsetof(emheap_state, seed) == 224, "layout");
+_Static_assert(offsetof(emheap_state, growth) == 240, "layout");
+_Static_assert(offsetof(emheap_state, peak_epoch) == 1264, "layout");
+_Static_assert(offsetof(emheap_state, heap_base) == 1272, "layout");
+_Static_assert(offsetof(emheap_state, blocks_at_peak) == 1280, "layout");
+_Static_assert(offsetof(emheap_state, roots) == 1288, "layout");
+_Static_assert(offsetof(emheap_state, total_at_peak) == 1296, "layout");
+_Static_assert(offsetof(emheap_state, context_checks) == 1304, "layout");
+_Static_assert(offsetof(emheap_state, recorded_bytes) == 1312, "layout");
+_Static_assert(offsetof(emheap_state, recorded_usable) == 1320, "layout");
+_Static_assert(offsetof(emheap_state, recorded_at_peak) == 1328, "layout");
+_Static_assert(offsetof(emheap_state, estimates) == 1344, "layout");
+_Static_assert(offsetof(emheap_state, estimates_at_peak) == 1376, "layout");
+_Static_assert(offsetof(emheap_state, thinned_at) == 1408, "layout");
+_Static_assert(offsetof(emheap_state, unseen_frees) == 1416, "layout");
+_Static_assert(sizeof(emheap_estimate_sums) == 32, "layout");
+_Static_assert(offsetof(emheap_site, peak_blocks) == 84, "layout");
+_Static_assert(sizeof(emheap_block) == 16, "JS reads 16-byte huge block slots");
+_Static_assert(offsetof(emheap_site, live_at_peak) == 64, "layout");
+_Static_assert(offsetof(emheap_counters, site_count) == 96, "layout");
+_Static_assert(offsetof(emheap_counters, heap_size) == 104, "layout");
+_Static_assert(offsetof(emheap_counters, lost_allocs) == 112, "layout");
+_Static_assert(offsetof(emheap_counters, table_bytes) == 136, "layout");
+
+#endif /* EMHEAP_STATE_LAYOUT_H */

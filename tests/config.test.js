@@ -1,0 +1,76 @@
+// config.test.js -- jslib/config.js: where each setting comes from, which
+// wins, and what a bad value gets (a warning, and the value left out).
+'use strict';
+
+const {test} = require('node:test');
+const assert = require('node:assert/strict');
+const {readOptions, outsideSettings, readConfig, readWrapperList, readLeakConfig} = require('../jslib/config');
+
+const collect = () => {
+  const said = [];
+  return {said, warn: (m) => said.push(m)};
+};
+const seed = () => 42;
+
+test('Module.emheapOptions: the known fields copied; a throwing getter or a non-object reported, not thrown', () => {
+  const w = collect();
+  const options = {mode: 'sampled', unknown: 1};
+  Object.defineProperty(options, 'seed', {get() { throw new Error('no'); }, enumerable: true});
+  const out = readOptions(options, w.warn);
+  assert.equal(out.mode, 'sampled');
+  assert.equal('unknown' in out, false);
+  assert.equal(out.seed, undefined);
+  assert.deepEqual(w.said, ['emheap: ignoring Module.emheapOptions.seed: reading it threw no']);
+  assert.deepEqual(readOptions('exact', w.warn), {});
+  assert.match(w.said[1], /ignoring Module\.emheapOptions: it is a string, not an object/);
+  assert.deepEqual(readOptions(undefined, w.warn), {});
+});
+
+test('the page URL wins over the environment, which is read only without one', () => {
+  const url = outsideSettings('?emheap=exact&emheap_interval=4096', {EMHEAP_MODE: 'off'});
+  assert.equal(url.where, 'the page URL');
+  assert.equal(url.get('emheap', 'EMHEAP_MODE'), 'exact');
+  const env = outsideSettings('', {EMHEAP_MODE: 'off'});
+  assert.equal(env.where, 'the environment');
+  assert.equal(env.get('emheap', 'EMHEAP_MODE'), 'off');
+  assert.equal(outsideSettings('', null), null);
+});
+
+test('the outside wins over Module.emheapOptions; bad values are said and left out', () => {
+  const w = collect();
+  const outside = outsideSettings('?emheap=exact&emheap_depth=0&emheap_contexts=verify', null);
+  const config = readConfig({mode: 'sampled', samplingInterval: 8192, stackDepth: 20, contexts: 'maybe'}, outside, w.warn, seed);
+  assert.deepEqual(config, {contexts: 'verify', mode: 'exact', samplingInterval: 8192, stackDepth: 20, seed: 42});
+  assert.deepEqual(w.said, [
+    'emheap: ignoring contexts "maybe" from Module.emheapOptions: use on, off or verify',
+    'emheap: ignoring stack depth "0" from the page URL: use a whole number of frames from 1 to ' +
+      require('../jslib/stack_table').MAX_STACK_DEPTH,
+  ]);
+  const bad = collect();
+  const none = readConfig({mode: 'fast', samplingInterval: 2 ** 31, seed: 1.5}, null, bad.warn, seed);
+  assert.deepEqual(none, {contexts: true, seed: 42});
+  assert.equal(bad.said.length, 3);
+  assert.equal(readConfig({seed: 7}, null, bad.warn, seed).seed, 7, 'a seed asked for is kept');
+});
+
+test('wrapper lists add up from the link line, the options and the outside', () => {
+  const w = collect();
+  const list = readWrapperList('lua_alloc', {wrappers: ['my_malloc']}, outsideSettings('', {EMHEAP_WRAPPERS: 'pool_*'}), w.warn);
+  assert.deepEqual(list.names, ['lua_alloc', 'my_malloc', 'pool_*']);
+  assert.equal(list.detect, true);
+  assert.equal(readWrapperList(undefined, {wrappers: 'none'}, null, w.warn).detect, false);
+  readWrapperList(undefined, {wrappers: 5}, null, w.warn);
+  assert.deepEqual(w.said, ['emheap: ignoring wrappers option: use an array of names or "a,b"']);
+});
+
+test('the leak report: asked by options or the environment (which wins); an exit code alone asks too', () => {
+  const w = collect();
+  assert.equal(readLeakConfig({}, null, w.warn), null);
+  assert.deepEqual(readLeakConfig({leakReport: true}, null, w.warn), {file: '', exitCode: 0, exitOn: 'live'});
+  assert.deepEqual(readLeakConfig({leakReport: true}, {EMHEAP_LEAK_REPORT: 'leaks.txt', EMHEAP_LEAK_EXIT_ON: 'leaked'}, w.warn),
+    {file: 'leaks.txt', exitCode: 0, exitOn: 'leaked'});
+  assert.equal(readLeakConfig({leakReport: true}, {EMHEAP_LEAK_REPORT: '0'}, w.warn), null);
+  assert.deepEqual(readLeakConfig({leakExitCode: 3}, null, w.warn), {file: '', exitCode: 3, exitOn: 'live'});
+  assert.equal(readLeakConfig({leakExitCode: 300, leakExitOn: 'sometimes'}, null, w.warn), null);
+  assert.equal(w.said.length, 2);
+});
