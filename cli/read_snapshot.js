@@ -9,7 +9,7 @@
 
 const fs = require('node:fs');
 const { EmheapError } = require('./errors');
-const { SNAPSHOT_VERSION, READS, SnapshotFileError, unwrapSnapshot } = require('../model/snapshot_file');
+const { READS, SnapshotFileError, unwrapSnapshot } = require('../model/snapshot_file');
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -235,4 +235,4 @@ function checkHeapSection(h) {
   return null;
 }
 
-module.exports = { readSnapshotFile, parseSnapshotBuffer, parseLargeFile, checkSnapshot, SNAPSHOT_VERSION };
+module.exports = { readSnapshotFile, parseSnapshotBuffer, parseLargeFile, checkSnapshot };
