@@ -11,15 +11,33 @@ const path = require('path');
 // to load its .wasm (see ../shared/TOOLCHAIN.md).
 // Without `cwd` the program runs in a fresh directory removed afterwards: what
 // it saves there (heap dumps, snapshots) must not land in the repository.
+// Output goes to files, not pipes: a program that dies of an uncaught error
+// has node print the whole source line (a minified Emscripten line is
+// 200+ KB) and exit, and into a pipe only the first 64 KB of that arrive,
+// the message after it lost; a file gets every byte.
 function runWasmProgram(jsFile, {env = {}, args = [], nodeArgs = [], cwd} = {}) {
   const scratch = cwd ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-run-'));
-  let r;
+  const outputs = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-output-'));
+  const outFile = path.join(outputs, 'stdout');
+  const errFile = path.join(outputs, 'stderr');
+  const r = {};
   try {
-    r = spawnSync(process.execPath, ['--no-experimental-fetch', ...nodeArgs, path.resolve(jsFile), ...args], {
-      encoding: 'utf8', env: {...process.env, ...env}, maxBuffer: 256 << 20, cwd: cwd || scratch,
-    });
+    const out = fs.openSync(outFile, 'w');
+    const err = fs.openSync(errFile, 'w');
+    try {
+      const run = spawnSync(process.execPath, ['--no-experimental-fetch', ...nodeArgs, path.resolve(jsFile), ...args], {
+        env: {...process.env, ...env}, cwd: cwd || scratch, stdio: ['ignore', out, err],
+      });
+      r.status = run.status;
+    } finally {
+      fs.closeSync(out);
+      fs.closeSync(err);
+    }
+    r.stdout = fs.readFileSync(outFile, 'utf8');
+    r.stderr = fs.readFileSync(errFile, 'utf8');
   } finally {
     if (scratch) fs.rmSync(scratch, {recursive: true, force: true});
+    fs.rmSync(outputs, {recursive: true, force: true});
   }
   const lines = (r.stdout || '').split('\n');
   const tagged = {};
