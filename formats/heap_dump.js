@@ -70,7 +70,7 @@ function* dumpChunks(dump) {
   for (var at = 0; at < dump.bytes.length; at += CHUNK_BYTES) yield dump.bytes.subarray(at, at + CHUNK_BYTES);
 }
 
-// How the page and node write a dump (jslib/library_emheap.js saveSnapshot).
+// How the page and node write a dump (output/sinks.js saveSnapshot).
 var DUMP_FILE = {chunks: dumpChunks, binary: true, gzip: true, suffix: '.emheapdump.gz', mime: 'application/gzip'};
 
 // Do these (gunzipped) bytes start like a dump?

@@ -3,8 +3,8 @@
 // outside the code, the page URL (?emheap=exact) or under node the
 // environment (EMHEAP_MODE=exact), which wins. A bad value is reported
 // through warn(message) and ignored: the app starts as it would without
-// it. The library (jslib/library_emheap.js) reads each once and hands in
-// the sources; nothing here reaches a global.
+// it. settingsOf reads each once from the sources the page code hands in;
+// nothing here reaches a global.
 'use strict';
 
 var MAX_STACK_DEPTH = require('./stack_table').MAX_STACK_DEPTH;
@@ -142,7 +142,72 @@ function readLeakConfig(options, env, warn) {
   return report || config.exitCode ? config : null;
 }
 
+// A seed for the sampler: crypto's where there is one, else Math.random's;
+// never 0 (the runtime takes 0 for "none given").
+function randomSeed(crypto) {
+  var words = new Uint32Array(2);
+  try {
+    if (crypto && crypto.getRandomValues) crypto.getRandomValues(words);
+    else throw 0;
+  } catch (e) {
+    words[0] = Math.random() * 4294967296;
+    words[1] = Math.random() * 4294967296;
+  }
+  return (words[1] & 0x1FFFFF) * 4294967296 + words[0] + 1;
+}
+
+// Each setting read once, when first asked for. sources: {moduleOptions()
+// (Module.emheapOptions: the app's, and its getter may throw),
+// linkMode() and linkWrappers() (Module.emheapLinkMode and
+// emheapLinkWrappers, from emheap-config's --pre-js), search and env
+// (jslib/environment.js settings), crypto, warn}.
+function settingsOf(sources) {
+  var warn = sources.warn;
+  var options = null;
+  var config = null;
+  var wrappers = null;
+  var settings = {
+    options: function () {
+      if (!options) {
+        var given;
+        try {
+          given = sources.moduleOptions();
+        } catch (e) {
+          warn('emheap: ignoring Module.emheapOptions: ' + (e && e.message || e));
+        }
+        options = readOptions(given, warn);
+      }
+      return options;
+    },
+    // {mode, samplingInterval, stackDepth, seed, contexts}
+    config: function () {
+      if (!config) {
+        config = readConfig(settings.options(), outsideSettings(sources.search, sources.env), warn,
+          function () { return randomSeed(sources.crypto); });
+      }
+      return config;
+    },
+    // The mode the user chose (the page, the environment, the link line),
+    // or undefined: the default.
+    chosenMode: function () {
+      return settings.config().mode || sources.linkMode();
+    },
+    // The program's allocation layer (model/wrappers.js).
+    wrapperList: function () {
+      if (!wrappers) {
+        wrappers = readWrapperList(sources.linkWrappers(), settings.options(), outsideSettings(sources.search, sources.env), warn);
+      }
+      return wrappers;
+    },
+    // read where it is used, once: at startup
+    leakConfig: function () {
+      return readLeakConfig(settings.options(), sources.env, warn);
+    },
+  };
+  return settings;
+}
+
 module.exports = {
   OPTION_NAMES: OPTION_NAMES, readOptions: readOptions, outsideSettings: outsideSettings, readConfig: readConfig,
-  readWrapperList: readWrapperList, readLeakConfig: readLeakConfig,
+  readWrapperList: readWrapperList, readLeakConfig: readLeakConfig, randomSeed: randomSeed, settingsOf: settingsOf,
 };

@@ -1,7 +1,7 @@
 // contexts.js -- the load-time half of calling contexts: rewrite the module
 // before it is compiled (wasm_instrument.js), hand JS the entry functions
 // of the table, and read back, on any thread, how positions map to the
-// original module. library_emheap.js calls these from Emscripten's
+// original module. jslib/contexts_loader.js calls these from Emscripten's
 // Module.instantiateWasm hook.
 'use strict';
 
@@ -12,7 +12,12 @@ var wasmInstrument = require('./wasm_instrument');
 // of the rewritten module fails (the caller then loads the original).
 function instantiateRewritten(bytes, imports) {
   var t0 = now();
-  var rewritten = wasmInstrument.instrument(bytes, imports);
+  var rewritten;
+  try {
+    rewritten = wasmInstrument.instrument(bytes, imports);
+  } catch (e) {
+    return Promise.reject(e); // a module the rewrite cannot read loads as it is
+  }
   var rewriteMs = now() - t0;
   if (typeof WebAssembly.validate === 'function' && !WebAssembly.validate(rewritten.bytes)) {
     return Promise.reject(new Error('the rewritten module does not validate'));
@@ -63,7 +68,6 @@ function useTableEntries(instance, contexts) {
     var entry = fn && entries[fn.name];
     return entry || fn;
   };
-  patched.original = get; // what a function pointer names (library_emheap.js)
   table.get = patched;
 }
 

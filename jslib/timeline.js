@@ -1,6 +1,6 @@
 // timeline.js -- live bytes and blocks over time, as a ring of the last N
-// points: a timer in the library adds one every 100 ms, so the cost is per
-// tick, never per allocation; a snapshot carries the points, oldest first.
+// points: a timer adds one every 100 ms, so the cost is per tick, never per
+// allocation; a snapshot carries the points, oldest first.
 'use strict';
 
 // A ring of `points` points; t is milliseconds since the first.
@@ -29,4 +29,29 @@ function createTimeline(points, start) {
   };
 }
 
-module.exports = {createTimeline: createTimeline};
+// The profiled program's timeline: POINTS points, one every MS ms (the last
+// 5 minutes), read by read() -> {liveBytes, liveBlocks}, or null while
+// there is nothing to read; a read that throws (the runtime exited or
+// aborted and its memory is gone) keeps what there is. timers: {now(),
+// setInterval(fn, ms)}; under node the timer is unref()ed: it never keeps
+// a finished program alive. -> {sample(), points()}.
+var POINTS = 3000;
+var MS = 100;
+
+function startTimeline(read, timers) {
+  var timeline = createTimeline(POINTS, timers.now());
+  var sample = function () {
+    try {
+      var c = read();
+      if (c) timeline.add(timers.now(), c.liveBytes, c.liveBlocks);
+    } catch (e) {
+      // memory gone: keep what we have
+    }
+  };
+  sample();
+  var timer = timers.setInterval(sample, MS);
+  if (timer && typeof timer.unref === 'function') timer.unref();
+  return {sample: sample, points: timeline.points};
+}
+
+module.exports = {createTimeline: createTimeline, startTimeline: startTimeline, POINTS: POINTS, MS: MS};

@@ -9,7 +9,7 @@
 // Items (sites) a step handles before it yields. The slowest step, reading
 // JS-stack sites whose stacks are new and must be parsed, took up to ~60 us
 // a site (1M synthetic sites in headless Chromium): 500 sites are ~30 ms,
-// a page's slice (library_emheap.js SLICE_MS). At 20,000 steps were
+// a page's slice (jslib/page.js SLICE_MS). At 20,000 steps were
 // 100-250 ms, and a driver can only stop between steps. Yielding costs
 // nothing measurable.
 var STEP_ITEMS = 500;

@@ -1,8 +1,8 @@
 // save_file.js -- puts a finished file where the user can take it: in a
 // page, a download (an <a download> click on a Blob URL); under node, a new
-// file in the working directory, never one the user has. The library
-// (jslib/library_emheap.js) hands in what the host has (document and URL,
-// or fs) and how to report; nothing here reaches a global.
+// file in the working directory, never one the user has. output/sinks.js
+// hands in what the host has (document and URL, or fs) and how to report;
+// nothing here reaches a global.
 'use strict';
 
 // host: {document, URL, setTimeout, log}. Returns name.

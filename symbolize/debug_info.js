@@ -8,7 +8,7 @@
 // requested: no 404s.
 //
 // Under node the files are read at once (host.fs); a page fetches them
-// (host.fetch) in the background. The library (library_emheap.js) hands in
+// (host.fetch) in the background. jslib/environment.js hands in
 // the host's pieces and keeps the result.
 'use strict';
 

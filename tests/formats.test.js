@@ -341,21 +341,6 @@ test('chrome-trace validator rejects bad traces', () => {
   assert.notDeepEqual(bad((t) => { t.displayTimeUnit = 'us'; }), []);
 });
 
-// The page gets formats/ through jslib/bundle.js: every module must be in the
-// bundle and load there with nothing but the language's globals.
-test('the --js-library bundle carries every format', () => {
-  const vm = require('node:vm');
-  const { bundleSource } = require('../jslib/bundle');
-  const modules = vm.runInNewContext(bundleSource(), {});
-  assert.deepEqual(Object.keys(modules.formats.FORMATS), Object.keys(FORMATS));
-  const snap = makeSnapshot();
-  const bytes = Array.from(modules.formats.formatByName('pprof').chunks(snap)).map((c) => Array.from(c)).flat();
-  assert.deepEqual(bytes, Array.from(encodeProfile(snap)));
-  for (const name of ['speedscope', 'perfview', 'collapsed', 'chrome-trace']) {
-    assert.equal(Array.from(modules.formats.formatByName(name).chunks(snap)).join(''), Array.from(FORMATS[name].chunks(snap)).join(''), name);
-  }
-});
-
 // formats/ is embedded into an Emscripten --js-library: check its rules here
 // (formats/README.md) so a violation fails in node, not in the emcc build.
 test('formats/ follows the --js-library rules', (t) => {

@@ -1,0 +1,59 @@
+// api.js -- the console API, `Module.emheap` and `globalThis.emheap`: the
+// names a page or a node program calls, each handed to the part that does
+// the work (jslib/page.js wires them). docs/using.md is its manual.
+'use strict';
+
+var formats = require('../formats/index');
+var peak = require('../model/peak');
+var snapshotOptions = require('./snapshot_taker').snapshotOptions;
+
+var VERSION = '0.1.0';
+
+// p: jslib/page.js's profiler ({taker, files, debugInfo, contexts,
+// setPaused}). Property names are quoted: the page's JS is minified as a
+// whole at -O2, and these names are the ones people type.
+function makeApi(p) {
+  var api = {};
+  api['version'] = VERSION;
+  // options: {heap: true} adds the heap graph (exact modes): what keeps
+  // each block alive, leaks, retained sizes (model/heap_section.js)
+  api['snapshot'] = function (options) { return p.taker.snapshot(snapshotOptions(options)); };
+  api['snapshotAsync'] = function (options) { return p.taker.snapshotInSlices(snapshotOptions(options)); };
+  api['addRoot'] = p.taker.addRoot;
+  api['removeRoot'] = p.taker.removeRoot;
+  api['getSnapshotJson'] = p.taker.summaryJson;
+  // The heap at its peak of live bytes (model/peak.js): a snapshot whose
+  // live numbers are that moment's, for downloadSnapshot and toSpeedscope.
+  api['atPeak'] = function (snapshot) {
+    var view = peak.peakView(snapshot || p.taker.snapshot());
+    if (!view) throw new Error('emheap.atPeak: this snapshot has no per-site numbers at the peak (taken by an older emheap)');
+    return view;
+  };
+  api['toSpeedscope'] = function (snapshot) {
+    return formats.formatByName('speedscope').object(snapshot || p.taker.snapshot());
+  };
+  api['toPerfView'] = function (snapshot) {
+    return formats.formatByName('perfview').object(snapshot || p.taker.snapshot());
+  };
+  api['downloadSnapshot'] = p.files.downloadSnapshot;
+  api['dumpHeap'] = p.files.dumpHeap;
+  api['diff'] = p.files.diff;
+  api['downloadDiff'] = p.files.downloadDiff;
+  api['pause'] = function () { p.setPaused(true); };
+  api['resume'] = function () { p.setPaused(false); };
+  // Resolves once function names and the source map (if any) are loaded,
+  // so that the next snapshot has them; a page loads them in the
+  // background from startup on.
+  api['ready'] = function () {
+    return new Promise(p.debugInfo.whenLoaded);
+  };
+  api['formats'] = Object.keys(formats.FORMATS);
+  // How exact stacks are found: calling contexts (what the load-time
+  // rewrite cost and did), or not (contexts_loader.js report).
+  api['contexts'] = function () {
+    return p.contexts.report(p.taker.stackCaptures());
+  };
+  return api;
+}
+
+module.exports = {makeApi: makeApi, VERSION: VERSION};

@@ -1,0 +1,133 @@
+// contexts_loader.js -- whether this program gets calling contexts, and
+// getting them: exact mode names sites by calling contexts
+// (jslib/wasm_instrument.js), which need the module rewritten before it is
+// compiled, through Emscripten's Module.instantiateWasm hook (the library
+// sets the hook; this decides and does the work). Not when the app has a
+// hook of its own (its bytes are its business: exact mode then takes a JS
+// stack per allocation), nor in the other modes, which do not use
+// contexts. A pthread's worker instantiates the module the main thread
+// compiled: it only learns the offsets and hands out the table's entries.
+'use strict';
+
+var contextsModule = require('./contexts');
+var layout = require('./layout');
+var moduleSource = require('./module_source');
+
+// host: {wasmBinary(), wasmBinaryFile(), buffer(), stateAddress()};
+// env: jslib/environment.js; settings: config.js settingsOf.
+function contextsLoader(host, env, settings) {
+  var loader = {
+    contexts: null, // {info, translate, ...} when the module was rewritten (jslib/contexts.js)
+    whyNot: '',     // why exact mode has no contexts although the user did not turn them off
+
+    // On the main thread, before the module loads: whether to rewrite it.
+    // The mode must be known now: the page or environment, else the link
+    // line (emheap-config --mode=X leaves it in a --pre-js), else exact,
+    // the default. The other modes keep Emscripten's own (streaming)
+    // instantiation. appHasHook: the app set Module.instantiateWasm.
+    wanted: function (appHasHook) {
+      var mode = settings.chosenMode() || 'exact';
+      if (mode !== 'exact' || !settings.config().contexts) return false;
+      if (appHasHook) {
+        loader.whyNot = 'the app instantiates the module itself (Module.instantiateWasm)';
+        return false;
+      }
+      return true;
+    },
+
+    // A promise of {instance, module}: the rewritten module, or where it
+    // cannot be rewritten the original (and whyNot says why); rejects only
+    // when the module's bytes cannot be had at all.
+    instantiate: function (imports) {
+      return moduleSource.moduleBytes(host, env).then(function (bytes) {
+        return contextsModule.instantiateRewritten(bytes, imports).then(function (r) {
+          loader.contexts = r.contexts;
+          return r;
+        }, function (e) {
+          loader.whyNot = 'the module could not be rewritten for them: ' + (e && e.message || e);
+          return WebAssembly.instantiate(bytes, imports);
+        });
+      });
+    },
+
+    // On a pthread's worker, the instance made from the main thread's
+    // module: its contexts, if it was rewritten. Never throws: a thread
+    // without them takes JS stacks.
+    adopt: function (instance, module) {
+      try {
+        var contexts = contextsModule.contextsOf(module);
+        if (contexts) {
+          contextsModule.useTableEntries(instance, contexts);
+          loader.contexts = contexts;
+        }
+      } catch (e) {
+        // the thread runs without contexts: its allocations take JS stacks
+      }
+    },
+
+    // The default mode is exact when calling contexts make it cheap; where
+    // the module could not be rewritten for them, sampled, said once. (A
+    // mode the user chose is kept: exact then takes a JS stack per
+    // allocation, and ready() says so.) mode: layout.readMode's. -> the
+    // mode to write, or null.
+    defaultModeFallback: function (mode) {
+      if (settings.chosenMode() || mode.mode !== 'exact' || loader.contexts) return null;
+      if (settings.config().contexts) {
+        console.warn('emheap: sampled mode (one stack per ' + mode.interval + ' bytes on average): exact ' +
+          'stacks need the module rewritten as it loads, which did not happen here (' + (loader.whyNot ||
+          'the module was loaded before emheap could take part') + '); EMHEAP_MODE=exact (?emheap=exact) records every ' +
+          'allocation anyway, with a JS stack each, many times slower');
+      }
+      return 'sampled';
+    },
+
+    // What the runtime asks once at startup: 0 no contexts (exact mode
+    // then takes a JS stack per allocation, said once unless the user
+    // turned contexts off), 1 contexts, 2 contexts checked against JS stacks.
+    ready: function () {
+      if (!loader.contexts) {
+        if (settings.config().contexts) {
+          console.warn('emheap: exact mode without calling contexts (' + (loader.whyNot ||
+            'exact mode was not known when the module loaded: choose it with emheap-config --mode=exact, ' +
+            '?emheap=exact, EMHEAP_MODE=exact or Module.emheapOptions') + '): every allocation takes a JS stack, many times slower');
+        }
+        return 0;
+      }
+      return settings.config().contexts === 'verify' ? 2 : 1;
+    },
+
+    // emheap.contexts(): what the load-time rewrite cost and did, or
+    // {rewritten: false}; in the checking mode, how many allocations were
+    // checked and how many disagreed with their JS stack. captures: JS
+    // stacks taken in this realm.
+    report: function (captures) {
+      var c = loader.contexts;
+      if (!c) return {rewritten: false};
+      var out = {rewritten: true, rewriteMs: c.rewriteMs, compileMs: c.compileMs, stats: c.info.stats, captures: captures};
+      var state = host.stateAddress();
+      if (state) {
+        var checks = layout.contextChecks(new DataView(host.buffer()), state);
+        out.verify = checks.verify;
+        out.checked = checks.checked;
+        out.mismatches = checks.mismatches;
+      }
+      return out;
+    },
+
+    // The checking mode says its verdict when a node program exits (a page
+    // asks emheap.contexts()). report: fn() -> report().
+    sayVerdictAtExit: function (report) {
+      if (settings.config().contexts !== 'verify') return;
+      env.onExit(function () {
+        var c = report();
+        if (c.verify) {
+          console.error('emheap: contexts checked against JS stacks: ' + c.checked + ' allocations, ' +
+            c.mismatches + ' named another site');
+        }
+      });
+    },
+  };
+  return loader;
+}
+
+module.exports = {contextsLoader: contextsLoader};

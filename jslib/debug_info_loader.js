@@ -1,0 +1,56 @@
+// debug_info_loader.js -- the module's function names and source lines
+// (symbolize/debug_info.js), loaded once: under node at the first call, in
+// full before it returns; in a page fetched in the background from attach
+// time on (the browser's cache serves the .wasm again), so the lines are
+// usually there by the first snapshot. A snapshot taken before they arrive
+// gets them afterwards (jslib/snapshot.js completeFrames).
+'use strict';
+
+var debugInfo = require('../symbolize/debug_info');
+var moduleSource = require('./module_source');
+
+// host: module_source.js's; env: jslib/environment.js; warn: fn(text).
+function debugInfoLoader(host, env, warn) {
+  var state = 0; // 0 not started, 1 loading, 2 done (loaded or none)
+  var waiters = [];
+  var found = {functionNames: null, sourceLines: null};
+
+  var done = function (result) {
+    found = result;
+    state = 2;
+    waiters.splice(0).forEach(function (resolve) { resolve(); });
+  };
+
+  var loader = {
+    load: function () {
+      if (state) return;
+      state = 1;
+      var source = moduleSource.bytesOrLocation(host);
+      if (typeof source !== 'string') return done(debugInfo.fromBytes(source, warn));
+      if (!source) return done({functionNames: null, sourceLines: null});
+      env.debugInfo(source, warn, done);
+    },
+    // Whether the names and lines are in (or known to be absent).
+    loaded: function () {
+      return state === 2;
+    },
+    // Runs fn once they are in: at once when they are, else when loading ends.
+    whenLoaded: function (fn) {
+      loader.load();
+      if (state === 2) fn();
+      else waiters.push(fn);
+    },
+    // {lookup(offset)} from the app's DWARF or source map, or null.
+    sourceLines: function () {
+      return found.sourceLines;
+    },
+    // The name section's (or symbol map's) name of a wasm function, or null.
+    functionName: function (funcIndex) {
+      var names = found.functionNames;
+      return names && names[funcIndex] ? names[funcIndex] : null;
+    },
+  };
+  return loader;
+}
+
+module.exports = {debugInfoLoader: debugInfoLoader};

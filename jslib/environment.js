@@ -1,0 +1,116 @@
+// environment.js -- what differs between a page and a node program,
+// decided once when emheap starts: where settings come from besides the
+// code (the page URL, the process environment), how the module's bytes and
+// debug info are read (fetch, or the file), where emheap's own messages go
+// (the console, or stderr: never a node program's stdout, which may be its
+// output), what happens at process exit, and where a saved file goes
+// (output/sinks.js). A worker that is not node reads like a page and
+// saves nothing.
+//
+// g is the global object; nodeRequire the program's require under node
+// (Emscripten's scope has it: an ES module build makes one), else null.
+// Nothing else here reaches a global, so tests hand in fakes.
+'use strict';
+
+var debugInfo = require('../symbolize/debug_info');
+var sinks = require('../output/sinks');
+
+// -> {node, page, settings: {search, env}, source(), console(),
+// moduleFileBytes(source), debugInfo(source, warn, done), onExit(fn),
+// setExitCode(code), writeFile(file, text), sink}. reportError(e) says why
+// a save failed; sliceMs and nextTask pace a page's export.
+function chooseEnvironment(g, nodeRequire, reportError, sliceMs, nextTask) {
+  var proc = g.process;
+  var node = typeof proc === 'object' && !!(proc && proc.versions && proc.versions.node) &&
+    typeof nodeRequire === 'function';
+  var page = typeof g.document !== 'undefined' && typeof g.Blob !== 'undefined';
+  var stderrConsole = null;
+
+  var env = {
+    node: node,
+    page: page,
+    // The page URL's parameters, and under node the environment.
+    settings: {search: g.location ? String(g.location.search || '') : '', env: node ? proc.env : null},
+
+    // What a snapshot names as its source: the page, or the node script.
+    source: function () {
+      if (g.location) return String(g.location.href);
+      if (proc && proc.argv) return String(proc.argv[1] || '');
+      return '';
+    },
+
+    console: function () {
+      if (!node) return g.console;
+      if (!stderrConsole) stderrConsole = new (nodeRequire('console').Console)({stdout: proc.stderr, stderr: proc.stderr});
+      return stderrConsole;
+    },
+
+    // The bytes at a file name or URL: read from disk under node (unless
+    // http(s)), else fetched as Emscripten would, same-origin.
+    moduleFileBytes: function (source) {
+      if (node && !/^https?:/.test(source)) {
+        return new Promise(function (resolve) { // (a read that throws rejects)
+          var file = source.indexOf('file://') === 0 ? nodeRequire('url').fileURLToPath(source) : source;
+          resolve(new Uint8Array(nodeRequire('fs').readFileSync(file)));
+        });
+      }
+      return g.fetch(source, {credentials: 'same-origin'}).then(function (response) {
+        if (!response.ok) throw new Error('cannot fetch ' + source + ': ' + response.status);
+        return response.arrayBuffer();
+      }).then(function (buffer) { return new Uint8Array(buffer); });
+    },
+
+    // The module's names and lines (symbolize/debug_info.js) from a file
+    // name or URL, handed to done: under node read at once (done runs
+    // before this returns), in a page fetched in the background.
+    debugInfo: function (source, warn, done) {
+      var none = {functionNames: null, sourceLines: null};
+      if (node) {
+        var file = source.indexOf('file://') === 0 ? new URL(source).pathname : source;
+        return done(debugInfo.fromFile(file, {fs: nodeRequire('fs'), path: nodeRequire('path'), argv: proc.argv, warn: warn}));
+      }
+      if (typeof g.fetch !== 'function') return done(none);
+      var base;
+      try {
+        base = new URL(source, g.location ? g.location.href : undefined).href;
+      } catch (e) {
+        return done(none);
+      }
+      debugInfo.fromUrl(base, {fetch: function (url) { return g.fetch(url); }, warn: warn}).then(done);
+    },
+
+    // fn(status) when the node process exits; false where there is none.
+    onExit: function (fn) {
+      if (!node) return false;
+      proc.on('exit', fn);
+      return true;
+    },
+
+    // The status a node process exits with (a listener of 'exit' may set it).
+    setExitCode: function (code) {
+      if (node) proc.exitCode = code;
+    },
+
+    // Writes a whole text file (the leak report's file); node only.
+    writeFile: function (file, text) {
+      if (!node) throw new Error('cannot write ' + file + ': not node');
+      nodeRequire('fs').writeFileSync(file, text);
+    },
+  };
+
+  if (page) {
+    env.sink = sinks.pageSink({document: g.document, URL: g.URL, Blob: g.Blob, Response: g.Response,
+      CompressionStream: g.CompressionStream, storage: g.navigator ? g.navigator.storage : null,
+      setTimeout: function (fn, ms) { return g.setTimeout(fn, ms); }, // (a bare setTimeout needs `this` = window)
+      log: function (m) { env.console().log(m); }, warn: function (m) { g.console.warn(m); },
+      reportError: reportError, sliceMs: sliceMs, nextTask: nextTask});
+  } else if (node) {
+    env.sink = sinks.nodeSink({fs: nodeRequire('fs'), zlib: nodeRequire('zlib'),
+      log: function (m) { env.console().log(m); }, error: function (m) { g.console.error(m); }});
+  } else {
+    env.sink = sinks.noSink(reportError);
+  }
+  return env;
+}
+
+module.exports = {chooseEnvironment: chooseEnvironment};

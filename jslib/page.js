@@ -1,0 +1,132 @@
+// page.js -- emheap inside the profiled program, a page or a node program:
+// the parts made and wired once at startup, from the small host object the
+// Emscripten library hands over (jslib/library_emheap.js holds only what
+// needs Emscripten's scope: the wasm imports, the patches of Emscripten's
+// JS, the C struct offsets). This file is esbuild's entry for that library
+// (jslib/bundle.js): its require() lines are the page's imports.
+//
+//   environment.js       page or node, chosen once; saving: output/sinks.js
+//   config.js            settings, each read once
+//   debug_info_loader.js names and source lines of the module
+//   contexts_loader.js   calling contexts: whether, and the load-time rewrite
+//   snapshot_taker.js    snapshots, at once or a slice at a time
+//   timeline.js          live bytes over time
+//   exit_report.js       the leak report at exit
+//   page_files.js        downloads, heap dumps, diffs
+//   api.js               Module.emheap
+'use strict';
+
+var layout = require('./layout');
+var environment = require('./environment');
+var config = require('./config');
+var debugInfoLoader = require('./debug_info_loader').debugInfoLoader;
+var contextsLoader = require('./contexts_loader').contextsLoader;
+var snapshotTaker = require('./snapshot_taker').snapshotTaker;
+var timeline = require('./timeline');
+var installExitReport = require('./exit_report').installExitReport;
+var pageFiles = require('./page_files');
+var makeApi = require('./api').makeApi;
+
+// Longest piece of work a page's snapshot or export does per task (ms).
+var SLICE_MS = 30;
+
+// Runs fn in a task of its own, soon: a timer, so that the page's own
+// timers take turns with the slices. A MessageChannel message is not held
+// 4 ms as a timer nested five deep is, but measured in headless Chromium
+// 156 (100k sites, Ctrl+Shift+H), a chain of them starved a 10 ms interval
+// timer for 182-212 ms where timers gave 95-126 ms, for no faster export.
+function nextTask(fn) {
+  setTimeout(fn, 0);
+}
+
+// host, from the library: {Module, onWorker, require (node's, or null),
+// buffer(), stateAddress(), rootsNow(), pthreads(), wasmBinary(),
+// wasmBinaryFile(), runtimeInitialized(), addOnExit(fn), err(text)}.
+// g: the global object. -> the profiler the library's imports use.
+function createProfiler(host, g) {
+  var env = environment.chooseEnvironment(g, host.require, pageFiles.reportError, SLICE_MS, nextTask);
+  var warn = function (message) { console.warn(message); };
+  var settings = config.settingsOf({
+    moduleOptions: function () { return host.Module['emheapOptions']; },
+    linkMode: function () { return host.Module['emheapLinkMode']; },
+    linkWrappers: function () { return host.Module['emheapLinkWrappers']; },
+    search: env.settings.search, env: env.settings.env, crypto: g.crypto, warn: warn,
+  });
+  var debugInfo = debugInfoLoader(host, env, warn);
+  var contexts = contextsLoader(host, env, settings);
+  var liveTimeline = null;
+  var pendingPause; // pause() before the runtime attached
+
+  var p = {
+    env: env,
+    settings: settings,
+    debugInfo: debugInfo,
+    contexts: contexts,
+    taker: snapshotTaker(host, {env: env, settings: settings, debugInfo: debugInfo, contexts: contexts,
+      timeline: function () { return liveTimeline; }, sliceMs: SLICE_MS, nextTask: nextTask}),
+
+    setPaused: function (paused) {
+      var state = host.stateAddress();
+      if (!state) pendingPause = paused;
+      else layout.setPaused(new DataView(host.buffer()), state, paused);
+    },
+
+    // The runtime's first allocation (emheap_js_attach): checks the
+    // state's layout, writes the settings into it, and settles the mode.
+    // Never throws into wasm: a bad state is said on the console, and the
+    // runtime keeps its defaults. -> layout.readMode's, or null.
+    attach: function (state) {
+      var view = new DataView(host.buffer());
+      var mode = null;
+      try {
+        layout.checkState(view, state);
+        layout.writeConfig(view, state, settings.config());
+        if (pendingPause !== undefined) layout.setPaused(view, state, pendingPause);
+        mode = layout.readMode(view, state);
+        var fallback = contexts.defaultModeFallback(mode);
+        if (fallback) {
+          layout.writeConfig(view, state, {mode: fallback});
+          mode = layout.readMode(view, state);
+        }
+        var shared = typeof SharedArrayBuffer !== 'undefined' && view.buffer instanceof SharedArrayBuffer;
+        if (shared && !mode.threaded && mode.mode !== 'off') {
+          console.warn('emheap: this program has threads (-pthread) but the single-threaded emheap runtime is linked: ' +
+            'its counts can be wrong when threads allocate at once; link with $(emheap-config --pthread --ldflags)');
+        }
+      } catch (e) {
+        console.error(String(e && e.message || e));
+      }
+      // Off counts nothing and names no site: no timer, and no second
+      // download of the .wasm for its names.
+      if (mode && mode.mode === 'off') return mode;
+      if (!liveTimeline && settings.options().timeline !== false && typeof g.setInterval === 'function') {
+        liveTimeline = timeline.startTimeline(function () {
+          var at = host.stateAddress();
+          if (!at) return null;
+          var buffer = host.buffer();
+          // under the lock: a thread's fold of its counts is never seen half done
+          return layout.withLock(buffer, at, function () { return layout.readCounters(new DataView(buffer), at); });
+        }, {now: now, setInterval: function (fn, ms) { return g.setInterval(fn, ms); }});
+      }
+      if (!env.node) debugInfo.load(); // node loads on first snapshot
+      return mode;
+    },
+
+    // The checking mode of calling contexts says its verdict at a node
+    // program's exit.
+    sayContextsVerdictAtExit: function () {
+      contexts.sayVerdictAtExit(function () { return contexts.report(p.taker.stackCaptures()); });
+    },
+  };
+  p.files = pageFiles.pageFiles({taker: p.taker, debugInfo: debugInfo, env: env});
+  p.api = makeApi(p);
+  var leakConfig = settings.leakConfig();
+  if (leakConfig) installExitReport(leakConfig, host, env, p.taker);
+  return p;
+}
+
+function now() {
+  return typeof performance !== 'undefined' && performance.now ? performance.now() : Date.now();
+}
+
+module.exports = {createProfiler: createProfiler, SLICE_MS: SLICE_MS};

@@ -1,0 +1,178 @@
+// page_files.js -- what the console API saves and compares:
+// emheap.downloadSnapshot (Ctrl+Shift+H), dumpHeap, diff and downloadDiff.
+// Each builds its file from the model and formats shared with the CLI
+// (formats/index.js, formats/heap_dump.js, model/diff.js) and hands it to
+// the sink chosen at startup (output/sinks.js). A bad argument or an
+// unreadable state is said on the console, and the call returns null:
+// never an exception into the page's code.
+'use strict';
+
+var formats = require('../formats/index');
+var heapDump = require('../formats/heap_dump');
+var diffModel = require('../model/diff');
+var snapshotFile = require('../model/snapshot_file');
+var snapshotModule = require('./snapshot');
+
+function reportError(e) {
+  console.error('emheap: ' + String(e && e.message || e).replace(/^emheap: /, ''));
+  return null;
+}
+
+// A snapshot, or the text or parsed JSON of a file emheap wrote -> the
+// snapshot; what `emheap diff` would refuse, refused with its words
+// (model/snapshot_file.js). which: the argument's name, for the message.
+function asSnapshot(x, which) {
+  if (typeof x === 'string') {
+    try {
+      x = JSON.parse(x);
+    } catch (e) {
+      throw new Error(which + ' is not JSON (' + (e && e.message || e) + '): pass emheap.snapshot() or a file emheap wrote');
+    }
+  }
+  try {
+    return snapshotFile.unwrapSnapshot(x).snapshot;
+  } catch (e) {
+    throw new Error(which + ': ' + (e && e.message || e));
+  }
+}
+
+// A file name for a moment: colons are not allowed in Windows file names.
+function fileTime(isoTime) {
+  return String(isoTime).replace(/:/g, '-');
+}
+
+// parts: {taker (snapshot_taker.js), debugInfo (debug_info_loader.js),
+// env (jslib/environment.js: its sink, its console, whether a page)}.
+function pageFiles(parts) {
+  var taker = parts.taker;
+  var env = parts.env;
+
+  var files = {
+    // Builds the file and saves it. `snapshot` (optional) is a snapshot or
+    // a file emheap wrote, saved in place of the heap as it is now. Returns
+    // the file name, or null after printing why (unknown format, profiling
+    // off, unreadable state). The heap is read now; if the module's debug
+    // info is still loading, as in the first tens of ms after startup, the
+    // file is built and saved when it arrives, so that its frames have
+    // names and lines however early the key was pressed. In a page the
+    // snapshot and then the file are built in slices and saved when done.
+    downloadSnapshot: function (format, snapshot) {
+      var entry;
+      var given = snapshot !== undefined;
+      var building = null;
+      var mode;
+      try {
+        entry = formats.formatByName(format === undefined ? 'speedscope' : format);
+        if (given) snapshot = asSnapshot(snapshot, 'snapshot');
+        // (no state yet: nothing allocated, an empty snapshot is right)
+        mode = given ? snapshot.mode : taker.attached() ? taker.modeNow() : null;
+        if (mode === 'off') {
+          console.warn('emheap: profiling is off (?emheap=off, EMHEAP_MODE=off or emheapOptions.mode): nothing to save; ' +
+            'reload with ?emheap=sampled or ?emheap=exact');
+          return null;
+        }
+        // a format that needs the heap graph gets a snapshot with it
+        var options = entry.heap ? {heap: true} : {};
+        if (entry.heap && !given) taker.needExact(); // before any slice of work
+        // A page reads the heap in a moment and builds the snapshot in
+        // slices; node (no page to keep responsive) builds it at once.
+        if (given) {
+          // saved as it is
+        } else if (env.page) building = taker.snapshotInSlices(options);
+        else snapshot = taker.snapshot(options);
+      } catch (e) {
+        return reportError(e);
+      }
+      // The name says when the key was pressed (a page's snapshot is taken
+      // a moment later, once its copy area is ready).
+      var capturedAt = snapshot ? snapshot.capturedAt : new Date().toISOString();
+      var name = 'memory-profile-' + fileTime(capturedAt) + (snapshot && snapshot.view === 'peak' ? '-peak' : '') +
+        entry.suffix;
+      // Frames named before the debug info arrived get their names and lines
+      // once it is in (completeFrames leaves complete frames as they are).
+      var save = function (snap) {
+        if (!given && !parts.debugInfo.loaded()) {
+          parts.debugInfo.whenLoaded(function () {
+            snapshotModule.completeFrames(snap, taker.info());
+            env.sink.saveSnapshot(name, entry, snap);
+          });
+          return name;
+        }
+        if (!given) snapshotModule.completeFrames(snap, taker.info());
+        return env.sink.saveSnapshot(name, entry, snap);
+      };
+      if (!building) return save(snapshot);
+      building.then(save).catch(reportError);
+      return name;
+    },
+
+    // A heap dump (formats/heap_dump.js): the snapshot with its heap graph
+    // and the memory the scan read, copied now, saved as
+    // memory-dump-<time>.emheapdump.gz for `emheap analyze` and friends.
+    // Exact modes. Returns the file name, or null (the console says why).
+    dumpHeap: function () {
+      var dump;
+      try {
+        taker.needExact();
+        // its heap section keeps the copy of the memory the scan read
+        dump = heapDump.makeDump(taker.snapshot({heap: true}));
+        snapshotModule.completeFrames(dump.header.snapshot, taker.info());
+      } catch (e) {
+        return reportError(e);
+      }
+      var name = 'memory-dump-' + fileTime(dump.header.snapshot.capturedAt) + heapDump.DUMP_FILE.suffix;
+      return env.sink.saveSnapshot(name, heapDump.DUMP_FILE, dump);
+    },
+
+    // emheap.diff(before, after = now): the comparison `emheap diff` prints
+    // (model/diff.js, the same code), printed with console.table and
+    // returned as {rows (largest size delta first), sum, totals, notes}.
+    diff: function (before, after) {
+      var result;
+      try {
+        before = asSnapshot(before, 'before');
+        after = after === undefined ? taker.snapshot() : asSnapshot(after, 'after');
+        result = diffModel.diffSnapshots(before, after);
+      } catch (e) {
+        return reportError(e);
+      }
+      result.rows = diffModel.sortDiffRows(result.rows, 'bytes');
+      var t = result.totals;
+      var log = env.console();
+      log.log('emheap diff: live bytes ' + t.liveBytes.before + ' -> ' + t.liveBytes.after +
+        ' (' + (t.liveBytes.delta >= 0 ? '+' : '') + t.liveBytes.delta + '), live blocks ' + t.liveBlocks.before +
+        ' -> ' + t.liveBlocks.after + ', ' + result.rows.length + ' changed sites');
+      if (result.rows.length && typeof log.table === 'function') {
+        log.table(result.rows.map(function (r) {
+          return {'site': r.label + (r.status === 'both' ? '' : ' (' + r.status + ')'),
+            '# New': r.newAllocs, '# Deleted': r.freedBlocks, '# Delta': r.countDelta,
+            'Alloc. Size': r.allocBytes, 'Freed Size': r.freedBytes, 'Size Delta': r.sizeDelta,
+            'stack (leaf first)': diffModel.stackText(r.stack)};
+        }));
+      }
+      result.notes.forEach(function (n) { log.log('emheap diff: note: ' + n); });
+      return result;
+    },
+
+    // Saves the diff as `emheap diff --json` prints it (sites by size delta).
+    downloadDiff: function (before, after) {
+      if (after === undefined) {
+        try {
+          after = taker.snapshot();
+        } catch (e) {
+          return reportError(e);
+        }
+      }
+      var result = files.diff(before, after);
+      if (!result) return null;
+      before = asSnapshot(before, 'before');
+      after = asSnapshot(after, 'after');
+      var body = diffModel.diffReport(before, after, {sort: 'bytes', diff: result});
+      return env.sink.saveText('memory-diff-' + fileTime(after.capturedAt) + '.json',
+        JSON.stringify(body, null, 2), 'application/json');
+    },
+  };
+  return files;
+}
+
+module.exports = {pageFiles: pageFiles, asSnapshot: asSnapshot, reportError: reportError};

@@ -1,0 +1,174 @@
+// snapshot_taker.js -- takes the profiled program's snapshot: the runtime's
+// tables read (jslib/snapshot.js), the heap graph when asked
+// (jslib/heap_scan.js), the program's allocation layer left out
+// (model/wrappers.js) and the timeline added. At once (snapshot), or in a
+// page a slice at a time (snapshotInSlices) so that a million sites never
+// block the page for seconds.
+//
+// host (from the library): {buffer(), stateAddress(), rootsNow(),
+// pthreads(), runtimeInitialized(), onWorker, wasmBinaryFile()};
+// parts: {env, settings, debugInfo (debug_info_loader.js), contexts
+// (contexts_loader.js), timeline() (timeline.js startTimeline's, or null),
+// sliceMs, nextTask}.
+'use strict';
+
+var layout = require('./layout');
+var snapshotModule = require('./snapshot');
+var heapScan = require('./heap_scan');
+var StackTable = require('./stack_table').StackTable;
+var moduleSource = require('./module_source');
+var wrappers = require('../model/wrappers');
+var heapSection = require('../model/heap_section');
+var steps = require('../model/steps');
+
+function snapshotTaker(host, parts) {
+  var stacks = null;
+  var jsRoots = new Map(); // pointer -> times added (emheap.addRoot)
+
+  var taker = {
+    // The JS stacks this realm took (exact mode without contexts, and
+    // workers): made on first use.
+    table: function () {
+      if (!stacks) {
+        stacks = new StackTable(moduleSource.moduleName(host), parts.settings.config().stackDepth);
+        stacks.contexts = parts.contexts.contexts;
+      }
+      return stacks;
+    },
+    stackCaptures: function () {
+      return stacks ? stacks.captures : 0;
+    },
+
+    // What jslib/snapshot.js needs to know of the program.
+    info: function () {
+      parts.debugInfo.load();
+      return {
+        source: parts.env.source(),
+        preRunDone: host.runtimeInitialized(),
+        sourceLines: parts.debugInfo.sourceLines(),
+        functionName: parts.debugInfo.functionName,
+        // a snapshot taken on a pthread (EM_ASM under -sPROXY_TO_PTHREAD)
+        // cannot read the main thread's JS stack table
+        onWorker: host.onWorker,
+      };
+    },
+
+    // A pointer JS keeps (a malloc'd buffer held by a JS object, an embind
+    // handle) that the heap scan counts as a root; counted: added twice,
+    // removed twice.
+    addRoot: function (ptr) {
+      ptr = ptr >>> 0;
+      jsRoots.set(ptr, (jsRoots.get(ptr) || 0) + 1);
+    },
+    removeRoot: function (ptr) {
+      ptr = ptr >>> 0;
+      var n = jsRoots.get(ptr) || 0;
+      if (n <= 1) jsRoots.delete(ptr);
+      else jsRoots.set(ptr, n - 1);
+    },
+
+    // Whether the runtime has started (its first allocation attaches it).
+    attached: function () {
+      return !!host.stateAddress();
+    },
+    // The runtime's mode now: 'exact', 'sampled', 'off' (no state: 'off').
+    modeNow: function () {
+      var state = host.stateAddress();
+      return state ? layout.readMode(new DataView(host.buffer()), state).mode : 'off';
+    },
+    isExact: function () {
+      return /^exact/.test(taker.modeNow());
+    },
+    // Throws unless every block is recorded now (what the heap graph needs).
+    needExact: function () {
+      if (!taker.isExact()) {
+        throw new Error('emheap: the heap graph needs every block recorded: take the profile in exact mode ' +
+          '(?emheap=exact, EMHEAP_MODE=exact or emheap-config --mode=exact); this one is ' + taker.modeNow());
+      }
+    },
+
+    // The heap graph now (jslib/heap_scan.js), for a snapshot taken at the
+    // same moment. Exact modes only: sampled mode records one block in many.
+    // The blocks, roots and the memory they cover are read at the call; the
+    // generator returned builds the graph from that copy, in steps.
+    scanHeapSteps: function (copyArea) {
+      taker.needExact();
+      var ptrs = [];
+      jsRoots.forEach(function (n, ptr) { ptrs.push(ptr); });
+      return heapScan.scanHeapSteps(host.buffer(), host.stateAddress(), host.rootsNow(), ptrs, host.pthreads(), copyArea);
+    },
+
+    // The whole snapshot as steps (model/steps.js). The first yield gives
+    // the snapshot being built, the heap read. options: {heap}.
+    snapshotSteps: function* (copyArea, options) {
+      var timeline = parts.timeline();
+      var points = null;
+      if (timeline) {
+        timeline.sample(); // the last point is the snapshot's own totals
+        points = timeline.points();
+      }
+      // the heap graph first, in the same task as the tables' copy: the
+      // same moment for a program without threads (one synchronous scan; a
+      // page's slices come after). With threads, blocks and roots are read
+      // under one lock and the site tables under the next: a block made in
+      // between is in the sites' totals and not in the graph.
+      var heapSteps = options && options.heap ? taker.scanHeapSteps(copyArea) : null;
+      var snapshot = yield* snapshotModule.snapshotSteps(host.buffer(), host.stateAddress(), taker.table(),
+        taker.info(), copyArea, heapSteps);
+      var asRead = snapshot;
+      try {
+        snapshot = yield* wrappers.removeAllocationLayerSteps(snapshot, parts.settings.wrapperList());
+      } catch (e) {
+        console.warn('emheap: allocation layer not removed: ' + (e && e.message || e));
+      }
+      // per-site heap totals (a pass over every block): a snapshot whose
+      // layer was removed got them for its merged sites already
+      if (snapshot.heap && snapshot === asRead) yield* heapSection.addSiteTotalsSteps(snapshot);
+      if (points) snapshot['timeline'] = points;
+      return snapshot;
+    },
+
+    snapshot: function (options) {
+      return steps.runSteps(taker.snapshotSteps(null, options));
+    },
+
+    // The same snapshot built a slice at a time (sliceMs of work per task),
+    // as a Promise. First the memory the tables are copied into is touched
+    // (layout.copyArea: at 1M sites new memory costs a quarter of a second
+    // on first write), then the tables are copied under the lock (the
+    // moment of the snapshot, a few ms), then the sites are made, sorted
+    // and named while the page runs on. At 1M sites snapshot() blocks the
+    // page for about 2 s; this never for long.
+    snapshotInSlices: function (options) {
+      var state = host.stateAddress();
+      var area = state ? layout.copyArea(new DataView(host.buffer()), state, !!(options && options.heap)) : null;
+      return steps.runInSlices((function* () {
+        if (area) yield* area.touchSteps();
+        return yield* taker.snapshotSteps(area, options);
+      })(), parts.sliceMs, parts.nextTask);
+    },
+
+    // emheap.getSnapshotJson(): the summary alone, as JSON text.
+    summaryJson: function () {
+      var summary = snapshotModule.readSummary(host.buffer(), host.stateAddress(), taker.info());
+      summary['capturedAt'] = new Date().toISOString();
+      var state = host.stateAddress();
+      var mode = state ? layout.readMode(new DataView(host.buffer()), state) : null;
+      summary['mode'] = mode ? mode.mode : 'sampled';
+      if (mode) summary['allocator'] = mode.allocator;
+      summary['samplingInterval'] = mode ? mode.samplingInterval : 0;
+      return JSON.stringify(summary);
+    },
+  };
+  return taker;
+}
+
+// {heap} from what a caller of emheap.snapshot passed, checked: a bad
+// option is an Error with a clear message, not a silent default.
+function snapshotOptions(options) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object') throw new Error('emheap.snapshot(options): options must be an object such as {heap: true}');
+  return {heap: !!options['heap']};
+}
+
+module.exports = {snapshotTaker: snapshotTaker, snapshotOptions: snapshotOptions};
