@@ -35,7 +35,7 @@ SHELL_JS := shell/emheap-shell.js
 # What `bin/emheap-config --ldflags` prints, spelled with relative paths.
 EMHEAP_LDFLAGS = $(B)/emheap.o --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) --profiling-funcs
 
-.PHONY: all runtime samples test test-node test-browser serve clean test-emscripten-current
+.PHONY: all runtime samples test serve clean test-emscripten-current
 all: runtime samples
 
 runtime: $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js

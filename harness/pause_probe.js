@@ -1,6 +1,6 @@
 // pause_probe.js -- the longest time a page stops running its timers: a
 // 10 ms interval notes the largest gap between its ticks. Used around page
-// exports by tests/export_scale.test.js and bench/run-bench.js.
+// exports by tests/e2e/export_scale.test.js and bench/run-bench.js.
 'use strict';
 
 async function startPauseProbe(page) {

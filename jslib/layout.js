@@ -2,7 +2,7 @@
 // the few fields JS may set (mode, sampling interval, seed, paused).
 //
 // Mirrors runtime/state_layout.h (layout version 12); the C side pins
-// these offsets with static asserts, tests/runtime.test.js checks that both
+// these offsets with static asserts, tests/e2e/runtime.test.js checks that both
 // sides read the same numbers. Never calls into wasm. In a threaded program
 // (runtime built with -pthread) every read of the tables happens under the
 // runtime's own lock (withLock), taken with Atomics on the same word,

@@ -2,7 +2,7 @@
 // really printed: the sample page's malloc stack (captured inside emheap's
 // capture code), and eval, new Function, nested and async frames from a
 // test page (async frames with javascript.options.asyncstack_capture_debuggee_only
-// off). tests/firefox.test.js runs the whole path in the browser.
+// off). tests/e2e/firefox.test.js runs the whole path in the browser.
 'use strict';
 
 const test = require('node:test');

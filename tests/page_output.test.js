@@ -4,7 +4,7 @@
 // when released, stale entries of closed pages are removed, and a browser
 // that refuses (no API, createWritable throwing, a write failing) keeps
 // every part in memory. The real OPFS is exercised by the 1-4 GB page
-// downloads of tests/export_scale.test.js in Chromium.
+// downloads of tests/e2e/export_scale.test.js in Chromium.
 'use strict';
 
 const test = require('node:test');

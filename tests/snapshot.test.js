@@ -1,6 +1,6 @@
 // snapshot.test.js -- completing the frames of a snapshot taken before the
 // module's debug info arrived (jslib/snapshot.js completeFrames; the page
-// does this when Ctrl+Shift+H comes early, tests/browser.test.js).
+// does this when Ctrl+Shift+H comes early, tests/e2e/browser.test.js).
 'use strict';
 
 const test = require('node:test');

@@ -156,12 +156,19 @@ $(TEST_BUILD)/cpp_lines.dwarf5.wasm: tests/runtime/cpp_lines.cpp
 test-programs: runtime samples $(TEST_PROGRAMS)
 
 # TESTS: the test files to run (default: all of them), e.g.
-# make test TESTS="tests/heap_scan.test.js tests/runtime.test.js"
+# make test TESTS="tests/e2e/heap_scan.test.js tests/e2e/runtime.test.js"
+# tests/*.test.js test one module each, under node with fakes; tests/e2e/
+# builds programs with emcc and runs them, in node and in browsers, and
+# opens what they save in its real readers.
 TESTS ?= tests/
 test: test-programs
 	$(NODE) --test --test-concurrency=2 $(TESTS)
 
-.PHONY: test-programs
+# The module tests alone: seconds, no emcc, no browser.
+test-unit:
+	$(NODE) --test --test-concurrency=2 $(wildcard tests/*.test.js)
+
+.PHONY: test-programs test-unit
 
 # Threads (-pthread) with the thread-safe runtime, as `emheap-config
 # --pthread` gives it: exact mode, and main() on a pthread (-sPROXY_TO_PTHREAD). Emscripten's default heap otherwise.
@@ -262,7 +269,7 @@ $(TEST_BUILD)/threads_page_js/index.html: tests/runtime/threads.c $(B)/emheap-mt
 test-programs: $(TEST_BUILD)/threads_page_js/index.html
 
 # The bench's micro workload as the bench builds it (bench/lib/builds.js),
-# for the paired runner's test (tests/bench_paired.test.js): plain,
+# for the paired runner's test (tests/e2e/bench_paired.test.js): plain,
 # forwarding only, and emheap linked (the mode from EMHEAP_MODE or ?emheap=).
 BENCH_MICRO := bench/workloads/micro.c bench/workloads/repetitions.h
 BENCH_MICRO_FLAGS := -O2 -sALLOW_MEMORY_GROWTH=1 --pre-js bench/bench-pre.js

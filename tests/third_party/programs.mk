@@ -1,4 +1,4 @@
-# Third-party programs under emheap (tests/third_party.test.js), included
+# Third-party programs under emheap (tests/e2e/third_party.test.js), included
 # from tests/tests.mk. Built as their users build them: -O2 and Emscripten's
 # defaults (16 MB heap, no growth, aborting malloc), linked as
 # `emheap-config --ldflags` (or `--pthread --ldflags`) says, and once

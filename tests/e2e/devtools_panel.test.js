@@ -3,7 +3,7 @@
 // (devtools://devtools/bundled/devtools_app.html, driven headless with
 // puppeteer-core): its Summary view lists one row per allocation site with
 // the count, shallow and retained sizes that DevTools' heap snapshot code
-// computes (tests/heapsnapshot.test.js checks that code against emheap's
+// computes (tests/e2e/heapsnapshot.test.js checks that code against emheap's
 // own numbers). Skipped without Chromium.
 'use strict';
 
@@ -12,13 +12,13 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const {runWasmProgram} = require('./lib/run_wasm');
-const {CHROMIUM_SKIP} = require('./lib/browser');
-const {panelSummary} = require('./lib/devtools_panel');
-const {devtoolsLoad} = require('./lib/devtools');
-const {toHeapSnapshot} = require('../formats/heapsnapshot');
+const {runWasmProgram} = require('../lib/run_wasm');
+const {CHROMIUM_SKIP} = require('../lib/browser');
+const {panelSummary} = require('../lib/devtools_panel');
+const {devtoolsLoad} = require('../lib/devtools');
+const {toHeapSnapshot} = require('../../formats/heapsnapshot');
 
-const {BUILD} = require('./lib/paths');
+const {BUILD} = require('../lib/paths');
 const skip = CHROMIUM_SKIP;
 
 test('Chromium\'s own DevTools Memory panel shows the C heap by allocation site', {skip}, async () => {

@@ -9,11 +9,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const {Profile} = require('pprof-format');
-const {newPage, servedChromium, CHROMIUM_SKIP} = require('./lib/browser');
-const {devtoolsLoad} = require('./lib/devtools');
+const {newPage, servedChromium, CHROMIUM_SKIP} = require('../lib/browser');
+const {devtoolsLoad} = require('../lib/devtools');
 const os = require('node:os');
 
-const {SAMPLES} = require('./lib/paths');
+const {SAMPLES} = require('../lib/paths');
 const skip = CHROMIUM_SKIP;
 
 describe('page downloads of binary and text formats', {skip}, () => {
@@ -55,7 +55,7 @@ describe('page downloads of binary and text formats', {skip}, () => {
       assert.ok(!first.startsWith('"'), 'plain text, not a JSON string');
 
       // DHAT: the leak's stack holds its bytes at the end (dh_view itself
-      // is run on a file in tests/dhat.test.js)
+      // is run on a file in tests/e2e/dhat.test.js)
       const dhat = await download(page, 'dhat');
       assert.match(dhat.name, /^memory-profile-.*\.dhat\.json$/);
       const file = JSON.parse(dhat.bytes.toString('utf8'));

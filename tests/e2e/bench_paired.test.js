@@ -13,13 +13,13 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const {runRounds} = require('../bench/paired/driver');
-const {bracketedRatios, ratioSummary} = require('../bench/lib/pairs');
-const {targetRatio} = require('../bench/lib/targets');
-const {runPairedNode, parseOutput} = require('../bench/lib/run');
-const {servedChromium, CHROMIUM_SKIP} = require('./lib/browser');
+const {runRounds} = require('../../bench/paired/driver');
+const {bracketedRatios, ratioSummary} = require('../../bench/lib/pairs');
+const {targetRatio} = require('../../bench/lib/targets');
+const {runPairedNode, parseOutput} = require('../../bench/lib/run');
+const {servedChromium, CHROMIUM_SKIP} = require('../lib/browser');
 
-const {ROOT, BUILD} = require('./lib/paths');
+const {ROOT, BUILD} = require('../lib/paths');
 const micro = (kind) => path.join(BUILD, `bench_micro.${kind}.js`);
 
 test('every repetition sits between two of the reference; the others rotate; a failing build is dropped', async () => {

@@ -7,11 +7,11 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
-const {runWasmProgram} = require('./lib/run_wasm');
-const {validateSnapshot} = require('./lib/schemas');
-const {scanCaveat} = require('../model/heap_section');
+const {runWasmProgram} = require('../lib/run_wasm');
+const {validateSnapshot} = require('../lib/schemas');
+const {scanCaveat} = require('../../model/heap_section');
 
-const {BUILD} = require('./lib/paths');
+const {ROOT, BUILD} = require('../lib/paths');
 
 for (const allocator of ['dlmalloc', 'emmalloc']) {
   test(`entry points and counters (${allocator})`, () => {
@@ -84,7 +84,7 @@ for (const allocator of ['dlmalloc', 'mimalloc']) {
 }
 
 function checkCppNew(r, allocator) {
-  const {isAllocatorWrapper} = require('../jslib/v8_stack');
+  const {isAllocatorWrapper} = require('../../jslib/v8_stack');
   assert.equal(r.status, 0, r.stderr);
   assert.doesNotMatch(r.stderr, /emheap: off/);
   const snap = r.tagged.SNAPSHOT;
@@ -177,7 +177,7 @@ for (const allocator of ['dlmalloc', 'emmalloc']) {
     assert.deepEqual([s.liveBlocks, s.liveBytes], [4, seenBytes], 'the four blocks emheap saw, whole');
     assert.deepEqual([s.unseenFrees, s.unseenFreedBytes], [1, aroundBytes]);
     assert.equal(s.freeCalls, 1);
-    const {modeNote} = require('../model/sites');
+    const {modeNote} = require('../../model/sites');
     assert.match(modeNote({mode: s.mode, summary: s}), /1 blocks \(\d+ bytes\) were freed that emheap never saw allocated/);
   });
 }
@@ -580,7 +580,7 @@ test('timeline: under node too (its timer never keeps the program alive); off wi
 test('exact-JS stacks: structured call sites and the text path agree', () => {
   const program = path.join(BUILD, 'cpp_new.dlmalloc.js');
   const structured = runWasmProgram(program);
-  const text = runWasmProgram(program, {nodeArgs: ['-r', path.join(__dirname, 'lib', 'no_structured_stacks.js')]});
+  const text = runWasmProgram(program, {nodeArgs: ['-r', path.join(ROOT, 'tests', 'lib', 'no_structured_stacks.js')]});
   for (const r of [structured, text]) assert.equal(r.status, 0, r.stderr);
   const describe = (snap) => snap.sites.map((s) => ({
     key: s.key, liveBytes: s.liveBytes, totalAllocs: s.totalAllocs,
@@ -599,7 +599,7 @@ test('exact-JS stacks: EMHEAP_STACK_DEPTH keeps the leaf frames and marks the cu
   const program = path.join(BUILD, 'cpp_new.dlmalloc.js');
   const full = runWasmProgram(program).tagged.SNAPSHOT;
   const depth = 6; // frames after capture: 1 glue, emheap_current_site, malloc, operator new...
-  for (const nodeArgs of [[], ['-r', path.join(__dirname, 'lib', 'no_structured_stacks.js')]]) {
+  for (const nodeArgs of [[], ['-r', path.join(ROOT, 'tests', 'lib', 'no_structured_stacks.js')]]) {
     const r = runWasmProgram(program, {env: {EMHEAP_STACK_DEPTH: String(depth)}, nodeArgs});
     assert.equal(r.status, 0, r.stderr);
     const snap = r.tagged.SNAPSHOT;

@@ -14,12 +14,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const {runWasmProgram} = require('./lib/run_wasm');
-const {toHeapSnapshot} = require('../formats/heapsnapshot');
-const {devtoolsLoad} = require('./lib/devtools');
+const {runWasmProgram} = require('../lib/run_wasm');
+const {toHeapSnapshot} = require('../../formats/heapsnapshot');
+const {devtoolsLoad} = require('../lib/devtools');
 
-const {BUILD} = require('./lib/paths');
-const {runCli} = require('./lib/cli');
+const {BUILD} = require('../lib/paths');
+const {runCli} = require('../lib/cli');
 
 let tmp;
 test.before(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-hs-')); });

@@ -1,10 +1,10 @@
-// tests/browser.test.js: the leaky-canvas sample end to end in real headless
+// tests/e2e/browser.test.js: the leaky-canvas sample end to end in real headless
 // Chromium. Drives the page like a user (buttons, Ctrl+Shift+H, the console
 // function downloadSnapshot), captures the real downloads and checks the files.
 //
 // Needs `make samples` (build/samples/leaky-canvas{,-plain}/) and Debian's
 // chromium; without /usr/bin/chromium every test is skipped with the reason.
-// Run: node --test tests/browser.test.js
+// Run: node --test tests/e2e/browser.test.js
 'use strict';
 
 const { describe, test } = require('node:test');
@@ -12,12 +12,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const samplePage = require('./lib/sample_page');
+const samplePage = require('../lib/sample_page');
 const { downloadFrom, downloadsDuring, errorsIn, clickLeak } = samplePage;
-const { newPage, servedChromium, CHROMIUM_SKIP } = require('./lib/browser');
-const { validateSpeedscope, validatePerfView, validateSnapshot } = require('./lib/schemas');
+const { newPage, servedChromium, CHROMIUM_SKIP } = require('../lib/browser');
+const { validateSpeedscope, validatePerfView, validateSnapshot } = require('../lib/schemas');
 
-const {SAMPLES} = require('./lib/paths');
+const {SAMPLES} = require('../lib/paths');
 const SKIP = CHROMIUM_SKIP;
 
 const LEAK_BYTES = 64 * 16384;            // one click on #leak: 64 blocks x 16 KiB

@@ -15,13 +15,13 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const {runWasmProgram} = require('./lib/run_wasm');
-const {newPage, servedChromium, crashedIn, CHROMIUM_SKIP} = require('./lib/browser');
+const {runWasmProgram} = require('../lib/run_wasm');
+const {newPage, servedChromium, crashedIn, CHROMIUM_SKIP} = require('../lib/browser');
 
-const {ROOT} = require('./lib/paths');
-const {runCli} = require('./lib/cli');
+const {ROOT} = require('../lib/paths');
+const {runCli} = require('../lib/cli');
 const BUILD = path.join(ROOT, 'build', 'tests', 'third_party');
-const SNAPSHOT_AT_EXIT = path.join(__dirname, 'third_party', 'snapshot_at_exit.js');
+const SNAPSHOT_AT_EXIT = path.join(ROOT, 'tests', 'third_party', 'snapshot_at_exit.js');
 const program = (name) => path.join(BUILD, `${name}.js`);
 
 // Lua: `keep` holds n strings of 51-56 characters; `objs`, n/4 tables with
@@ -84,7 +84,7 @@ test('Lua: the interpreter prints the same in every mode and frees everything it
 
 // Calling contexts checked on code this project did not write: every
 // allocation whose context was seen before also takes its JS stack, and
-// the two must name one site (tests/contexts.test.js does the same on a
+// the two must name one site (tests/e2e/contexts.test.js does the same on a
 // program made for it).
 test('Lua and SQLite on four threads: every calling context names the site its JS stack names', () => {
   const runs = [

@@ -10,9 +10,10 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const {ROOT} = require('../lib/paths');
 const {spawnSync} = require('node:child_process');
 
-const CONFIG = path.join(__dirname, '..', 'bin', 'emheap-config');
+const CONFIG = path.join(ROOT, 'bin', 'emheap-config');
 const ENV = {...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':')};
 
 function link(extra, configArgs) {

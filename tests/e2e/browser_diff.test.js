@@ -1,11 +1,11 @@
-// tests/browser_diff.test.js: several snapshots in one page session, in real
+// tests/e2e/browser_diff.test.js: several snapshots in one page session, in real
 // headless Chromium on the leaky-canvas sample: emheap.diff(a, b) in the page
 // is the comparison `emheap diff` makes (the same model/diff.js), and
 // Ctrl+Shift+D downloads the diff against the previous Ctrl+Shift+D.
 // Also the timeline: live bytes and blocks sampled every 100 ms.
 //
 // Needs `make samples` and Debian's chromium (skipped without it).
-// Run: node --test tests/browser_diff.test.js
+// Run: node --test tests/e2e/browser_diff.test.js
 'use strict';
 
 const { describe, test } = require('node:test');
@@ -13,14 +13,14 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const samplePage = require('./lib/sample_page');
+const samplePage = require('../lib/sample_page');
 const { downloadFrom, downloadsDuring, errorsIn, clickLeak } = samplePage;
-const { servedChromium, CHROMIUM_SKIP } = require('./lib/browser');
-const { diffSnapshots } = require('../model/diff');
-const { validateSnapshot } = require('./lib/schemas');
-const { toChromeTrace } = require('../formats/chrome_trace');
+const { servedChromium, CHROMIUM_SKIP } = require('../lib/browser');
+const { diffSnapshots } = require('../../model/diff');
+const { validateSnapshot } = require('../lib/schemas');
+const { toChromeTrace } = require('../../formats/chrome_trace');
 
-const {SAMPLES} = require('./lib/paths');
+const {SAMPLES} = require('../lib/paths');
 const SKIP = CHROMIUM_SKIP;
 
 // One click on #leak: 64 blocks of a 4-byte list link + 16 KiB payload.

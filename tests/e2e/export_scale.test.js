@@ -1,10 +1,10 @@
-// tests/export_scale.test.js -- exports at the size the issue names: a
+// tests/e2e/export_scale.test.js -- exports at the size the issue names: a
 // snapshot of 2,000,000 sites whose stacks are 60 frames deep (all distinct),
 // written in every format by the CLI (read once from a 1 GB snapshot file,
 // more than JSON.parse can take) and by a real page in headless Chromium
 // (downloadSnapshot(format, snapshot)), with the page's files equal to the
 // CLI's. The files are GBs: they go to a temporary folder, removed after.
-// Run: node --test tests/export_scale.test.js (about 5 minutes)
+// Run: node --test tests/e2e/export_scale.test.js (about 5 minutes)
 'use strict';
 
 const {describe, test, before, after} = require('node:test');
@@ -18,18 +18,18 @@ const readline = require('node:readline');
 const {execFileSync} = require('node:child_process');
 const {Profile} = require('pprof-format');
 
-const {bigSnapshot} = require('../harness/big_snapshot');
-const {jsonChunks} = require('../formats/json_stream');
-const {FORMATS} = require('../formats/index');
-const {writeAll} = require('../output/node_output');
-const {persistentPage} = require('./lib/browser');
-const {serve} = require('../harness/serve');
-const {startPauseProbe, stopPauseProbe} = require('../harness/pause_probe');
+const {bigSnapshot} = require('../../harness/big_snapshot');
+const {jsonChunks} = require('../../formats/json_stream');
+const {FORMATS} = require('../../formats/index');
+const {writeAll} = require('../../output/node_output');
+const {persistentPage} = require('../lib/browser');
+const {serve} = require('../../harness/serve');
+const {startPauseProbe, stopPauseProbe} = require('../../harness/pause_probe');
 
 const SITES = 2000000;
 const DEPTH = 60;
-const {ROOT} = require('./lib/paths');
-const {runCli} = require('./lib/cli');
+const {ROOT} = require('../lib/paths');
+const {runCli} = require('../lib/cli');
 const NAMES = Object.keys(FORMATS).filter((n) => !FORMATS[n].heap); // the big snapshot has no heap graph
 const STEM = 'big';
 

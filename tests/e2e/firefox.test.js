@@ -1,4 +1,4 @@
-// tests/firefox.test.js: the leaky-canvas sample in real headless Firefox
+// tests/e2e/firefox.test.js: the leaky-canvas sample in real headless Firefox
 // (Debian's firefox-esr, driven over WebDriver BiDi by puppeteer-core).
 // Firefox gives no structured call sites, so every JS stack here goes
 // through the text path and jslib/gecko_stack.js: these tests show that a
@@ -6,7 +6,7 @@
 // Chromium user.
 //
 // Needs `make samples` and /usr/bin/firefox-esr; without Firefox every test
-// is skipped with the reason. Run: node --test tests/firefox.test.js
+// is skipped with the reason. Run: node --test tests/e2e/firefox.test.js
 'use strict';
 
 const {describe, test, before, after} = require('node:test');
@@ -14,12 +14,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const {serve} = require('../harness/serve');
-const {errorsIn, clickLeak, leakMemoryLines} = require('./lib/sample_page');
-const firefox = require('./lib/firefox');
-const {validateSpeedscope, validatePerfView, validateSnapshot} = require('./lib/schemas');
+const {serve} = require('../../harness/serve');
+const {errorsIn, clickLeak, leakMemoryLines} = require('../lib/sample_page');
+const firefox = require('../lib/firefox');
+const {validateSpeedscope, validatePerfView, validateSnapshot} = require('../lib/schemas');
 
-const {SAMPLES} = require('./lib/paths');
+const {SAMPLES} = require('../lib/paths');
 const SKIP = firefox.haveFirefox() ? false
   : `no Firefox at ${firefox.FIREFOX} (apt-get install firefox-esr; ./setup.sh installs it)`;
 

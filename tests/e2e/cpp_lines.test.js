@@ -11,16 +11,16 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const {spawnSync} = require('child_process');
-const {runWasmProgram} = require('./lib/run_wasm');
-const {validateSnapshot} = require('./lib/schemas');
-const {isStandardLibrary} = require('../model/wrappers');
-const wasmSections = require('../symbolize/wasm_sections');
-const {parseDwarf} = require('../symbolize/dwarf');
-const {cleanPath} = require('../symbolize/source_map');
-const {newPage, servedChromium, CHROMIUM_SKIP} = require('./lib/browser');
+const {runWasmProgram} = require('../lib/run_wasm');
+const {validateSnapshot} = require('../lib/schemas');
+const {isStandardLibrary} = require('../../model/wrappers');
+const wasmSections = require('../../symbolize/wasm_sections');
+const {parseDwarf} = require('../../symbolize/dwarf');
+const {cleanPath} = require('../../symbolize/source_map');
+const {newPage, servedChromium, CHROMIUM_SKIP} = require('../lib/browser');
 
-const {BUILD} = require('./lib/paths');
-const SOURCE = path.join(__dirname, 'runtime', 'cpp_lines.cpp');
+const {ROOT, BUILD} = require('../lib/paths');
+const SOURCE = path.join(ROOT, 'tests', 'runtime', 'cpp_lines.cpp');
 const FILE = /(^|\/)tests\/runtime\/cpp_lines\.cpp$/;
 
 // "LINE vector" markers in the source: the line each construct must name.

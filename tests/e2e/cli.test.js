@@ -1,10 +1,10 @@
-// tests/cli.test.js: the emheap command line (cli/emheap.js) run as a
+// tests/e2e/cli.test.js: the emheap command line (cli/emheap.js) run as a
 // subprocess, as a user or CI runs it: on files built from snapshot fixtures,
 // on a simulated session whose per-site growth is known (diff), on every
 // kind of bad input (one "emheap: " line on stderr, exit 2, no stack trace),
 // and on files downloaded from the real sample page in headless Chromium
 // (skipped without Chromium or without `make samples`).
-// Run: node --test tests/cli.test.js
+// Run: node --test tests/e2e/cli.test.js
 'use strict';
 
 const { describe, test, before, after } = require('node:test');
@@ -15,18 +15,18 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const { spawnSync } = require('node:child_process');
 
-const { makeSnapshot, summary } = require('./lib/fixtures');
-const { toSpeedscope } = require('../formats/speedscope');
-const { toPerfView } = require('../formats/perfview');
-const { formatByName } = require('../formats/index');
-const { formatBytes } = require('../output/node_output');
+const { makeSnapshot, summary } = require('../lib/fixtures');
+const { toSpeedscope } = require('../../formats/speedscope');
+const { toPerfView } = require('../../formats/perfview');
+const { formatByName } = require('../../formats/index');
+const { formatBytes } = require('../../output/node_output');
 const toPprof = (snap) => formatBytes(zlib, formatByName('pprof'), snap);
-const { toCollapsed } = require('../formats/collapsed');
-const { toChromeTrace } = require('../formats/chrome_trace');
-const { validateSpeedscope, validatePerfView, validateChromeTrace, validateSnapshot } = require('./lib/schemas');
+const { toCollapsed } = require('../../formats/collapsed');
+const { toChromeTrace } = require('../../formats/chrome_trace');
+const { validateSpeedscope, validatePerfView, validateChromeTrace, validateSnapshot } = require('../lib/schemas');
 
-const {ROOT, CLI, SAMPLES} = require('./lib/paths');
-const { runCli } = require('./lib/cli');
+const {ROOT, CLI, SAMPLES} = require('../lib/paths');
+const { runCli } = require('../lib/cli');
 const clone = (o) => JSON.parse(JSON.stringify(o));
 
 let tmp;
@@ -431,7 +431,7 @@ describe('emheap convert', () => {
   // Random damage to a valid snapshot (seeded): every input the CLI accepts
   // gives files that pass their schemas; everything else is one emheap: line.
   test('fuzzed snapshots: accepted ones convert to valid files in every JSON format', () => {
-    const { parseSnapshotBuffer } = require('../cli/read_snapshot');
+    const { parseSnapshotBuffer } = require('../../cli/read_snapshot');
     let seed = 20261122;
     const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296);
     const pick = (a) => a[Math.floor(random() * a.length)];
@@ -584,7 +584,7 @@ describe('bad input: one line, exit 2, no stack trace', () => {
   // same bad files must give the same messages through that reader, and a
   // good speedscope file the same snapshot.
   test('the large-file reader rejects every bad file the same way and reads good ones alike', () => {
-    const { parseLargeFile, parseSnapshotBuffer } = require('../cli/read_snapshot');
+    const { parseLargeFile, parseSnapshotBuffer } = require('../../cli/read_snapshot');
     const large = (file) => {
       const fd = fs.openSync(file, 'r');
       try {
@@ -680,7 +680,7 @@ describe('help and packaging', () => {
 
   // The CLI must run from an npm install without devDependencies.
   test('cli/ and formats/ need nothing but node, each other and the package\'s dependencies', () => {
-    const dependencies = Object.keys(require('../package.json').dependencies || {});
+    const dependencies = Object.keys(require('../../package.json').dependencies || {});
     for (const dir of ['cli', 'formats']) {
       for (const name of fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.js'))) {
         const src = fs.readFileSync(path.join(ROOT, dir, name), 'utf8');
@@ -698,10 +698,10 @@ describe('help and packaging', () => {
 // ---------------------------------------------------------------- the pure modules, directly
 
 describe('cli modules', () => {
-  const units = require('../cli/units');
-  const { diffSnapshots } = require('../model/diff');
-  const { checkSnapshot } = require('../cli/read_snapshot');
-  const { renderTable } = require('../cli/table');
+  const units = require('../../cli/units');
+  const { diffSnapshots } = require('../../model/diff');
+  const { checkSnapshot } = require('../../cli/read_snapshot');
+  const { renderTable } = require('../../cli/table');
 
   test('units: sizes, counts, bytes', () => {
     const sizes = {
@@ -774,7 +774,7 @@ describe('cli modules', () => {
 
 // ---------------------------------------------------------------- real files from the sample page
 
-const { haveChromium, CHROMIUM } = require('./lib/browser');
+const { haveChromium, CHROMIUM } = require('../lib/browser');
 const REAL_SKIP = !haveChromium() ? `no Chromium at ${CHROMIUM}`
   : !fs.existsSync(path.join(SAMPLES, 'leaky-canvas', 'index.html')) ? 'build/samples is missing: run `make samples`' : false;
 const LEAK_BLOCKS = 64;
@@ -785,8 +785,8 @@ describe('on files downloaded from the sample page', { skip: REAL_SKIP, timeout:
   const files = {};
   before(async () => {
     if (REAL_SKIP) return;
-    const { serve } = require('../harness/serve');
-    const { launch, newPage } = require('./lib/browser');
+    const { serve } = require('../../harness/serve');
+    const { launch, newPage } = require('../lib/browser');
     dir = path.join(tmp, 'real');
     fs.mkdirSync(dir, { recursive: true });
     const server = await serve({ '/': SAMPLES });

@@ -11,12 +11,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const {runWasmProgram} = require('./lib/run_wasm');
-const {validateSnapshot} = require('./lib/schemas');
-const {peakView, memoryUse} = require('../model/peak');
+const {runWasmProgram} = require('../lib/run_wasm');
+const {validateSnapshot} = require('../lib/schemas');
+const {peakView, memoryUse} = require('../../model/peak');
 
-const {BUILD} = require('./lib/paths');
-const {runCli} = require('./lib/cli');
+const {BUILD} = require('../lib/paths');
+const {runCli} = require('../lib/cli');
 
 const siteOf = (snap, fn) => snap.sites.find((s) => s.stack.some((i) => snap.frames[i].name === fn));
 

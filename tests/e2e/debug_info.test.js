@@ -9,9 +9,9 @@ const {test} = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
-const {BUILD} = require('./lib/paths');
-const {fromBytes, fromFile, fromUrl} = require('../symbolize/debug_info');
-const wasmSections = require('../symbolize/wasm_sections');
+const {BUILD} = require('../lib/paths');
+const {fromBytes, fromFile, fromUrl} = require('../../symbolize/debug_info');
+const wasmSections = require('../../symbolize/wasm_sections');
 
 const nodeHost = (warnings) => ({fs, path, argv: process.argv, warn: (m) => warnings.push(m)});
 // A page's fetch, served from BUILD: file:///build/tests/NAME -> the file.

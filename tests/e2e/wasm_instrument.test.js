@@ -9,11 +9,11 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
-const {instrument, readOffsets} = require('../jslib/wasm_instrument');
-const {forEachInstruction} = require('../jslib/wasm_binary');
-const {customSections} = require('../symbolize/wasm_sections');
+const {instrument, readOffsets} = require('../../jslib/wasm_instrument');
+const {forEachInstruction} = require('../../jslib/wasm_binary');
+const {customSections} = require('../../symbolize/wasm_sections');
 
-const {BUILD} = require('./lib/paths');
+const {BUILD} = require('../lib/paths');
 const MODULES = ['contexts.wasm', 'entry_points.dlmalloc.wasm', 'cpp_lines.O2g.wasm', 'threads.exact.wasm',
   'heap_graph_cpp.exact.wasm', 'third_party/lua.emheap.wasm', 'third_party/sqlite_threads.emheap.wasm'];
 

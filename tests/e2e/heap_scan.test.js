@@ -10,12 +10,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const {runWasmProgram} = require('./lib/run_wasm');
-const {validateSnapshot} = require('./lib/schemas');
-const {peakView} = require('../model/peak');
+const {runWasmProgram} = require('../lib/run_wasm');
+const {validateSnapshot} = require('../lib/schemas');
+const {peakView} = require('../../model/peak');
 
-const {BUILD} = require('./lib/paths');
-const {runCli} = require('./lib/cli');
+const {BUILD} = require('../lib/paths');
+const {runCli} = require('../lib/cli');
 
 // The blocks of the heap section with their site's frame names.
 function blocksOf(snap) {
@@ -326,7 +326,7 @@ for (const build of ['exact']) {
 // 4's one block (struct, thread-locals, pthread_setspecific slots, stack);
 // the struct alone where something else lies in between.
 test('thread data: the struct pthread, and up to the stack only where they make one block', () => {
-  const {threadDataRanges} = require('../jslib/heap_scan');
+  const {threadDataRanges} = require('../../jslib/heap_scan');
   const thread = (pthread, stackLo, tls) => ({pthread, structSize: 132, stackLo, tls, limit: 132 + 64 + 4096});
   const oneBlock = thread(0x10000, 0x10000 + 132 + 64 + 512 + 12, [0x10000 + 132, 0x10000 + 132 + 64]);
   const unregistered = thread(0x30000, 0x30000 + 132 + 64 + 512 + 12, null);

@@ -10,12 +10,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const {runWasmProgram} = require('./lib/run_wasm');
-const {launch, newPage, haveChromium} = require('./lib/browser');
-const {toDhat} = require('../formats/dhat');
+const {runWasmProgram} = require('../lib/run_wasm');
+const {launch, newPage, haveChromium} = require('../lib/browser');
+const {toDhat} = require('../../formats/dhat');
 
-const {BUILD} = require('./lib/paths');
-const {runCli} = require('./lib/cli');
+const {BUILD} = require('../lib/paths');
+const {runCli} = require('../lib/cli');
 const DH_VIEW = '/usr/libexec/valgrind/dh_view.html';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-dhat-'));

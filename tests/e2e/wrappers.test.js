@@ -9,12 +9,13 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const {runWasmProgram} = require('./lib/run_wasm');
-const {validateSnapshot} = require('./lib/schemas');
-const {parseWrapperList, matcher, removeAllocationLayer} = require('../model/wrappers');
+const {ROOT} = require('../lib/paths');
+const {runWasmProgram} = require('../lib/run_wasm');
+const {validateSnapshot} = require('../lib/schemas');
+const {parseWrapperList, matcher, removeAllocationLayer} = require('../../model/wrappers');
 
-const PROGRAM = path.join(__dirname, '..', 'build', 'tests', 'alloc_layer.dlmalloc.js');
-const {runCli} = require('./lib/cli');
+const PROGRAM = path.join(ROOT, 'build', 'tests', 'alloc_layer.dlmalloc.js');
+const {runCli} = require('../lib/cli');
 const LAYER = ['l_alloc', 'mem_realloc', 'new_object'];
 
 function run(env) {
@@ -64,7 +65,7 @@ test('declared wrappers (EMHEAP_WRAPPERS, globs) add to what is detected', () =>
 });
 
 test('wrappers named on the link line (emheap-config --wrappers) are applied, with the others', () => {
-  const linked = path.join(__dirname, '..', 'build', 'tests', 'alloc_layer.linkwrappers.js');
+  const linked = path.join(ROOT, 'build', 'tests', 'alloc_layer.linkwrappers.js');
   const r = runWasmProgram(linked, {env: {EMHEAP_WRAPPERS: 'l_alloc'}});
   assert.equal(r.status, 0, r.stderr);
   const snap = r.tagged.SNAPSHOT;
@@ -119,7 +120,7 @@ test('no layer is found where there is none: a recursive builder, few sites, the
   }
   const tree = {frames, sites, heapGrowth: []};
   assert.equal(removeAllocationLayer(tree, parseWrapperList('')), tree, 'nothing removed: the same snapshot');
-  const {makeSnapshot} = require('./lib/fixtures');
+  const {makeSnapshot} = require('../lib/fixtures');
   const small = makeSnapshot();
   assert.equal(removeAllocationLayer(small, parseWrapperList('')), small);
 });

@@ -1,4 +1,4 @@
-// tests/speedscope_app.test.js: a speedscope file downloaded from the sample
+// tests/e2e/speedscope_app.test.js: a speedscope file downloaded from the sample
 // page (Ctrl+Shift+H, as a user would) opened in the REAL speedscope web app
 // (node_modules/speedscope/dist/release) in headless Chromium, plus negative
 // controls showing that the same check fails on files speedscope rejects.
@@ -10,7 +10,7 @@
 //
 // Needs `make samples` and Debian's chromium (skipped without /usr/bin/chromium).
 // Writes screenshots to test-results/ (git-ignored).
-// Run: node --test tests/speedscope_app.test.js
+// Run: node --test tests/e2e/speedscope_app.test.js
 'use strict';
 
 const { describe, test, before, after } = require('node:test');
@@ -19,11 +19,11 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { serve } = require('../harness/serve');
-const { launch, newPage, haveChromium, CHROMIUM } = require('./lib/browser');
-const { validateSpeedscope } = require('./lib/schemas');
+const { serve } = require('../../harness/serve');
+const { launch, newPage, haveChromium, CHROMIUM } = require('../lib/browser');
+const { validateSpeedscope } = require('../lib/schemas');
 
-const {ROOT, SAMPLES} = require('./lib/paths');
+const {ROOT, SAMPLES} = require('../lib/paths');
 const SPEEDSCOPE_APP = path.join(ROOT, 'node_modules', 'speedscope', 'dist', 'release');
 const RESULTS = path.join(ROOT, 'test-results');
 const SKIP = haveChromium() ? false

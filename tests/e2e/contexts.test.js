@@ -10,10 +10,10 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
-const {runWasmProgram} = require('./lib/run_wasm');
-const {validateSnapshot} = require('./lib/schemas');
+const {runWasmProgram} = require('../lib/run_wasm');
+const {validateSnapshot} = require('../lib/schemas');
 
-const {BUILD} = require('./lib/paths');
+const {BUILD} = require('../lib/paths');
 // C++ exceptions as Emscripten does them by default (JS, through invoke_*
 // glue) and as wasm exceptions (-fwasm-exceptions: try/catch in wasm).
 const PROGRAMS = {'JS exceptions': 'contexts.js', 'wasm exceptions': 'contexts.wasmeh.js'};

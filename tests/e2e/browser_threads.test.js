@@ -11,12 +11,13 @@ const {describe, test, before, after} = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const {newPage, servedChromium, crashedIn, CHROMIUM_SKIP} = require('./lib/browser');
-const {validateSnapshot} = require('./lib/schemas');
-const {serve} = require('../harness/serve');
-const firefox = require('./lib/firefox');
+const {ROOT} = require('../lib/paths');
+const {newPage, servedChromium, crashedIn, CHROMIUM_SKIP} = require('../lib/browser');
+const {validateSnapshot} = require('../lib/schemas');
+const {serve} = require('../../harness/serve');
+const firefox = require('../lib/firefox');
 
-const PAGES = path.join(__dirname, '..', 'build', 'tests');
+const PAGES = path.join(ROOT, 'build', 'tests');
 const skip = CHROMIUM_SKIP;
 
 // main() prints its plan ("1..N") once the threads are joined.

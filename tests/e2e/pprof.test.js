@@ -1,9 +1,9 @@
-// tests/pprof.test.js: formats/pprof.js, the gzip-compressed pprof heap
+// tests/e2e/pprof.test.js: formats/pprof.js, the gzip-compressed pprof heap
 // profile, read back three ways: by the npm package pprof-format (after
 // node's own gunzip, which checks the CRC), by the real `go tool pprof`
 // (Debian golang-go; skipped without `go`), and by the real speedscope web
 // app's pprof importer in headless Chromium (skipped without Chromium).
-// Run: node --test tests/pprof.test.js
+// Run: node --test tests/e2e/pprof.test.js
 'use strict';
 
 const test = require('node:test');
@@ -15,9 +15,9 @@ const zlib = require('node:zlib');
 const { execFileSync, spawnSync } = require('node:child_process');
 const { Profile } = require('pprof-format');
 
-const { encodeProfile } = require('../formats/pprof');
-const { formatByName } = require('../formats/index');
-const { formatBytes, GzipChunks, crc32 } = require('../output/node_output');
+const { encodeProfile } = require('../../formats/pprof');
+const { formatByName } = require('../../formats/index');
+const { formatBytes, GzipChunks, crc32 } = require('../../output/node_output');
 
 // The file as the CLI and the runtime under node write it.
 const toPprof = (snap) => formatBytes(zlib, formatByName('pprof'), snap);
@@ -27,9 +27,9 @@ function gzipPieces(pieces) {
   const gz = new GzipChunks(zlib);
   return Buffer.concat([gz.header(), ...pieces.map((p) => gz.deflate(p)), gz.trailer()]);
 }
-const { makeSnapshot, emptySnapshot } = require('./lib/fixtures');
+const { makeSnapshot, emptySnapshot } = require('../lib/fixtures');
 
-const {ROOT} = require('./lib/paths');
+const {ROOT} = require('../lib/paths');
 const SPEEDSCOPE_APP = path.join(ROOT, 'node_modules', 'speedscope', 'dist', 'release');
 
 const clone = (o) => JSON.parse(JSON.stringify(o));
@@ -259,13 +259,13 @@ test('go tool pprof rejects a damaged file (the check above can fail)', { skip: 
 
 // ---------------------------------------------------------------- speedscope
 
-const { haveChromium, CHROMIUM } = require('./lib/browser');
+const { haveChromium, CHROMIUM } = require('../lib/browser');
 const SPEEDSCOPE_SKIP = !haveChromium() ? `no Chromium at ${CHROMIUM}: speedscope pprof import not checked`
   : !fs.existsSync(path.join(SPEEDSCOPE_APP, 'index.html')) ? 'npm speedscope is not installed' : false;
 
 test('speedscope imports the pprof file', { skip: SPEEDSCOPE_SKIP, timeout: 90000 }, async () => {
-  const { serve } = require('../harness/serve');
-  const { launch, newPage } = require('./lib/browser');
+  const { serve } = require('../../harness/serve');
+  const { launch, newPage } = require('../lib/browser');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-pprof-'));
   const snap = makeSnapshot();
   fs.writeFileSync(path.join(dir, 'heap.pb.gz'), toPprof(snap));

@@ -15,10 +15,10 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const {spawnSync} = require('child_process');
-const {runWasmProgram} = require('./lib/run_wasm');
+const {runWasmProgram} = require('../lib/run_wasm');
 
-const {ROOT} = require('./lib/paths');
-const APP_SOURCES = path.join(__dirname, 'package');
+const {ROOT} = require('../lib/paths');
+const APP_SOURCES = path.join(ROOT, 'tests', 'package');
 // Debian's emcc needs node's module folder for its optimizer (../shared/TOOLCHAIN.md).
 const ENV = {...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':')};
 

@@ -1,6 +1,6 @@
 // contexts_browsers.test.js -- calling contexts in real headless Chromium
 // and Firefox, in a page and in a web worker: the program of
-// tests/contexts.test.js (build/tests/contexts.js) is rewritten as it loads,
+// tests/e2e/contexts.test.js (build/tests/contexts.js) is rewritten as it loads,
 // a path seen before takes no JS stack (Firefox gives stack text, not V8's
 // call sites: its activations are found in that text), and the checking
 // mode finds no context that names another site than its JS stack.
@@ -12,12 +12,12 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const {serve} = require('../harness/serve');
-const chromium = require('./lib/browser');
-const firefox = require('./lib/firefox');
+const {serve} = require('../../harness/serve');
+const chromium = require('../lib/browser');
+const firefox = require('../lib/firefox');
 
-const {BUILD, SAMPLES} = require('./lib/paths');
-const {openSample} = require('./lib/sample_page');
+const {BUILD, SAMPLES} = require('../lib/paths');
+const {openSample} = require('../lib/sample_page');
 
 // A page that runs the program, in the page or in a web worker, its
 // output on the console.
