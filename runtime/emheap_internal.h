@@ -64,10 +64,12 @@ int emheap_sites_init(void);
 uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_ref,
                              const uint32_t *frames, uint32_t depth, uint32_t thread);
 
-/* block_table.c: recorded live blocks (under the lock). When the table
-** cannot grow in exact mode, it calls emheap_thin (record.c): from then on
-** blocks are sampled, as in sampled mode. */
+/* record.c (its slow paths for the entry points: alloc_fast.h): when the
+** block table cannot grow in exact mode, block_table.c calls this; from
+** then on blocks are sampled, as in sampled mode. */
 void emheap_thin(void);
+
+/* block_table.c: recorded live blocks (under the lock). */
 int emheap_blocks_init(void);
 /* How many blocks the tables have room for now (all regions' slots). */
 uint32_t emheap_blocks_capacity(void);

@@ -1,4 +1,4 @@
-// tests/e2e/export_scale.test.js -- exports at the size the issue names: a
+// tests/e2e/export_scale.test.js -- exports at the size of the largest heaps: a
 // snapshot of 2,000,000 sites whose stacks are 60 frames deep (all distinct),
 // written in every format by the CLI (read once from a 1 GB snapshot file,
 // more than JSON.parse can take) and by a real page in headless Chromium
