@@ -15,6 +15,7 @@ const zlib = require('node:zlib');
 const { EmheapError } = require('./errors');
 const { readSnapshotFile } = require('./read_snapshot');
 const { SORTS, topSites, stackText, modeNote, requestedLiveBytes } = require('../model/sites');
+const { outOfMemoryLines } = require('../model/out_of_memory');
 const { siteErrorText, hasSampledBlocks } = require('../model/estimates');
 const { diffSnapshots, sortDiffRows, diffReport, DIFF_SORTS } = require('../model/diff');
 const { checkBudgets } = require('./budget');
@@ -229,7 +230,14 @@ function snapshotHeader(file, snap) {
         `${plural(snap.sites.length, 'site')} (per-site numbers are those of that moment)\n`
       : `live ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}${sizesNote(snap)}, ` +
         `peak ${units.formatBytes(s.peakLiveBytes)}, ${plural(snap.sites.length, 'site')}\n`) +
-    memoryNote(snap) + leakNote(snap) + layerNote(snap);
+    memoryNote(snap) + leakNote(snap) + layerNote(snap) + outOfMemoryNote(snap);
+}
+
+// A snapshot taken when the memory ran out: what could not be met, and
+// where (the memory and the sites are in the lines around it).
+function outOfMemoryNote(snap) {
+  const lines = outOfMemoryLines(snap).slice(0, 2);
+  return lines.length ? lines.join('\n') + '\n' : '';
 }
 
 // What the live bytes are made of: the program's requests (what sites
@@ -306,7 +314,7 @@ function printTop(args, opts, snapshot, out) {
       file: args[0], capturedAt: snapshot.capturedAt, source: snapshot.source,
       mode: snapshot.mode, samplingInterval: snapshot.samplingInterval, summary: snapshot.summary,
       wrappers: snapshot.wrappers,
-    }, result), null, 2) + '\n');
+    }, snapshot.outOfMemory ? { outOfMemory: snapshot.outOfMemory } : {}, result), null, 2) + '\n');
     return 0;
   }
   let text = snapshotHeader(args[0], snapshot) + '\n';

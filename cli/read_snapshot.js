@@ -207,6 +207,9 @@ function checkSnapshot(s) {
       }
     }
   }
+  for (const index of s.outOfMemory ? s.outOfMemory.stack : []) {
+    if (index >= s.frames.length) return `outOfMemory.stack refers to frame ${index}, but there are ${s.frames.length} frames`;
+  }
   return s.heap ? checkHeapSection(s.heap) : null;
 }
 

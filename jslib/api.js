@@ -53,6 +53,8 @@ function makeApi(p) {
   api['contexts'] = function () {
     return p.contexts.report(p.taker.stackCaptures());
   };
+  // api['lastOutOfMemory']: the snapshot taken when the memory ran out,
+  // set then (jslib/out_of_memory.js); absent until it does.
   return api;
 }
 

@@ -13,7 +13,7 @@ var parseWrapperList = require('../model/wrappers').parseWrapperList;
 
 // The fields of Module.emheapOptions emheap knows.
 var OPTION_NAMES = ['mode', 'samplingInterval', 'stackDepth', 'seed', 'leakReport', 'leakExitCode', 'leakExitOn',
-  'timeline', 'wrappers', 'contexts'];
+  'timeline', 'wrappers', 'contexts', 'outOfMemory'];
 
 var given = function (v) { return v !== undefined && v !== null && v !== ''; };
 
@@ -56,7 +56,7 @@ function outsideSettings(search, env) {
 // defaults). randomSeed() gives a seed when none was asked for, so that
 // sampling points, and so estimates, differ from run to run.
 function readConfig(options, outside, warn, randomSeed) {
-  var config = {contexts: true};
+  var config = {contexts: true, outOfMemoryReport: true};
   var take = function (mode, interval, depth, seed, where) {
     if (given(mode)) {
       if (mode === 'exact' || mode === 'sampled' || mode === 'off') config.mode = mode;
@@ -87,12 +87,22 @@ function readConfig(options, outside, warn, randomSeed) {
     else if (value === 'verify') config.contexts = 'verify';
     else warn('emheap: ignoring contexts "' + value + '" from ' + where + ': use on, off or verify');
   };
+  // outOfMemory: the report and snapshot at an out-of-memory (the
+  // default), or not (false, off)
+  var takeOutOfMemory = function (value, where) {
+    if (!given(value)) return;
+    if (value === true || value === '1' || value === 'on') config.outOfMemoryReport = true;
+    else if (value === false || value === '0' || value === 'off') config.outOfMemoryReport = false;
+    else warn('emheap: ignoring outOfMemory "' + value + '" from ' + where + ': use on or off');
+  };
   take(options.mode, options.samplingInterval, options.stackDepth, options.seed, 'Module.emheapOptions');
   takeContexts(options.contexts, 'Module.emheapOptions');
+  takeOutOfMemory(options.outOfMemory, 'Module.emheapOptions');
   if (outside) {
     take(outside.get('emheap', 'EMHEAP_MODE'), outside.get('emheap_interval', 'EMHEAP_SAMPLING_INTERVAL'),
       outside.get('emheap_depth', 'EMHEAP_STACK_DEPTH'), outside.get('emheap_seed', 'EMHEAP_SEED'), outside.where);
     takeContexts(outside.get('emheap_contexts', 'EMHEAP_CONTEXTS'), outside.where);
+    takeOutOfMemory(outside.get('emheap_oom', 'EMHEAP_OOM'), outside.where);
   }
   if (!config.seed) config.seed = randomSeed();
   return config;

@@ -42,7 +42,7 @@ emheapAddToLibrary({
   // symbols, included on request, in later versions (src/lib/libcore.js):
   // asked for where the library has them, so the leak report at exit and
   // symbolization work in both (each use is guarded with typeof).
-  $EMHEAP__deps: ['$emheapPage'].concat(['$addOnExit', '$wasmTable'].filter(function (name) {
+  $EMHEAP__deps: ['$emheapPage'].concat(['$addOnExit', '$wasmTable', 'emscripten_get_heap_max'].filter(function (name) {
     return Object.prototype.hasOwnProperty.call(LibraryManager.library, name);
   })),
   $EMHEAP__postset: 'EMHEAP.install();',
@@ -97,6 +97,10 @@ emheapAddToLibrary({
         err: function (text) {
           if (typeof err === 'function') err(text);
           else console.warn(text);
+        },
+        // the most the wasm memory may grow to (0: not known)
+        heapMax: function () {
+          return typeof _emscripten_get_heap_max === 'function' ? _emscripten_get_heap_max() : 0;
         },
       };
     },
@@ -279,6 +283,14 @@ emheapAddToLibrary({
     }
   },
 
+  // The runtime's first allocation that returned NULL (ABORTING_MALLOC=0):
+  // the report and snapshot of jslib/out_of_memory.js.
+  emheap_js_out_of_memory__deps: ['$EMHEAP'],
+  emheap_js_out_of_memory__sig: 'vp',
+  emheap_js_out_of_memory: function (size) {
+    EMHEAP.profiler.outOfMemory('null', size >>> 0, _emheap_js_out_of_memory);
+  },
+
   // Placeholders for the context globals (runtime/context.h): the rewrite
   // replaces every call of them by a global read or write, so these run
   // only in a module that was not rewritten, where nothing calls them.
@@ -291,3 +303,21 @@ emheapAddToLibrary({
   emheap_cc_set_js__sig: 'vi',
   emheap_cc_set_js: function (jsid) {},
 });
+
+// Emscripten's abortOnCannotGrowMemory (builds with ABORTING_MALLOC, the
+// default without ALLOW_MEMORY_GROWTH) runs inside the allocation that
+// could not be met, just before it aborts the program: emheap's version
+// makes the out-of-memory report there, then runs Emscripten's own,
+// unchanged (kept under another name, with its own dependencies), so the
+// abort and its message are the program's as before.
+if (typeof LibraryManager.library['$abortOnCannotGrowMemory'] === 'function') {
+  emheapAddToLibrary({
+    $emheapEmscriptenAbortOnCannotGrowMemory: LibraryManager.library['$abortOnCannotGrowMemory'],
+    $emheapEmscriptenAbortOnCannotGrowMemory__deps: LibraryManager.library['$abortOnCannotGrowMemory__deps'] || [],
+    $abortOnCannotGrowMemory__deps: ['$EMHEAP', '$emheapEmscriptenAbortOnCannotGrowMemory'],
+    $abortOnCannotGrowMemory: function (requestedSize) {
+      EMHEAP.profiler.outOfMemory('abort', requestedSize >>> 0, abortOnCannotGrowMemory);
+      emheapEmscriptenAbortOnCannotGrowMemory(requestedSize);
+    },
+  });
+}

@@ -13,6 +13,7 @@
 //   timeline.js          live bytes over time
 //   exit_report.js       the leak report at exit
 //   page_files.js        downloads, heap dumps, diffs
+//   out_of_memory.js     the report and snapshot when memory runs out
 //   api.js               Module.emheap
 'use strict';
 
@@ -26,6 +27,7 @@ var timeline = require('./timeline');
 var installExitReport = require('./exit_report').installExitReport;
 var pageFiles = require('./page_files');
 var makeApi = require('./api').makeApi;
+var outOfMemoryHandler = require('./out_of_memory').outOfMemoryHandler;
 
 // Longest piece of work a page's snapshot or export does per task (ms).
 var SLICE_MS = 30;
@@ -41,7 +43,8 @@ function nextTask(fn) {
 
 // host, from the library: {Module, onWorker, require (node's, or null),
 // buffer(), stateAddress(), rootsNow(), pthreads(), wasmBinary(),
-// wasmBinaryFile(), runtimeInitialized(), addOnExit(fn), err(text)}.
+// wasmBinaryFile(), runtimeInitialized(), addOnExit(fn), err(text),
+// heapMax()}.
 // g: the global object. -> the profiler the library's imports use.
 function createProfiler(host, g) {
   var env = environment.chooseEnvironment(g, host.require, pageFiles.reportError, SLICE_MS, nextTask);
@@ -120,6 +123,8 @@ function createProfiler(host, g) {
   };
   p.files = pageFiles.pageFiles({taker: p.taker, debugInfo: debugInfo, env: env});
   p.api = makeApi(p);
+  // outOfMemory(how, bytes, above): see out_of_memory.js
+  p.outOfMemory = outOfMemoryHandler(p, host);
   var leakConfig = settings.leakConfig();
   if (leakConfig) installExitReport(leakConfig, host, env, p.taker);
   return p;

@@ -41,11 +41,33 @@ function fileTime(isoTime) {
   return String(isoTime).replace(/:/g, '-');
 }
 
+// memory-profile-<time>[-peak|-oom]<suffix>: the moment the snapshot was
+// taken (or, when it is still to be taken, now), and what it shows.
+function profileName(snapshot, entry) {
+  var capturedAt = snapshot ? snapshot.capturedAt : new Date().toISOString();
+  var view = snapshot && snapshot.view === 'peak' ? '-peak' : snapshot && snapshot.outOfMemory ? '-oom' : '';
+  return 'memory-profile-' + fileTime(capturedAt) + view + entry.suffix;
+}
+
 // parts: {taker (snapshot_taker.js), debugInfo (debug_info_loader.js),
 // env (jslib/environment.js: its sink, its console, whether a page)}.
 function pageFiles(parts) {
   var taker = parts.taker;
   var env = parts.env;
+
+  // Frames named before the debug info arrived get their names and lines
+  // once it is in (completeFrames leaves complete frames as they are).
+  var saveTaken = function (name, entry, snapshot) {
+    if (!parts.debugInfo.loaded()) {
+      parts.debugInfo.whenLoaded(function () {
+        snapshotModule.completeFrames(snapshot, taker.info());
+        env.sink.saveSnapshot(name, entry, snapshot);
+      });
+      return name;
+    }
+    snapshotModule.completeFrames(snapshot, taker.info());
+    return env.sink.saveSnapshot(name, entry, snapshot);
+  };
 
   var files = {
     // Builds the file and saves it. `snapshot` (optional) is a snapshot or
@@ -85,25 +107,25 @@ function pageFiles(parts) {
       }
       // The name says when the key was pressed (a page's snapshot is taken
       // a moment later, once its copy area is ready).
-      var capturedAt = snapshot ? snapshot.capturedAt : new Date().toISOString();
-      var name = 'memory-profile-' + fileTime(capturedAt) + (snapshot && snapshot.view === 'peak' ? '-peak' : '') +
-        entry.suffix;
-      // Frames named before the debug info arrived get their names and lines
-      // once it is in (completeFrames leaves complete frames as they are).
+      var name = profileName(snapshot, entry);
       var save = function (snap) {
-        if (!given && !parts.debugInfo.loaded()) {
-          parts.debugInfo.whenLoaded(function () {
-            snapshotModule.completeFrames(snap, taker.info());
-            env.sink.saveSnapshot(name, entry, snap);
-          });
-          return name;
-        }
-        if (!given) snapshotModule.completeFrames(snap, taker.info());
-        return env.sink.saveSnapshot(name, entry, snap);
+        return given ? env.sink.saveSnapshot(name, entry, snap) : saveTaken(name, entry, snap);
       };
       if (!building) return save(snapshot);
       building.then(save).catch(reportError);
       return name;
+    },
+
+    // Saves a snapshot taken in this program a moment ago (the one taken at
+    // an out-of-memory) in `format`; returns the file name, or null.
+    saveSnapshotNow: function (format, snapshot) {
+      var entry;
+      try {
+        entry = formats.formatByName(format);
+      } catch (e) {
+        return reportError(e);
+      }
+      return saveTaken(profileName(snapshot, entry), entry, snapshot);
     },
 
     // A heap dump (formats/heap_dump.js): the snapshot with its heap graph

@@ -55,10 +55,30 @@ static void *failed(uint64_t *calls) {
   return NULL;
 }
 
+/* jslib/out_of_memory.js: the report and snapshot of an out-of-memory. */
+extern void emheap_js_out_of_memory(size_t size);
+
+/* The allocator could not meet a request of `size` bytes (it returned
+** NULL: builds with ABORTING_MALLOC=0; with ABORTING_MALLOC Emscripten
+** aborts inside the allocator, and the JS library reports it there). The
+** first such failure is reported, while the failed call is still on the
+** stack; later ones are only counted. Out of line: it never runs on a
+** call that succeeds. */
+static __attribute__((noinline)) void report_out_of_memory(size_t size) {
+  static uint32_t reported;
+  if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED)) emheap_js_out_of_memory(size);
+}
+
+static void *out_of_memory(size_t size, uint64_t *calls) {
+  failed(calls);
+  report_out_of_memory(size);
+  return NULL;
+}
+
 void *malloc(size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emscripten_builtin_malloc(size);
   void *p = emscripten_builtin_malloc(size);
-  if (__builtin_expect(!p, 0)) return failed(&C->malloc_calls);
+  if (__builtin_expect(!p, 0)) return out_of_memory(size, &C->malloc_calls);
   return emheap_track_new(p, size, &C->malloc_calls);
 }
 
@@ -97,7 +117,11 @@ static void *allocator_calloc(size_t count, size_t size) {
 void *calloc(size_t count, size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return allocator_calloc(count, size);
   void *p = allocator_calloc(count, size);
-  if (__builtin_expect(!p, 0)) return failed(&C->calloc_calls);
+  if (__builtin_expect(!p, 0)) {
+    size_t bytes;
+    if (__builtin_mul_overflow(count, size, &bytes)) return failed(&C->calloc_calls); /* no such size */
+    return out_of_memory(bytes, &C->calloc_calls);
+  }
   return emheap_track_new(p, (size_t)count * size, &C->calloc_calls);
 }
 
@@ -125,7 +149,7 @@ void *realloc(void *ptr, size_t size) {
   }
   if (!ptr) {
     void *p = emscripten_builtin_malloc(size);
-    if (!p) return failed(&C->realloc_calls);
+    if (!p) return out_of_memory(size, &C->realloc_calls);
     return emheap_track_new(p, size, &C->realloc_calls);
   }
   if (!emheap_plausible_block(ptr)) {
@@ -153,6 +177,7 @@ void *realloc(void *ptr, size_t size) {
     emheap_count_live(old_usable);
     C->total_bytes -= old_usable;
     emheap_unlock();
+    report_out_of_memory(size);
     return NULL;
   }
   return emheap_track_new(p, size, &C->realloc_calls);
@@ -161,7 +186,7 @@ void *realloc(void *ptr, size_t size) {
 void *memalign(size_t alignment, size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emscripten_builtin_memalign(alignment, size);
   void *p = emscripten_builtin_memalign(alignment, size);
-  if (!p) return failed(&C->memalign_calls);
+  if (!p) return out_of_memory(size, &C->memalign_calls);
   return emheap_track_new(p, size, &C->memalign_calls);
 }
 

@@ -40,7 +40,7 @@ test('the outside wins over Module.emheapOptions; bad values are said and left o
   const w = collect();
   const outside = outsideSettings('?emheap=exact&emheap_depth=0&emheap_contexts=verify', null);
   const config = readConfig({mode: 'sampled', samplingInterval: 8192, stackDepth: 20, contexts: 'maybe'}, outside, w.warn, seed);
-  assert.deepEqual(config, {contexts: 'verify', mode: 'exact', samplingInterval: 8192, stackDepth: 20, seed: 42});
+  assert.deepEqual(config, {contexts: 'verify', outOfMemoryReport: true, mode: 'exact', samplingInterval: 8192, stackDepth: 20, seed: 42});
   assert.deepEqual(w.said, [
     'emheap: ignoring contexts "maybe" from Module.emheapOptions: use on, off or verify',
     'emheap: ignoring stack depth "0" from the page URL: use a whole number of frames from 1 to ' +
@@ -48,9 +48,20 @@ test('the outside wins over Module.emheapOptions; bad values are said and left o
   ]);
   const bad = collect();
   const none = readConfig({mode: 'fast', samplingInterval: 2 ** 31, seed: 1.5}, null, bad.warn, seed);
-  assert.deepEqual(none, {contexts: true, seed: 42});
+  assert.deepEqual(none, {contexts: true, outOfMemoryReport: true, seed: 42});
   assert.equal(bad.said.length, 3);
   assert.equal(readConfig({seed: 7}, null, bad.warn, seed).seed, 7, 'a seed asked for is kept');
+});
+
+test('the report at an out-of-memory is on unless turned off; the outside wins', () => {
+  const w = collect();
+  assert.equal(readConfig({}, null, w.warn, seed).outOfMemoryReport, true);
+  assert.equal(readConfig({outOfMemory: false}, null, w.warn, seed).outOfMemoryReport, false);
+  assert.equal(readConfig({outOfMemory: false}, outsideSettings('', {EMHEAP_OOM: 'on'}), w.warn, seed).outOfMemoryReport, true);
+  assert.equal(readConfig({}, outsideSettings('?emheap_oom=off', null), w.warn, seed).outOfMemoryReport, false);
+  assert.deepEqual(w.said, []);
+  assert.equal(readConfig({outOfMemory: 'later'}, null, w.warn, seed).outOfMemoryReport, true);
+  assert.deepEqual(w.said, ['emheap: ignoring outOfMemory "later" from Module.emheapOptions: use on or off']);
 });
 
 test('wrapper lists add up from the link line, the options and the outside', () => {

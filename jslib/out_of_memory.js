@@ -1,0 +1,71 @@
+// out_of_memory.js -- the moment the program runs out of memory, the one
+// moment a user most needs the profile: a few lines on what filled the
+// memory (model/out_of_memory.js), and a snapshot taken then, saved as
+// Ctrl+Shift+H saves one and kept as emheap.lastOutOfMemory.
+//
+// Called from two places (jslib/library_emheap.js): Emscripten's
+// abortOnCannotGrowMemory, just before it aborts the program (the default
+// fixed heap, ABORTING_MALLOC), and the runtime's first allocation that
+// returns NULL (ABORTING_MALLOC=0). Both run inside the failed allocation,
+// so the JS stack still holds its wasm frames. Everything here reads
+// memory from JS and allocates nothing in wasm; an error here is said in a
+// line and swallowed: the program's own abort or NULL follows unchanged.
+'use strict';
+
+var layout = require('./layout');
+var isAllocatorWrapper = require('./v8_stack').isAllocatorWrapper;
+var outOfMemoryLines = require('../model/out_of_memory').outOfMemoryLines;
+
+// p: jslib/page.js's profiler; host: the library's ({err, buffer,
+// stateAddress, heapMax}). -> handle(how, bytes, above): how 'abort'
+// (bytes: the memory size sbrk asked for) or 'null' (bytes: the request);
+// above: the wasm import or Emscripten function that called, left out of
+// the stack. Only the first call does anything.
+function outOfMemoryHandler(p, host) {
+  var done = false;
+  return function (how, bytes, above) {
+    if (done) return;
+    done = true;
+    try {
+      if (!p.settings.config().outOfMemoryReport) return;
+      var state = host.stateAddress();
+      if (!state || layout.readMode(new DataView(host.buffer()), state).mode === 'off') return;
+      // the allocation's stack first: its frames go into the snapshot's
+      var table = p.taker.table();
+      var stackId = table.resolve(table.capture(above));
+      var snapshot = p.taker.snapshot();
+      var memoryBytes = host.buffer().byteLength;
+      snapshot['outOfMemory'] = {
+        how: how,
+        requestedBytes: how === 'null' ? bytes : 0,
+        neededMemoryBytes: how === 'abort' ? bytes : 0,
+        memoryBytes: memoryBytes,
+        memoryLimitBytes: Math.max(memoryBytes, host.heapMax()),
+        stack: stackId ? callerFrames(table.stacks[stackId].frames, table.frames) : [],
+      };
+      p.api['lastOutOfMemory'] = snapshot;
+      var lines = outOfMemoryLines(snapshot);
+      lines.push('  the snapshot: emheap.lastOutOfMemory, and the file saved now (`emheap top FILE` ranks its sites)');
+      host.err(lines.map(function (line) { return 'emheap: ' + line; }).join('\n'));
+      p.files.saveSnapshotNow('speedscope', snapshot);
+    } catch (e) {
+      host.err('emheap: out of memory, and no report could be made: ' + (e && e.message || e));
+    }
+  };
+}
+
+// The failed allocation's stack as its caller sees it: taken inside the
+// allocator (sbrk, dlmalloc's or emmalloc's own functions, then malloc or
+// operator new), it starts with frames a site's stack never has. Everything
+// up to the first run of allocator entry points goes; a stack with none
+// (no function names) is kept whole. stack: frame indices, leaf first.
+function callerFrames(stack, frames) {
+  var first = -1;
+  for (var i = 0; i < stack.length && first < 0; i++) if (isAllocatorWrapper(frames[stack[i]].name)) first = i;
+  if (first < 0) return stack.slice();
+  var end = first;
+  while (end < stack.length && isAllocatorWrapper(frames[stack[end]].name)) end++;
+  return stack.slice(end);
+}
+
+module.exports = {outOfMemoryHandler: outOfMemoryHandler, callerFrames: callerFrames};

@@ -1,0 +1,65 @@
+// out_of_memory.js -- what filled the memory when it ran out: the lines the
+// page prints on its console at an out-of-memory (jslib/out_of_memory.js)
+// and `emheap top` prints for a snapshot taken then, the same words in both.
+//
+// snapshot.outOfMemory (set only on a snapshot taken at that moment):
+//   how               'abort': Emscripten aborted the program because the
+//                     wasm memory could not grow (ABORTING_MALLOC, its
+//                     default without ALLOW_MEMORY_GROWTH); 'null': the
+//                     allocator returned NULL (ABORTING_MALLOC=0)
+//   requestedBytes    the request that failed ('null'; 0 where unknown)
+//   neededMemoryBytes the memory size sbrk asked for ('abort'; 0 where unknown)
+//   memoryBytes       the wasm memory then
+//   memoryLimitBytes  the most it could grow to
+//   stack             frame indices of the failed allocation, leaf first
+'use strict';
+
+const { formatBytes, formatCount } = require('./numbers');
+const { topSites, stackText } = require('./sites');
+const { frameText } = require('./names');
+
+const TOP_SITES = 5;
+const STACK_FRAMES = 4;
+
+// "leak_entry oom.c:17 < main oom.c:26": the first frames, leaf first.
+function stackLine(snapshot, stack) {
+  const names = stack.slice(0, STACK_FRAMES).map((i) => frameText(snapshot.frames[i], true));
+  return stackText(names) + (stack.length > STACK_FRAMES ? ' < ...' : '');
+}
+
+// -> the lines (no prefix, no newline) for a snapshot taken at an
+// out-of-memory, or [] for any other snapshot.
+function outOfMemoryLines(snapshot) {
+  const oom = snapshot.outOfMemory;
+  if (!oom) return [];
+  const s = snapshot.summary;
+  const lines = [];
+  const limit = oom.memoryLimitBytes > oom.memoryBytes ? `, its limit ${formatBytes(oom.memoryLimitBytes)}`
+    : ', its limit';
+  if (oom.how === 'abort') {
+    lines.push(`out of memory: the wasm memory (${formatBytes(oom.memoryBytes)}${limit}) could not grow` +
+      (oom.neededMemoryBytes ? ` to ${formatBytes(oom.neededMemoryBytes)}` : '') + ': Emscripten aborted the program');
+  } else {
+    lines.push(`out of memory: a request of ${formatCount(oom.requestedBytes)} bytes returned NULL ` +
+      `(wasm memory ${formatBytes(oom.memoryBytes)}${limit})`);
+  }
+  lines.push(`  the allocation: ${oom.stack && oom.stack.length ? stackLine(snapshot, oom.stack) : '(no stack could be taken)'}`);
+  const arena = Math.max(0, s.breakNow - s.heapBase);
+  const rest = Math.max(0, arena - s.liveBytes - s.tableBytes);
+  lines.push(`  memory: ${formatBytes(s.heapBase)} static data and stacks, ${formatBytes(s.liveBytes)} live in ` +
+    `${formatCount(s.liveBlocks)} blocks, ${formatBytes(s.tableBytes)} emheap's tables, ${formatBytes(rest)} ` +
+    `allocator overhead and free blocks, ${formatBytes(Math.max(0, oom.memoryBytes - s.breakNow))} never handed to the allocator`);
+  const top = topSites(snapshot, { sort: 'bytes', top: TOP_SITES });
+  if (top.sites.length && s.liveBytes > 0) {
+    lines.push(`  top sites by live bytes (${formatCount(top.totalSites)} sites):`);
+    for (const row of top.sites) {
+      if (row.liveBytes <= 0) break;
+      const share = (100 * row.liveBytes / s.liveBytes).toFixed(1).padStart(5);
+      const stack = snapshot.sites.find((site) => site.id === row.id).stack;
+      lines.push(`    ${share}%  ${formatBytes(row.liveBytes).padStart(10)}  ${stackLine(snapshot, stack)}`);
+    }
+  }
+  return lines;
+}
+
+module.exports = { outOfMemoryLines };
