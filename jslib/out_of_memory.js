@@ -41,7 +41,7 @@ function outOfMemoryHandler(p, host) {
         neededMemoryBytes: how === 'abort' ? bytes : 0,
         memoryBytes: memoryBytes,
         memoryLimitBytes: Math.max(memoryBytes, host.heapMax()),
-        stack: stackId ? callerFrames(table.stacks[stackId].frames, table.frames) : [],
+        stack: stackId ? callerFrames(table.stacks[stackId].frames, table.frames, host.onWorker) : [],
       };
       p.api['lastOutOfMemory'] = snapshot;
       var lines = outOfMemoryLines(snapshot);
@@ -58,14 +58,18 @@ function outOfMemoryHandler(p, host) {
 // allocator (sbrk, dlmalloc's or emmalloc's own functions, then malloc or
 // operator new), it starts with frames a site's stack never has. Everything
 // up to the first run of allocator entry points goes; a stack with none
-// (no function names) is kept whole. stack: frame indices, leaf first.
-function callerFrames(stack, frames) {
+// (no function names) is kept whole. On a worker, the JS frames at the
+// root end are the worker's start-up plumbing (its onmessage), not a
+// caller, and go too, as they do from a worker's sites
+// (stack_table.js capturePairs). stack: frame indices, leaf first.
+function callerFrames(stack, frames, onWorker) {
   var first = -1;
   for (var i = 0; i < stack.length && first < 0; i++) if (isAllocatorWrapper(frames[stack[i]].name)) first = i;
-  if (first < 0) return stack.slice();
   var end = first;
-  while (end < stack.length && isAllocatorWrapper(frames[stack[end]].name)) end++;
-  return stack.slice(end);
+  while (end >= 0 && end < stack.length && isAllocatorWrapper(frames[stack[end]].name)) end++;
+  var out = stack.slice(Math.max(end, 0));
+  if (onWorker) while (out.length > 1 && frames[out[out.length - 1]].funcIndex === undefined) out.pop();
+  return out;
 }
 
 module.exports = {outOfMemoryHandler: outOfMemoryHandler, callerFrames: callerFrames};

@@ -56,7 +56,9 @@ function outOfMemoryLines(snapshot) {
       if (row.liveBytes <= 0) break;
       const share = (100 * row.liveBytes / s.liveBytes).toFixed(1).padStart(5);
       const stack = snapshot.sites.find((site) => site.id === row.id).stack;
-      lines.push(`    ${share}%  ${formatBytes(row.liveBytes).padStart(10)}  ${stackLine(snapshot, stack)}`);
+      // a site with no stack says why by its label ("(unattributed)", or
+      // the main thread's sites in a snapshot a worker took)
+      lines.push(`    ${share}%  ${formatBytes(row.liveBytes).padStart(10)}  ${stack.length ? stackLine(snapshot, stack) : row.label}`);
     }
   }
   return lines;

@@ -40,6 +40,11 @@ test("the failed allocation's stack starts at its caller: the allocator's own fr
   assert.deepEqual(callerFrames([4, 5], frames), [4, 5], 'no allocator frame: kept whole');
   const unnamed = [{name: 'wasm-function[3]'}, {name: 'wasm-function[9]'}];
   assert.deepEqual(callerFrames([0, 1], unnamed), [0, 1]);
+  // a worker's start-up JS at the root end goes; a page's JS caller stays
+  const onWorker = [{name: 'malloc', funcIndex: 1}, {name: 'leak', funcIndex: 2}, {name: 'run', funcIndex: 3},
+    {name: 'self.onmessage', file: 'app.worker.js'}, {name: 'MessagePort.<anonymous>', file: 'app.worker.js'}];
+  assert.deepEqual(callerFrames([0, 1, 2, 3, 4], onWorker, true), [1, 2]);
+  assert.deepEqual(callerFrames([0, 1, 2, 3, 4], onWorker, false), [1, 2, 3, 4]);
 });
 
 // A profiler whose snapshot is `snapshot`, and what its parts were asked.

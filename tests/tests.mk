@@ -38,7 +38,7 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
 # Out of memory on Emscripten's defaults (fixed heap, ABORTING_MALLOC, the
 # default mode), with both allocators; with ABORTING_MALLOC=0; and without
 # emheap, what the program does on its own.
-OUT_OF_MEMORY_PROGRAMS := $(foreach v,dlmalloc emmalloc nullmalloc plain,$(TEST_BUILD)/out_of_memory.$(v).js)
+OUT_OF_MEMORY_PROGRAMS := $(foreach v,dlmalloc emmalloc nullmalloc plain threads,$(TEST_BUILD)/out_of_memory.$(v).js)
 TEST_PROGRAMS += $(OUT_OF_MEMORY_PROGRAMS)
 OUT_OF_MEMORY_DEPS := tests/runtime/out_of_memory.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
 $(TEST_BUILD)/out_of_memory.dlmalloc.js $(TEST_BUILD)/out_of_memory.emmalloc.js: $(TEST_BUILD)/out_of_memory.%.js: $(OUT_OF_MEMORY_DEPS)
@@ -47,6 +47,10 @@ $(TEST_BUILD)/out_of_memory.dlmalloc.js $(TEST_BUILD)/out_of_memory.emmalloc.js:
 $(TEST_BUILD)/out_of_memory.nullmalloc.js: $(OUT_OF_MEMORY_DEPS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sABORTING_MALLOC=0 -o $@
+$(TEST_BUILD)/out_of_memory.threads.js: tests/runtime/out_of_memory.c $(B)/emheap-mt.o $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread -DLEAK_ON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
+	  --profiling-funcs -pthread -sPTHREAD_POOL_SIZE=2 -o $@
 $(TEST_BUILD)/out_of_memory.plain.js: tests/runtime/out_of_memory.c
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< -o $@

@@ -7,11 +7,16 @@
 ** expects emheap to name leak_entry as the site that filled the memory.
 **
 ** make_table keeps 1 MB from a site of its own; leak_entry is called in a
-** loop (so binaryen keeps its frame) and leaks 64 KiB a call.
+** loop (so binaryen keeps its frame) and leaks 64 KiB a call. Built with
+** -DLEAK_ON_THREAD -pthread, the leak runs on a pthread (leak_thread), and
+** the memory runs out on a worker.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef LEAK_ON_THREAD
+#include <pthread.h>
+#endif
 
 static void *volatile sink;
 static volatile int tag; /* sizes binaryen cannot fold */
@@ -28,8 +33,8 @@ __attribute__((noinline)) static void *leak_entry(int i) {
   return p;
 }
 
-int main(void) {
-  sink = make_table(1);
+/* 3 when malloc returned NULL (ABORTING_MALLOC=0); never returns otherwise. */
+static int leak_until_full(void) {
   for (int i = 0;; i++) {
     void *p = leak_entry(i);
     if (!p) {
@@ -38,4 +43,24 @@ int main(void) {
     }
     sink = p;
   }
+}
+
+#ifdef LEAK_ON_THREAD
+static void *leak_thread(void *arg) {
+  (void)arg;
+  return (void *)(long)leak_until_full();
+}
+#endif
+
+int main(void) {
+  sink = make_table(1);
+#ifdef LEAK_ON_THREAD
+  pthread_t thread;
+  void *status;
+  pthread_create(&thread, NULL, leak_thread, NULL);
+  pthread_join(thread, &status);
+  return (int)(long)status;
+#else
+  return leak_until_full();
+#endif
 }
