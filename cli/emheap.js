@@ -16,6 +16,7 @@ const { EmheapError } = require('./errors');
 const { readSnapshotFile } = require('./read_snapshot');
 const { SORTS, topSites, stackText, modeNote, requestedLiveBytes } = require('../model/sites');
 const { outOfMemoryLines } = require('../model/out_of_memory');
+const { growthLines } = require('../model/growth');
 const { siteErrorText, hasSampledBlocks } = require('../model/estimates');
 const { diffSnapshots, sortDiffRows, diffReport, DIFF_SORTS } = require('../model/diff');
 const { checkBudgets } = require('./budget');
@@ -230,7 +231,13 @@ function snapshotHeader(file, snap) {
         `${plural(snap.sites.length, 'site')} (per-site numbers are those of that moment)\n`
       : `live ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}${sizesNote(snap)}, ` +
         `peak ${units.formatBytes(s.peakLiveBytes)}, ${plural(snap.sites.length, 'site')}\n`) +
-    memoryNote(snap) + leakNote(snap) + layerNote(snap) + outOfMemoryNote(snap);
+    memoryNote(snap) + growthNote(snap) + leakNote(snap) + layerNote(snap) + outOfMemoryNote(snap);
+}
+
+// The memory's growths, each with the site whose allocation made it.
+function growthNote(snap) {
+  const lines = growthLines(snap);
+  return lines.length ? lines.join('\n') + '\n' : '';
 }
 
 // A snapshot taken when the memory ran out: what could not be met, and
