@@ -44,10 +44,13 @@ function outOfMemoryHandler(p, host) {
         stack: stackId ? callerFrames(table.stacks[stackId].frames, table.frames, host.onWorker) : [],
       };
       p.api['lastOutOfMemory'] = snapshot;
+      // saved first, so that the report can name the file: on a worker
+      // the sink's own line may never reach the console before the abort
+      var name = p.files.saveSnapshotNow('speedscope', snapshot);
       var lines = outOfMemoryLines(snapshot);
-      lines.push('  the snapshot: emheap.lastOutOfMemory, and the file saved now (`emheap top FILE` ranks its sites)');
+      lines.push('  the snapshot: ' + (name ? name + ' (`emheap top ' + name + '` ranks its sites), and ' : '') +
+        'emheap.lastOutOfMemory');
       host.err(lines.map(function (line) { return 'emheap: ' + line; }).join('\n'));
-      p.files.saveSnapshotNow('speedscope', snapshot);
     } catch (e) {
       host.err('emheap: out of memory, and no report could be made: ' + (e && e.message || e));
     }
