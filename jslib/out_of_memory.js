@@ -12,12 +12,11 @@
 // line and swallowed: the program's own abort or NULL follows unchanged.
 'use strict';
 
-var layout = require('./layout');
 var isAllocatorWrapper = require('./v8_stack').isAllocatorWrapper;
 var outOfMemoryLines = require('../model/out_of_memory').outOfMemoryLines;
 
 // p: jslib/page.js's profiler; host: the library's ({err, buffer,
-// stateAddress, heapMax}). -> handle(how, bytes, above): how 'abort'
+// heapMax, onWorker}). -> handle(how, bytes, above): how 'abort'
 // (bytes: the memory size sbrk asked for) or 'null' (bytes: the request);
 // above: the wasm import or Emscripten function that called, left out of
 // the stack. Only the first call does anything.
@@ -28,8 +27,7 @@ function outOfMemoryHandler(p, host) {
     done = true;
     try {
       if (!p.settings.config().outOfMemoryReport) return;
-      var state = host.stateAddress();
-      if (!state || layout.readMode(new DataView(host.buffer()), state).mode === 'off') return;
+      if (!p.taker.attached() || p.taker.modeNow() === 'off') return;
       // the allocation's stack first: its frames go into the snapshot's
       var table = p.taker.table();
       var stackId = table.resolve(table.capture(above));

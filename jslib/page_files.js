@@ -69,6 +69,35 @@ function pageFiles(parts) {
     return env.sink.saveSnapshot(name, entry, snapshot);
   };
 
+  // The two snapshots (after: now when not given) and their diff, printed;
+  // or null after saying why.
+  var compare = function (before, after) {
+    var result;
+    try {
+      before = asSnapshot(before, 'before');
+      after = after === undefined ? taker.snapshot() : asSnapshot(after, 'after');
+      result = diffModel.diffSnapshots(before, after);
+    } catch (e) {
+      return reportError(e);
+    }
+    result.rows = diffModel.sortDiffRows(result.rows, 'bytes');
+    var t = result.totals;
+    var log = env.console();
+    log.log('emheap diff: live bytes ' + t.liveBytes.before + ' -> ' + t.liveBytes.after +
+      ' (' + (t.liveBytes.delta >= 0 ? '+' : '') + t.liveBytes.delta + '), live blocks ' + t.liveBlocks.before +
+      ' -> ' + t.liveBlocks.after + ', ' + result.rows.length + ' changed sites');
+    if (result.rows.length && typeof log.table === 'function') {
+      log.table(result.rows.map(function (r) {
+        return {'site': r.label + (r.status === 'both' ? '' : ' (' + r.status + ')'),
+          '# New': r.newAllocs, '# Deleted': r.freedBlocks, '# Delta': r.countDelta,
+          'Alloc. Size': r.allocBytes, 'Freed Size': r.freedBytes, 'Size Delta': r.sizeDelta,
+          'stack (leaf first)': diffModel.stackText(r.stack)};
+      }));
+    }
+    result.notes.forEach(function (n) { log.log('emheap diff: note: ' + n); });
+    return {before: before, after: after, result: result};
+  };
+
   var files = {
     // Builds the file and saves it. `snapshot` (optional) is a snapshot or
     // a file emheap wrote, saved in place of the heap as it is now. Returns
@@ -150,47 +179,16 @@ function pageFiles(parts) {
     // (model/diff.js, the same code), printed with console.table and
     // returned as {rows (largest size delta first), sum, totals, notes}.
     diff: function (before, after) {
-      var result;
-      try {
-        before = asSnapshot(before, 'before');
-        after = after === undefined ? taker.snapshot() : asSnapshot(after, 'after');
-        result = diffModel.diffSnapshots(before, after);
-      } catch (e) {
-        return reportError(e);
-      }
-      result.rows = diffModel.sortDiffRows(result.rows, 'bytes');
-      var t = result.totals;
-      var log = env.console();
-      log.log('emheap diff: live bytes ' + t.liveBytes.before + ' -> ' + t.liveBytes.after +
-        ' (' + (t.liveBytes.delta >= 0 ? '+' : '') + t.liveBytes.delta + '), live blocks ' + t.liveBlocks.before +
-        ' -> ' + t.liveBlocks.after + ', ' + result.rows.length + ' changed sites');
-      if (result.rows.length && typeof log.table === 'function') {
-        log.table(result.rows.map(function (r) {
-          return {'site': r.label + (r.status === 'both' ? '' : ' (' + r.status + ')'),
-            '# New': r.newAllocs, '# Deleted': r.freedBlocks, '# Delta': r.countDelta,
-            'Alloc. Size': r.allocBytes, 'Freed Size': r.freedBytes, 'Size Delta': r.sizeDelta,
-            'stack (leaf first)': diffModel.stackText(r.stack)};
-        }));
-      }
-      result.notes.forEach(function (n) { log.log('emheap diff: note: ' + n); });
-      return result;
+      var compared = compare(before, after);
+      return compared && compared.result;
     },
 
     // Saves the diff as `emheap diff --json` prints it (sites by size delta).
     downloadDiff: function (before, after) {
-      if (after === undefined) {
-        try {
-          after = taker.snapshot();
-        } catch (e) {
-          return reportError(e);
-        }
-      }
-      var result = files.diff(before, after);
-      if (!result) return null;
-      before = asSnapshot(before, 'before');
-      after = asSnapshot(after, 'after');
-      var body = diffModel.diffReport(before, after, {sort: 'bytes', diff: result});
-      return env.sink.saveText('memory-diff-' + fileTime(after.capturedAt) + '.json',
+      var compared = compare(before, after);
+      if (!compared) return null;
+      var body = diffModel.diffReport(compared.before, compared.after, {sort: 'bytes', diff: compared.result});
+      return env.sink.saveText('memory-diff-' + fileTime(compared.after.capturedAt) + '.json',
         JSON.stringify(body, null, 2), 'application/json');
     },
   };

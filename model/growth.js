@@ -5,18 +5,16 @@
 'use strict';
 
 const { formatBytes, formatCount } = require('./numbers');
-const { stackText, siteLabel } = require('./sites');
-const { frameText } = require('./names');
+const { shortStackText, siteLabel } = require('./sites');
+const { UNATTRIBUTED } = require('./snapshot_file');
 
 const STACK_FRAMES = 3;
 
 // The site a growth was charged to, as text: its first frames, or its label.
 function growthSite(snapshot, siteId) {
   const site = snapshot.sites.find((s) => s.id === siteId);
-  if (!site) return siteId === 0 ? '(unattributed)' : `(site ${siteId}, not in this snapshot)`;
-  if (!site.stack.length) return siteLabel(snapshot, site);
-  const names = site.stack.slice(0, STACK_FRAMES).map((i) => frameText(snapshot.frames[i], true));
-  return stackText(names) + (site.stack.length > STACK_FRAMES ? ' < ...' : '');
+  if (!site) return siteId === 0 ? UNATTRIBUTED : `(site ${siteId}, not in this snapshot)`;
+  return site.stack.length ? shortStackText(snapshot, site.stack, STACK_FRAMES) : siteLabel(snapshot, site);
 }
 
 // -> lines (no newline) on the last `last` growths, oldest first, and how

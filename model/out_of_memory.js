@@ -15,17 +15,10 @@
 'use strict';
 
 const { formatBytes, formatCount } = require('./numbers');
-const { topSites, stackText } = require('./sites');
-const { frameText } = require('./names');
+const { topSites, shortStackText } = require('./sites');
 
 const TOP_SITES = 5;
 const STACK_FRAMES = 4;
-
-// "leak_entry oom.c:17 < main oom.c:26": the first frames, leaf first.
-function stackLine(snapshot, stack) {
-  const names = stack.slice(0, STACK_FRAMES).map((i) => frameText(snapshot.frames[i], true));
-  return stackText(names) + (stack.length > STACK_FRAMES ? ' < ...' : '');
-}
 
 // -> the lines (no prefix, no newline) for a snapshot taken at an
 // out-of-memory, or [] for any other snapshot.
@@ -43,7 +36,7 @@ function outOfMemoryLines(snapshot) {
     lines.push(`out of memory: a request of ${formatCount(oom.requestedBytes)} bytes returned NULL ` +
       `(wasm memory ${formatBytes(oom.memoryBytes)}${limit})`);
   }
-  lines.push(`  the allocation: ${oom.stack && oom.stack.length ? stackLine(snapshot, oom.stack) : '(no stack could be taken)'}`);
+  lines.push(`  the allocation: ${oom.stack && oom.stack.length ? shortStackText(snapshot, oom.stack, STACK_FRAMES) : '(no stack could be taken)'}`);
   const arena = Math.max(0, s.breakNow - s.heapBase);
   const rest = Math.max(0, arena - s.liveBytes - s.tableBytes);
   lines.push(`  memory: ${formatBytes(s.heapBase)} static data and stacks, ${formatBytes(s.liveBytes)} live in ` +
@@ -58,7 +51,7 @@ function outOfMemoryLines(snapshot) {
       const stack = snapshot.sites.find((site) => site.id === row.id).stack;
       // a site with no stack says why by its label ("(unattributed)", or
       // the main thread's sites in a snapshot a worker took)
-      lines.push(`    ${share}%  ${formatBytes(row.liveBytes).padStart(10)}  ${stack.length ? stackLine(snapshot, stack) : row.label}`);
+      lines.push(`    ${share}%  ${formatBytes(row.liveBytes).padStart(10)}  ${stack.length ? shortStackText(snapshot, stack, STACK_FRAMES) : row.label}`);
     }
   }
   return lines;

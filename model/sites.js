@@ -8,6 +8,7 @@ const { instancesBySite } = require('./heap_section');
 const { estimatedPart } = require('./estimates');
 
 const { UNATTRIBUTED } = require('./snapshot_file');
+const { frameText } = require('./names');
 
 // What to do when emheap's tables had no room for everything (fixed heaps):
 // said by `emheap top` and by the leak report (jslib/leak_report.js).
@@ -36,6 +37,13 @@ function siteLabel(snapshot, site) {
 // "leak_memory < parse_chunk < main", or "(unattributed)".
 function stackText(names) {
   return names.length ? names.join(' < ') : UNATTRIBUTED;
+}
+
+// "leak_entry oom.c:17 < main oom.c:26 < ...": the first `depth` frames of
+// a stack (frame indices, leaf first) with their places, short C++ names.
+function shortStackText(snapshot, stack, depth) {
+  const names = stack.slice(0, depth).map((i) => frameText(snapshot.frames[i], true));
+  return stackText(names) + (stack.length > depth ? ' < ...' : '');
 }
 
 // Frames of a site for JSON output: {name, file?, line?}, leaf first.
@@ -134,6 +142,6 @@ function requestedLiveBytes(snapshot) {
 }
 
 module.exports = {
-  SORTS, UNATTRIBUTED, TABLE_ROOM_ADVICE, stackNames, siteLabel, stackText, stackFrames, sortBy, topSites, modeNote,
+  SORTS, UNATTRIBUTED, TABLE_ROOM_ADVICE, stackNames, siteLabel, stackText, shortStackText, stackFrames, sortBy, topSites, modeNote,
   requestedLiveBytes,
 };

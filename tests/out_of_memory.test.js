@@ -55,12 +55,10 @@ function fakeProfiler(snapshot, over) {
   const p = Object.assign({
     api: {},
     settings: {config: () => ({outOfMemoryReport: true})},
-    taker: {table: () => table, snapshot: () => snapshot},
+    taker: {table: () => table, snapshot: () => snapshot, attached: () => true, modeNow: () => 'exact'},
     files: {saveSnapshotNow: (format, snap) => { saved.push([format, snap]); return 'f.json'; }},
   }, over);
-  const view = new DataView(new ArrayBuffer(4096));
-  view.setUint32(1024 + 8, 1, true); // a state in exact mode
-  const host = {err: (t) => said.push(t), buffer: () => view.buffer, stateAddress: () => 1024, heapMax: () => 16 * MiB};
+  const host = {err: (t) => said.push(t), buffer: () => new ArrayBuffer(4096), heapMax: () => 16 * MiB};
   return {p, host, said, saved};
 }
 
@@ -85,7 +83,7 @@ test('turned off: nothing; a report that fails says so in a line and never throw
   const off = fakeProfiler(makeSnapshot(), {settings: {config: () => ({outOfMemoryReport: false})}});
   outOfMemoryHandler(off.p, off.host)('abort', 1, null);
   assert.deepEqual([off.said, off.saved], [[], []]);
-  const failing = fakeProfiler(makeSnapshot(), {taker: {table: () => { throw new Error('memory gone'); }}});
+  const failing = fakeProfiler(makeSnapshot(), {taker: {attached: () => true, modeNow: () => 'exact', table: () => { throw new Error('memory gone'); }}});
   assert.doesNotThrow(() => outOfMemoryHandler(failing.p, failing.host)('abort', 1, null));
   assert.deepEqual(failing.said, ['emheap: out of memory, and no report could be made: memory gone']);
 });

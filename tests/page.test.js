@@ -19,6 +19,7 @@ const {bundle} = require('../jslib/bundle');
 const layout = require('../jslib/layout');
 const {FORMATS} = require('../formats/index');
 const {makeSnapshot} = require('./lib/fixtures');
+const {fakeDocument, nthDownload} = require('./lib/fake_document');
 
 const SOURCE = bundle().source;
 
@@ -83,32 +84,16 @@ test('a worker (no document, not node) refuses to save, says why, and returns nu
   assert.match(c.said.join('\n'), /emheap: cannot save a file here: no document \(a worker\?\) and not node/);
 });
 
-// A page with just enough of a document to download: each click hands the
-// Blob behind its link to `saved`.
+// A page: its document downloads (tests/lib/fake_document.js).
 function fakePage() {
-  const saved = [];
-  const urls = new Map();
+  const {document, URL, saved} = fakeDocument();
   const c = quietConsole();
   const g = {
-    console: c, Blob, Response, setTimeout, setInterval: () => 0,
-    URL: {createObjectURL: (blob) => { const u = `blob:${urls.size}`; urls.set(u, blob); return u; }, revokeObjectURL: () => {}},
+    console: c, Blob, Response, setTimeout, setInterval: () => 0, URL, document,
     location: {href: 'http://localhost/app.html', search: ''},
     navigator: {},
-    document: {
-      createElement: () => {
-        const a = {style: {}, remove() {}, click() { saved.push({name: a.download, blob: urls.get(a.href)}); }};
-        return a;
-      },
-      body: {appendChild() {}},
-    },
   };
   return {g, saved, console: c};
-}
-
-async function savedFile(saved, count) {
-  for (let i = 0; i < 200 && saved.length < count; i++) await new Promise((r) => setTimeout(r, 5));
-  assert.equal(saved.length, count, 'files saved');
-  return saved[count - 1];
 }
 
 test('a page downloads every format as the formats write it; without CompressionStream, pprof uncompressed', async () => {
@@ -135,7 +120,7 @@ test('a page downloads every format as the formats write it; without Compression
       continue;
     }
     const returned = p.api.downloadSnapshot(name, snap);
-    const file = await savedFile(saved, ++files);
+    const file = await nthDownload(saved, ++files);
     assert.equal(file.name, entry.gzip ? returned.replace(/\.gz$/, '') : returned, name);
     assert.ok(file.name.startsWith('memory-profile-' + snap.capturedAt.replace(/:/g, '-')), file.name);
     assert.ok(Buffer.from(await file.blob.arrayBuffer()).equals(want), name);

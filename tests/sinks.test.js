@@ -10,6 +10,7 @@ const os = require('node:os');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const sinks = require('../output/sinks');
+const {fakeDocument, nthDownload} = require('./lib/fake_document');
 
 const TEXT_FORMAT = {chunks: function* (s) { yield 'a'; yield ''; yield s.text; }, mime: 'text/plain', gzip: false};
 const GZIP_FORMAT = {chunks: function* (s) { yield new Uint8Array([1, 2]); yield s.text; }, mime: 'application/gzip', gzip: true};
@@ -32,34 +33,23 @@ test('node: a new file for each save, the user\'s file left alone, gzip where th
   assert.deepEqual(logs, ['emheap: saved mine-1.txt', 'emheap: saved p.pb.gz', 'emheap: saved d.json']);
 });
 
-// A page whose clicks hand over the Blob behind the link.
+// A page whose clicks hand over the Blob behind the link (tests/lib/fake_document.js).
 function fakePage(over) {
-  const saved = [];
-  const urls = new Map();
+  const {document, URL, saved} = fakeDocument();
   const host = Object.assign({
     Blob, Response, CompressionStream, storage: null, setTimeout: () => 0, sliceMs: 30, nextTask: (fn) => setTimeout(fn, 0),
-    URL: {createObjectURL: (b) => { const u = 'blob:' + urls.size; urls.set(u, b); return u; }, revokeObjectURL: () => {}},
-    document: {body: {appendChild() {}}, createElement: () => {
-      const a = {style: {}, remove() {}, click() { saved.push({name: a.download, blob: urls.get(a.href)}); }};
-      return a;
-    }},
-    log: () => {}, warn: () => {}, reportError: (e) => { throw e; },
+    URL, document, log: () => {}, warn: () => {}, reportError: (e) => { throw e; },
   }, over);
   return {sink: sinks.pageSink(host), saved};
-}
-
-async function until(saved, n) {
-  for (let i = 0; i < 200 && saved.length < n; i++) await new Promise((r) => setTimeout(r, 5));
-  assert.equal(saved.length, n);
 }
 
 test('a page: the file built in slices, then downloaded; gzip through CompressionStream', async () => {
   const {sink, saved} = fakePage();
   assert.equal(sink.saveSnapshot('m.txt', TEXT_FORMAT, {text: 'b'}), 'm.txt');
-  await until(saved, 1);
+  await nthDownload(saved, 1);
   assert.equal(await saved[0].blob.text(), 'ab');
   assert.equal(sink.saveSnapshot('p.pb.gz', GZIP_FORMAT, {text: 'c'}), 'p.pb.gz');
-  await until(saved, 2);
+  await nthDownload(saved, 2);
   assert.equal(saved[1].name, 'p.pb.gz');
   assert.deepEqual(Array.from(zlib.gunzipSync(Buffer.from(await saved[1].blob.arrayBuffer()))), [1, 2, 99]);
   assert.equal(sink.saveText('d.json', '{}', 'application/json'), 'd.json');
@@ -69,7 +59,7 @@ test('a page: the file built in slices, then downloaded; gzip through Compressio
 test('a page without CompressionStream saves the profile uncompressed, named for it', async () => {
   const {sink, saved} = fakePage({CompressionStream: undefined});
   assert.equal(sink.saveSnapshot('p.pb.gz', GZIP_FORMAT, {text: 'c'}), 'p.pb.gz');
-  await until(saved, 1);
+  await nthDownload(saved, 1);
   assert.equal(saved[0].name, 'p.pb');
   assert.deepEqual(Array.from(new Uint8Array(await saved[0].blob.arrayBuffer())), [1, 2, 99]);
 });
