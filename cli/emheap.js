@@ -16,7 +16,7 @@ const { EmheapError } = require('./errors');
 const { readSnapshotFile } = require('./read_snapshot');
 const { SORTS, topSites, stackText, modeNote, requestedLiveBytes } = require('../model/sites');
 const { outOfMemoryLines } = require('../model/out_of_memory');
-const { growthLines } = require('../model/growth');
+const growth = require('../model/growth');
 const { siteErrorText, hasSampledBlocks } = require('../model/estimates');
 const { diffSnapshots, sortDiffRows, diffReport, DIFF_SORTS } = require('../model/diff');
 const { checkBudgets } = require('./budget');
@@ -236,7 +236,7 @@ function snapshotHeader(file, snap) {
 
 // The memory's growths, each with the site whose allocation made it.
 function growthNote(snap) {
-  const lines = growthLines(snap);
+  const lines = growth.growthLines(snap);
   return lines.length ? lines.join('\n') + '\n' : '';
 }
 
@@ -280,6 +280,15 @@ function memoryNote(snap) {
   return `wasm memory ${units.formatBytes(m.heapSize)}: ${m.now ? 'now ' + part(m.now) + '; ' : ''}at the peak ${part(m.peak)}\n`;
 }
 
+// The growths with their sites as text (model/growth.js), for --json.
+function growthsNamed(snapshot) {
+  const textOf = (id) => growth.siteText(snapshot, id);
+  return (snapshot.heapGrowth || []).map((g) => Object.assign({}, g, {
+    site: textOf(g.siteId),
+    top: (g.top || []).map((t) => Object.assign({}, t, { site: textOf(t.siteId) })),
+  }));
+}
+
 // Which allocation layer the sites were named without (model/wrappers.js).
 function layerNote(snap) {
   const w = snap.wrappers;
@@ -320,7 +329,7 @@ function printTop(args, opts, snapshot, out) {
     out(JSON.stringify(Object.assign({
       file: args[0], capturedAt: snapshot.capturedAt, source: snapshot.source,
       mode: snapshot.mode, samplingInterval: snapshot.samplingInterval, summary: snapshot.summary,
-      wrappers: snapshot.wrappers,
+      wrappers: snapshot.wrappers, heapGrowth: growthsNamed(snapshot),
     }, snapshot.outOfMemory ? { outOfMemory: snapshot.outOfMemory } : {}, result), null, 2) + '\n');
     return 0;
   }

@@ -3,8 +3,13 @@
 // Perfetto (ui.perfetto.dev) open: two counter tracks, live bytes and live
 // blocks, over time. The points come from snapshot.timeline when the snapshot
 // has one (an array of {t: milliseconds, liveBytes, liveBlocks}); otherwise
-// the file holds one point, the snapshot's summary. Pure CommonJS, embedded
-// in the --js-library too: see formats/README.md for the rules this code follows.
+// the file holds one point, the snapshot's summary. Each growth of the wasm
+// memory with a time (snapshot.heapGrowth, layout 13 on) is an instant
+// event naming the allocation's site, and steps a third track, the memory's
+// size. Pure CommonJS, embedded in the --js-library too: see
+// formats/README.md for the rules this code follows.
+
+var growth = require('../model/growth');
 
 var PID = 1;
 var TID = 1;
@@ -33,6 +38,28 @@ function points(snapshot) {
   return out;
 }
 
+// The growths that have a time: an instant each, with its site and the
+// sites that held the most, and the memory's size as a counter (from the
+// first growth's size before it, at 0).
+function growthEvents(snapshot) {
+  var timed = (snapshot.heapGrowth || []).filter(function (g) { return typeof g.t === 'number' && isFinite(g.t) && g.t >= 0; });
+  if (!timed.length) return [];
+  var textOf = function (id) { return growth.siteText(snapshot, id); };
+  var ts = function (g) { return Math.round(g.t * 1e6) / 1e3; };
+  var out = [{ name: 'wasm memory', cat: 'emheap', ph: 'C', ts: 0, pid: PID, tid: TID, args: { bytes: timed[0].fromBytes } }];
+  timed.forEach(function (g) {
+    out.push({ name: 'wasm memory', cat: 'emheap', ph: 'C', ts: ts(g), pid: PID, tid: TID, args: { bytes: g.toBytes } });
+    out.push({
+      name: 'wasm memory grew', cat: 'emheap', ph: 'i', s: 'p', ts: ts(g), pid: PID, tid: TID,
+      args: {
+        fromBytes: g.fromBytes, toBytes: g.toBytes, requestBytes: g.requestBytes || 0, site: textOf(g.siteId),
+        mostLive: growth.mostLiveText(g, textOf),
+      },
+    });
+  });
+  return out;
+}
+
 function toChromeTrace(snapshot) {
   var pts = points(snapshot);
   var summary = snapshot.summary || {};
@@ -47,6 +74,7 @@ function toChromeTrace(snapshot) {
     events.push({ name: 'live bytes', cat: 'emheap', ph: 'C', ts: p.ts, pid: PID, tid: TID, args: { bytes: p.liveBytes } });
     events.push({ name: 'live blocks', cat: 'emheap', ph: 'C', ts: p.ts, pid: PID, tid: TID, args: { blocks: p.liveBlocks } });
   });
+  growthEvents(snapshot).forEach(function (e) { events.push(e); });
   // A process-scoped instant marks the snapshot, with its exact totals.
   events.push({
     name: 'emheap snapshot', cat: 'emheap', ph: 'i', s: 'p', ts: pts[pts.length - 1].ts, pid: PID, tid: TID,

@@ -6,6 +6,7 @@
 'use strict';
 
 var wasmInstrument = require('./wasm_instrument');
+var now = require('./clock').now;
 
 // bytes (Uint8Array) and Emscripten's imports object -> a promise of
 // {instance, module, contexts, ms}; rejects if the rewrite or the compile
@@ -30,10 +31,6 @@ function instantiateRewritten(bytes, imports) {
     useTableEntries(result.instance, contexts);
     return {instance: result.instance, module: result.module, contexts: contexts};
   });
-}
-
-function now() {
-  return typeof performance !== 'undefined' && performance.now ? performance.now() : Date.now();
 }
 
 // A compiled module -> {info, translate} if it was rewritten, else null.

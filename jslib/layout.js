@@ -1,7 +1,7 @@
 // layout.js -- reads the runtime's state out of linear memory, and writes
 // the few fields JS may set (mode, sampling interval, seed, paused).
 //
-// Mirrors runtime/state_layout.h (layout version 12); the C side pins
+// Mirrors runtime/state_layout.h (layout version 13); the C side pins
 // these offsets with static asserts, tests/e2e/runtime.test.js checks that both
 // sides read the same numbers. Never calls into wasm. In a threaded program
 // (runtime built with -pthread) every read of the tables happens under the
@@ -11,16 +11,16 @@
 
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 
-var LAYOUT_VERSION = 12;
+var LAYOUT_VERSION = 13;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   sites: 160, framePool: 176, samplingInterval: 188, blockRegions: 192, blockRegionCount: 196,
-  blockCount: 200, allocator: 204, lock: 208, threaded: 212, hugeBlocks: 216, hugeSlots: 220, seed: 224, countSlots: 236, growth: 240, peakEpoch: 1264, peakBreak: 1268,
-  heapBase: 1272, sbrkPtrAddr: 1276, blocksAtPeak: 1280, blockSerial: 1284, roots: 1288, countSlotCount: 1292,
-  totalAtPeak: 1296, contextChecks: 1304, recordedBytes: 1312, recordedUsable: 1320,
-  recordedAtPeak: 1328, usableAtPeak: 1336, estimates: 1344, estimatesAtPeak: 1376, thinnedAt: 1408,
-  unseenFrees: 1416, unseenBytes: 1424};
+  blockCount: 200, allocator: 204, lock: 208, threaded: 212, hugeBlocks: 216, hugeSlots: 220, seed: 224, countSlots: 236, growth: 240, peakEpoch: 4336, peakBreak: 4340,
+  heapBase: 4344, sbrkPtrAddr: 4348, blocksAtPeak: 4352, blockSerial: 4356, roots: 4360, countSlotCount: 4364,
+  totalAtPeak: 4368, contextChecks: 4376, logGrowths: 4380, recordedBytes: 4384, recordedUsable: 4392,
+  recordedAtPeak: 4400, usableAtPeak: 4408, estimates: 4416, estimatesAtPeak: 4448, thinnedAt: 4480,
+  unseenFrees: 4488, unseenBytes: 4496, startMs: 4504};
 // The block table (runtime/block_table.c): per 4 KiB region, a table of
 // 12-byte entries, 8 bytes in: (offset / 4 | site << 10, size | slack << 27,
 // serial | sampled << 31), serial 0 = empty; huge blocks in 16-byte slots
@@ -33,7 +33,9 @@ var BLOCK_SITE_MASK = 0xFFFFF;
 var BLOCK_SIZE_MASK = 0x7FFFFFF;
 var SITE_SIZE = 120;
 var GROWTH_LOG = 64;
-var GROWTH_SIZE = 16;
+var GROWTH_SIZE = 64;
+var GROWTH_TOP = 3;
+var GROWTH_ESTIMATED = 1;
 var MODE_EXACT = 1;
 var MODE_SAMPLED = 2;
 var MODE_OFF = 3;
@@ -185,21 +187,32 @@ function readMode(view, statePtr) {
 // the time the kernel takes to give the new pages on first write. A page
 // touches its copy area in slices before it takes the lock.
 function copySiteTables(view, statePtr, siteCount, into) {
+  return siteTables(view, statePtr, siteCount, function (from, length, area) {
+    if (!from || !length) return new DataView(new ArrayBuffer(0));
+    var to = area && area.length >= length ? area : new Uint8Array(length);
+    to.set(new Uint8Array(view.buffer, from, length));
+    return new DataView(to.buffer, to.byteOffset, length);
+  }, into);
+}
+
+// The same tables read where they are, not copied: for a read of a site or
+// two by the thread that holds the lock (jslib/growth_log.js).
+function siteTablesInPlace(view, statePtr) {
+  var siteCount = view.getUint32(statePtr + STATE.counters + SITE_COUNT_AT, true);
+  return siteTables(view, statePtr, siteCount, function (from, length) {
+    return from && length ? new DataView(view.buffer, from, length) : new DataView(new ArrayBuffer(0));
+  }, null);
+}
+
+function siteTables(view, statePtr, siteCount, place, into) {
   var sites = view.getUint32(statePtr + STATE.sites, true);
   var pool = view.getUint32(statePtr + STATE.framePool, true);
   var used = view.getUint32(statePtr + STATE.framePool + 4, true);
-  var bytes = view.buffer;
-  function copy(from, length, area) {
-    if (!from || !length) return new DataView(new ArrayBuffer(0));
-    var to = area && area.length >= length ? area : new Uint8Array(length);
-    to.set(new Uint8Array(bytes, from, length));
-    return new DataView(to.buffer, to.byteOffset, length);
-  }
   return {
     count: sites ? siteCount : 0,
     peakEpoch: view.getUint32(statePtr + STATE.peakEpoch, true),
-    sites: copy(sites, siteCount * SITE_SIZE, into && into.sites),
-    pool: copy(pool, used * 4, into && into.pool),
+    sites: place(sites, siteCount * SITE_SIZE, into && into.sites),
+    pool: place(pool, used * 4, into && into.pool),
   };
 }
 
@@ -370,19 +383,41 @@ function readSite(tables, s, scales) {
   };
 }
 
-// The last min(heapGrowths, GROWTH_LOG) growth events, oldest first.
+// The last min(heapGrowths, GROWTH_LOG) growth events, oldest first:
+// {serial (1 = the first growth), fromBytes, toBytes, siteId, requestBytes
+// (0: not known), t (ms on the timeline's clock), top: [{siteId,
+// liveBytes}] (the sites that held the most just after, most first),
+// estimated (their bytes are estimates)}.
 function readGrowth(view, statePtr, heapGrowths) {
   var out = [];
-  var first = heapGrowths > GROWTH_LOG ? heapGrowths - GROWTH_LOG : 0;
-  for (var i = first; i < heapGrowths; i++) {
-    var at = statePtr + STATE.growth + (i % GROWTH_LOG) * GROWTH_SIZE;
-    out.push({
-      fromBytes: view.getUint32(at, true),
-      toBytes: view.getUint32(at + 4, true),
-      siteId: view.getUint32(at + 8, true),
-    });
-  }
+  for (var i = heapGrowths > GROWTH_LOG ? heapGrowths - GROWTH_LOG : 0; i < heapGrowths; i++) out.push(readGrowthEvent(view, statePtr, i + 1));
   return out;
+}
+
+// Growth `serial` (1 = the first), while it is still in the ring.
+function readGrowthEvent(view, statePtr, serial) {
+  var at = statePtr + STATE.growth + ((serial - 1) % GROWTH_LOG) * GROWTH_SIZE;
+  var top = [];
+  for (var k = 0; k < GROWTH_TOP; k++) {
+    var bytes = view.getFloat64(at + 40 + 8 * k, true);
+    if (bytes > 0) top.push({siteId: view.getUint32(at + 24 + 4 * k, true), liveBytes: bytes});
+  }
+  return {
+    serial: serial,
+    fromBytes: view.getUint32(at, true),
+    toBytes: view.getUint32(at + 4, true),
+    siteId: view.getUint32(at + 8, true),
+    requestBytes: view.getUint32(at + 12, true),
+    t: Math.max(0, view.getFloat64(at + 16, true)),
+    top: top,
+    estimated: (view.getUint32(at + 36, true) & GROWTH_ESTIMATED) !== 0,
+  };
+}
+
+// When the runtime started, on jslib/clock.js's clock (ms): the origin of
+// the growths' t.
+function readStartMs(view, statePtr) {
+  return view.getFloat64(statePtr + STATE.startMs, true);
 }
 
 // Settings JS may write before the first block is recorded. seed: a
@@ -395,6 +430,7 @@ function writeConfig(view, statePtr, config) {
     view.setUint32(statePtr + STATE.seed, config.seed % 4294967296, true);
     view.setUint32(statePtr + STATE.seed + 4, Math.floor(config.seed / 4294967296), true);
   }
+  if (config.growthLog !== undefined) view.setUint32(statePtr + STATE.logGrowths, config.growthLog ? 1 : 0, true);
 }
 
 function setPaused(view, statePtr, paused) {
@@ -428,7 +464,8 @@ module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, is
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_WASM: STACK_WASM,
   FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,
-  copySiteTables: copySiteTables, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
-  readEstimateSums: readEstimateSums, readGrowth: readGrowth, writeConfig: writeConfig,
+  copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
+  readEstimateSums: readEstimateSums, readGrowth: readGrowth, readGrowthEvent: readGrowthEvent, readStartMs: readStartMs,
+  writeConfig: writeConfig,
   setPaused: setPaused, withLock: withLock,
 };

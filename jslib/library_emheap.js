@@ -291,6 +291,21 @@ emheapAddToLibrary({
     EMHEAP.profiler.outOfMemory('null', size >>> 0, _emheap_js_out_of_memory);
   },
 
+  // The runtime's clock (runtime/state.c times growths): jslib/clock.js.
+  emheap_js_now__deps: ['$EMHEAP'],
+  emheap_js_now__sig: 'd',
+  emheap_js_now: function () {
+    return EMHEAP.profiler.now();
+  },
+
+  // A growth of the wasm memory, when the growth log is on
+  // (jslib/growth_log.js); called holding the runtime's lock.
+  emheap_js_memory_grew__deps: ['$EMHEAP'],
+  emheap_js_memory_grew__sig: 'vi',
+  emheap_js_memory_grew: function (serial) {
+    EMHEAP.profiler.growthLog(serial >>> 0, _emheap_js_memory_grew);
+  },
+
   // Placeholders for the context globals (runtime/context.h): the rewrite
   // replaces every call of them by a global read or write, so these run
   // only in a module that was not rewritten, where nothing calls them.

@@ -14,6 +14,7 @@
 //   exit_report.js       the leak report at exit
 //   page_files.js        downloads, heap dumps, diffs
 //   out_of_memory.js     the report and snapshot when memory runs out
+//   growth_log.js        a console line per growth of the memory
 //   api.js               Module.emheap
 'use strict';
 
@@ -28,6 +29,8 @@ var installExitReport = require('./exit_report').installExitReport;
 var pageFiles = require('./page_files');
 var makeApi = require('./api').makeApi;
 var outOfMemoryHandler = require('./out_of_memory').outOfMemoryHandler;
+var growthLogger = require('./growth_log').growthLogger;
+var clock = require('./clock');
 
 // Longest piece of work a page's snapshot or export does per task (ms).
 var SLICE_MS = 30;
@@ -109,7 +112,10 @@ function createProfiler(host, g) {
           var buffer = host.buffer();
           // under the lock: a thread's fold of its counts is never seen half done
           return layout.withLock(buffer, at, function () { return layout.readCounters(new DataView(buffer), at); });
-        }, {now: now, setInterval: function (fn, ms) { return g.setInterval(fn, ms); }});
+        }, {now: clock.now, setInterval: function (fn, ms) { return g.setInterval(fn, ms); }},
+        // the runtime's start (a state whose layout checked): the origin
+        // of its growths' times too
+        mode && layout.readStartMs(view, state) > 0 ? layout.readStartMs(view, state) : clock.now());
       }
       if (!env.node) debugInfo.load(); // node loads on first snapshot
       return mode;
@@ -125,13 +131,12 @@ function createProfiler(host, g) {
   p.api = makeApi(p);
   // outOfMemory(how, bytes, above): see out_of_memory.js
   p.outOfMemory = outOfMemoryHandler(p, host);
+  // growthLog(serial, above): see growth_log.js
+  p.growthLog = growthLogger(p, host);
+  p.now = clock.now;
   var leakConfig = settings.leakConfig();
   if (leakConfig) installExitReport(leakConfig, host, env, p.taker);
   return p;
-}
-
-function now() {
-  return typeof performance !== 'undefined' && performance.now ? performance.now() : Date.now();
 }
 
 module.exports = {createProfiler: createProfiler, SLICE_MS: SLICE_MS};

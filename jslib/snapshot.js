@@ -12,6 +12,7 @@ var runSteps = require('../model/steps').runSteps;
 var ratioScales = require('../model/estimates').ratioScales;
 var baseName = require('../model/names').baseName;
 var snapshotFile = require('../model/snapshot_file');
+var growth = require('../model/growth');
 
 // buffer: the wasm memory's ArrayBuffer. statePtr: 0 if the runtime has not
 // started yet (then the snapshot is of an empty heap). info: {source,
@@ -64,34 +65,25 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
   // same frames (stack_table.js) are one site here: stack id -> its entry.
   var byJsStack = new ShardedMap();
   var mergedInto = new ShardedMap(); // runtime site id -> the site id it was merged into
+  var parts = new Map(); // a site id kept -> how many runtime sites it holds (2 or more)
   for (var id = 0; id < tables.count; id++) {
     if (id % STEP_SITES === STEP_SITES - 1) yield;
     var site = layout.readSite(tables, id, scales);
     if (id === 0 && site.totalAllocs === 0) continue; // nothing was ever unattributed
     var stack = [];
-    var key = snapshotFile.UNATTRIBUTED;
-    var jsStack = 0;
-    if (site.stackKind === layout.STACK_JS && site.thread) {
-      // A worker whose stack could not be taken (runtime/stack_capture.c).
-      key = '(worker thread ' + site.thread + ': no JS stack could be taken there)';
-    } else if (site.stackKind === layout.STACK_JS && info.onWorker) {
-      // The main thread's stack ids mean nothing in this worker's table.
-      key = '(main thread: its JS stacks can be read there only; take the snapshot on the main thread)';
-    } else if (site.stackKind === layout.STACK_JS || site.stackKind === layout.STACK_WASM) {
-      // A worker's stack is interned here like the main thread's, so that
-      // one stack seen on both is one site.
-      jsStack = site.stackKind === layout.STACK_JS ? stackTable.resolve(site.stackRef)
-        : workerStack(stackTable, workerFrames, site.frames, info);
-      if (jsStack) {
-        var same = byJsStack.get(jsStack);
-        if (same) {
-          mergedInto.set(id, same.id);
-          siteCounters.addSiteCounters(same, site);
-          continue;
-        }
-        stack = stackTable.stacks[jsStack].frames;
-        key = stackTable.stacks[jsStack].key;
+    var named = siteStack(site, stackTable, workerFrames, info);
+    var key = named.label;
+    var jsStack = named.stackId;
+    if (jsStack) {
+      var same = byJsStack.get(jsStack);
+      if (same) {
+        mergedInto.set(id, same.id);
+        parts.set(same.id, (parts.get(same.id) || 1) + 1);
+        siteCounters.addSiteCounters(same, site);
+        continue;
       }
+      stack = stackTable.stacks[jsStack].frames;
+      key = stackTable.stacks[jsStack].key;
     }
     var out = {id: id, key: key, stack: stack, liveBytes: 0, liveBlocks: 0, totalAllocs: 0, totalBytes: 0,
       peakLiveBytes: 0, blocksAtPeakLiveBytes: 0, liveBytesAtPeak: 0, liveBlocksAtPeak: 0, estimatedLiveBytes: 0,
@@ -101,8 +93,13 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
     snapshot.sites.push(out);
   }
   tables = null;
-  snapshot.heapGrowth.forEach(function (g) {
-    if (mergedInto.has(g.siteId)) g.siteId = mergedInto.get(g.siteId);
+  snapshot.heapGrowth = snapshot.heapGrowth.map(function (g) {
+    var out = growth.withMergedSites(g, function (id) { return mergedInto.has(id) ? mergedInto.get(id) : id; },
+      function (id) { return parts.get(id) || 1; });
+    out.t = Math.round(out.t * 1000) / 1000; // a microsecond, as the timeline's
+    delete out.serial;
+    if (!out.estimated) delete out.estimated;
+    return out;
   });
   if (heapSteps) {
     var heap = yield* heapSteps;
@@ -111,6 +108,34 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
   }
   yield* sortSteps(snapshot.sites, siteCounters.bySize, STEP_SITES * 4);
   return finishFrames(snapshot, stackTable, info);
+}
+
+// A site read by layout.readSite -> {stackId: its stack in stackTable, or
+// 0 with label saying why it has none; mainThread: a main-thread site read
+// on a worker}. A worker's stack is interned here
+// like the main thread's, so that one stack seen on both is one site.
+function siteStack(site, stackTable, workerFrames, info) {
+  if (site.stackKind === layout.STACK_JS && site.thread) {
+    // A worker whose stack could not be taken (runtime/stack_capture.c).
+    return {stackId: 0, label: '(worker thread ' + site.thread + ': no JS stack could be taken there)'};
+  }
+  if (site.stackKind === layout.STACK_JS && info.onWorker) {
+    // The main thread's stack ids mean nothing in this worker's table.
+    return {stackId: 0, label: '(main thread: its JS stacks can be read there only; take the snapshot on the main thread)',
+      mainThread: true};
+  }
+  var id = 0;
+  if (site.stackKind === layout.STACK_JS) id = stackTable.resolve(site.stackRef);
+  else if (site.stackKind === layout.STACK_WASM) id = workerStack(stackTable, workerFrames, site.frames, info);
+  return {stackId: id, label: snapshotFile.UNATTRIBUTED};
+}
+
+// The stack of runtime site `siteId`, read where the table is (the caller
+// holds the lock, or no thread can change it): as siteStack.
+function oneSiteStack(buffer, statePtr, stackTable, siteId, info) {
+  var tables = layout.siteTablesInPlace(new DataView(buffer), statePtr);
+  if (siteId >= tables.count) return {stackId: 0, label: '(site ' + siteId + ')'};
+  return siteStack(layout.readSite(tables, siteId, null), stackTable, new Map(), info);
 }
 
 // A worker's stack (runtime/stack_capture.c): (function index, module
@@ -204,4 +229,5 @@ function emptySummary(buffer, info) {
 
 module.exports = {
   buildSnapshot: buildSnapshot, snapshotSteps: snapshotSteps, completeFrames: completeFrames, readSummary: readSummary,
+  oneSiteStack: oneSiteStack,
 };

@@ -34,12 +34,13 @@ function createTimeline(points, start) {
 // there is nothing to read; a read that throws (the runtime exited or
 // aborted and its memory is gone) keeps what there is. timers: {now(),
 // setInterval(fn, ms)}; under node the timer is unref()ed: it never keeps
-// a finished program alive. -> {sample(), points()}.
+// a finished program alive. start: the time t counts from (timers.now()'s
+// clock; now, if not given). -> {sample(), points()}.
 var POINTS = 3000;
 var MS = 100;
 
-function startTimeline(read, timers) {
-  var timeline = createTimeline(POINTS, timers.now());
+function startTimeline(read, timers, start) {
+  var timeline = createTimeline(POINTS, start === undefined ? timers.now() : start);
   var sample = function () {
     try {
       var c = read();

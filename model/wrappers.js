@@ -36,6 +36,7 @@ var sortSteps = require('./sliced_sort').sortSteps;
 var runSteps = require('./steps').runSteps;
 var ShardedMap = require('./sharded_map').ShardedMap;
 var heapSection = require('./heap_section');
+var withMergedSites = require('./growth').withMergedSites;
 
 // LAYER_RULE: a function F is part of the allocation layer when, in the
 // stacks as they stand (earlier layer frames already removed),
@@ -222,6 +223,7 @@ function* removeAllocationLayerSteps(snapshot, options) {
   var libraryFrames = 0;
   var byStack = new ShardedMap(); // stack without the layer -> its (merged) site
   var mergedInto = new ShardedMap(); // site id -> the site id it was merged into
+  var parts = new Map(); // a site id kept -> how many sites it holds (2 or more)
   var sites = [];
   for (var i = 0; i < snapshot.sites.length; i++) {
     if (i % STEP_SITES === STEP_SITES - 1) yield;
@@ -234,6 +236,7 @@ function* removeAllocationLayerSteps(snapshot, options) {
     if (same) {
       siteCounters.addSiteCounters(same, s);
       mergedInto.set(s.id, same.id);
+      parts.set(same.id, (parts.get(same.id) || 1) + 1);
       continue;
     }
     var out = copy(s);
@@ -253,7 +256,8 @@ function* removeAllocationLayerSteps(snapshot, options) {
   if (libraryFrames + libraryBefore) result.wrappers.standardLibrary = libraryFrames + libraryBefore;
   if (Array.isArray(snapshot.heapGrowth)) {
     result.heapGrowth = snapshot.heapGrowth.map(function (g) {
-      return mergedInto.has(g.siteId) ? Object.assign(copy(g), {siteId: mergedInto.get(g.siteId)}) : g;
+      return withMergedSites(g, function (id) { return mergedInto.has(id) ? mergedInto.get(id) : id; },
+        function (id) { return parts.get(id) || 1; });
     });
   }
   if (snapshot.heap) {

@@ -94,8 +94,9 @@ EMHEAP_FAST_PATH void emheap_slot_call(emheap_count_slot *slot, uint64_t *calls)
 }
 #endif
 
-/* Counts a new block that gets no site; returns it. */
-EMHEAP_FAST_PATH void *emheap_count_unrecorded(void *p, uint32_t u, uint64_t *calls) {
+/* Counts a new block (n bytes asked for, u usable) that gets no site;
+** returns it. */
+EMHEAP_FAST_PATH void *emheap_count_unrecorded(void *p, uint32_t u, uint32_t n, uint64_t *calls) {
 #if EMHEAP_THREADED
   emheap_count_slot *slot = emheap_my_slot();
   if (__builtin_expect(slot != NULL, 1)) {
@@ -104,14 +105,14 @@ EMHEAP_FAST_PATH void *emheap_count_unrecorded(void *p, uint32_t u, uint64_t *ca
     slot->live_blocks++;
     uint32_t total = slot->total_bytes += u;
     if (__builtin_expect(total >= EMHEAP_FOLD_BYTES || *emheap_brk.sbrk_ptr != emheap_brk.last_break, 0))
-      emheap_fold_now(slot);
+      emheap_fold_now(slot, n);
     return p;
   }
 #endif
   emheap_lock();
   emheap_count_one_call(calls);
   emheap_count_live(u);
-  emheap_note_heap_growth(EMHEAP_SITE_UNATTRIBUTED);
+  emheap_note_heap_growth(EMHEAP_SITE_UNATTRIBUTED, n);
   emheap_unlock();
   return p;
 }
@@ -125,7 +126,7 @@ EMHEAP_FAST_PATH void emheap_count_unrecorded_free(uint32_t u, uint64_t *calls) 
     emheap_slot_call(slot, calls);
     slot->live_bytes -= (int32_t)u;
     slot->live_blocks--;
-    if (__builtin_expect((slot->freed_bytes += u) >= EMHEAP_FOLD_BYTES, 0)) emheap_fold_now(slot);
+    if (__builtin_expect((slot->freed_bytes += u) >= EMHEAP_FOLD_BYTES, 0)) emheap_fold_now(slot, 0);
     return;
   }
 #endif
@@ -141,7 +142,7 @@ EMHEAP_FAST_PATH void *emheap_track_new(void *p, size_t n, uint64_t *calls) {
   uint32_t u = emheap_usable_size(p);
   if (__builtin_expect(n >= emheap_record_threshold || (emheap_self.countdown -= n) < 0, 0))
     return emheap_record_new(p, u, (uint32_t)n, calls);
-  return emheap_count_unrecorded(p, u, calls);
+  return emheap_count_unrecorded(p, u, (uint32_t)n, calls);
 }
 
 /* A live block about to go back to the allocator (free) or to be resized

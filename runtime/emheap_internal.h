@@ -36,14 +36,15 @@ void emheap_init_slow(void);
 ** moment (emheap_site). Out of line: it runs only at a new high, and keeps
 ** the fast path that every entry point inlines small (alloc_fast.h). */
 void emheap_new_peak(void);
-void emheap_break_moved(uint32_t site, uintptr_t now);
-/* Called (under the lock) after every allocation: one load and a compare. A
-** memory.grow can only happen inside the allocator's sbrk, which moves the
-** break: so this catches every growth an allocation caused and charges it
-** to its site, and reads memory.size only when the break moved. */
-static inline void emheap_note_heap_growth(uint32_t site) {
+void emheap_break_moved(uint32_t site, uint32_t request, uintptr_t now);
+/* Called (under the lock) after every allocation (of `request` bytes; 0 if
+** not known): one load and a compare. A memory.grow can only happen inside
+** the allocator's sbrk, which moves the break: so this catches every growth
+** an allocation caused and charges it to its site, and reads memory.size
+** only when the break moved. */
+static inline void emheap_note_heap_growth(uint32_t site, uint32_t request) {
   uintptr_t now = *emheap_brk.sbrk_ptr;
-  if (__builtin_expect(now != emheap_brk.last_break, 0)) emheap_break_moved(site, now);
+  if (__builtin_expect(now != emheap_brk.last_break, 0)) emheap_break_moved(site, request, now);
 }
 static inline uint32_t emheap_heap_size_now(void) {
   return (uint32_t)__builtin_wasm_memory_size(0) * 65536u;
@@ -63,6 +64,10 @@ int emheap_sites_init(void);
 ** site) if the table cannot grow. */
 uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_ref,
                              const uint32_t *frames, uint32_t depth, uint32_t thread);
+/* The n sites with the most live bytes, most first, into ids and bytes (0
+** and 0 past the last site that holds any); nonzero if any of those bytes
+** are estimates. A pass over every site. */
+int emheap_top_sites(uint32_t *ids, double *bytes, uint32_t n);
 
 /* record.c (its slow paths for the entry points: alloc_fast.h): when the
 ** block table cannot grow in exact mode, block_table.c calls this; from

@@ -159,7 +159,7 @@ static inline void *record_locked(void *p, uint32_t u, uint32_t n, int weighted,
     emheap_thin();
   }
   emheap_count_live(u); /* after the charge: a peak it makes includes this block */
-  emheap_note_heap_growth(site);
+  emheap_note_heap_growth(site, n);
   emheap_unlock();
   return p;
 }
@@ -173,7 +173,7 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint32_t 
     emheap_self.countdown_started = 1;
     emheap_reset_countdown();
     /* A thread's countdown starts at 0: draw it, then decide afresh. */
-    if (first && (emheap_self.countdown -= n) >= 0) return emheap_count_unrecorded(p, u, calls);
+    if (first && (emheap_self.countdown -= n) >= 0) return emheap_count_unrecorded(p, u, n, calls);
   }
   int paused = __atomic_load_n(&emheap_g.paused, __ATOMIC_RELAXED) != 0;
   /* Calling contexts: a context seen before names its site (context.h). */

@@ -136,3 +136,25 @@ uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_r
   emheap_g.site_index[i] = s;
   return s;
 }
+
+int emheap_top_sites(uint32_t *ids, double *bytes, uint32_t n) {
+  for (uint32_t k = 0; k < n; k++) {
+    ids[k] = 0;
+    bytes[k] = 0;
+  }
+  int estimated = 0;
+  uint32_t count = emheap_g.sites ? emheap_g.counters.site_count : 0;
+  for (uint32_t s = 0; s < count; s++) {
+    double live = emheap_g.sites[s].live_bytes;
+    if (!(live > bytes[n - 1])) continue;
+    uint32_t k = n - 1;
+    for (; k > 0 && live > bytes[k - 1]; k--) {
+      ids[k] = ids[k - 1];
+      bytes[k] = bytes[k - 1];
+    }
+    ids[k] = s;
+    bytes[k] = live;
+  }
+  for (uint32_t k = 0; k < n; k++) estimated |= bytes[k] > 0 && emheap_g.sites[ids[k]].est_bytes > 0;
+  return estimated;
+}

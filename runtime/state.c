@@ -42,6 +42,12 @@ extern void emheap_js_attach(emheap_state *state);
 /* JS side: 1 if the module was rewritten to keep calling contexts, 2 to
 ** check them (context.h); 0 if not. */
 extern uint32_t emheap_js_contexts_ready(void);
+/* JS side: milliseconds on a clock every thread shares (jslib/clock.js):
+** growths are timed on the JS timeline's clock. */
+extern double emheap_js_now(void);
+/* JS side, when JS asked (log_growths): growth number `serial` (1 = the
+** first) was just written. Under the lock: JS reads the ring without it. */
+extern void emheap_js_memory_grew(uint32_t serial);
 
 #if !EMHEAP_THREADED
 /* The single-threaded runtime in a program with threads would count
@@ -96,6 +102,7 @@ void emheap_init_slow(void) {
   emheap_g.mode = &emheap_link_mode ? emheap_link_mode : EMHEAP_MODE_EXACT;
   emheap_g.sampling_interval = EMHEAP_DEFAULT_INTERVAL;
   emheap_g.last_heap_size = emheap_heap_size_now();
+  emheap_g.start_ms = emheap_js_now();
   emheap_g.magic = EMHEAP_MAGIC;
   emheap_js_attach(&emheap_g);
   uint32_t mode = emheap_g.mode;
@@ -125,9 +132,10 @@ __attribute__((constructor(101))) static void emheap_constructor(void) {
 }
 
 /* Slow path of emheap_note_heap_growth (emheap_internal.h): the break
-** moved, so the memory may have grown; if it did, log the event and charge
-** it to the allocation's site. Under the lock. */
-void emheap_break_moved(uint32_t site, uintptr_t now_break) {
+** moved, so the memory may have grown; if it did, log the event, charged to
+** the allocation's site (`request` bytes asked for, 0 if not known), with
+** the time and the sites that hold the most. Under the lock. */
+void emheap_break_moved(uint32_t site, uint32_t request, uintptr_t now_break) {
   emheap_brk.last_break = now_break;
   uint32_t now = emheap_heap_size_now();
   if (now == emheap_g.last_heap_size) return;
@@ -136,7 +144,11 @@ void emheap_break_moved(uint32_t site, uintptr_t now_break) {
     g->from_bytes = emheap_g.last_heap_size;
     g->to_bytes = now;
     g->site = site;
+    g->request = request;
+    g->t = emheap_js_now() - emheap_g.start_ms;
+    g->flags = emheap_top_sites(g->top_site, g->top_bytes, EMHEAP_GROWTH_TOP) ? EMHEAP_GROWTH_ESTIMATED : 0;
     emheap_g.counters.heap_growths++;
+    if (emheap_g.log_growths) emheap_js_memory_grew(emheap_g.counters.heap_growths);
   }
   emheap_g.last_heap_size = now;
 }

@@ -119,13 +119,28 @@ typedef struct emheap_estimate_sums {
 } emheap_estimate_sums;   /* 32 bytes */
 
 /* A wasm memory growth that happened inside an allocation: who made the
-** heap bigger, and by how much. Kept in a ring of the last N events. */
+** heap bigger, when, by how much, and which sites held the most then. Kept
+** in a ring of the last N events. The top sites are found by a pass over
+** the site table under the lock (site_table.c emheap_top_sites): O(sites),
+** but a growth is rare: the memory never shrinks, and Emscripten's default
+** step (20% of the size, at most 96 MiB) takes about 35 growths from 16 MiB
+** to 2 GiB. */
+#define EMHEAP_GROWTH_TOP 3
 typedef struct emheap_growth {
-  uint32_t from_bytes;
-  uint32_t to_bytes;
-  uint32_t site; /* 0 if the allocation had no recorded stack (unsampled) */
-  uint32_t reserved;
-} emheap_growth;
+  uint32_t from_bytes;   /*  0 the memory before */
+  uint32_t to_bytes;     /*  4 and after */
+  uint32_t site;         /*  8 the allocation's site; 0 if it had no recorded stack (unsampled) */
+  uint32_t request;      /* 12 the bytes that allocation asked for; 0 if not known (a thread's
+                            counts folded at its exit) */
+  double t;              /* 16 ms since emheap_state.start_ms */
+  uint32_t top_site[EMHEAP_GROWTH_TOP]; /* 24 the sites with the most live bytes just after,
+                            most first; a slot past the last live site is 0 with 0 bytes */
+  uint32_t flags;        /* 36 EMHEAP_GROWTH_ESTIMATED */
+  double top_bytes[EMHEAP_GROWTH_TOP];  /* 40 their live bytes */
+} emheap_growth;         /* 64 bytes */
+
+/* Some top_bytes hold estimates (sampled blocks: emheap_site.est_bytes). */
+#define EMHEAP_GROWTH_ESTIMATED 1u
 
 #define EMHEAP_GROWTH_LOG 64 /* power of two */
 
@@ -192,32 +207,35 @@ typedef struct emheap_state {
   uint32_t count_slots;       /*  236 address of the per-thread counting slots (thread_counts.h),
                                  0 in single-threaded builds: readers add them to counters */
   emheap_growth growth[EMHEAP_GROWTH_LOG]; /* 240 ring; event i at growth[i % LOG] */
-  uint32_t peak_epoch;        /* 1264 +1 at each new high of counters.live_bytes (emheap_site) */
-  uint32_t peak_break;        /* 1268 the allocator's break (sbrk top) at that high */
-  uint32_t heap_base;         /* 1272 where the allocator's memory starts (wasm-ld's __heap_base) */
-  uint32_t sbrk_ptr_addr;     /* 1276 where the break is kept: JS reads the break there */
-  uint32_t blocks_at_peak;    /* 1280 counters.live_blocks at the high of live bytes */
-  uint32_t block_serial;      /* 1284 serial of the last recorded block, < 2^31 */
-  uint32_t roots;             /* 1288 address of emheap_roots (roots.c): where a scan starts */
-  uint32_t count_slot_count;  /* 1292 EMHEAP_COUNT_SLOTS in threaded builds, else 0 */
-  uint64_t total_at_peak;     /* 1296 counters.total_bytes at the high of live bytes: when the
+  uint32_t peak_epoch;        /* 4336 +1 at each new high of counters.live_bytes (emheap_site) */
+  uint32_t peak_break;        /* 4340 the allocator's break (sbrk top) at that high */
+  uint32_t heap_base;         /* 4344 where the allocator's memory starts (wasm-ld's __heap_base) */
+  uint32_t sbrk_ptr_addr;     /* 4348 where the break is kept: JS reads the break there */
+  uint32_t blocks_at_peak;    /* 4352 counters.live_blocks at the high of live bytes */
+  uint32_t block_serial;      /* 4356 serial of the last recorded block, < 2^31 */
+  uint32_t roots;             /* 4360 address of emheap_roots (roots.c): where a scan starts */
+  uint32_t count_slot_count;  /* 4364 EMHEAP_COUNT_SLOTS in threaded builds, else 0 */
+  uint64_t total_at_peak;     /* 4368 counters.total_bytes at the high of live bytes: when the
                                  peak came, in bytes allocated (DHAT's t-gmax) */
-  uint32_t context_checks;    /* 1304 address of emheap_context_checks (context.h) */
-  uint32_t reserved;          /* 1308 */
-  uint64_t recorded_bytes;    /* 1312 requested bytes of the recorded live blocks (in exact mode,
+  uint32_t context_checks;    /* 4376 address of emheap_context_checks (context.h) */
+  uint32_t log_growths;       /* 4380 nonzero: tell JS at each growth (emheap_js_memory_grew;
+                                 JS may write it) */
+  uint64_t recorded_bytes;    /* 4384 requested bytes of the recorded live blocks (in exact mode,
                                  every live block but the lost ones): exact */
-  uint64_t recorded_usable;   /* 1320 their usable bytes at allocation: the allocator's rounding
+  uint64_t recorded_usable;   /* 4392 their usable bytes at allocation: the allocator's rounding
                                  of them is recorded_usable - recorded_bytes */
-  uint64_t recorded_at_peak;  /* 1328 recorded_bytes at the high of live bytes */
-  uint64_t usable_at_peak;    /* 1336 recorded_usable then */
-  emheap_estimate_sums estimates;         /* 1344 */
-  emheap_estimate_sums estimates_at_peak; /* 1376 */
-  uint64_t thinned_at;        /* 1408 0, or counters.total_bytes + 1 when exact mode began to sample
+  uint64_t recorded_at_peak;  /* 4400 recorded_bytes at the high of live bytes */
+  uint64_t usable_at_peak;    /* 4408 recorded_usable then */
+  emheap_estimate_sums estimates;         /* 4416 */
+  emheap_estimate_sums estimates_at_peak; /* 4448 */
+  uint64_t thinned_at;        /* 4480 0, or counters.total_bytes + 1 when exact mode began to sample
                                  for want of room (block_table.c) */
-  uint64_t unseen_frees;      /* 1416 exact mode, before thinning: frees of blocks emheap never saw
+  uint64_t unseen_frees;      /* 4488 exact mode, before thinning: frees of blocks emheap never saw
                                  allocated (something allocated around malloc); not counted dead,
                                  for they were never counted live */
-  uint64_t unseen_bytes;      /* 1424 their usable bytes */
+  uint64_t unseen_bytes;      /* 4496 their usable bytes */
+  double start_ms;            /* 4504 emheap_js_now() at initialization: the origin of growths' t
+                                 (and of the JS timeline's) */
 } emheap_state;
 
 extern emheap_state emheap_g;
@@ -234,19 +252,22 @@ _Static_assert(offsetof(emheap_state, huge_blocks) == 216, "layout");
 _Static_assert(offsetof(emheap_state, lock) == 208, "layout");
 _Static_assert(offsetof(emheap_state, seed) == 224, "layout");
 _Static_assert(offsetof(emheap_state, growth) == 240, "layout");
-_Static_assert(offsetof(emheap_state, peak_epoch) == 1264, "layout");
-_Static_assert(offsetof(emheap_state, heap_base) == 1272, "layout");
-_Static_assert(offsetof(emheap_state, blocks_at_peak) == 1280, "layout");
-_Static_assert(offsetof(emheap_state, roots) == 1288, "layout");
-_Static_assert(offsetof(emheap_state, total_at_peak) == 1296, "layout");
-_Static_assert(offsetof(emheap_state, context_checks) == 1304, "layout");
-_Static_assert(offsetof(emheap_state, recorded_bytes) == 1312, "layout");
-_Static_assert(offsetof(emheap_state, recorded_usable) == 1320, "layout");
-_Static_assert(offsetof(emheap_state, recorded_at_peak) == 1328, "layout");
-_Static_assert(offsetof(emheap_state, estimates) == 1344, "layout");
-_Static_assert(offsetof(emheap_state, estimates_at_peak) == 1376, "layout");
-_Static_assert(offsetof(emheap_state, thinned_at) == 1408, "layout");
-_Static_assert(offsetof(emheap_state, unseen_frees) == 1416, "layout");
+_Static_assert(sizeof(emheap_growth) == 64, "JS reads 64-byte growths");
+_Static_assert(offsetof(emheap_state, log_growths) == 4380, "layout");
+_Static_assert(offsetof(emheap_state, start_ms) == 4504, "layout");
+_Static_assert(offsetof(emheap_state, peak_epoch) == 4336, "layout");
+_Static_assert(offsetof(emheap_state, heap_base) == 4344, "layout");
+_Static_assert(offsetof(emheap_state, blocks_at_peak) == 4352, "layout");
+_Static_assert(offsetof(emheap_state, roots) == 4360, "layout");
+_Static_assert(offsetof(emheap_state, total_at_peak) == 4368, "layout");
+_Static_assert(offsetof(emheap_state, context_checks) == 4376, "layout");
+_Static_assert(offsetof(emheap_state, recorded_bytes) == 4384, "layout");
+_Static_assert(offsetof(emheap_state, recorded_usable) == 4392, "layout");
+_Static_assert(offsetof(emheap_state, recorded_at_peak) == 4400, "layout");
+_Static_assert(offsetof(emheap_state, estimates) == 4416, "layout");
+_Static_assert(offsetof(emheap_state, estimates_at_peak) == 4448, "layout");
+_Static_assert(offsetof(emheap_state, thinned_at) == 4480, "layout");
+_Static_assert(offsetof(emheap_state, unseen_frees) == 4488, "layout");
 _Static_assert(sizeof(emheap_estimate_sums) == 32, "layout");
 _Static_assert(offsetof(emheap_site, peak_blocks) == 84, "layout");
 _Static_assert(sizeof(emheap_block) == 16, "JS reads 16-byte huge block slots");

@@ -51,10 +51,10 @@ static void fold_count_slot(emheap_count_slot *slot) {
   slot->in_use = in_use;
 }
 
-__attribute__((noinline)) void emheap_fold_now(emheap_count_slot *slot) {
+__attribute__((noinline)) void emheap_fold_now(emheap_count_slot *slot, uint32_t request) {
   emheap_lock();
   fold_count_slot(slot);
-  emheap_note_heap_growth(EMHEAP_SITE_UNATTRIBUTED);
+  emheap_note_heap_growth(EMHEAP_SITE_UNATTRIBUTED, request);
   emheap_unlock();
 }
 

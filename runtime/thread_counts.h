@@ -61,8 +61,9 @@ extern emheap_count_slot emheap_count_slots[EMHEAP_COUNT_SLOTS];
 /* thread_counts.c: the calling thread's slot, claimed now if it has none;
 ** NULL if none is free (or it exited): count under the lock. */
 emheap_count_slot *emheap_claim_count_slot(void);
-/* Takes the lock, folds, and logs a heap growth if the break moved. */
-void emheap_fold_now(emheap_count_slot *slot);
+/* Takes the lock, folds, and logs a heap growth if the break moved (made by
+** an allocation of `request` bytes; 0 from a free). */
+void emheap_fold_now(emheap_count_slot *slot, uint32_t request);
 /* At thread exit (thread_exit.c): folds the thread's slot and frees it. */
 void emheap_release_count_slot(void);
 /* Under the lock: emheap_g.counters plus every slot, live values clamped

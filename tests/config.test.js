@@ -40,7 +40,8 @@ test('the outside wins over Module.emheapOptions; bad values are said and left o
   const w = collect();
   const outside = outsideSettings('?emheap=exact&emheap_depth=0&emheap_contexts=verify', null);
   const config = readConfig({mode: 'sampled', samplingInterval: 8192, stackDepth: 20, contexts: 'maybe'}, outside, w.warn, seed);
-  assert.deepEqual(config, {contexts: 'verify', outOfMemoryReport: true, mode: 'exact', samplingInterval: 8192, stackDepth: 20, seed: 42});
+  assert.deepEqual(config, {contexts: 'verify', outOfMemoryReport: true, growthLog: false, mode: 'exact', samplingInterval: 8192,
+    stackDepth: 20, seed: 42});
   assert.deepEqual(w.said, [
     'emheap: ignoring contexts "maybe" from Module.emheapOptions: use on, off or verify',
     'emheap: ignoring stack depth "0" from the page URL: use a whole number of frames from 1 to ' +
@@ -48,7 +49,7 @@ test('the outside wins over Module.emheapOptions; bad values are said and left o
   ]);
   const bad = collect();
   const none = readConfig({mode: 'fast', samplingInterval: 2 ** 31, seed: 1.5}, null, bad.warn, seed);
-  assert.deepEqual(none, {contexts: true, outOfMemoryReport: true, seed: 42});
+  assert.deepEqual(none, {contexts: true, outOfMemoryReport: true, growthLog: false, seed: 42});
   assert.equal(bad.said.length, 3);
   assert.equal(readConfig({seed: 7}, null, bad.warn, seed).seed, 7, 'a seed asked for is kept');
 });
@@ -62,6 +63,17 @@ test('the report at an out-of-memory is on unless turned off; the outside wins',
   assert.deepEqual(w.said, []);
   assert.equal(readConfig({outOfMemory: 'later'}, null, w.warn, seed).outOfMemoryReport, true);
   assert.deepEqual(w.said, ['emheap: ignoring outOfMemory "later" from Module.emheapOptions: use on or off']);
+});
+
+test('the growth log is off unless asked for; the outside wins', () => {
+  const w = collect();
+  assert.equal(readConfig({}, null, w.warn, seed).growthLog, false);
+  assert.equal(readConfig({growth: 'log'}, null, w.warn, seed).growthLog, true);
+  assert.equal(readConfig({growth: 'log'}, outsideSettings('', {EMHEAP_GROWTH: 'off'}), w.warn, seed).growthLog, false);
+  assert.equal(readConfig({}, outsideSettings('?emheap_growth=log', null), w.warn, seed).growthLog, true);
+  assert.deepEqual(w.said, []);
+  assert.equal(readConfig({growth: true}, null, w.warn, seed).growthLog, false);
+  assert.deepEqual(w.said, ['emheap: ignoring growth "true" from Module.emheapOptions: use log or off']);
 });
 
 test('wrapper lists add up from the link line, the options and the outside', () => {

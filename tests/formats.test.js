@@ -329,6 +329,33 @@ test('chrome-trace: counters follow snapshot.timeline (ms -> us), sorted', () =>
   }
 });
 
+test('chrome-trace: each timed growth is an instant naming its site, and a step of the wasm memory', () => {
+  const snap = makeSnapshot();
+  snap.heapGrowth = [
+    { fromBytes: 16 * 2 ** 20, toBytes: 20 * 2 ** 20, siteId: 3, requestBytes: 4096, t: 12.5, top: [{ siteId: 3, liveBytes: 5000 }] },
+    { fromBytes: 20 * 2 ** 20, toBytes: 24 * 2 ** 20, siteId: 0, requestBytes: 0, t: 40, top: [] },
+  ];
+  assert.deepEqual(validateSnapshot(snap), []);
+  const trace = toChromeTrace(snap);
+  assert.deepEqual(validateChromeTrace(trace), []);
+  const grew = trace.traceEvents.filter((e) => e.name === 'wasm memory grew');
+  assert.deepEqual(grew.map((e) => [e.ts, e.args.site, e.args.requestBytes, e.args.mostLive]), [
+    [12500, 'leak_memory app.c:42 < parse_chunk parser.c:7 < load_level < ...', 4096,
+      '4.88 KiB leak_memory app.c:42 < parse_chunk parser.c:7 < load_level < ...'],
+    [40000, '(unattributed)', 0, ''],
+  ]);
+  assert.deepEqual(trace.traceEvents.filter((e) => e.name === 'wasm memory').map((e) => [e.ts, e.args.bytes]),
+    [[0, 16 * 2 ** 20], [12500, 20 * 2 ** 20], [40000, 24 * 2 ** 20]]);
+  // growths of files before layout 13 have no time: no events
+  delete snap.heapGrowth[0].t;
+  delete snap.heapGrowth[1].t;
+  assert.equal(toChromeTrace(snap).traceEvents.filter((e) => /^wasm memory/.test(e.name)).length, 0);
+  // the validator sees a counter that does not step with its growth
+  const broken = toChromeTrace(Object.assign(makeSnapshot(), { heapGrowth: [Object.assign({}, grew[0].args, { siteId: 3, t: 1 })] }));
+  broken.traceEvents.find((e) => e.name === 'wasm memory' && e.ts > 0).args.bytes = 1;
+  assert.match(validateChromeTrace(broken).join('\n'), /does not step/);
+});
+
 test('chrome-trace validator rejects bad traces', () => {
   const trace = toChromeTrace(makeSnapshot());
   const bad = (mutate) => { const t = clone(trace); mutate(t); return validateChromeTrace(t); };

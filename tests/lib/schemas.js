@@ -77,13 +77,26 @@ function validatePerfView(obj) {
 }
 
 // Beyond the schema: counters come in (live bytes, live blocks) pairs at the
-// same times, in time order, and the instant sits at the last point.
+// same times, in time order, and the snapshot's instant sits at the last
+// point; the memory's size steps up at each growth's instant, in time order.
 function validateChromeTrace(obj) {
   const errors = run('chrome-trace', CHROME_TRACE_ID, obj);
   if (errors.length === 0) {
     const bytes = obj.traceEvents.filter((e) => e.name === 'live bytes');
     const blocks = obj.traceEvents.filter((e) => e.name === 'live blocks');
-    const instants = obj.traceEvents.filter((e) => e.ph === 'i');
+    const instants = obj.traceEvents.filter((e) => e.name === 'emheap snapshot');
+    const sizes = obj.traceEvents.filter((e) => e.name === 'wasm memory');
+    const growths = obj.traceEvents.filter((e) => e.name === 'wasm memory grew');
+    if (sizes.length !== (growths.length ? growths.length + 1 : 0)) {
+      errors.push(`chrome-trace has ${growths.length} growths but ${sizes.length} wasm memory points`);
+    }
+    growths.forEach((g, i) => {
+      const size = sizes[i + 1];
+      if (size && (size.ts !== g.ts || size.args.bytes !== g.args.toBytes || sizes[i].args.bytes !== g.args.fromBytes)) {
+        errors.push(`chrome-trace growth ${i}: the wasm memory counter does not step from ${g.args.fromBytes} to ${g.args.toBytes} at ${g.ts}`);
+      }
+      if (i > 0 && growths[i - 1].ts > g.ts) errors.push(`chrome-trace growth ${i} goes back in time`);
+    });
     if (bytes.length === 0) errors.push('chrome-trace has no live bytes counter');
     if (bytes.length !== blocks.length) errors.push(`chrome-trace has ${bytes.length} live bytes but ${blocks.length} live blocks points`);
     bytes.forEach((e, i) => {

@@ -1,0 +1,61 @@
+// growth_log.js -- one console line per growth of the wasm memory, as it
+// happens (?emheap_growth=log, EMHEAP_GROWTH=log, emheapOptions.growth):
+// how much, when, the allocation that made it, and the sites that held the
+// most (model/growth.js, the lines `emheap top` prints for the same event).
+//
+// The runtime calls this (emheap_js_memory_grew) inside that allocation,
+// holding its lock: everything here reads memory without the lock (no
+// other thread can change the tables meanwhile; taking it again would
+// never return) and calls nothing in wasm. The allocation's stack is the
+// JS stack now, so even an allocation sampled mode did not record is
+// named. An error is said in a line, and the program goes on.
+'use strict';
+
+var layout = require('./layout');
+var snapshotModule = require('./snapshot');
+var callerFrames = require('./out_of_memory').callerFrames;
+var growth = require('../model/growth');
+var shortStackText = require('../model/sites').shortStackText;
+var UNATTRIBUTED = require('../model/snapshot_file').UNATTRIBUTED;
+
+// p: jslib/page.js's profiler; host: the library's. -> log(serial, above):
+// serial: the growth's number (1 = the first); above: the wasm import that
+// called, left out of the stack.
+function growthLogger(p, host) {
+  return function (serial, above) {
+    try {
+      var buffer = host.buffer();
+      var state = host.stateAddress();
+      var g = layout.readGrowthEvent(new DataView(buffer), state, serial);
+      var table = p.taker.table();
+      var info = p.taker.info();
+      var here = table.resolve(table.capture(above));
+      var causeStack = here ? callerFrames(table.stacks[here].frames, table.frames, host.onWorker) : [];
+      var top = g.top.map(function (t) {
+        var s = snapshotModule.oneSiteStack(buffer, state, table, t.siteId, info);
+        // (on a worker, the main thread's stacks cannot be read)
+        return {siteId: t.siteId, liveBytes: t.liveBytes, stack: s.stackId ? table.stacks[s.stackId].frames : null,
+          label: s.mainThread ? '(a site of the main thread)' : s.label};
+      });
+      // names and places as a snapshot's (debug info, once it is loaded),
+      // for the frames printed
+      var named = {frames: []};
+      var text = function (stack, label) {
+        if (stack) {
+          stack.slice(0, growth.STACK_FRAMES).forEach(function (i) {
+            if (!named.frames[i]) named.frames[i] = snapshotModule.completeFrames({frames: [table.frames[i]]}, info).frames[0];
+          });
+        }
+        return stack && stack.length ? shortStackText(named, stack, growth.STACK_FRAMES) : label;
+      };
+      var bySite = new Map(top.map(function (t) { return [t.siteId, text(t.stack, t.label)]; }));
+      var lines = growth.growthEventLines(g, text(causeStack, UNATTRIBUTED), function (id) { return bySite.get(id); });
+      lines[0] = 'wasm memory grew ' + lines[0] + ' (growth ' + serial + ')';
+      host.err(lines.map(function (line) { return 'emheap: ' + line; }).join('\n'));
+    } catch (e) {
+      host.err('emheap: wasm memory grew (growth ' + serial + '), and no line could be made: ' + (e && e.message || e));
+    }
+  };
+}
+
+module.exports = {growthLogger: growthLogger};

@@ -1,0 +1,63 @@
+/*
+** memory_growth.c -- a program whose wasm memory grows, and what makes it
+** grow is known: load_assets keeps 2 MiB at the start, then grow_cache
+** keeps 3 MiB a call until the memory has grown past 16 MiB several times.
+** Built with memory growth (-sALLOW_MEMORY_GROWTH) and both allocators;
+** with -DGROW_ON_THREAD -pthread, grow_cache runs on a pthread (the growths
+** happen on a worker). Prints the snapshot at the end (SNAPSHOT {...}).
+** Run by tests/e2e/memory_growth.test.js.
+**
+** Both are called in loops that cannot be unrolled: each is one site.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <emscripten.h>
+#ifdef GROW_ON_THREAD
+#include <pthread.h>
+#endif
+
+#define CACHE_STEPS 12
+
+static void *volatile kept[2 + CACHE_STEPS];
+static volatile int tag;                   /* sizes binaryen cannot fold */
+static volatile int steps = CACHE_STEPS;   /* loops it cannot unroll: one call site each */
+static volatile int assets = 2;
+
+static void *load_assets(int i) {
+  char *p = malloc((1 << 20) + (tag & 1));
+  if (p) memset(p, i, 64);
+  return p;
+}
+
+static void *grow_cache(int i) {
+  char *p = malloc((3 << 20) + (tag & 1));
+  if (p) memset(p, i, 64);
+  return p;
+}
+
+/* Called through pointers binaryen cannot see through: it inlines a
+** function called from one place, noinline or not, and its frame would be
+** gone. */
+static void *(*volatile load)(int) = load_assets;
+static void *(*volatile grow)(int) = grow_cache;
+
+static void *fill_cache(void *arg) {
+  (void)arg;
+  for (int i = 0; i < steps; i++) kept[2 + i] = grow(i);
+  return NULL;
+}
+
+int main(void) {
+  for (int i = 0; i < assets; i++) kept[i] = load(i);
+#ifdef GROW_ON_THREAD
+  pthread_t thread;
+  pthread_create(&thread, NULL, fill_cache, NULL);
+  pthread_join(thread, NULL);
+#else
+  fill_cache(NULL);
+#endif
+  printf("memory now %lu bytes\n", (unsigned long)EM_ASM_INT({ return HEAP8.length; }));
+  EM_ASM({ console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot())); });
+  return 0;
+}
