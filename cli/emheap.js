@@ -27,6 +27,7 @@ const { writeFormat } = require('../output/node_output');
 const { shortName } = require('../model/names');
 const { parseWrapperList, removeAllocationLayer } = require('../model/wrappers');
 const { peakView, memoryUse } = require('../model/peak');
+const { memoryBreakdown, breakdownText } = require('../model/memory_breakdown');
 const { scanCaveat } = require('../model/heap_section');
 
 // Characters shown per row in tables, after C++ names are shortened
@@ -269,15 +270,18 @@ function leakNote(snap) {
     (scanCaveat(h) ? `heap graph: ${scanCaveat(h)}\n` : '');
 }
 
-// Why the wasm memory is this big (model/peak.js): what the allocator took
-// from it and how much of that live blocks used, now and at the peak.
+// Why the wasm memory is this big: its parts now (model/memory_breakdown.js,
+// the words of the out-of-memory report and emheap.memory()), then what the
+// allocator had taken at the peak and how much of that live blocks used
+// (model/peak.js).
 function memoryNote(snap) {
   const m = memoryUse(snap);
   if (!m) return '';
-  const part = (u) => `allocator ${units.formatBytes(u.allocatorBytes)} (${units.formatBytes(u.liveBytes)} live, ` +
-    (u.emheapBytes ? `${units.formatBytes(u.emheapBytes)} emheap's tables, ` : '') +
-    `${units.formatBytes(u.freeInAllocator)} free or overhead)`;
-  return `wasm memory ${units.formatBytes(m.heapSize)}: ${m.now ? 'now ' + part(m.now) + '; ' : ''}at the peak ${part(m.peak)}\n`;
+  const now = breakdownText(memoryBreakdown(snap));
+  const p = m.peak;
+  return (now ? now + '\n' : `wasm memory ${units.formatBytes(m.heapSize)}\n`) +
+    `at the peak: allocator ${units.formatBytes(p.allocatorBytes)} (${units.formatBytes(p.liveBytes)} live, ` +
+    `${units.formatBytes(p.freeInAllocator)} free or the allocator's own)\n`;
 }
 
 // The growths with their sites as text (model/growth.js), for --json.
@@ -329,7 +333,7 @@ function printTop(args, opts, snapshot, out) {
     out(JSON.stringify(Object.assign({
       file: args[0], capturedAt: snapshot.capturedAt, source: snapshot.source,
       mode: snapshot.mode, samplingInterval: snapshot.samplingInterval, summary: snapshot.summary,
-      wrappers: snapshot.wrappers, heapGrowth: growthsNamed(snapshot),
+      wrappers: snapshot.wrappers, memory: memoryBreakdown(snapshot), heapGrowth: growthsNamed(snapshot),
     }, snapshot.outOfMemory ? { outOfMemory: snapshot.outOfMemory } : {}, result), null, 2) + '\n');
     return 0;
   }

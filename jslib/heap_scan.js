@@ -14,31 +14,14 @@ var layout = require('./layout');
 var buildHeapGraphSteps = require('../model/heap_graph').buildHeapGraphSteps;
 var heapMemory = require('../model/heap_memory');
 var toHeapSectionSteps = require('../model/heap_section').toHeapSectionSteps;
+var findDlmallocState = require('./allocator_walk').findDlmallocState;
 
-// dlmalloc's malloc_state (its `_gm_`, in the static data), or null: the
-// scan must not read it. Its bins keep stale pointers: when a small bin
-// empties, dlmalloc clears the bin's bit and leaves its fd/bk pointing at
-// the chunk it handed out, which may now lie inside a live block (a C++
-// test program's leaked list read as reachable through one). Found by its
-// shape (system/lib/dlmalloc.c struct malloc_state): least_addr (word 4)
-// is the first address dlmalloc took from sbrk, top (word 6) lies between
-// it and the break, and seg.base (word 112, or 113 with a lock) repeats
-// least_addr; the struct ends 6 words after seg.base.
-function dlmallocState(view, data, heapBase, breakNow) {
-  var at = function (w) { return view.getUint32(w * 4, true); };
-  for (var w = (data[0] >>> 2) + 4; w < (data[1] >>> 2) - 114; w++) {
-    var least = at(w);
-    if (least < heapBase || least >= heapBase + 4096) continue;
-    var top = at(w + 2);
-    if (top < least || top >= breakNow) continue;
-    var s = w - 4;
-    for (var base = s + 112; base <= s + 113; base++) {
-      if (at(base) === least) return [s * 4, (base + 6) * 4];
-    }
-  }
-  return null;
-}
-
+// dlmalloc's malloc_state (its `_gm_`, in the static data) must not be
+// scanned: its bins keep stale pointers. When a small bin empties, dlmalloc
+// clears the bin's bit and leaves its fd/bk pointing at the chunk it handed
+// out, which may now lie inside a live block (a C++ test program's leaked
+// list read as reachable through one). Found by its shape:
+// allocator_walk.js findDlmallocState.
 // A thread's own data besides its stack: its struct pthread (Emscripten
 // keeps the thread's mailbox there, whose queue is malloc'd) and, where the
 // struct, the thread-locals and the pthread_setspecific slots make one
@@ -100,7 +83,7 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area) {
   var skip = [r.state, r.own];
   var counters = layout.readCounters(view, statePtr);
   if (allocator === 'dlmalloc') {
-    var gm = dlmallocState(view, r.data, counters.heapBase, counters.breakNow);
+    var gm = findDlmallocState(view, r.data, counters.heapBase, counters.breakNow);
     if (gm) skip.push(gm);
   }
   if (r.self) skip.push([r.self, r.self + r.selfSize]);

@@ -304,6 +304,13 @@ function copyBlocks(view, statePtr, into) {
     site: out.site.subarray(0, k), serial: out.serial.subarray(0, k)};
 }
 
+// The static data [__global_base, __data_end) (runtime/roots.c notes it at
+// startup, in emheap_roots), or null before the runtime started.
+function readDataRange(view, statePtr) {
+  var at = view.getUint32(statePtr + STATE.roots, true);
+  return at ? [view.getUint32(at, true), view.getUint32(at + 4, true)] : null;
+}
+
 // runtime/roots.c's emheap_roots at `at`: where a heap scan starts.
 // emheap_roots (runtime/roots.c): table sizes and where its arrays start.
 var ROOTS = {maxThreads: 256, threads: 60, threadSize: 24, maxRegions: 1024, regions: 60 + 256 * 24, regionSize: 8};
@@ -464,7 +471,7 @@ module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, is
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_WASM: STACK_WASM,
   FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,
-  copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
+  copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, readDataRange: readDataRange, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
   readEstimateSums: readEstimateSums, readGrowth: readGrowth, readGrowthEvent: readGrowthEvent, readStartMs: readStartMs,
   writeConfig: writeConfig,
   setPaused: setPaused, withLock: withLock,

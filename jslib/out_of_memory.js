@@ -31,7 +31,9 @@ function outOfMemoryHandler(p, host) {
       // the allocation's stack first: its frames go into the snapshot's
       var table = p.taker.table();
       var stackId = table.resolve(table.capture(above));
-      var snapshot = p.taker.snapshot();
+      // at Emscripten's abort the allocator's lock is held here: its heap
+      // can be walked even with threads
+      var snapshot = p.taker.snapshot(undefined, {allocatorHeld: how === 'abort'});
       var memoryBytes = host.buffer().byteLength;
       snapshot['outOfMemory'] = {
         how: how,

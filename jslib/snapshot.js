@@ -13,6 +13,7 @@ var ratioScales = require('../model/estimates').ratioScales;
 var baseName = require('../model/names').baseName;
 var snapshotFile = require('../model/snapshot_file');
 var growth = require('../model/growth');
+var allocatorWalk = require('./allocator_walk');
 
 // buffer: the wasm memory's ArrayBuffer. statePtr: 0 if the runtime has not
 // started yet (then the snapshot is of an empty heap). info: {source,
@@ -59,6 +60,8 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
     tables = layout.copySiteTables(view, statePtr, snapshot.summary.siteCount, copyArea);
     snapshot.heapGrowth = layout.readGrowth(view, statePtr, snapshot.summary.heapGrowths);
   });
+  var heap = allocatorHeapNow(view, statePtr, snapshot.summary, info);
+  if (heap) snapshot.allocatorHeap = heap;
   yield snapshot; // read: capturedAt, mode and summary are final
   var workerFrames = new Map(); // function index * 2^32 + offset -> frame index
   // JS sites are keyed in C by raw stack; two raw stacks that clean to the
@@ -209,6 +212,22 @@ function withSource(frame, sourceLines) {
   return withFields(frame, {file: where.file, line: where.line});
 }
 
+// The allocator's heap walked now (jslib/allocator_walk.js): its free
+// blocks, the largest, the free span at the top, its blocks in use; or
+// {error} saying why not; or null for an allocator that is not walked
+// (mimalloc, a custom one). Not while another thread may be inside malloc
+// (info.threadsRunning): a heap read half way through a change could pass
+// the walk's checks and be wrong.
+function allocatorHeapNow(view, statePtr, summary, info) {
+  var allocator = layout.readMode(view, statePtr).allocator;
+  if (allocator !== 'dlmalloc' && allocator !== 'emmalloc') return null;
+  if (info.threadsRunning) return {error: 'not walked: other threads may be allocating'};
+  var walk = allocatorWalk.walkAllocator(view, allocator, summary.heapBase, summary.breakNow, layout.readDataRange(view, statePtr));
+  if (walk.error) return {error: walk.error};
+  return {freeBytes: walk.freeBytes, freeBlocks: walk.freeBlocks, largestFreeBytes: walk.largestFreeBytes,
+    topFreeBytes: walk.topFreeBytes, inUseBytes: walk.inUseBytes, inUseBlocks: walk.inUseBlocks};
+}
+
 // Global counters only: cheap at any heap size (getSnapshotJson uses it).
 function readSummary(buffer, statePtr, info) {
   if (!statePtr) return emptySummary(buffer, info);
@@ -229,5 +248,5 @@ function emptySummary(buffer, info) {
 
 module.exports = {
   buildSnapshot: buildSnapshot, snapshotSteps: snapshotSteps, completeFrames: completeFrames, readSummary: readSummary,
-  oneSiteStack: oneSiteStack,
+  oneSiteStack: oneSiteStack, allocatorHeapNow: allocatorHeapNow,
 };

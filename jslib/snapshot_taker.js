@@ -20,9 +20,17 @@ var moduleSource = require('./module_source');
 var wrappers = require('../model/wrappers');
 var heapSection = require('../model/heap_section');
 var steps = require('../model/steps');
+var memoryBreakdown = require('../model/memory_breakdown').memoryBreakdown;
 
 function snapshotTaker(host, parts) {
   var stacks = null;
+  // A threaded runtime with other threads (a worker sees the main thread):
+  // one of them may be inside malloc at any moment.
+  var threadsMayAllocate = function () {
+    var state = host.stateAddress();
+    if (!state || !layout.readMode(new DataView(host.buffer()), state).threaded) return false;
+    return host.onWorker || host.pthreads().threads.length > 0;
+  };
   var jsRoots = new Map(); // pointer -> times added (emheap.addRoot)
 
   var taker = {
@@ -39,8 +47,10 @@ function snapshotTaker(host, parts) {
       return stacks ? stacks.captures : 0;
     },
 
-    // What jslib/snapshot.js needs to know of the program.
-    info: function () {
+    // What jslib/snapshot.js needs to know of the program. allocatorHeld:
+    // this thread is inside the allocator, holding its lock (an
+    // out-of-memory abort), so no other thread can change its heap.
+    info: function (allocatorHeld) {
       parts.debugInfo.load();
       return {
         source: parts.env.source(),
@@ -50,6 +60,9 @@ function snapshotTaker(host, parts) {
         // a snapshot taken on a pthread (EM_ASM under -sPROXY_TO_PTHREAD)
         // cannot read the main thread's JS stack table
         onWorker: host.onWorker,
+        // whether another thread may be inside the allocator now: then its
+        // heap is not walked (jslib/allocator_walk.js)
+        threadsRunning: !allocatorHeld && threadsMayAllocate(),
       };
     },
 
@@ -99,8 +112,9 @@ function snapshotTaker(host, parts) {
     },
 
     // The whole snapshot as steps (model/steps.js). The first yield gives
-    // the snapshot being built, the heap read. options: {heap}.
-    snapshotSteps: function* (copyArea, options) {
+    // the snapshot being built, the heap read. options: {heap}; moment:
+    // {allocatorHeld} (see info).
+    snapshotSteps: function* (copyArea, options, moment) {
       var timeline = parts.timeline();
       var points = null;
       if (timeline) {
@@ -114,7 +128,7 @@ function snapshotTaker(host, parts) {
       // between is in the sites' totals and not in the graph.
       var heapSteps = options && options.heap ? taker.scanHeapSteps(copyArea) : null;
       var snapshot = yield* snapshotModule.snapshotSteps(host.buffer(), host.stateAddress(), taker.table(),
-        taker.info(), copyArea, heapSteps);
+        taker.info(!!(moment && moment.allocatorHeld)), copyArea, heapSteps);
       var asRead = snapshot;
       try {
         snapshot = yield* wrappers.removeAllocationLayerSteps(snapshot, parts.settings.wrapperList());
@@ -128,8 +142,18 @@ function snapshotTaker(host, parts) {
       return snapshot;
     },
 
-    snapshot: function (options) {
-      return steps.runSteps(taker.snapshotSteps(null, options));
+    snapshot: function (options, moment) {
+      return steps.runSteps(taker.snapshotSteps(null, options, moment));
+    },
+
+    // Why the wasm memory is this big, now (model/memory_breakdown.js):
+    // the summary and a walk of the allocator's heap, no sites.
+    memoryNow: function () {
+      var info = taker.info(false);
+      var summary = snapshotModule.readSummary(host.buffer(), host.stateAddress(), info);
+      var state = host.stateAddress();
+      var heap = state ? snapshotModule.allocatorHeapNow(new DataView(host.buffer()), state, summary, info) : null;
+      return memoryBreakdown({summary: summary, allocatorHeap: heap || undefined});
     },
 
     // The same snapshot built a slice at a time (sliceMs of work per task),

@@ -16,6 +16,7 @@
 
 const { formatBytes, formatCount } = require('./numbers');
 const { topSites, shortStackText } = require('./sites');
+const { memoryBreakdown, breakdownText } = require('./memory_breakdown');
 
 const TOP_SITES = 5;
 const STACK_FRAMES = 4;
@@ -37,11 +38,8 @@ function outOfMemoryLines(snapshot) {
       `(wasm memory ${formatBytes(oom.memoryBytes)}${limit})`);
   }
   lines.push(`  the allocation: ${oom.stack && oom.stack.length ? shortStackText(snapshot, oom.stack, STACK_FRAMES) : '(no stack could be taken)'}`);
-  const arena = Math.max(0, s.breakNow - s.heapBase);
-  const rest = Math.max(0, arena - s.liveBytes - s.tableBytes);
-  lines.push(`  memory: ${formatBytes(s.heapBase)} static data and stacks, ${formatBytes(s.liveBytes)} live in ` +
-    `${formatCount(s.liveBlocks)} blocks, ${formatBytes(s.tableBytes)} emheap's tables, ${formatBytes(rest)} ` +
-    `allocator overhead and free blocks, ${formatBytes(Math.max(0, oom.memoryBytes - s.breakNow))} never handed to the allocator`);
+  const breakdown = memoryBreakdown(snapshot);
+  if (breakdown) lines.push(`  ${breakdownText(breakdown)}`);
   const top = topSites(snapshot, { sort: 'bytes', top: TOP_SITES });
   if (top.sites.length && s.liveBytes > 0) {
     lines.push(`  top sites by live bytes (${formatCount(top.totalSites)} sites):`);

@@ -124,6 +124,43 @@ for (const variant of ['dlmalloc', 'emmalloc', 'threads']) {
   });
 }
 
+// The allocator's heap as emheap walked it (jslib/allocator_walk.js) is
+// what the allocator's own mallinfo() says at the same moment: dlmalloc
+// counts the top chunk among its free blocks with its 40-byte foot;
+// emmalloc counts free regions' payloads (8 bytes of header each) and
+// keeps the top span as keepcost.
+for (const variant of ['dlmalloc', 'emmalloc']) {
+  test(`${variant}: the walk of the allocator's heap agrees with its mallinfo(), and the breakdown adds up`, (t) => {
+    const {run, snapshot, file, dir} = runIn(t, variant);
+    const info = run.tagged.MALLINFO;
+    const heap = snapshot.allocatorHeap;
+    assert.ok(info && heap && heap.error === undefined, JSON.stringify(heap));
+    const top = heap.topFreeBytes;
+    assert.equal(info.keepcost, top, 'the free span at the top');
+    if (variant === 'dlmalloc') {
+      assert.equal(info.fordblks, heap.freeBytes + top + 40);
+      assert.equal(info.ordblks, heap.freeBlocks + 1);
+    } else {
+      const spans = heap.freeBlocks + (top > 0 ? 1 : 0);
+      assert.equal(info.fordblks, heap.freeBytes + top - 8 * spans);
+      assert.equal(info.ordblks + info.smblks, spans);
+    }
+    // every live block the program holds is a block in use, with its header
+    assert.ok(heap.inUseBlocks >= snapshot.summary.liveBlocks);
+    assert.ok(heap.inUseBytes >= snapshot.summary.liveBytes + snapshot.summary.tableBytes);
+    assert.ok(heap.largestFreeBytes >= top && heap.largestFreeBytes <= heap.freeBytes + top);
+    // the parts `emheap top` prints add up to the memory
+    const text = runCli(['top', file], {cwd: dir}).stdout;
+    const line = text.split('\n').find((l) => l.startsWith('wasm memory ') && l.includes('static data'));
+    assert.match(line, /the allocator's own \(headers, blocks emheap did not see\), .* free in \d+ blocks?, .* free at the top, /);
+    const json = JSON.parse(runCli(['top', file, '--json'], {cwd: dir}).stdout);
+    const b = json.memory;
+    assert.equal(b.walked, true);
+    assert.equal(b.staticBytes + b.liveBytes + b.emheapBytes + b.allocatorOwnBytes + b.freeBytes + b.topFreeBytes +
+      b.unusedBytes, snapshot.summary.heapSize);
+  });
+}
+
 test('without the log setting no line is printed; the events are kept all the same', (t) => {
   const {run, snapshot} = runIn(t, 'dlmalloc');
   assert.deepEqual(loggedGrowths(run.stderr), []);

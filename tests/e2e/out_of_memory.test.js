@@ -67,7 +67,11 @@ for (const variant of ['dlmalloc', 'emmalloc', 'nullmalloc', 'threads']) {
     // on a thread, its start routine; no worker start-up JS
     const caller = variant === 'threads' ? 'leak_thread' : 'main';
     assert.equal(lines[1], `  the allocation: leak_entry < ${caller}`);
-    assert.match(lines[2], /^ {2}memory: [\d.]+ [KM]iB static data and stacks, 1\d\.\d\d MiB live in \d+ blocks, /);
+    assert.match(lines[2], /^ {2}wasm memory 16\.\d\d MiB: [\d.]+ [KM]iB static data and stacks, 1\d\.\d\d MiB live in \d+ blocks, /);
+    // the allocator's heap walked then (with threads too: at the abort this
+    // thread holds the allocator's lock); ABORTING_MALLOC=0's NULL comes
+    // after the lock is let go, and the other thread is idle then
+    assert.match(lines[2], /, [\d.]+ (?:[KM]i)?B free in \d+ blocks?, [\d.]+ (?:[KM]i)?B free at the top, /, lines[2]);
     const firstSite = lines.findIndex((l) => / {4}[ \d.]+%/.test(l));
     assert.match(lines[firstSite], new RegExp(`^ {4}\\s*[6-9]\\d\\.\\d%\\s+\\d+\\.\\d\\d MiB {2}leak_entry < ${caller}$`), lines.join('\n'));
     // the file: new, named for the moment, read by the CLI
@@ -78,6 +82,7 @@ for (const variant of ['dlmalloc', 'emmalloc', 'nullmalloc', 'threads']) {
     const file = path.join(dir, saved[0]);
     const snapshot = unwrapSnapshot(JSON.parse(fs.readFileSync(file, 'utf8'))).snapshot;
     assert.deepEqual(validateSnapshot(snapshot), []);
+    assert.equal(snapshot.allocatorHeap.error, undefined);
     assert.equal(snapshot.outOfMemory.how, variant === 'nullmalloc' ? 'null' : 'abort');
     assert.equal(snapshot.outOfMemory.memoryBytes, snapshot.outOfMemory.memoryLimitBytes, 'a fixed heap');
     assert.ok(snapshot.outOfMemory.memoryBytes >= 16 * 1024 * 1024);

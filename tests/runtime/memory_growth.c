@@ -4,7 +4,10 @@
 ** keeps 3 MiB a call until the memory has grown past 16 MiB several times.
 ** Built with memory growth (-sALLOW_MEMORY_GROWTH) and both allocators;
 ** with -DGROW_ON_THREAD -pthread, grow_cache runs on a pthread (the growths
-** happen on a worker). Prints the snapshot at the end (SNAPSHOT {...}).
+** happen on a worker). Prints the snapshot at the end (SNAPSHOT {...}),
+** and what the allocator's own mallinfo() says of its heap at the same
+** moment (MALLINFO {...}), against which the test checks emheap's walk of
+** that heap (jslib/allocator_walk.js).
 ** Run by tests/e2e/memory_growth.test.js.
 **
 ** Both are called in loops that cannot be unrolled: each is one site.
@@ -12,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <malloc.h>
 #include <emscripten.h>
 #ifdef GROW_ON_THREAD
 #include <pthread.h>
@@ -58,6 +62,10 @@ int main(void) {
   fill_cache(NULL);
 #endif
   printf("memory now %lu bytes\n", (unsigned long)EM_ASM_INT({ return HEAP8.length; }));
+  /* nothing allocates between the two */
+  struct mallinfo info = mallinfo();
   EM_ASM({ console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot())); });
+  printf("MALLINFO {\"fordblks\": %d, \"ordblks\": %d, \"smblks\": %d, \"keepcost\": %d}\n", (int)info.fordblks,
+         (int)info.ordblks, (int)info.smblks, (int)info.keepcost);
   return 0;
 }

@@ -1,0 +1,396 @@
+// allocator_walk.js -- the allocator's own view of its heap, read from JS:
+// how many bytes are free (and in how many pieces, the largest, the free
+// span at the top) and how many are in use, counted by walking the
+// allocator's chunk or region headers in linear memory. Nothing is called
+// in wasm and nothing is written: a DataView over the memory is all it
+// takes, so it also works on a copy, at an abort, or from another thread.
+//
+// What it reads, as Emscripten 3.1.6, 4.0.23 and 5.0.7 lay it out (wasm32:
+// size_t and pointers are 4 bytes):
+//
+// dlmalloc (system/lib/dlmalloc.c, 2.8.6; the same struct in all three):
+//   chunk      prev_foot, head (size | FLAG4 4 | CINUSE 2 | PINUSE 1),
+//              chunks 8-aligned (MALLOC_ALIGNMENT 8), at least 16 bytes
+//              (MIN_CHUNK_SIZE); in use when head & 3 != PINUSE (is_inuse;
+//              no mmap: HAVE_MMAP 0, so head & 3 == 0 never happens). emheap
+//              itself sets FLAG4 on recorded blocks (runtime/allocator.h),
+//              so sizes are always head & ~7 (chunksize).
+//   segment    {base, size, next, sflags}; the list starts in the state
+//              (gm->seg, the newest segment) and goes on through records
+//              that add_segment writes into the old segment's last chunk,
+//              followed there by fenceposts (head == 7). MORECORE is sbrk
+//              and contiguous, so one segment is the rule; a second one
+//              appears only when something else moved the break between
+//              two of dlmalloc's sbrk calls (sys_alloc's "noncontiguous"
+//              path). Nothing is ever given back (MORECORE_CANNOT_TRIM), so
+//              footprint == the sum of the segment sizes.
+//   top        the chunk at gm->top, size gm->topsize, PINUSE set; behind
+//              it TOP_FOOT_SIZE (40) bytes up to the segment's end, whose
+//              first head word reads 40 (init_top).
+//   state      struct malloc_state (`_gm_`, in the static data): word 2
+//              dvsize, 3 topsize, 4 least_addr, 5 dv, 6 top, 108 footprint,
+//              111 mflags, then the lock when built with USE_LOCKS (mflags
+//              has USE_LOCK_BIT 2): one int (spin lock: wasm workers
+//              without pthreads, 4.x) or a pthread_mutex_t of 6 words
+//              (-pthread, all three versions), and then seg (word 112, 113
+//              or 118) and two more words.
+//
+// emmalloc (system/lib/emmalloc.c):
+//   region     size at both ends: bottom word the size, top word the size
+//              (in use) or size | 1 (free: FREE_REGION_FLAG is only ever in
+//              the top word); sizes multiples of 4, at least 16
+//              (sizeof(Region)); two free regions are never adjacent.
+//   root       each block emmalloc took from sbrk starts with a root region
+//              (a used region of 16 bytes, or more once an aligned
+//              allocation pushed its end up) whose words 1 and 2 are `next`
+//              (the previous root, or 0) and `endPtr` (the block's end),
+//              and ends with a used sentinel region (16 bytes; 4.x's
+//              malloc_trim may leave up to 31). A block extended
+//              contiguously swallows its old sentinel. The list of roots
+//              starts at the static `listOfAllRegions`, newest first; the
+//              oldest root is where emmalloc's first sbrk started, the
+//              initial break, which is __heap_base (sbrk.c: sbrk_val starts
+//              there) when nothing else called sbrk before emmalloc's
+//              constructor (priority 47). 3.1.6 keeps the same words in a
+//              plain Region (uint32_t[1], [2]); 4.x names them RootRegion.
+//
+// What is counted: free and in-use chunks / regions at their full size
+// (headers included, what chunksize() and region->size say). The top span
+// is reported apart (topFreeBytes) and not in freeBytes/freeBlocks.
+// Allocator overhead that is neither (dlmalloc: the gap before a segment's
+// first chunk, TOP_FOOT_SIZE, segment records and fenceposts; emmalloc:
+// root and sentinel regions) goes to overheadBytes, so that in-use + free
+// + top + overhead is exactly the memory the allocator holds. Any header
+// that disagrees with another (a zero or misaligned size, a chunk running
+// past its segment or the break, a footer not matching, more steps than
+// the memory can hold) gives {error} instead of numbers: with threads the
+// memory may be read while another thread is half way through a malloc.
+'use strict';
+
+var DL_MIN_CHUNK = 16; // MIN_CHUNK_SIZE: (sizeof(mchunk) + 7) & ~7
+var DL_TOP_FOOT = 40; // TOP_FOOT_SIZE: pad_request(sizeof(msegment)) 24 + MIN_CHUNK_SIZE 16
+var DL_FENCEPOST = 7; // FENCEPOST_HEAD: INUSE_BITS | SIZE_T_SIZE
+var DL_SEG_RECORD = 24; // pad_request(sizeof(struct malloc_segment))
+var DL_USE_LOCK_BIT = 2;
+// malloc_state word offsets (wasm32)
+var DL_DVSIZE = 2;
+var DL_TOPSIZE = 3;
+var DL_LEAST = 4;
+var DL_DV = 5;
+var DL_TOP = 6;
+var DL_MAGIC = 9;
+var DL_FOOTPRINT = 108;
+var DL_MFLAGS = 111;
+var DL_SEG_NO_LOCK = 112;
+var DL_SEG_SPIN_LOCK = 113; // MLOCK_T int
+var DL_SEG_PTHREAD_LOCK = 118; // MLOCK_T pthread_mutex_t: int __i[6] on wasm32
+var DL_STATE_TAIL = 6; // seg (4 words), extp, exts
+
+var EM_MIN_REGION = 16; // sizeof(Region)
+var EM_FREE_FLAG = 1;
+
+function isAddr(x) { return typeof x === 'number' && x >= 0 && x <= 0xffffffff && Math.floor(x) === x; }
+
+// A bounds-checked little-endian word reader: -1 for anything outside the
+// memory or not 4-aligned (no valid header or pointer reads as -1).
+function wordReader(view) {
+  var n = view.byteLength;
+  return function (a) { return a >= 0 && a + 4 <= n && (a & 3) === 0 ? view.getUint32(a, true) : -1; };
+}
+
+// The words that follow malloc_state's mflags are the lock (if any) and
+// then gm->seg: which of the three layouts this is, told by USE_LOCK_BIT
+// in mflags and by seg having the shape of a segment (a pthread mutex's
+// words 1-3 are a lock word, a waiter count and a list pointer, never a
+// base at or above least_addr with a size that stays below the break).
+function dlmallocSegWord(at, word, heapBase, breakNow) {
+  var mflags = word(at + DL_MFLAGS * 4);
+  if (mflags < 0 || (mflags & ~6) !== 0) return -1; // USE_LOCK_BIT 2 | USE_NONCONTIGUOUS_BIT 4 only
+  var least = word(at + DL_LEAST * 4);
+  var top = word(at + DL_TOP * 4);
+  var options = (mflags & DL_USE_LOCK_BIT) ? [DL_SEG_SPIN_LOCK, DL_SEG_PTHREAD_LOCK] : [DL_SEG_NO_LOCK];
+  for (var i = 0; i < options.length; i++) {
+    var s = at + options[i] * 4;
+    var base = word(s);
+    var size = word(s + 4);
+    var next = word(s + 8);
+    if (base < heapBase || size <= 0 || next < 0 || base + size > breakNow) continue;
+    // one segment: seg.base is least_addr; more: the newest, above it
+    if (base === least || (next !== 0 && base > least)) {
+      if (top >= least && top < breakNow) return options[i];
+    }
+  }
+  return -1;
+}
+
+// dlmalloc's malloc_state (its `_gm_`, in the static data) found by its
+// shape, as [start, end) or null (system/lib/dlmalloc.c struct
+// malloc_state; the heap scan leaves it out: jslib/heap_scan.js): least_addr
+// (word 4) is the first address dlmalloc took from sbrk, top (word 6) lies
+// between it and the break, and seg.base repeats least_addr (or, with more
+// than one segment, seg is the newest one above it); the struct ends 6
+// words after seg.base. seg.base is looked for where each build puts it:
+// word 112 without locks, 113 after a spin lock, 118 after a
+// pthread_mutex_t (24 bytes: -pthread builds of 3.1.6, 4.0.23 and 5.0.7
+// set USE_SPIN_LOCKS 0), and mflags must agree.
+function findDlmallocState(view, data, heapBase, breakNow) {
+  if (!view || !data || !isAddr(data[0]) || !isAddr(data[1])) return null;
+  var word = wordReader(view);
+  var endWord = Math.min(data[1], view.byteLength) >>> 2;
+  for (var s = (data[0] + 3) >>> 2; s + DL_SEG_NO_LOCK + DL_STATE_TAIL <= endWord; s++) {
+    var least = word((s + DL_LEAST) * 4);
+    if (least < heapBase || least >= heapBase + 4096) continue;
+    var top = word((s + DL_TOP) * 4);
+    if (top < least || top >= breakNow) continue;
+    var seg = dlmallocSegWord(s * 4, word, heapBase, breakNow);
+    if (seg < 0 || s + seg + DL_STATE_TAIL > endWord) continue;
+    return [s * 4, (s + seg + DL_STATE_TAIL) * 4];
+  }
+  return null;
+}
+
+function fail(why) { return {error: why}; }
+
+function walkDlmalloc(view, heapBase, breakNow, dataRange, stateAt) {
+  var word = wordReader(view);
+  var at;
+  if (isAddr(stateAt) && stateAt > 0) at = stateAt;
+  else if (stateAt && isAddr(stateAt[0]) && stateAt[0] > 0) at = stateAt[0];
+  else {
+    var found = findDlmallocState(view, dataRange, heapBase, breakNow);
+    if (!found) return fail('dlmalloc: malloc_state not found in the static data (not initialized yet?)');
+    at = found[0];
+  }
+  if (at & 3) return fail('dlmalloc: malloc_state address not aligned');
+  var segWord = dlmallocSegWord(at, word, heapBase, breakNow);
+  if (segWord < 0) return fail('dlmalloc: no malloc_state at ' + at);
+  var top = word(at + DL_TOP * 4);
+  var topsize = word(at + DL_TOPSIZE * 4);
+  var dv = word(at + DL_DV * 4);
+  var dvsize = word(at + DL_DVSIZE * 4);
+  var footprint = word(at + DL_FOOTPRINT * 4);
+  if (top === 0) return fail('dlmalloc: not initialized (top is 0)');
+  if (word(at + DL_MAGIC * 4) === 0) return fail('dlmalloc: malloc_state magic is 0');
+  if ((top & 7) || topsize <= 0 || (topsize & 7)) return fail('dlmalloc: top or topsize misaligned');
+
+  // every step advances at least a minimal chunk (or is one more segment)
+  var budget = Math.floor((breakNow - heapBase) / DL_MIN_CHUNK) + 8;
+
+  // the segments, newest (gm->seg) first
+  var segs = [];
+  var records = {}; // chunk2mem of each segment-record chunk: overhead, not a block
+  var total = 0;
+  for (var s = at + segWord * 4; s !== 0;) {
+    if (--budget < 0) return fail('dlmalloc: too many segments');
+    var base = word(s);
+    var size = word(s + 4);
+    var next = word(s + 8);
+    if (base < heapBase || size <= 0 || next < 0 || base + size > breakNow) return fail('dlmalloc: segment at ' + s + ' outside [heap base, break)');
+    for (var k = 0; k < segs.length; k++) {
+      if (base < segs[k].end && segs[k].base < base + size) return fail('dlmalloc: segments overlap');
+    }
+    segs.push({base: base, end: base + size});
+    total += size;
+    if (next !== 0) {
+      if ((next & 7) || next < heapBase || next + 16 > breakNow) return fail('dlmalloc: segment link at ' + next + ' not in the heap');
+      records[next] = true;
+    }
+    s = next;
+  }
+  if (total !== footprint) return fail('dlmalloc: segments hold ' + total + ' bytes, footprint says ' + footprint);
+
+  var out = {allocator: 'dlmalloc', freeBytes: 0, freeBlocks: 0, largestFreeBytes: topsize, topFreeBytes: topsize,
+    inUseBytes: 0, inUseBlocks: 0, overheadBytes: 0, segments: segs.length, topEndsAtBreak: false, stateAt: at};
+  var topSeen = false;
+  var dvSeen = dvsize === 0;
+  segs.sort(function (a, b) { return a.base - b.base; });
+  for (var i = 0; i < segs.length; i++) {
+    var end = segs[i].end;
+    var holdsTop = top >= segs[i].base && top < end;
+    // align_as_chunk(base): the first chunk's payload 8-aligned
+    var q = segs[i].base + ((8 - ((segs[i].base + 8) & 7)) & 7);
+    out.overheadBytes += q - segs[i].base;
+    for (;;) {
+      if (--budget < 0) return fail('dlmalloc: too many chunks');
+      if (q === top) {
+        // the top chunk, then TOP_FOOT_SIZE to the segment's end (init_top)
+        if (!holdsTop || top + topsize + DL_TOP_FOOT !== end) return fail('dlmalloc: top (' + topsize + ' bytes) does not end ' + DL_TOP_FOOT + ' bytes before its segment');
+        var th = word(top + 4);
+        if (th - (th & 7) !== topsize || !(th & 1)) return fail('dlmalloc: top head disagrees with topsize');
+        if (word(top + topsize + 4) !== DL_TOP_FOOT) return fail('dlmalloc: no top foot after top');
+        out.overheadBytes += DL_TOP_FOOT;
+        out.topEndsAtBreak = end === breakNow;
+        topSeen = true;
+        break;
+      }
+      if (q + 8 > end) return fail('dlmalloc: chunk at ' + q + ' runs past its segment');
+      var head = word(q + 4);
+      if (head === DL_FENCEPOST) {
+        // an older segment ends with its record (counted below) and fenceposts
+        if (holdsTop) return fail('dlmalloc: fencepost before top at ' + q);
+        out.overheadBytes += end - q;
+        break;
+      }
+      var csize = head - (head & 7);
+      if (csize < DL_MIN_CHUNK || (q & 7)) return fail('dlmalloc: chunk at ' + q + ' has size ' + csize);
+      var nq = q + csize;
+      if (nq + 8 > end || (holdsTop && q < top && nq > top)) return fail('dlmalloc: chunk at ' + q + ' runs past its segment');
+      var nextHead = word(nq + 4);
+      var bits = head & 3;
+      if (bits === 0) return fail('dlmalloc: chunk at ' + q + ' neither in use nor after one in use');
+      if (bits === 1) { // free: its size repeated in the next chunk's prev_foot, next's PINUSE clear
+        if (word(nq) !== csize || (nextHead & 1)) return fail('dlmalloc: free chunk at ' + q + ' has no matching foot');
+        if (q === dv) {
+          if (csize !== dvsize) return fail('dlmalloc: dv size disagrees');
+          dvSeen = true;
+        }
+        out.freeBytes += csize;
+        out.freeBlocks++;
+        if (csize > out.largestFreeBytes) out.largestFreeBytes = csize;
+      } else { // in use: the next chunk's PINUSE set
+        if (!(nextHead & 1)) return fail('dlmalloc: in-use chunk at ' + q + ' followed by PINUSE clear');
+        if (records[q + 8] && csize === DL_SEG_RECORD) out.overheadBytes += csize;
+        else {
+          out.inUseBytes += csize;
+          out.inUseBlocks++;
+        }
+      }
+      q = nq;
+    }
+  }
+  if (!topSeen) return fail('dlmalloc: top not reached');
+  if (!dvSeen) return fail('dlmalloc: dv not found among the free chunks');
+  return out;
+}
+
+// A root region at r: a used region (size at both ends) whose words 1 and
+// 2 are next and endPtr; the block holds at least the root and a sentinel.
+function emmallocRoot(word, r, heapBase, breakNow) {
+  if ((r & 3) || r < heapBase || r + 2 * EM_MIN_REGION > breakNow) return null;
+  var size = word(r);
+  if (size < EM_MIN_REGION || (size & 3) || r + size > breakNow) return null;
+  if (word(r + size - 4) !== size) return null;
+  var next = word(r + 4);
+  var end = word(r + 8);
+  if (end < 0 || (end & 3) || end < r + size + EM_MIN_REGION || end > breakNow) return null;
+  if (next < 0 || (next !== 0 && ((next & 3) || next < heapBase || next >= r))) return null;
+  return {at: r, next: next, end: end};
+}
+
+// listOfAllRegions's chain from root address h, oldest first, or null
+function emmallocChain(word, h, heapBase, breakNow, limit) {
+  var chain = [];
+  for (var r = h; r !== 0;) {
+    if (chain.length > limit) return null;
+    var root = emmallocRoot(word, r, heapBase, breakNow);
+    if (!root) return null;
+    if (chain.length && root.end > chain[chain.length - 1].at) return null; // older blocks lie lower
+    chain.push(root);
+    r = root.next;
+  }
+  return chain.reverse();
+}
+
+// The roots, oldest first. The oldest starts at the initial break
+// (__heap_base, rounded up to the alignment sbrk keeps: 4 in 3.1.6, 8 in
+// 4.x); if its block does not reach the break, something else took memory
+// from sbrk and later blocks can only be found through listOfAllRegions,
+// looked for in the static data: the highest word there that heads a
+// valid chain down to the oldest root (a stale pointer to an older root
+// would give a shorter chain, a pointer to a user block no chain).
+function emmallocRoots(word, heapBase, breakNow, dataRange, limit) {
+  var first = null;
+  var starts = [heapBase, (heapBase + 3) & ~3, (heapBase + 7) & ~7, (heapBase + 15) & ~15];
+  for (var i = 0; i < starts.length && !first; i++) {
+    var r = emmallocRoot(word, starts[i] >>> 0, heapBase, breakNow);
+    if (r && r.next === 0) first = r;
+  }
+  if (first && first.end === breakNow) return [first];
+  if (!dataRange || !isAddr(dataRange[0]) || !isAddr(dataRange[1])) return null;
+  var best = null;
+  var from = first ? first.at : heapBase;
+  for (var a = (dataRange[0] + 3) & ~3; a + 4 <= dataRange[1]; a += 4) {
+    var v = word(a);
+    if (v < from || v >= breakNow || (v & 3) || (best && v <= best[best.length - 1].at)) continue;
+    var chain = emmallocChain(word, v, heapBase, breakNow, limit);
+    if (chain && (!first || chain[0].at === first.at)) best = chain;
+  }
+  return best;
+}
+
+function walkEmmalloc(view, heapBase, breakNow, dataRange) {
+  var word = wordReader(view);
+  var budget = Math.floor((breakNow - heapBase) / EM_MIN_REGION) + 8;
+  var roots = emmallocRoots(word, heapBase, breakNow, dataRange, budget);
+  if (!roots) return fail('emmalloc: no root region at the heap base, and listOfAllRegions not found in the static data');
+  var out = {allocator: 'emmalloc', freeBytes: 0, freeBlocks: 0, largestFreeBytes: 0, topFreeBytes: 0,
+    inUseBytes: 0, inUseBlocks: 0, overheadBytes: 0, segments: roots.length, topEndsAtBreak: false};
+  for (var i = 0; i < roots.length; i++) {
+    var end = roots[i].end;
+    var r = roots[i].at;
+    var prevFree = false;
+    var last = null; // the region before the current one: {size, free}
+    for (;;) {
+      if (--budget < 0) return fail('emmalloc: too many regions');
+      var size = word(r);
+      if (size < EM_MIN_REGION || (size & 3)) return fail('emmalloc: region at ' + r + ' has size ' + size);
+      if (r + size > end) return fail('emmalloc: region at ' + r + ' runs past its block (' + end + ')');
+      var ceiling = word(r + size - 4);
+      var free = ceiling === (size | EM_FREE_FLAG);
+      if (!free && ceiling !== size) return fail('emmalloc: region at ' + r + ' has ' + size + ' at the bottom, ' + ceiling + ' at the top');
+      if (free && prevFree) return fail('emmalloc: two free regions next to each other at ' + r);
+      var isRoot = r === roots[i].at;
+      var isSentinel = r + size === end;
+      if (isRoot && free) return fail('emmalloc: root region at ' + r + ' is free');
+      if (isSentinel) {
+        if (free) return fail('emmalloc: block ending at ' + end + ' has no sentinel');
+        out.overheadBytes += size;
+        if (!isRoot && last && last.free && end === breakNow) {
+          // the free region just under the top sentinel: the top span
+          out.freeBytes -= last.size;
+          out.freeBlocks--;
+          out.topFreeBytes = last.size;
+          out.topEndsAtBreak = true;
+        }
+        break;
+      }
+      if (isRoot) out.overheadBytes += size;
+      else if (free) {
+        out.freeBytes += size;
+        out.freeBlocks++;
+        if (size > out.largestFreeBytes) out.largestFreeBytes = size;
+      } else {
+        out.inUseBytes += size;
+        out.inUseBlocks++;
+      }
+      prevFree = free;
+      last = {size: size, free: free};
+      r += size;
+    }
+  }
+  return out;
+}
+
+// The allocator's heap as it stands in `view` (a DataView over the whole
+// wasm memory): {allocator, freeBytes, freeBlocks, largestFreeBytes,
+// topFreeBytes, inUseBytes, inUseBlocks, overheadBytes, segments,
+// topEndsAtBreak} (and dlmalloc's stateAt), or {error} saying what did not
+// fit. `allocator`: 'dlmalloc' or 'emmalloc'; heapBase: __heap_base;
+// breakNow: the sbrk break; dataRange: [start, end) of the static data
+// (where `_gm_` and `listOfAllRegions` live); dlmallocStateAt: the
+// malloc_state's address, or findDlmallocState's [start, end), when known.
+function walkAllocator(view, allocator, heapBase, breakNow, dataRange, dlmallocStateAt) {
+  try {
+    if (!view || typeof view.getUint32 !== 'function') return fail('no memory to read');
+    if (!isAddr(heapBase) || !isAddr(breakNow) || heapBase > breakNow || breakNow > view.byteLength) {
+      return fail('heap base ' + heapBase + ' and break ' + breakNow + ' do not fit the memory (' + view.byteLength + ' bytes)');
+    }
+    if (allocator === 'dlmalloc') return walkDlmalloc(view, heapBase, breakNow, dataRange, dlmallocStateAt);
+    if (allocator === 'emmalloc') return walkEmmalloc(view, heapBase, breakNow, dataRange);
+    return fail('allocator ' + allocator + ' is not walked (only dlmalloc and emmalloc)');
+  } catch (e) {
+    return fail('reading the heap failed: ' + (e && e.message));
+  }
+}
+
+module.exports = {walkAllocator: walkAllocator, findDlmallocState: findDlmallocState};
