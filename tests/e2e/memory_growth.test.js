@@ -6,7 +6,9 @@
 // grow_cache; the snapshot carries the same events (the request, the
 // time, the sites that held the most), `emheap top` prints the same
 // lines, and the Chrome trace has an instant per growth. In headless
-// Chromium, ?emheap_growth=log prints them on the page's console.
+// Chromium, ?emheap_growth=log prints them on the page's console. The same
+// program checks emheap's walk of the allocator's heap against mallinfo(),
+// and the page's emheap.memory().
 'use strict';
 
 const {describe, test} = require('node:test');
@@ -193,6 +195,13 @@ describe('growth log in headless Chromium', {skip: CHROMIUM_SKIP}, () => {
       const logged = loggedGrowths(consoleMessages.map((m) => m.text).join('\n'));
       assert.equal(logged.length, growths);
       for (const [first] of logged) assert.match(first, /a request of 3,145,728 bytes at grow_cache < main \(growth \d+\)$/);
+      // the page API's breakdown: the same parts as emheap top's, adding up to the memory
+      const b = await page.evaluate(() => emheap.memory());
+      assert.equal(b.walked, true, JSON.stringify(b));
+      assert.equal(b.staticBytes + b.liveBytes + b.emheapBytes + b.allocatorOwnBytes + b.freeBytes + b.topFreeBytes +
+        b.unusedBytes, b.memoryBytes);
+      assert.equal(b.memoryBytes, await page.evaluate(() => JSON.parse(emheap.getSnapshotJson()).heapSize));
+      assert.match(b.text, /^wasm memory [\d.]+ MiB: .* live in \d+ blocks, .* free at the top, /);
     } finally {
       await context.close();
     }
