@@ -9,7 +9,7 @@
 
 BENCH_OUT := $(B)/bench
 
-.PHONY: bench
+.PHONY: bench growth-scan
 
 bench:
 	@mkdir -p $(BENCH_OUT)
@@ -22,3 +22,11 @@ bench:
 	-@$(MAKE) --no-print-directory $(SQLITE_C)
 	-@$(MAKE) --no-print-directory $(LUA_C)
 	$(NODE) bench/run-bench.js
+
+# What a growth of the wasm memory costs: the pass over the sites that
+# ranks them (bench/growth_scan.c), timed under node.
+growth-scan: $(BENCH_OUT)/growth_scan.js
+	$(NODE) --no-experimental-fetch $<
+$(BENCH_OUT)/growth_scan.js: bench/growth_scan.c runtime/site_table.c $(RUNTIME_HDR)
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -Iruntime bench/growth_scan.c runtime/site_table.c -sALLOW_MEMORY_GROWTH=1 -o $@

@@ -279,7 +279,8 @@ function memoryNote(snap) {
   if (!m) return '';
   const now = breakdownText(memoryBreakdown(snap));
   const p = m.peak;
-  return (now ? now + '\n' : `wasm memory ${units.formatBytes(m.heapSize)}\n`) +
+  // (a peak view has no parts now: the memory's size and the peak on one line)
+  return (now ? now + '\n' : `wasm memory ${units.formatBytes(m.heapSize)}; `) +
     `at the peak: allocator ${units.formatBytes(p.allocatorBytes)} (${units.formatBytes(p.liveBytes)} live, ` +
     `${units.formatBytes(p.freeInAllocator)} free or the allocator's own)\n`;
 }

@@ -105,7 +105,7 @@ test('emheap top/check/convert --at peak', () => {
     assert.equal(top.sites[0].liveBytes, known.cacheBytes);
     const text = cli('top', file, '--at', 'peak');
     assert.match(text.stdout, /at the peak of live bytes: /);
-    assert.match(text.stdout, /\nwasm memory [\d.]+ MiB: at the peak allocator [\d.]+ MiB \([\d.]+ MiB live, /);
+    assert.match(text.stdout, /\nwasm memory [\d.]+ MiB; at the peak: allocator [\d.]+ MiB \([\d.]+ MiB live, /);
     assert.match(cli('top', file).stdout, /\nwasm memory [\d.]+ MiB: [\d.]+ [KM]iB static data and stacks, .* live in .*\nat the peak: allocator [\d.]+ MiB \(/);
     // a budget the end meets and the peak does not
     const budget = String(Math.round((known.tableBytes + known.cacheBytes) / 2));
