@@ -11,6 +11,11 @@
 
 var growth = require('../model/growth');
 
+// Instants are phase 'I', as Chromium itself writes them
+// (TRACE_EVENT_PHASE_INSTANT): DevTools' trace engine keeps no other
+// (models/trace: Types.Events.isInstant), Perfetto and chrome://tracing
+// read 'i' and 'I' alike (tests/e2e/chrome_trace_devtools.test.js).
+
 var PID = 1;
 var TID = 1;
 
@@ -50,7 +55,7 @@ function growthEvents(snapshot) {
   timed.forEach(function (g) {
     out.push({ name: 'wasm memory', cat: 'emheap', ph: 'C', ts: ts(g), pid: PID, tid: TID, args: { bytes: g.toBytes } });
     out.push({
-      name: 'wasm memory grew', cat: 'emheap', ph: 'i', s: 'p', ts: ts(g), pid: PID, tid: TID,
+      name: 'wasm memory grew', cat: 'emheap', ph: 'I', s: 'p', ts: ts(g), pid: PID, tid: TID,
       args: {
         fromBytes: g.fromBytes, toBytes: g.toBytes, requestBytes: g.requestBytes || 0, site: textOf(g.siteId),
         mostLive: growth.mostLiveText(g, textOf),
@@ -77,7 +82,7 @@ function toChromeTrace(snapshot) {
   growthEvents(snapshot).forEach(function (e) { events.push(e); });
   // A process-scoped instant marks the snapshot, with its exact totals.
   events.push({
-    name: 'emheap snapshot', cat: 'emheap', ph: 'i', s: 'p', ts: pts[pts.length - 1].ts, pid: PID, tid: TID,
+    name: 'emheap snapshot', cat: 'emheap', ph: 'I', s: 'p', ts: pts[pts.length - 1].ts, pid: PID, tid: TID,
     args: {
       liveBytes: summary.liveBytes || 0, liveBlocks: summary.liveBlocks || 0,
       peakLiveBytes: summary.peakLiveBytes || 0, totalBytes: summary.totalBytes || 0,

@@ -290,7 +290,7 @@ test('chrome-trace: one point from the summary when there is no timeline', () =>
   const meta = trace.traceEvents.filter((e) => e.ph === 'M');
   assert.deepEqual(meta.map((e) => e.name), ['process_name', 'thread_name']);
   assert.equal(meta[0].args.name, 'emheap http://localhost:8000/');
-  const instant = trace.traceEvents.find((e) => e.ph === 'i');
+  const instant = trace.traceEvents.find((e) => e.ph === 'I');
   assert.equal(instant.args.liveBytes, 5932);
   assert.equal(instant.args.sites, 5);
   assert.equal(trace.displayTimeUnit, 'ms');
@@ -317,7 +317,7 @@ test('chrome-trace: counters follow snapshot.timeline (ms -> us), sorted', () =>
   assert.deepEqual(bytes.map((e) => [e.ts, e.args.bytes]), [[0, 0], [16500, 1024], [33000.1, 2048], [1000250, 5932]]);
   const blocks = trace.traceEvents.filter((e) => e.name === 'live blocks');
   assert.deepEqual(blocks.map((e) => e.args.blocks), [0, 1, 2, 10]);
-  assert.equal(trace.traceEvents.find((e) => e.ph === 'i').ts, 1000250);
+  assert.equal(trace.traceEvents.find((e) => e.ph === 'I').ts, 1000250);
 
   const empty = emptySnapshot();
   empty.timeline = [];
