@@ -4,34 +4,12 @@
 // optionally saves a screenshot of the panel (docs/take-screenshots.js).
 'use strict';
 
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const {CHROMIUM} = require('./browser');
+const {withDevtoolsApp} = require('./devtools_app');
 
 // The rows of the Summary grid after loading `text` as a file, or an error.
 // screenshot: a .png path to save the panel to, once the grid is filled.
 async function panelSummary(text, {screenshot} = {}) {
-  const puppeteer = require('puppeteer-core');
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-devtools-'));
-  const browser = await puppeteer.launch({executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', `--user-data-dir=${profile}`]});
-  try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto('devtools://devtools/bundled/devtools_app.html', {waitUntil: 'load'});
-    // DevTools is ready once its UI strings have loaded (asynchronously,
-    // after 'load'): until then its views throw "No locale data registered"
-    await page.waitForFunction(async () => {
-      try {
-        const i18n = await import('./core/i18n/i18n.js');
-        i18n.i18n.getLocalizedString(i18n.i18n.registerUIStrings('emheap', {x: 'x'}), 'x');
-        return true;
-      } catch (e) {
-        return false;
-      }
-    }, {timeout: 30000, polling: 100});
+  return withDevtoolsApp(async (page, errors) => {
     const rows = await page.evaluate(async (fileText) => {
       const UI = await import('./ui/legacy/legacy.js');
       await UI.ViewManager.ViewManager.instance().showView('heap-profiler');
@@ -62,10 +40,7 @@ async function panelSummary(text, {screenshot} = {}) {
       await page.screenshot({path: screenshot});
     }
     return {rows, errors};
-  } finally {
-    await browser.close();
-    fs.rmSync(profile, {recursive: true, force: true});
-  }
+  });
 }
 
 module.exports = {panelSummary};

@@ -31,32 +31,11 @@
 //   console.error/console.warn while parsing, and the page's errors.
 'use strict';
 
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const {CHROMIUM} = require('./browser');
+const {withDevtoolsApp} = require('./devtools_app');
 
 async function traceEngineRead(traceObject) {
-  const puppeteer = require('puppeteer-core');
   const text = JSON.stringify(traceObject);
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-devtools-trace-'));
-  const browser = await puppeteer.launch({executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', `--user-data-dir=${profile}`]});
-  try {
-    const page = await browser.newPage();
-    const pageErrors = [];
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto('devtools://devtools/bundled/devtools_app.html', {waitUntil: 'load'});
-    // ready once its UI strings have loaded (see devtools_panel.js)
-    await page.waitForFunction(async () => {
-      try {
-        const i18n = await import('./core/i18n/i18n.js');
-        i18n.i18n.getLocalizedString(i18n.i18n.registerUIStrings('emheap', {x: 'x'}), 'x');
-        return true;
-      } catch (e) {
-        return false;
-      }
-    }, {timeout: 30000, polling: 100});
+  return withDevtoolsApp(async (page, pageErrors) => {
     const read = await page.evaluate(async (fileText) => {
       const Trace = await import('./models/trace/trace.js');
       const Timeline = await import('./panels/timeline/timeline.js');
@@ -156,12 +135,9 @@ async function traceEngineRead(traceObject) {
       };
     }, text);
     read.errors = read.errors.concat(pageErrors.map((e) => `pageerror: ${e}`));
-    read.chromium = await browser.version();
+    read.chromium = await page.browser().version();
     return read;
-  } finally {
-    await browser.close();
-    fs.rmSync(profile, {recursive: true, force: true});
-  }
+  });
 }
 
 module.exports = {traceEngineRead};
