@@ -13,7 +13,7 @@
 
 var layout = require('./layout');
 var snapshotModule = require('./snapshot');
-var callerFrames = require('./out_of_memory').callerFrames;
+var allocationStack = require('./out_of_memory').allocationStack;
 var growth = require('../model/growth');
 var shortStackText = require('../model/sites').shortStackText;
 var UNATTRIBUTED = require('../model/snapshot_file').UNATTRIBUTED;
@@ -29,8 +29,7 @@ function growthLogger(p, host) {
       var g = layout.readGrowthEvent(new DataView(buffer), state, serial);
       var table = p.taker.table();
       var info = p.taker.info();
-      var here = table.resolve(table.capture(above));
-      var causeStack = here ? callerFrames(table.stacks[here].frames, table.frames, host.onWorker) : [];
+      var causeStack = allocationStack(table, above, host.onWorker);
       var top = g.top.map(function (t) {
         var s = snapshotModule.oneSiteStack(buffer, state, table, t.siteId, info);
         // (on a worker, the main thread's stacks cannot be read)

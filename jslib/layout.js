@@ -391,10 +391,10 @@ function readSite(tables, s, scales) {
 }
 
 // The last min(heapGrowths, GROWTH_LOG) growth events, oldest first:
-// {serial (1 = the first growth), fromBytes, toBytes, siteId, requestBytes
-// (0: not known), t (ms on the timeline's clock), top: [{siteId,
-// liveBytes}] (the sites that held the most just after, most first),
-// estimated (their bytes are estimates)}.
+// {fromBytes, toBytes, siteId, requestBytes (0: not known), t (ms on the
+// timeline's clock), top: [{siteId, liveBytes}] (the sites that held the
+// most just after, most first), and estimated: true when their bytes are
+// estimates}.
 function readGrowth(view, statePtr, heapGrowths) {
   var out = [];
   for (var i = heapGrowths > GROWTH_LOG ? heapGrowths - GROWTH_LOG : 0; i < heapGrowths; i++) out.push(readGrowthEvent(view, statePtr, i + 1));
@@ -409,16 +409,16 @@ function readGrowthEvent(view, statePtr, serial) {
     var bytes = view.getFloat64(at + 40 + 8 * k, true);
     if (bytes > 0) top.push({siteId: view.getUint32(at + 24 + 4 * k, true), liveBytes: bytes});
   }
-  return {
-    serial: serial,
+  var g = {
     fromBytes: view.getUint32(at, true),
     toBytes: view.getUint32(at + 4, true),
     siteId: view.getUint32(at + 8, true),
     requestBytes: view.getUint32(at + 12, true),
     t: Math.max(0, view.getFloat64(at + 16, true)),
     top: top,
-    estimated: (view.getUint32(at + 36, true) & GROWTH_ESTIMATED) !== 0,
   };
+  if (view.getUint32(at + 36, true) & GROWTH_ESTIMATED) g.estimated = true;
+  return g;
 }
 
 // When the runtime started, on jslib/clock.js's clock (ms): the origin of

@@ -29,8 +29,7 @@ function outOfMemoryHandler(p, host) {
       if (!p.settings.config().outOfMemoryReport) return;
       if (!p.taker.attached() || p.taker.modeNow() === 'off') return;
       // the allocation's stack first: its frames go into the snapshot's
-      var table = p.taker.table();
-      var stackId = table.resolve(table.capture(above));
+      var stack = allocationStack(p.taker.table(), above, host.onWorker);
       // at Emscripten's abort the allocator's lock is held here: its heap
       // can be walked even with threads
       var snapshot = p.taker.snapshot(undefined, {allocatorHeld: how === 'abort'});
@@ -41,7 +40,7 @@ function outOfMemoryHandler(p, host) {
         neededMemoryBytes: how === 'abort' ? bytes : 0,
         memoryBytes: memoryBytes,
         memoryLimitBytes: Math.max(memoryBytes, host.heapMax()),
-        stack: stackId ? callerFrames(table.stacks[stackId].frames, table.frames, host.onWorker) : [],
+        stack: stack,
       };
       p.api['lastOutOfMemory'] = snapshot;
       // saved first, so that the report can name the file: on a worker
@@ -75,4 +74,12 @@ function callerFrames(stack, frames, onWorker) {
   return out;
 }
 
-module.exports = {outOfMemoryHandler: outOfMemoryHandler, callerFrames: callerFrames};
+// The stack of the allocation under way, as its caller sees it: captured
+// now into `table` (a StackTable), `above` the JS function that called, left
+// out. -> frame indices into table.frames, leaf first ([] if none).
+function allocationStack(table, above, onWorker) {
+  var id = table.resolve(table.capture(above));
+  return id ? callerFrames(table.stacks[id].frames, table.frames, onWorker) : [];
+}
+
+module.exports = {outOfMemoryHandler: outOfMemoryHandler, callerFrames: callerFrames, allocationStack: allocationStack};

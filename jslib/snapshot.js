@@ -100,8 +100,6 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
     var out = growth.withMergedSites(g, function (id) { return mergedInto.has(id) ? mergedInto.get(id) : id; },
       function (id) { return parts.get(id) || 1; });
     out.t = Math.round(out.t * 1000) / 1000; // a microsecond, as the timeline's
-    delete out.serial;
-    if (!out.estimated) delete out.estimated;
     return out;
   });
   if (heapSteps) {

@@ -20,7 +20,7 @@ const {runWasmProgram} = require('../lib/run_wasm');
 const {runCli} = require('../lib/cli');
 const {validateSnapshot, validateChromeTrace} = require('../lib/schemas');
 const {BUILD} = require('../lib/paths');
-const {newPage, servedChromium, CHROMIUM_SKIP} = require('../lib/browser');
+const {newPage, servedProgramPage, CHROMIUM_SKIP} = require('../lib/browser');
 
 const program = (variant) => path.join(BUILD, `memory_growth.${variant}.js`);
 const MIB = 1024 * 1024;
@@ -176,16 +176,9 @@ test('a bad EMHEAP_GROWTH is said and ignored', (t) => {
   assert.deepEqual(loggedGrowths(run.stderr), []);
 });
 
-const PAGE = `<!doctype html><meta charset="utf-8"><body><script>
-var Module = {print: function (t) { console.log(t); }, printErr: function (t) { console.warn(t); }};
-</script><script src="b/memory_growth.dlmalloc.js"></script>`;
-
 describe('growth log in headless Chromium', {skip: CHROMIUM_SKIP}, () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-growth-page-'));
-  fs.writeFileSync(path.join(dir, 'index.html'), PAGE);
-  const served = servedChromium({'/b/': BUILD, '/': dir}, () => assert.ok(fs.existsSync(program('dlmalloc'))));
-  test('?emheap_growth=log prints each growth on the console, naming grow_cache', async (t) => {
-    t.after(() => fs.rmSync(dir, {recursive: true, force: true}));
+  const {served} = servedProgramPage(program('dlmalloc'));
+  test('?emheap_growth=log prints each growth on the console, naming grow_cache', async () => {
     const {context, page, consoleMessages} = await newPage(served.browser);
     try {
       await page.goto(`${served.server.url}/index.html?emheap_growth=log`);

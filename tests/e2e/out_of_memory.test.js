@@ -18,7 +18,7 @@ const {runWasmProgram} = require('../lib/run_wasm');
 const {runCli} = require('../lib/cli');
 const {validateSnapshot} = require('../lib/schemas');
 const {BUILD} = require('../lib/paths');
-const {newPage, servedChromium, CHROMIUM_SKIP} = require('../lib/browser');
+const {newPage, servedProgramPage, CHROMIUM_SKIP} = require('../lib/browser');
 const {unwrapSnapshot} = require('../../model/snapshot_file');
 
 const program = (variant) => path.join(BUILD, `out_of_memory.${variant}.js`);
@@ -105,17 +105,9 @@ test('EMHEAP_OOM=off: no report and no file, the program as before', (t) => {
   assert.deepEqual(files, []);
 });
 
-// The program as a page: its output on the console.
-const PAGE = `<!doctype html><meta charset="utf-8"><body><script>
-var Module = {print: function (t) { console.log(t); }, printErr: function (t) { console.warn(t); }};
-</script><script src="b/out_of_memory.dlmalloc.js"></script>`;
-
 describe('out of memory in headless Chromium', {skip: CHROMIUM_SKIP}, () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-oom-page-'));
-  fs.writeFileSync(path.join(dir, 'index.html'), PAGE);
-  const served = servedChromium({'/b/': BUILD, '/': dir}, () => assert.ok(fs.existsSync(program('dlmalloc'))));
-  test('the page says what filled the memory, downloads the snapshot, and keeps it as emheap.lastOutOfMemory', async (t) => {
-    t.after(() => fs.rmSync(dir, {recursive: true, force: true}));
+  const {served, dir} = servedProgramPage(program('dlmalloc'));
+  test('the page says what filled the memory, downloads the snapshot, and keeps it as emheap.lastOutOfMemory', async () => {
     const {context, page, consoleMessages} = await newPage(served.browser);
     try {
       const downloaded = page.waitForEvent('download', {timeout: 30000});

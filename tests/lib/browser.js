@@ -5,6 +5,8 @@
 
 const {chromium} = require('playwright-core');
 const fs = require('fs');
+const os = require('os');
+const path = require('path');
 const {before, after} = require('node:test');
 const {serve} = require('../../harness/serve');
 
@@ -64,6 +66,22 @@ function servedChromium(routes, check) {
   return served;
 }
 
+// servedChromium for an emcc-built program run as a page of its own: its
+// console output on the page's console (print as log, printErr as warn),
+// served at `${served.server.url}/index.html` from a scratch folder (`dir`,
+// where a test may save downloads; removed after) with the program's
+// folder at /b/. -> {served, dir}.
+function servedProgramPage(programFile) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-page-'));
+  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><meta charset="utf-8"><body><script>
+var Module = {print: function (t) { console.log(t); }, printErr: function (t) { console.warn(t); }};
+</script><script src="b/${path.basename(programFile)}"></script>`);
+  after(() => fs.rmSync(dir, {recursive: true, force: true}));
+  const served = servedChromium({'/b/': path.dirname(programFile), '/': dir},
+    () => { if (!fs.existsSync(programFile)) throw new Error(`${programFile} is missing: run make test`); });
+  return {served, dir};
+}
+
 // Whether a page's console says it crashed: something thrown, or a wasm
 // trap or abort (a worker's shows only as its text).
 const crashedIn = (consoleMessages) => consoleMessages.some((m) => m.type === 'pageerror' ||
@@ -72,4 +90,4 @@ const crashedIn = (consoleMessages) => consoleMessages.some((m) => m.type === 'p
 // A test's `skip` without Chromium: false where it is, else why not.
 const CHROMIUM_SKIP = haveChromium() ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`;
 
-module.exports = {launch, newPage, persistentPage, servedChromium, haveChromium, crashedIn, CHROMIUM, CHROMIUM_SKIP};
+module.exports = {launch, newPage, persistentPage, servedChromium, servedProgramPage, haveChromium, crashedIn, CHROMIUM, CHROMIUM_SKIP};
