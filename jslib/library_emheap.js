@@ -182,7 +182,9 @@ emheapAddToLibrary({
 
     buffer: function () {
       if (typeof wasmMemory !== 'undefined' && wasmMemory) return wasmMemory.buffer;
-      return HEAPU8.buffer;
+      // before the module is instantiated there is no memory yet: an empty
+      // one, whose snapshot is of an empty heap (a page may ask that early)
+      return typeof HEAPU8 !== 'undefined' && HEAPU8 ? HEAPU8.buffer : new ArrayBuffer(0);
     },
 
     // The state's address: known once the runtime has attached (on the
