@@ -14,7 +14,9 @@ const zlib = require('node:zlib');
 
 const { EmheapError } = require('./errors');
 const { readSnapshotFile } = require('./read_snapshot');
-const { SORTS, topSites, stackText, modeNote, requestedLiveBytes } = require('../model/sites');
+const { SORTS, topSites, stackText, modeNote, requestedLiveBytes, siteLabel, stackFrames } = require('../model/sites');
+const { liveSince, windowText } = require('../model/marks');
+const { growingSites, whyNoSeries } = require('../model/growing');
 const { outOfMemoryLines } = require('../model/out_of_memory');
 const growth = require('../model/growth');
 const { siteErrorText, hasSampledBlocks } = require('../model/estimates');
@@ -37,7 +39,8 @@ const KEY_WIDTH = 80;
 
 const USAGE = {
   top: {
-    synopsis: 'emheap top FILE [--sort bytes|count|allocs|retained|shallow] [--top N] [--instances N] [--at now|peak] [--json]',
+    synopsis: 'emheap top FILE [--sort bytes|count|allocs|retained|shallow] [--top N] [--instances N] [--at now|peak] ' +
+      '[--since MARK | --between MARK MARK | --growing] [--json]',
     text: `The sites of a snapshot, largest first.
   --sort bytes   by live bytes (default); count: by live blocks; allocs: by allocations ever made;
                  retained: by the bytes the site's blocks keep alive, shallow: by their own
@@ -48,6 +51,14 @@ const USAGE = {
   --at peak      live bytes and blocks as they were when the heap's live bytes were at
                  their highest (what set the size of the wasm memory, which never
                  shrinks); default now, when the snapshot was taken
+  --since MARK   only what was allocated after MARK and is still live, by site (exact in
+                 exact mode: every block knows which marks it came after). MARK is a name
+                 (the latest mark of that name) or #N, mark number N. Marks are made by
+                 emheap_mark(name) in C, emheap.mark(name) in JS, Ctrl+Shift+M in the page
+  --between A B  only what was allocated after mark A and before mark B, still live
+  --growing      the tracked sites by how steadily they grew over the run, each with a
+                 verdict: "grows without bound" (grew all through: a leak, or a structure
+                 nobody trims) or "levels off" (rose, then flat: a cache), and its rate
   --json         print JSON instead of a table`,
   },
   analyze: {
@@ -98,7 +109,10 @@ N is ${units.SIZE_HELP}.`,
 };
 
 const OPTIONS = {
-  top: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value', at: 'value', instances: 'value' },
+  top: {
+    sort: 'value', top: 'value', json: 'flag', wrappers: 'value', at: 'value', instances: 'value', since: 'value',
+    between: 'pair', growing: 'flag',
+  },
   analyze: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value', instances: 'value' },
   diff: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value' },
   convert: { to: 'value', o: 'value', output: 'value', force: 'flag', wrappers: 'value', at: 'value' },
@@ -189,6 +203,13 @@ function parseArgs(argv) {
     if (known[name] === 'flag') {
       if (eq > 0) throw new EmheapError(`option ${spelled} takes no value`);
       opts[name] = true;
+    } else if (known[name] === 'pair') {
+      const values = eq > 0 ? [token.slice(eq + 1), rest[i + 1]] : [rest[i + 1], rest[i + 2]];
+      if (values.some((v) => v === undefined || (v.startsWith('--') && v.length > 2))) {
+        throw new EmheapError(`option ${spelled} needs two values (see "emheap help ${cmd}")`);
+      }
+      opts[name] = values;
+      i += eq > 0 ? 1 : 2;
     } else if (eq > 0) {
       opts[name] = token.slice(eq + 1);
     } else {
@@ -232,7 +253,18 @@ function snapshotHeader(file, snap) {
         `${plural(snap.sites.length, 'site')} (per-site numbers are those of that moment)\n`
       : `live ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}${sizesNote(snap)}, ` +
         `peak ${units.formatBytes(s.peakLiveBytes)}, ${plural(snap.sites.length, 'site')}\n`) +
-    memoryNote(snap) + growthNote(snap) + leakNote(snap) + layerNote(snap) + outOfMemoryNote(snap);
+    memoryNote(snap) + growthNote(snap) + marksNote(snap) + leakNote(snap) + layerNote(snap) + outOfMemoryNote(snap);
+}
+
+// The marks the program made, with their times (the last MARKS_SHOWN).
+const MARKS_SHOWN = 10;
+function marksNote(snap) {
+  const marks = snap.marks || [];
+  if (!marks.length) return '';
+  const total = marks.length + (snap.marksDropped || 0);
+  const shown = marks.slice(-MARKS_SHOWN);
+  return `marks: ${units.formatCount(total)}${shown.length < total ? `, the last ${shown.length}` : ''}: ` +
+    shown.map((m) => `#${m.number} "${m.name}" at ${(m.t / 1000).toFixed(3)} s`).join(', ') + '\n';
 }
 
 // The memory's growths, each with the site whose allocation made it.
@@ -319,7 +351,118 @@ function needHeapGraph(snapshot, file, what) {
 }
 
 function cmdTop({ args, opts }, out) {
-  return printTop(args, opts, readSnapshot(args[0], opts), out);
+  const chosen = ['since', 'between', 'growing'].filter((k) => opts[k] !== undefined);
+  if (chosen.length > 1) throw new EmheapError(`--${chosen[0]} and --${chosen[1]} cannot go together`);
+  const snapshot = readSnapshot(args[0], opts);
+  if (opts.since !== undefined || opts.between !== undefined) return printSince(args, opts, snapshot, out);
+  if (opts.growing) return printGrowing(args, opts, snapshot, out);
+  return printTop(args, opts, snapshot, out);
+}
+
+// A site's label and stack for the tables and --json of --since/--growing.
+function siteRow(snapshot, id) {
+  const site = snapshot.sites.find((s) => s.id === id);
+  return site ? { label: siteLabel(snapshot, site), stack: stackFrames(snapshot, site), liveBytes: site.liveBytes }
+    : { label: `(site ${id})`, stack: [], liveBytes: 0 };
+}
+
+function stackColumn(row) {
+  return clip(stackText(row.stack.map((f) => shortName(f.name))), STACK_WIDTH);
+}
+
+// `emheap top --since MARK` / `--between A B`: what was allocated after a
+// mark (and before another) and is still live, by site (model/marks.js).
+function printSince(args, opts, snapshot, out) {
+  if (snapshot.view === 'peak') {
+    throw new EmheapError('--since and --between read the blocks live when the snapshot was taken, not at the peak: ' +
+      'leave --at peak out');
+  }
+  if (opts.sort !== undefined || opts.instances !== undefined) {
+    throw new EmheapError('--since and --between rank by live bytes; --sort and --instances do not apply');
+  }
+  const top = topOption(opts);
+  let result;
+  try {
+    result = opts.between ? liveSince(snapshot, opts.between[0], opts.between[1]) : liveSince(snapshot, opts.since);
+  } catch (e) {
+    if (e.userError) throw new EmheapError(`${args[0]}: ${e.message}`);
+    throw e;
+  }
+  const shown = top > 0 ? result.sites.slice(0, top) : result.sites;
+  const rows = shown.map((s, i) => Object.assign({ rank: i + 1, id: s.id }, siteRow(snapshot, s.id), {
+    liveBytesAll: siteRow(snapshot, s.id).liveBytes, liveBytes: s.liveBytes, liveBlocks: s.liveBlocks,
+    estimatedLiveBytes: s.estimatedLiveBytes,
+  }));
+  if (opts.json) {
+    out(JSON.stringify({
+      file: args[0], capturedAt: snapshot.capturedAt, mode: snapshot.mode, marks: snapshot.marks,
+      since: result.since, until: result.until, liveBytes: result.liveBytes, liveBlocks: result.liveBlocks,
+      estimatedLiveBytes: result.estimatedLiveBytes, totalSites: result.sites.length, sites: rows,
+    }, null, 2) + '\n');
+    return 0;
+  }
+  const approx = (bytes, part) => (part > 0 ? `~${units.formatBytes(bytes)}` : units.formatBytesExact(bytes));
+  let text = snapshotHeader(args[0], snapshot) + '\n' +
+    `allocated ${windowText(result)} and still live: ${approx(result.liveBytes, result.estimatedLiveBytes)} in ` +
+    `${plural(result.liveBlocks, 'block')}` + (result.estimatedLiveBytes > 0 ? ' (~: estimates from sampled blocks)' : '') +
+    '\n\n';
+  if (!rows.length) {
+    text += 'no site holds a block from that window\n';
+  } else {
+    const columns = [
+      { title: '#', align: 'right' }, { title: 'bytes since', align: 'right' }, { title: 'blocks since', align: 'right' },
+      { title: 'live bytes (all)', align: 'right' }, { title: 'site', align: 'left' },
+      { title: 'stack (leaf first)', align: 'left' },
+    ];
+    text += renderTable(columns, rows.map((r) => [
+      r.rank, approx(r.liveBytes, r.estimatedLiveBytes), units.formatCount(r.liveBlocks), units.formatBytes(r.liveBytesAll),
+      clip(shortName(r.label), KEY_WIDTH), stackColumn(r),
+    ]));
+    text += `\n${rows.length} of ${result.sites.length} sites` +
+      (rows.length < result.sites.length ? ' (--top 0 shows all)' : '') + '\n';
+  }
+  out(text);
+  return 0;
+}
+
+// `emheap top --growing`: the tracked sites by how steadily they grew
+// (model/growing.js).
+function printGrowing(args, opts, snapshot, out) {
+  if (opts.sort !== undefined || opts.instances !== undefined) {
+    throw new EmheapError('--growing ranks by how steadily sites grew; --sort and --instances do not apply');
+  }
+  const why = whyNoSeries(snapshot);
+  if (why) throw new EmheapError(`${args[0]}: --growing: ${why}`);
+  const top = topOption(opts);
+  const all = growingSites(snapshot);
+  const shown = top > 0 ? all.slice(0, top) : all;
+  const rows = shown.map((g, i) => Object.assign({ rank: i + 1 }, g, siteRow(snapshot, g.siteId)));
+  const span = snapshot.timeline.length > 1 ? (snapshot.timeline[snapshot.timeline.length - 1].t - snapshot.timeline[0].t) / 1000 : 0;
+  if (opts.json) {
+    out(JSON.stringify({
+      file: args[0], capturedAt: snapshot.capturedAt, mode: snapshot.mode, timelinePoints: snapshot.timeline.length,
+      timelineSeconds: span, totalSites: all.length, sites: rows.map((r) => Object.assign({}, r, { liveBytes: undefined })),
+    }, null, 2) + '\n');
+    return 0;
+  }
+  const per = (g) => `${g.bytesPerSecond < 0 ? '-' : '+'}${units.formatBytes(Math.abs(Math.round(g.bytesPerSecond)))}/s`;
+  const columns = [
+    { title: '#', align: 'right' }, { title: 'verdict', align: 'left' }, { title: 'rise', align: 'right' },
+    { title: 'rate', align: 'right' }, { title: 'grew in', align: 'right' }, { title: 'now', align: 'right' },
+    { title: 'site', align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
+  ];
+  const approx = (g, bytes) => (g.estimated ? '~' : '') + units.formatBytes(bytes);
+  let text = snapshotHeader(args[0], snapshot) + '\n' +
+    `sites tracked over ${snapshot.timeline.length} points (${span.toFixed(3)} s): ${all.length}` +
+    (all.some((g) => g.estimated) ? ' (~: estimates from sampled blocks)' : '') + '\n\n';
+  text += renderTable(columns, rows.map((r) => [
+    r.rank, r.verdict, (r.riseBytes < 0 ? '-' : '+') + approx(r, Math.abs(r.riseBytes)), per(r),
+    r.parts ? `${Math.round(r.grewIn * r.parts)}/${r.parts} parts` : '-', approx(r, r.lastBytes),
+    clip(shortName(r.label), KEY_WIDTH), stackColumn(r),
+  ]));
+  text += '\n"grew in": of the series cut into equal parts, those that ended higher than the one before.\n';
+  out(text);
+  return 0;
 }
 
 // `emheap top` of a snapshot already read (args[0] names it).

@@ -207,6 +207,12 @@ function checkSnapshot(s) {
       }
     }
   }
+  const points = s.timeline ? s.timeline.length : 0;
+  for (const [i, series] of (s.siteTimeline ? s.siteTimeline.series : []).entries()) {
+    if (series.from + series.liveBytes.length > points) {
+      return `siteTimeline.series[${i}] runs to point ${series.from + series.liveBytes.length}, but the timeline has ${points}`;
+    }
+  }
   for (const index of s.outOfMemory ? s.outOfMemory.stack : []) {
     if (index >= s.frames.length) return `outOfMemory.stack refers to frame ${index}, but there are ${s.frames.length} frames`;
   }

@@ -7,6 +7,7 @@ var formats = require('../formats/index');
 var peak = require('../model/peak');
 var breakdownText = require('../model/memory_breakdown').breakdownText;
 var snapshotOptions = require('./snapshot_taker').snapshotOptions;
+var marks = require('../model/marks');
 
 var VERSION = '0.1.0';
 
@@ -20,6 +21,15 @@ function makeApi(p) {
   // each block alive, leaks, retained sizes (model/heap_section.js)
   api['snapshot'] = function (options) { return p.taker.snapshot(snapshotOptions(options)); };
   api['snapshotAsync'] = function (options) { return p.taker.snapshotInSlices(snapshotOptions(options)); };
+  // Names this moment (jslib/marks.js): -> {number, name, t}. Snapshots
+  // list the marks; liveSince ranks what was allocated after one.
+  api['mark'] = function (name) { return p.mark(name); };
+  // What was allocated after mark `since` (a name, or '#N') and before
+  // mark `until` (optional), still live, by site (model/marks.js), in a
+  // snapshot taken now (or the one given).
+  api['liveSince'] = function (since, until, snapshot) {
+    return marks.liveSince(snapshot || p.taker.snapshot(), since, until);
+  };
   api['addRoot'] = p.taker.addRoot;
   api['removeRoot'] = p.taker.removeRoot;
   api['getSnapshotJson'] = p.taker.summaryJson;

@@ -1,7 +1,7 @@
 // layout.js -- reads the runtime's state out of linear memory, and writes
 // the few fields JS may set (mode, sampling interval, seed, paused).
 //
-// Mirrors runtime/state_layout.h (layout version 13); the C side pins
+// Mirrors runtime/state_layout.h (layout version 14); the C side pins
 // these offsets with static asserts, tests/e2e/runtime.test.js checks that both
 // sides read the same numbers. Never calls into wasm. In a threaded program
 // (runtime built with -pthread) every read of the tables happens under the
@@ -11,7 +11,7 @@
 
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 
-var LAYOUT_VERSION = 13;
+var LAYOUT_VERSION = 14;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
@@ -20,7 +20,7 @@ var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   heapBase: 4344, sbrkPtrAddr: 4348, blocksAtPeak: 4352, blockSerial: 4356, roots: 4360, countSlotCount: 4364,
   totalAtPeak: 4368, contextChecks: 4376, logGrowths: 4380, recordedBytes: 4384, recordedUsable: 4392,
   recordedAtPeak: 4400, usableAtPeak: 4408, estimates: 4416, estimatesAtPeak: 4448, thinnedAt: 4480,
-  unseenFrees: 4488, unseenBytes: 4496, startMs: 4504};
+  unseenFrees: 4488, unseenBytes: 4496, startMs: 4504, markCount: 4512, serialRenumbers: 4516, marks: 4520};
 // The block table (runtime/block_table.c): per 4 KiB region, a table of
 // 12-byte entries, 8 bytes in: (offset / 4 | site << 10, size | slack << 27,
 // serial | sampled << 31), serial 0 = empty; huge blocks in 16-byte slots
@@ -36,6 +36,9 @@ var GROWTH_LOG = 64;
 var GROWTH_SIZE = 64;
 var GROWTH_TOP = 3;
 var GROWTH_ESTIMATED = 1;
+var MARK_LOG = 128;
+var MARK_SIZE = 64;
+var MARK_NAME = 48; // bytes, the NUL included
 var MODE_EXACT = 1;
 var MODE_SAMPLED = 2;
 var MODE_OFF = 3;
@@ -204,6 +207,13 @@ function siteTablesInPlace(view, statePtr) {
   }, null);
 }
 
+// One site's live bytes as they are (no ratio scaling): {bytes,
+// estimated: some of them are}.
+function siteLiveBytes(tables, s) {
+  var at = s * SITE_SIZE;
+  return {bytes: tables.sites.getFloat64(at + 8, true), estimated: tables.sites.getFloat64(at + 88, true) > 0};
+}
+
 function siteTables(view, statePtr, siteCount, place, into) {
   var sites = view.getUint32(statePtr + STATE.sites, true);
   var pool = view.getUint32(statePtr + STATE.framePool, true);
@@ -264,8 +274,11 @@ function copyArea(view, statePtr, heap) {
 // out of the block table (runtime/block_table.c) under the caller's lock:
 // {addr, size, site, serial} Uint32Arrays, in table order. `into`
 // (optional, from copyArea): arrays made and touched beforehand, used when
-// large enough. The table is read in place: the lock holds it still.
-function copyBlocks(view, statePtr, into) {
+// large enough. weightBit: keep the serial's top bit (the block was
+// recorded by sampling: it stands for more than itself). The table is
+// read in place: the lock holds it still.
+function copyBlocks(view, statePtr, into, weightBit) {
+  var serialMask = weightBit ? 0xFFFFFFFF : 0x7FFFFFFF;
   var n = view.getUint32(statePtr + STATE.blockCount, true);
   var out = into && into.addr.length >= n
     ? {addr: into.addr.subarray(0, n), size: into.size.subarray(0, n), site: into.site.subarray(0, n),
@@ -285,7 +298,7 @@ function copyBlocks(view, statePtr, into) {
       out.addr[k] = base + (words[i] & OFFSET_MASK) * (1 << ALIGN_SHIFT);
       out.site[k] = words[i] >>> (REGION_SHIFT - ALIGN_SHIFT) & BLOCK_SITE_MASK;
       out.size[k] = words[i + 1] & BLOCK_SIZE_MASK;
-      out.serial[k] = words[i + 2] & 0x7FFFFFFF; // (the top bit: recorded by sampling)
+      out.serial[k] = (words[i + 2] & serialMask) >>> 0; // (the top bit: recorded by sampling)
       k++;
     }
   }
@@ -297,7 +310,7 @@ function copyBlocks(view, statePtr, into) {
     out.addr[k] = words[at];
     out.site[k] = words[at + 1] & BLOCK_SITE_MASK;
     out.size[k] = words[at + 2];
-    out.serial[k] = words[at + 3] & 0x7FFFFFFF;
+    out.serial[k] = (words[at + 3] & serialMask) >>> 0;
     k++;
   }
   return k === n ? out : {addr: out.addr.subarray(0, k), size: out.size.subarray(0, k),
@@ -421,6 +434,45 @@ function readGrowthEvent(view, statePtr, serial) {
   return g;
 }
 
+// The kept marks (runtime/marks.c), oldest first: {marks: [{number (from
+// 1), name, t (ms on the timeline's clock), serial (the last block serial
+// before it)}], dropped: how many older ones the ring no longer holds}.
+// Under the lock.
+function readMarks(view, statePtr) {
+  var count = view.getUint32(statePtr + STATE.markCount, true);
+  var first = count > MARK_LOG ? count - MARK_LOG + 1 : 1;
+  var marks = [];
+  for (var n = first; n <= count; n++) {
+    var at = statePtr + STATE.marks + ((n - 1) % MARK_LOG) * MARK_SIZE;
+    var bytes = new Uint8Array(MARK_NAME);
+    bytes.set(new Uint8Array(view.buffer, at + 16, MARK_NAME));
+    var end = bytes.indexOf(0);
+    marks.push({number: n, name: utf8Text(bytes.subarray(0, end < 0 ? MARK_NAME : end)),
+      t: Math.max(0, view.getFloat64(at + 8, true)), serial: view.getUint32(at, true)});
+  }
+  return {marks: marks, dropped: first - 1};
+}
+
+// Makes the next mark, as emheap_mark does: nameBytes (UTF-8, at most
+// MARK_NAME - 1 bytes), t (ms since the runtime's start). Under the lock.
+// -> its number.
+function writeMark(view, statePtr, nameBytes, t) {
+  var number = view.getUint32(statePtr + STATE.markCount, true) + 1;
+  var at = statePtr + STATE.marks + ((number - 1) % MARK_LOG) * MARK_SIZE;
+  view.setUint32(at, view.getUint32(statePtr + STATE.blockSerial, true), true);
+  view.setUint32(at + 4, 0, true);
+  view.setFloat64(at + 8, t, true);
+  for (var i = 0; i < MARK_NAME; i++) view.setUint8(at + 16 + i, i < nameBytes.length ? nameBytes[i] : 0);
+  view.setUint32(statePtr + STATE.markCount, number, true);
+  return number;
+}
+
+// UTF-8 bytes -> text; a byte that is not UTF-8 reads as U+FFFD.
+// (TextDecoder refuses views of shared memory, hence the copy above.)
+function utf8Text(bytes) {
+  return new TextDecoder().decode(bytes);
+}
+
 // When the runtime started, on jslib/clock.js's clock (ms): the origin of
 // the growths' t.
 function readStartMs(view, statePtr) {
@@ -473,6 +525,7 @@ module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, is
   checkState: checkState, readCounters: readCounters, readMode: readMode,
   copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, readDataRange: readDataRange, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
   readEstimateSums: readEstimateSums, readGrowth: readGrowth, readGrowthEvent: readGrowthEvent, readStartMs: readStartMs,
+  readMarks: readMarks, writeMark: writeMark, MARK_NAME: MARK_NAME, siteLiveBytes: siteLiveBytes,
   writeConfig: writeConfig,
   setPaused: setPaused, withLock: withLock,
 };

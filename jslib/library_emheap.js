@@ -308,6 +308,13 @@ emheapAddToLibrary({
     EMHEAP.profiler.growthLog(serial >>> 0, _emheap_js_memory_grew);
   },
 
+  // A mark made by emheap_mark (runtime/marks.c), outside the lock.
+  emheap_js_marked__deps: ['$EMHEAP'],
+  emheap_js_marked__sig: 'vi',
+  emheap_js_marked: function (number) {
+    EMHEAP.profiler.marked(number >>> 0);
+  },
+
   // Placeholders for the context globals (runtime/context.h): the rewrite
   // replaces every call of them by a global read or write, so these run
   // only in a module that was not rewritten, where nothing calls them.

@@ -10,7 +10,8 @@
 //   debug_info_loader.js names and source lines of the module
 //   contexts_loader.js   calling contexts: whether, and the load-time rewrite
 //   snapshot_taker.js    snapshots, at once or a slice at a time
-//   timeline.js          live bytes over time
+//   timeline.js          live bytes over time; site_timeline.js, per site
+//   marks.js             emheap.mark(name)
 //   exit_report.js       the leak report at exit
 //   page_files.js        downloads, heap dumps, diffs
 //   out_of_memory.js     the report and snapshot when memory runs out
@@ -25,6 +26,8 @@ var debugInfoLoader = require('./debug_info_loader').debugInfoLoader;
 var contextsLoader = require('./contexts_loader').contextsLoader;
 var snapshotTaker = require('./snapshot_taker').snapshotTaker;
 var timeline = require('./timeline');
+var siteTimeline = require('./site_timeline');
+var markMaker = require('./marks').markMaker;
 var installExitReport = require('./exit_report').installExitReport;
 var pageFiles = require('./page_files');
 var makeApi = require('./api').makeApi;
@@ -106,16 +109,22 @@ function createProfiler(host, g) {
       // download of the .wasm for its names.
       if (mode && mode.mode === 'off') return mode;
       if (!liveTimeline && settings.options().timeline !== false && typeof g.setInterval === 'function') {
-        liveTimeline = timeline.startTimeline(function () {
+        var sites = siteTimeline.createSiteTimeline(timeline.POINTS, clock.now);
+        liveTimeline = timeline.startTimeline(function (index, now, atMark) {
           var at = host.stateAddress();
           if (!at) return null;
           var buffer = host.buffer();
-          // under the lock: a thread's fold of its counts is never seen half done
-          return layout.withLock(buffer, at, function () { return layout.readCounters(new DataView(buffer), at); });
+          var v = new DataView(buffer);
+          // under the lock: a thread's fold of its counts is never seen
+          // half done, and the sites are of the same moment
+          return layout.withLock(buffer, at, function () {
+            if (mode && mode.mode !== 'off') sites.sample(v, at, index, now, atMark);
+            return layout.readCounters(v, at);
+          });
         }, {now: clock.now, setInterval: function (fn, ms) { return g.setInterval(fn, ms); }},
         // the runtime's start (a state whose layout checked): the origin
         // of its growths' times too
-        mode && layout.readStartMs(view, state) > 0 ? layout.readStartMs(view, state) : clock.now());
+        mode && layout.readStartMs(view, state) > 0 ? layout.readStartMs(view, state) : clock.now(), sites);
       }
       if (!env.node) debugInfo.load(); // node loads on first snapshot
       return mode;
@@ -127,6 +136,13 @@ function createProfiler(host, g) {
       contexts.sayVerdictAtExit(function () { return contexts.report(p.taker.stackCaptures()); });
     },
   };
+  // A mark made on this thread (from JS, or emheap_mark in C: marked)
+  // adds a point to the timelines: a program that runs its rounds without
+  // yielding to the timer still gets one per round.
+  p.marked = function () {
+    if (liveTimeline && !host.onWorker) liveTimeline.sample(true);
+  };
+  p.mark = markMaker(host, p.marked);
   p.files = pageFiles.pageFiles({taker: p.taker, debugInfo: debugInfo, env: env});
   p.api = makeApi(p);
   // outOfMemory(how, bytes, above): see out_of_memory.js

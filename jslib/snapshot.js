@@ -14,13 +14,15 @@ var baseName = require('../model/names').baseName;
 var snapshotFile = require('../model/snapshot_file');
 var growth = require('../model/growth');
 var allocatorWalk = require('./allocator_walk');
+var liveByMarkOfBlocks = require('./marks').liveByMarkOfBlocks;
+var siteTimeline = require('../model/site_timeline');
 
 // buffer: the wasm memory's ArrayBuffer. statePtr: 0 if the runtime has not
 // started yet (then the snapshot is of an empty heap). info: {source,
 // preRunDone, sourceLines: {lookup(offset)} (source map or DWARF) or null,
 // functionName: fn(funcIndex) -> name or null}.
-function buildSnapshot(buffer, statePtr, stackTable, info, copyArea, heapSteps) {
-  return runSteps(snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps));
+function buildSnapshot(buffer, statePtr, stackTable, info, copyArea, heapSteps, timelines) {
+  return runSteps(snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps, timelines));
 }
 
 // Sites read, resolved or sorted between two yields of snapshotSteps.
@@ -34,7 +36,9 @@ var STEP_SITES = require('../model/steps').STEP_ITEMS;
 // copyArea: memory for the copy, from layout.copyArea (optional). heapSteps:
 // the heap graph of the same moment (jslib/heap_scan.js scanHeapSteps: its
 // memory already copied, the graph still to make, in steps), or none.
-function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps) {
+// timelines: {points (the timeline's), siteSeries (site_timeline.js
+// read's, or null)}, or none.
+function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps, timelines) {
   var snapshot = {
     format: snapshotFile.SNAPSHOT_FORMAT,
     version: snapshotFile.SNAPSHOT_VERSION,
@@ -54,12 +58,22 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
   snapshot.samplingInterval = mode.samplingInterval;
   var tables;
   var scales;
+  var marks;
+  var blocks = null; // with marks: the blocks, to tell which mark each came after
   layout.withLock(buffer, statePtr, function () {
     snapshot.summary = readSummaryUnlocked(view, statePtr, info);
     scales = ratioScales(snapshot.summary, layout.readEstimateSums(view, statePtr));
     tables = layout.copySiteTables(view, statePtr, snapshot.summary.siteCount, copyArea);
     snapshot.heapGrowth = layout.readGrowth(view, statePtr, snapshot.summary.heapGrowths);
+    marks = layout.readMarks(view, statePtr);
+    if (marks.marks.length && mode.mode !== 'off') blocks = layout.copyBlocks(view, statePtr, null, true);
   });
+  if (marks.marks.length) {
+    snapshot.marks = marks.marks.map(function (m) {
+      return {number: m.number, name: m.name, t: Math.round(m.t * 1000) / 1000}; // a microsecond, as the timeline's
+    });
+    if (marks.dropped) snapshot.marksDropped = marks.dropped;
+  }
   var heap = allocatorHeapNow(view, statePtr, snapshot.summary, info);
   if (heap) snapshot.allocatorHeap = heap;
   yield snapshot; // read: capturedAt, mode and summary are final
@@ -96,12 +110,28 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps)
     snapshot.sites.push(out);
   }
   tables = null;
+  if (blocks) {
+    // what each site's live blocks came after; merged sites add theirs up
+    var byMark = liveByMarkOfBlocks(blocks, marks.marks, mode.interval, scales.bytes);
+    blocks = null;
+    var outById = new Map();
+    snapshot.sites.forEach(function (s) { outById.set(s.id, s); s.liveByMark = []; });
+    yield;
+    byMark.forEach(function (rows, id) {
+      var into = outById.get(mergedInto.has(id) ? mergedInto.get(id) : id);
+      if (into) into.liveByMark = siteCounters.addLiveByMark(into.liveByMark, rows);
+    });
+  }
+  var kept = function (id) { return mergedInto.has(id) ? mergedInto.get(id) : id; };
   snapshot.heapGrowth = snapshot.heapGrowth.map(function (g) {
-    var out = growth.withMergedSites(g, function (id) { return mergedInto.has(id) ? mergedInto.get(id) : id; },
-      function (id) { return parts.get(id) || 1; });
+    var out = growth.withMergedSites(g, kept, function (id) { return parts.get(id) || 1; });
     out.t = Math.round(out.t * 1000) / 1000; // a microsecond, as the timeline's
     return out;
   });
+  if (timelines && timelines.points) {
+    snapshot.timeline = timelines.points;
+    if (timelines.siteSeries) snapshot.siteTimeline = siteTimeline.withMergedSeries(timelines.siteSeries, kept);
+  }
   if (heapSteps) {
     var heap = yield* heapSteps;
     yield* heapSection.remapSitesSteps(heap, mergedInto);

@@ -116,10 +116,10 @@ function snapshotTaker(host, parts) {
     // {allocatorHeld} (see info).
     snapshotSteps: function* (copyArea, options, moment) {
       var timeline = parts.timeline();
-      var points = null;
+      var timelines = null;
       if (timeline) {
-        timeline.sample(); // the last point is the snapshot's own totals
-        points = timeline.points();
+        timeline.sample(true); // the last point is the snapshot's own totals (and a pass over the sites)
+        timelines = {points: timeline.points(), siteSeries: timeline.siteSeries()};
       }
       // the heap graph first, in the same task as the tables' copy: the
       // same moment for a program without threads (one synchronous scan; a
@@ -128,7 +128,7 @@ function snapshotTaker(host, parts) {
       // between is in the sites' totals and not in the graph.
       var heapSteps = options && options.heap ? taker.scanHeapSteps(copyArea) : null;
       var snapshot = yield* snapshotModule.snapshotSteps(host.buffer(), host.stateAddress(), taker.table(),
-        taker.info(!!(moment && moment.allocatorHeld)), copyArea, heapSteps);
+        taker.info(!!(moment && moment.allocatorHeld)), copyArea, heapSteps, timelines);
       var asRead = snapshot;
       try {
         snapshot = yield* wrappers.removeAllocationLayerSteps(snapshot, parts.settings.wrapperList());
@@ -138,7 +138,6 @@ function snapshotTaker(host, parts) {
       // per-site heap totals (a pass over every block): a snapshot whose
       // layer was removed got them for its merged sites already
       if (snapshot.heap && snapshot === asRead) yield* heapSection.addSiteTotalsSteps(snapshot);
-      if (points) snapshot['timeline'] = points;
       return snapshot;
     },
 

@@ -15,8 +15,9 @@ var siteCounters = require('./site_counters');
 
 // What a heap graph (snapshot.heap, model/heap_section.js) adds to each
 // site: numbers of the moment the graph was scanned, not of the peak.
+// (and liveByMark: the ages of the blocks live at the end, not then)
 var HEAP_SITE_FIELDS = ['heapBlocks', 'shallowBytes', 'retainedBytes', 'reachableBlocks', 'directBlocks',
-  'indirectBlocks'];
+  'indirectBlocks', 'liveByMark'];
 
 // -> the peak view of `snapshot`, or null when it has no per-site peak
 // numbers (files of emheap before layout 4). A view is returned as it is.

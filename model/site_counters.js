@@ -25,6 +25,27 @@ function addSiteCounters(into, from) {
     var k = SITE_COUNTERS[i];
     if (into[k] !== undefined) into[k] += Math.round(from[k] || 0);
   }
+  if (into.liveByMark && from.liveByMark) into.liveByMark = addLiveByMark(into.liveByMark, from.liveByMark);
+}
+
+// Two sites' live bytes by mark (site.liveByMark: [[after, bytes, blocks,
+// estimatedBytes], ...] ascending by `after`, the mark the blocks came
+// after) added up, as a new array: the sites' own arrays are shared with
+// the snapshot they were copied from.
+function addLiveByMark(a, b) {
+  var out = [];
+  var i = 0;
+  var j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i][0] < b[j][0])) out.push(a[i++].slice());
+    else if (i >= a.length || b[j][0] < a[i][0]) out.push(b[j++].slice());
+    else {
+      var x = a[i++];
+      var y = b[j++];
+      out.push([x[0], x[1] + y[1], x[2] + y[2], x[3] + y[3]]);
+    }
+  }
+  return out;
 }
 
 // Largest live bytes first, then bytes ever allocated, then site id.
@@ -56,5 +77,5 @@ function liveHeaviestFirst(sites) {
   return runSteps(liveHeaviestFirstSteps(sites));
 }
 
-module.exports = {SITE_COUNTERS: SITE_COUNTERS, addSiteCounters: addSiteCounters, bySize: bySize, liveHeaviestFirst: liveHeaviestFirst,
+module.exports = {SITE_COUNTERS: SITE_COUNTERS, addSiteCounters: addSiteCounters, addLiveByMark: addLiveByMark, bySize: bySize, liveHeaviestFirst: liveHeaviestFirst,
   liveHeaviestFirstSteps: liveHeaviestFirstSteps};

@@ -37,6 +37,7 @@ var runSteps = require('./steps').runSteps;
 var ShardedMap = require('./sharded_map').ShardedMap;
 var heapSection = require('./heap_section');
 var withMergedSites = require('./growth').withMergedSites;
+var withMergedSeries = require('./site_timeline').withMergedSeries;
 
 // LAYER_RULE: a function F is part of the allocation layer when, in the
 // stacks as they stand (earlier layer frames already removed),
@@ -259,6 +260,9 @@ function* removeAllocationLayerSteps(snapshot, options) {
       return withMergedSites(g, function (id) { return mergedInto.has(id) ? mergedInto.get(id) : id; },
         function (id) { return parts.get(id) || 1; });
     });
+  }
+  if (snapshot.siteTimeline) {
+    result.siteTimeline = withMergedSeries(snapshot.siteTimeline, function (id) { return mergedInto.has(id) ? mergedInto.get(id) : id; });
   }
   if (snapshot.heap) {
     // the blocks of merged sites go to the merged site; the per-site heap

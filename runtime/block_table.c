@@ -62,7 +62,8 @@
 ** Each recorded block gets a serial (state.block_serial + 1, from 1 to
 ** 2^31 - 1, so that 2 * serial + 1 is a heap snapshot node id that fits 32
 ** bits, odd as DevTools wants): its identity across snapshots, where an
-** address is reused. Serial 0 marks an empty slot.
+** address is reused, and its age against the marks (marks.c). Serial 0
+** marks an empty slot.
 **
 ** Invariants (checked by check_table in a build with EMHEAP_CHECKING):
 ** every recorded block appears exactly once, at or after its home slot
@@ -420,9 +421,24 @@ static __attribute__((noinline)) int remove_huge(uint32_t addr, emheap_block *ou
   return 0;
 }
 
+/* (Past 2^31 - 1 the live blocks are numbered again, marks.c: a serial
+** reused while its first block lived would name two blocks, and blocks
+** made after a mark would read as made before it.) */
 static uint32_t next_serial(void) {
   uint32_t s = emheap_g.block_serial + 1u;
-  return emheap_g.block_serial = s > 0x7FFFFFFFu ? 1u : s;
+  if (__builtin_expect(s > 0x7FFFFFFFu, 0)) s = emheap_serials_renumber() + 1u;
+  return emheap_g.block_serial = s;
+}
+
+void emheap_blocks_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx) {
+  for (uint32_t r = 0; r < emheap_g.block_region_count; r++) {
+    region_table *t = directory()[r];
+    if (!t || !t->count) continue;
+    for (uint32_t j = 0; j < t->slots; j++)
+      if (t->slot[j].serial) fn(&t->slot[j].serial, ctx);
+  }
+  for (uint32_t k = 0; huge_count && k < EMHEAP_HUGE_SLOTS; k++)
+    if (huge[k].addr) fn(&huge[k].serial, ctx);
 }
 
 int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t usable, uint32_t weighted,

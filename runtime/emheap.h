@@ -24,7 +24,7 @@ extern "C" {
 
 /* Version of the in-memory layout that the JS library reads. A JS library
 ** that does not know this number refuses to read the tables. */
-#define EMHEAP_LAYOUT_VERSION 13
+#define EMHEAP_LAYOUT_VERSION 14
 
 /* Global counters, copied out of the profiler state. Every field is exact
 ** in every mode (sampling only thins the per-site data); all are zero in
@@ -67,6 +67,13 @@ void emheap_get_counters(emheap_counters *out);
 ** all threads. */
 void emheap_pause(void);
 void emheap_resume(void);
+
+/* Names this moment: snapshots list the marks with their times, and rank
+** what was allocated after a mark and is still live (`emheap top FILE
+** --since NAME`, `--between A B`), exactly in exact mode. name: UTF-8, cut
+** at 47 bytes; NULL or "" names it "mark N". The last 128 marks are kept.
+** From any thread; the same as emheap.mark(name) in JS. */
+void emheap_mark(const char *name);
 
 /* A region whose pointers keep blocks alive, for the heap scan behind the
 ** leak classes, retained sizes and the .heapsnapshot export: memory the

@@ -86,6 +86,14 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t u
                          emheap_block *stale);
 /* Removes addr's record into *out; 0 if addr is not recorded. */
 int emheap_blocks_remove(uint32_t addr, emheap_block *out);
+/* Calls fn(serial word, ctx) for every recorded block; the word holds the
+** serial and EMHEAP_BLOCK_WEIGHTED, and fn may change the serial. */
+void emheap_blocks_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx);
+
+/* marks.c: when the next serial would pass 2^31 - 1, numbers the live
+** blocks and the marks again from 1, keeping which blocks came after which
+** mark; returns the last serial given (under the lock). */
+uint32_t emheap_serials_renumber(void);
 /* Without the lock: 0 if no block at addr is recorded (see block_table.c);
 ** 1 if one may be. */
 #define EMHEAP_FILTER_BUCKETS 16384u /* power of two */

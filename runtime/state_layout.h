@@ -144,6 +144,22 @@ typedef struct emheap_growth {
 
 #define EMHEAP_GROWTH_LOG 64 /* power of two */
 
+/* A moment the program named (emheap_mark, emheap.mark() in JS, or
+** Ctrl+Shift+M): what was allocated after it and is still live is the
+** recorded live blocks whose serial is above the mark's. Block serials
+** only ever go up between marks: when they would pass 2^31 - 1, the live
+** blocks are numbered again from 1 and the marks with them, in the same
+** order (marks.c emheap_serials_renumber). Kept in a ring of the last N. */
+#define EMHEAP_MARK_NAME 48
+typedef struct emheap_mark_record {
+  uint32_t serial;       /*  0 block_serial when the mark was made */
+  uint32_t reserved;     /*  4 */
+  double t;              /*  8 ms since emheap_state.start_ms */
+  char name[EMHEAP_MARK_NAME]; /* 16 UTF-8, NUL-terminated (a longer name is cut at a character) */
+} emheap_mark_record;    /* 64 bytes */
+
+#define EMHEAP_MARK_LOG 128 /* power of two */
+
 /* A recorded live block: every block in exact mode, the sampled ones in
 ** sampled mode, as block_table.c hands it out (it keeps most of them packed,
 ** in 12 bytes: see there; blocks of EMHEAP_HUGE_BLOCK bytes or more as they
@@ -236,6 +252,9 @@ typedef struct emheap_state {
   uint64_t unseen_bytes;      /* 4496 their usable bytes */
   double start_ms;            /* 4504 emheap_js_now() at initialization: the origin of growths' t
                                  (and of the JS timeline's) */
+  uint32_t mark_count;        /* 4512 marks ever made; mark n (from 1) is marks[(n - 1) % LOG] */
+  uint32_t serial_renumbers;  /* 4516 times the live blocks' serials were numbered again */
+  emheap_mark_record marks[EMHEAP_MARK_LOG]; /* 4520 ring (JS writes it too, under the lock) */
 } emheap_state;
 
 extern emheap_state emheap_g;
@@ -255,6 +274,9 @@ _Static_assert(offsetof(emheap_state, growth) == 240, "layout");
 _Static_assert(sizeof(emheap_growth) == 64, "JS reads 64-byte growths");
 _Static_assert(offsetof(emheap_state, log_growths) == 4380, "layout");
 _Static_assert(offsetof(emheap_state, start_ms) == 4504, "layout");
+_Static_assert(offsetof(emheap_state, mark_count) == 4512, "layout");
+_Static_assert(offsetof(emheap_state, marks) == 4520, "layout");
+_Static_assert(sizeof(emheap_mark_record) == 64, "JS reads 64-byte marks");
 _Static_assert(offsetof(emheap_state, peak_epoch) == 4336, "layout");
 _Static_assert(offsetof(emheap_state, heap_base) == 4344, "layout");
 _Static_assert(offsetof(emheap_state, blocks_at_peak) == 4352, "layout");

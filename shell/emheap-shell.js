@@ -1,7 +1,9 @@
 // emheap-shell.js -- the page side of emheap: Ctrl+Shift+H (Cmd+Shift+H on
 // macOS) downloads a speedscope snapshot, Ctrl+Shift+X (exact modes) the C
 // heap as a .heapsnapshot for DevTools' Memory panel, Ctrl+Shift+D
-// (Cmd+Shift+D) the diff against the snapshot of the previous Ctrl+Shift+D, and
+// (Cmd+Shift+D) the diff against the snapshot of the previous Ctrl+Shift+D,
+// Ctrl+Shift+M (Cmd+Shift+M) makes a mark ("mark N": what was allocated
+// after it is `emheap top FILE --since "mark N"`), and
 // `downloadSnapshot(format, snapshot)` is callable from the devtools console.
 //
 // Linked with --extern-post-js (see bin/emheap-config), so it runs once when
@@ -57,6 +59,16 @@
     diffBaseline = now;
   }
 
+  function mark(p) {
+    if (typeof p.mark !== 'function') return; // an older library
+    try {
+      var m = p.mark();
+      console.log('emheap: mark #' + m.number + ' "' + m.name + '" at ' + (m.t / 1000).toFixed(3) + ' s');
+    } catch (e) {
+      console.error('emheap: ' + String(e && e.message || e).replace(/^emheap(\.mark)?: /, ''));
+    }
+  }
+
   function isKey(event, letter) {
     return event.code === 'Key' + letter || event.key === letter || event.key === letter.toLowerCase();
   }
@@ -65,14 +77,16 @@
     if (!(event.ctrlKey || event.metaKey) || !event.shiftKey || event.altKey) return;
     var snapshotKey = isKey(event, 'H');
     var heapKey = isKey(event, 'X');
-    if (!snapshotKey && !heapKey && !isKey(event, 'D')) return;
+    var markKey = isKey(event, 'M');
+    if (!snapshotKey && !heapKey && !markKey && !isKey(event, 'D')) return;
     if (event.repeat) return;
     var p = profiler();
     if (!p) return;
     // Firefox opens its history library on Ctrl+Shift+H, and browsers
     // bookmark all tabs on Ctrl+Shift+D.
     event.preventDefault();
-    if (snapshotKey) p.downloadSnapshot('speedscope');
+    if (markKey) mark(p);
+    else if (snapshotKey) p.downloadSnapshot('speedscope');
     else if (heapKey) p.downloadSnapshot('heapsnapshot'); // exact modes: the C heap for DevTools' Memory panel
     else downloadDiff(p);
   }, true);

@@ -68,6 +68,18 @@ $(TEST_BUILD)/memory_growth.threads.js: tests/runtime/memory_growth.c $(B)/emhea
 	$(EMCC) $(TEST_CFLAGS) -pthread -DGROW_ON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
 	  --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -Wno-pthreads-mem-growth -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1 -o $@
 
+# Marks and rounds: both allocators, a pthread per round, serials numbered
+# again in the middle of the run.
+MARKS_PROGRAMS := $(foreach v,dlmalloc emmalloc threads wrap,$(TEST_BUILD)/marks_rounds.$(v).js)
+TEST_PROGRAMS += $(MARKS_PROGRAMS)
+$(TEST_BUILD)/marks_rounds.wrap.js: tests/runtime/marks_rounds.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -DWRAP_SERIALS $< $(TEST_LDFLAGS) -o $@
+$(TEST_BUILD)/marks_rounds.threads.js: tests/runtime/marks_rounds.c $(B)/emheap-mt.o $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread -DON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
+	  --profiling-funcs -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1 -o $@
+
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=dlmalloc -o $@

@@ -1,0 +1,52 @@
+// site_timeline.js: a snapshot's per-site series over time
+// (snapshot.siteTimeline, made by jslib/site_timeline.js): series i's
+// liveBytes[k] is the site's live bytes at snapshot.timeline[from + k];
+// before `from` the site was not tracked. Shared by the snapshot builder
+// and the allocation-layer pass (sites that turn out to be one), and read
+// by model/growing.js and the report.
+'use strict';
+
+// siteTimeline with the series of sites that became one added up: kept(id)
+// -> the id a site was merged into (itself if none). A sum is known where
+// every part is: from the latest start of its parts.
+function withMergedSeries(siteTimeline, kept) {
+  if (!siteTimeline || !Array.isArray(siteTimeline.series)) return siteTimeline;
+  var byId = new Map();
+  siteTimeline.series.forEach(function (s) {
+    var id = kept(s.siteId);
+    var parts = byId.get(id);
+    if (!parts) byId.set(id, parts = []);
+    parts.push(s);
+  });
+  var series = [];
+  byId.forEach(function (parts, id) {
+    if (parts.length === 1) {
+      series.push(parts[0].siteId === id ? parts[0] : Object.assign({}, parts[0], {siteId: id}));
+      return;
+    }
+    var from = Math.max.apply(null, parts.map(function (p) { return p.from; }));
+    var end = Math.min.apply(null, parts.map(function (p) { return p.from + p.liveBytes.length; }));
+    var values = [];
+    for (var k = from; k < end; k++) {
+      var sum = 0;
+      for (var j = 0; j < parts.length; j++) sum += parts[j].liveBytes[k - parts[j].from];
+      values.push(sum);
+    }
+    var one = {siteId: id, from: from, liveBytes: values};
+    if (parts.some(function (p) { return p.estimated; })) one.estimated = true;
+    series.push(one);
+  });
+  return Object.assign({}, siteTimeline, {series: series});
+}
+
+// A site's series as [{t (ms), liveBytes}], or null if it has none.
+function seriesPoints(snapshot, siteId) {
+  var st = snapshot.siteTimeline;
+  var timeline = snapshot.timeline || [];
+  if (!st || !Array.isArray(st.series)) return null;
+  var s = st.series.filter(function (x) { return x.siteId === siteId; })[0];
+  if (!s) return null;
+  return s.liveBytes.map(function (v, k) { return {t: timeline[s.from + k].t, liveBytes: v}; });
+}
+
+module.exports = {withMergedSeries: withMergedSeries, seriesPoints: seriesPoints};
