@@ -26,6 +26,7 @@ const units = require('./units');
 const { renderTable, clip } = require('./table');
 const { FORMATS, formatByName } = require('../formats/index');
 const { writeFormat } = require('../output/node_output');
+const { reportCommand } = require('./report');
 const { shortName } = require('../model/names');
 const { parseWrapperList, removeAllocationLayer } = require('../model/wrappers');
 const { peakView, memoryUse } = require('../model/peak');
@@ -97,6 +98,15 @@ Columns, as in Chrome DevTools' heap comparison:
   --force        replace OUT if it exists (never the input, whatever its name)
   --at peak      write the heap as it was at its peak of live bytes (see emheap top)`,
   },
+  report: {
+    synopsis: 'emheap report FILE [-o OUT] [--force]',
+    text: `Write one self-contained HTML page to look at (docs/report.md): the live bytes over
+time with the marks, the growths of the wasm memory and the peak; the top sites'
+series stacked; why the wasm memory is this big; the top sites; what was allocated
+after each mark; which sites keep growing. It needs no network: open it from disk.
+  -o OUT         output file (default: FILE with .report.html)
+  --force        replace OUT if it exists (never the input, whatever its name)`,
+  },
   check: {
     synopsis: 'emheap check FILE [--max-live-bytes N] [--max-site-bytes N] [--at now|peak]',
     text: `Check memory budgets, for CI: exit 0 and print OK when within budget,
@@ -116,9 +126,10 @@ const OPTIONS = {
   analyze: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value', instances: 'value' },
   diff: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value' },
   convert: { to: 'value', o: 'value', output: 'value', force: 'flag', wrappers: 'value', at: 'value' },
+  report: { o: 'value', output: 'value', force: 'flag', wrappers: 'value' },
   check: { 'max-live-bytes': 'value', 'max-site-bytes': 'value', wrappers: 'value', at: 'value' },
 };
-const POSITIONAL = { top: ['FILE'], analyze: ['DUMP'], diff: ['BEFORE', 'AFTER'], convert: ['FILE'], check: ['FILE'] };
+const POSITIONAL = { top: ['FILE'], analyze: ['DUMP'], diff: ['BEFORE', 'AFTER'], convert: ['FILE'], report: ['FILE'], check: ['FILE'] };
 
 function mainUsage() {
   return `emheap: read the heap profiles emheap writes (Ctrl+Shift+H in the page)
@@ -607,9 +618,9 @@ function sameFile(a, b) {
 
 // The output rule: never the input, and never a file that exists unless
 // --force says so (a profile the user kept must not vanish by surprise).
-function checkTarget(target, input, force) {
+function checkTarget(target, input, force, cmd = 'convert') {
   if (sameFile(target, input)) {
-    throw new EmheapError(`convert would overwrite its input ${input}${target !== input ? ' (through ' + target + ')' : ''}: give another name with -o`);
+    throw new EmheapError(`${cmd} would overwrite its input ${input}${target !== input ? ' (through ' + target + ')' : ''}: give another name with -o`);
   }
   let link;
   try {
@@ -685,6 +696,22 @@ function cmdConvert({ args, opts }, out) {
   return 0;
 }
 
+// `emheap report`: the HTML page (formats/report_html.js through
+// cli/report.js, which inlines the charting library).
+function cmdReport({ args, opts }, out) {
+  const given = opts.o !== undefined ? opts.o : opts.output;
+  const target = given !== undefined ? given : defaultOutput(args[0], '.report.html');
+  if (target === '-') throw new EmheapError('-o -: the report is a page to open; give it a file name');
+  checkTarget(target, args[0], opts.force, 'report');
+  const html = reportCommand(readSnapshot(args[0], opts), { file: path.basename(args[0]) });
+  const written = writeReplacing(target, (fd) => {
+    fs.writeSync(fd, html);
+    return Buffer.byteLength(html);
+  });
+  out(`wrote ${target} (report, ${units.formatCount(written)} bytes)\n`);
+  return 0;
+}
+
 function cmdCheck({ args, opts }, out, err) {
   const budgets = {};
   if (opts['max-live-bytes'] !== undefined) budgets.maxLiveBytes = units.parseSize(opts['max-live-bytes'], '--max-live-bytes');
@@ -734,7 +761,7 @@ function cmdAnalyze({ args, opts }, out) {
   return printTop(args, o, snapshot, out);
 }
 
-const COMMANDS = { top: cmdTop, analyze: cmdAnalyze, diff: cmdDiff, convert: cmdConvert, check: cmdCheck };
+const COMMANDS = { top: cmdTop, analyze: cmdAnalyze, diff: cmdDiff, convert: cmdConvert, report: cmdReport, check: cmdCheck };
 
 function main(argv) {
   const out = (text) => process.stdout.write(text);

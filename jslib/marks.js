@@ -10,6 +10,8 @@
 
 var layout = require('./layout');
 var clock = require('./clock');
+var runSteps = require('../model/steps').runSteps;
+var STEP_SITES = require('../model/steps').STEP_ITEMS;
 
 // name (a string, or undefined / '' for "mark N") -> its UTF-8 bytes, cut
 // at a character to fit the runtime's record.
@@ -60,14 +62,52 @@ function inverseChance(size, interval) {
 // blocks: layout.copyBlocks(..., weightBit) read under the same lock as
 // the sites; marks: layout.readMarks's; interval: the sampling interval;
 // scale: the ratio estimator's byte scale (model/estimates.js), applied to
-// the estimated part as the sites' is. -> Map(runtime site id -> [[after,
-// bytes, blocks, estimatedBytes], ...] ascending by `after`, the number of
-// the last kept mark before the blocks (0: none)).
+// the estimated part as the sites' is. -> an array: runtime site id ->
+// [after, bytes, blocks, estimatedBytes, after, ...] (flat: one array per
+// site, not one per row, for a million blocks make a million rows) ascending
+// by `after`, the number of the last kept mark before the blocks (0: none);
+// null for a site without live blocks.
+//
+// The blocks are put in site order first (a counting sort that reads them
+// in table order and writes each to its site's place), so that one small
+// array per period serves every site in turn. Each loop is a function of
+// its own: V8 optimizes a long loop while it runs (on-stack replacement),
+// and one function of several loops fell back to the interpreter at each
+// loop it had not yet seen (bench/timeline_cost.js: 20x slower).
 function liveByMarkOfBlocks(blocks, marks, interval, scale) {
-  var bounds = marks.map(function (m) { return m.serial; });
-  var numbers = marks.map(function (m) { return m.number; });
-  var bySite = new Map(); // site -> Map(after -> [bytes, blocks, estimate (unscaled)])
-  for (var i = 0; i < blocks.site.length; i++) {
+  return runSteps(liveByMarkSteps(blocks, marks, interval, scale));
+}
+
+// The same as steps (model/steps.js), a slice of the sites at a time: a
+// page's snapshot runs between them.
+function* liveByMarkSteps(blocks, marks, interval, scale) {
+  var bounds = new Uint32Array(marks.map(function (m) { return m.serial; }));
+  var start = siteStarts(blocks.site);
+  var sorted = inSiteOrder(blocks, bounds, start);
+  yield;
+  return yield* rowsBySite(sorted, start, marks, interval, scale);
+}
+
+var WEIGHTED = 0x8000; // in a block's period word: recorded by sampling
+
+// Where each site's blocks start in site order (one more entry: the end).
+function siteStarts(site) {
+  var sites = 0;
+  for (var i = 0; i < site.length; i++) if (site[i] >= sites) sites = site[i] + 1;
+  var start = new Uint32Array(sites + 1);
+  for (i = 0; i < site.length; i++) start[site[i] + 1]++;
+  for (var s = 0; s < sites; s++) start[s + 1] += start[s];
+  return start;
+}
+
+// The blocks' periods (how many kept marks came before each: bounds are
+// the marks' serials) and sizes, in site order.
+function inSiteOrder(blocks, bounds, start) {
+  var n = blocks.site.length;
+  var next = start.slice(0, start.length - 1);
+  var period = new Uint16Array(n);
+  var size = new Uint32Array(n);
+  for (var i = 0; i < n; i++) {
     var word = blocks.serial[i];
     var serial = word & 0x7FFFFFFF;
     var lo = 0;
@@ -77,33 +117,51 @@ function liveByMarkOfBlocks(blocks, marks, interval, scale) {
       if (bounds[mid] < serial) lo = mid + 1;
       else hi = mid;
     }
-    var after = lo ? numbers[lo - 1] : 0;
-    var site = blocks.site[i];
-    var periods = bySite.get(site);
-    if (!periods) bySite.set(site, periods = new Map());
-    var row = periods.get(after);
-    if (!row) periods.set(after, row = [0, 0, 0]);
-    var size = blocks.size[i];
-    if (word >= 0x80000000) { // recorded by sampling: stands for more than itself
-      var stands = Math.round(size * inverseChance(size, interval));
-      row[2] += stands;
-      row[1] += inverseChance(size, interval);
-    } else {
-      row[0] += size;
-      row[1] += 1;
-    }
+    var at = next[blocks.site[i]]++;
+    period[at] = word >= 0x80000000 ? lo | WEIGHTED : lo;
+    size[at] = blocks.size[i];
   }
-  var out = new Map();
-  bySite.forEach(function (periods, site) {
-    var rows = [];
-    periods.forEach(function (row, after) {
-      var estimate = Math.floor(row[2] * scale);
-      rows.push([after, row[0] + estimate, Math.round(row[1]), estimate]);
-    });
-    rows.sort(function (a, b) { return a[0] - b[0]; });
-    out.set(site, rows);
-  });
+  return {period: period, size: size};
+}
+
+function* rowsBySite(sorted, start, marks, interval, scale) {
+  var periods = marks.length + 1;
+  var sums = {exact: new Float64Array(periods), counted: new Float64Array(periods),
+    estimate: new Float64Array(periods), seen: new Uint8Array(periods)};
+  var out = []; // dense, filled in order (a Map of a million sites took a second and a half)
+  for (var s = 0; s + 1 < start.length; s++) {
+    if (s % STEP_SITES === STEP_SITES - 1) yield;
+    out.push(start[s] !== start[s + 1] ? siteRows(sorted, start[s], start[s + 1], sums, marks, interval, scale) : null);
+  }
   return out;
 }
 
-module.exports = {markMaker: markMaker, liveByMarkOfBlocks: liveByMarkOfBlocks, nameBytes: nameBytes};
+// One site's rows from its blocks [from, to) in site order; sums: arrays
+// by period, left zeroed.
+function siteRows(sorted, from, to, sums, marks, interval, scale) {
+  for (var k = from; k < to; k++) {
+    var p = sorted.period[k];
+    var size = sorted.size[k];
+    if (p & WEIGHTED) { // stands for more than itself
+      p ^= WEIGHTED;
+      var inverse = inverseChance(size, interval);
+      sums.estimate[p] += Math.round(size * inverse);
+      sums.counted[p] += inverse;
+    } else {
+      sums.exact[p] += size;
+      sums.counted[p] += 1;
+    }
+    sums.seen[p] = 1;
+  }
+  var rows = [];
+  for (p = 0; p < sums.seen.length; p++) {
+    if (!sums.seen[p]) continue;
+    var estimated = Math.floor(sums.estimate[p] * scale);
+    rows.push(p ? marks[p - 1].number : 0, sums.exact[p] + estimated, Math.round(sums.counted[p]), estimated);
+    sums.seen[p] = 0;
+    sums.exact[p] = sums.counted[p] = sums.estimate[p] = 0;
+  }
+  return rows;
+}
+
+module.exports = {markMaker: markMaker, liveByMarkOfBlocks: liveByMarkOfBlocks, liveByMarkSteps: liveByMarkSteps, nameBytes: nameBytes};

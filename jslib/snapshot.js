@@ -14,7 +14,7 @@ var baseName = require('../model/names').baseName;
 var snapshotFile = require('../model/snapshot_file');
 var growth = require('../model/growth');
 var allocatorWalk = require('./allocator_walk');
-var liveByMarkOfBlocks = require('./marks').liveByMarkOfBlocks;
+var liveByMarkSteps = require('./marks').liveByMarkSteps;
 var siteTimeline = require('../model/site_timeline');
 
 // buffer: the wasm memory's ArrayBuffer. statePtr: 0 if the runtime has not
@@ -110,19 +110,20 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
     snapshot.sites.push(out);
   }
   tables = null;
+  var kept = function (id) { return mergedInto.has(id) ? mergedInto.get(id) : id; };
   if (blocks) {
     // what each site's live blocks came after; merged sites add theirs up
-    var byMark = liveByMarkOfBlocks(blocks, marks.marks, mode.interval, scales.bytes);
+    var byMark = yield* liveByMarkSteps(blocks, marks.marks, mode.interval, scales.bytes);
     blocks = null;
     var outById = new Map();
     snapshot.sites.forEach(function (s) { outById.set(s.id, s); s.liveByMark = []; });
     yield;
-    byMark.forEach(function (rows, id) {
-      var into = outById.get(mergedInto.has(id) ? mergedInto.get(id) : id);
-      if (into) into.liveByMark = siteCounters.addLiveByMark(into.liveByMark, rows);
-    });
+    for (var site = 0; site < byMark.length; site++) {
+      if (!byMark[site]) continue;
+      var into = outById.get(kept(site));
+      if (into) into.liveByMark = siteCounters.addLiveByMark(into.liveByMark, byMark[site]);
+    }
   }
-  var kept = function (id) { return mergedInto.has(id) ? mergedInto.get(id) : id; };
   snapshot.heapGrowth = snapshot.heapGrowth.map(function (g) {
     var out = growth.withMergedSites(g, kept, function (id) { return parts.get(id) || 1; });
     out.t = Math.round(out.t * 1000) / 1000; // a microsecond, as the timeline's

@@ -1,8 +1,8 @@
 // marks.js: what was allocated after a mark (or between two) and is still
 // live, site by site, from a snapshot's marks and its sites' liveByMark
-// (made by jslib/marks.js: [[after, bytes, blocks, estimatedBytes], ...],
-// `after` the number of the last kept mark before those blocks, 0 for
-// none). Exact in exact mode: every block's serial says which marks it
+// (made by jslib/marks.js: [after, bytes, blocks, estimatedBytes, after,
+// ...], `after` the number of the last kept mark before those blocks, 0
+// for none). Exact in exact mode: every block's serial says which marks it
 // came after. Read by `emheap top --since/--between`, emheap.liveSince in
 // the page, and the report.
 'use strict';
@@ -62,12 +62,12 @@ function liveSince(snapshot, sinceSpec, untilSpec) {
     var bytes = 0;
     var blocks = 0;
     var estimated = 0;
-    for (var i = 0; i < rows.length; i++) {
-      var after = rows[i][0];
+    for (var i = 0; i + 3 < rows.length; i += 4) {
+      var after = rows[i];
       if (after < since.number || (until && after >= until.number)) continue;
-      bytes += rows[i][1];
-      blocks += rows[i][2];
-      estimated += rows[i][3] || 0;
+      bytes += rows[i + 1];
+      blocks += rows[i + 2];
+      estimated += rows[i + 3];
     }
     if (!(bytes > 0) && !(blocks > 0)) return;
     out.sites.push({id: site.id, order: order, liveBytes: bytes, liveBlocks: blocks, estimatedLiveBytes: estimated});

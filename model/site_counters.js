@@ -28,21 +28,25 @@ function addSiteCounters(into, from) {
   if (into.liveByMark && from.liveByMark) into.liveByMark = addLiveByMark(into.liveByMark, from.liveByMark);
 }
 
-// Two sites' live bytes by mark (site.liveByMark: [[after, bytes, blocks,
-// estimatedBytes], ...] ascending by `after`, the mark the blocks came
-// after) added up, as a new array: the sites' own arrays are shared with
-// the snapshot they were copied from.
+// Two sites' live bytes by mark (site.liveByMark: [after, bytes, blocks,
+// estimatedBytes, after, ...], ascending by `after`, the mark the blocks
+// came after) added up, as a new array: the sites' own arrays are shared
+// with the snapshot they were copied from.
 function addLiveByMark(a, b) {
   var out = [];
   var i = 0;
   var j = 0;
   while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i][0] < b[j][0])) out.push(a[i++].slice());
-    else if (i >= a.length || b[j][0] < a[i][0]) out.push(b[j++].slice());
-    else {
-      var x = a[i++];
-      var y = b[j++];
-      out.push([x[0], x[1] + y[1], x[2] + y[2], x[3] + y[3]]);
+    if (j >= b.length || (i < a.length && a[i] < b[j])) {
+      out.push(a[i], a[i + 1], a[i + 2], a[i + 3]);
+      i += 4;
+    } else if (i >= a.length || b[j] < a[i]) {
+      out.push(b[j], b[j + 1], b[j + 2], b[j + 3]);
+      j += 4;
+    } else {
+      out.push(a[i], a[i + 1] + b[j + 1], a[i + 2] + b[j + 2], a[i + 3] + b[j + 3]);
+      i += 4;
+      j += 4;
     }
   }
   return out;

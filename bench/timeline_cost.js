@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// timeline_cost.js -- what the per-site timelines and the marks cost, on
+// the code the page runs (jslib/site_timeline.js, jslib/marks.js) over a
+// runtime state laid out as the runtime lays it out (jslib/layout.js): 1,000,
+// 100,000 and 1,000,000 sites with live bytes in random order.
+//
+//   point     one point of the site series: a read of every tracked site
+//             (at most MAX_SERIES), what each timer tick and each mark adds;
+//   pass      one pass over every site that picks the tracked ones, at most
+//             once a second from the timer and within 1% of the time;
+//   by mark   at a snapshot of a program with marks, the live blocks put
+//             by the mark they came after (per million blocks).
+//
+// Medians of 15. Prints one JSON line per size. Run by `make bench` after
+// the workloads (bench/bench.mk); bench/README.md has the results.
+'use strict';
+
+const layout = require('../jslib/layout');
+const {createSiteTimeline, MAX_SERIES, SCAN_SHARE} = require('../jslib/site_timeline');
+const {liveByMarkOfBlocks} = require('../jslib/marks');
+const {POINTS} = require('../jslib/timeline');
+
+const SIZES = [1000, 100000, 1000000];
+const RUNS = 15;
+const STATE = 1024; // where the state starts in the fake memory
+
+function median(xs) {
+  const s = xs.slice().sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+
+// A memory holding a state whose site table has `count` sites.
+function memoryWithSites(count) {
+  const sitesAt = STATE + 16384;
+  const buffer = new ArrayBuffer(sitesAt + count * layout.SITE_SIZE);
+  const view = new DataView(buffer);
+  view.setUint32(STATE + layout.STATE.sites, sitesAt, true);
+  view.setUint32(STATE + layout.STATE.counters + 96, count, true); // site_count
+  let seed = 12345;
+  for (let s = 0; s < count; s++) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    view.setFloat64(sitesAt + s * layout.SITE_SIZE + 8, seed >>> 8, true);
+  }
+  return view;
+}
+
+function timeOf(fn) {
+  const t0 = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+function main() {
+  for (const count of SIZES) {
+    const view = memoryWithSites(count);
+    let clock = 0;
+    const now = () => clock;
+    const timeline = createSiteTimeline(POINTS, now);
+    // Passes: every sample is a mark far enough apart that the budget allows one.
+    const pass = [];
+    let index = 0;
+    for (let r = 0; r < RUNS; r++) {
+      clock += 1e9;
+      pass.push(timeOf(() => timeline.sample(view, STATE, index++, clock, true)));
+    }
+    // Points: the timer's ticks right after a pass (no pass due).
+    const point = [];
+    for (let r = 0; r < RUNS; r++) {
+      clock += 1;
+      point.push(timeOf(() => timeline.sample(view, STATE, index++, clock, false)));
+    }
+    const tracked = timeline.read(0, index).series.length;
+    // By mark: a million blocks over 64 marks.
+    const n = 1000000;
+    const blocks = {site: new Uint32Array(n), size: new Uint32Array(n), serial: new Uint32Array(n)};
+    for (let i = 0; i < n; i++) {
+      blocks.site[i] = i % count;
+      blocks.size[i] = 16 + (i & 255);
+      blocks.serial[i] = i + 1;
+    }
+    const marks = Array.from({length: 64}, (_, k) => ({number: k + 1, serial: Math.floor((k + 1) * n / 65)}));
+    const byMark = [];
+    for (let r = 0; r < 5; r++) byMark.push(timeOf(() => liveByMarkOfBlocks(blocks, marks, 0, 1)));
+    const passMs = median(pass);
+    console.log(JSON.stringify({
+      sites: count, tracked, maxTracked: MAX_SERIES,
+      pointMs: Number(median(point).toFixed(4)), passMs: Number(passMs.toFixed(3)),
+      // the timer's passes come at most once a second, and never above the share
+      passesShareAtMost: Number(Math.max(Math.min(passMs / 1000, SCAN_SHARE), 0).toFixed(5)),
+      byMarkMsPerMillionBlocks: Number(median(byMark).toFixed(1)),
+    }));
+  }
+}
+
+main();

@@ -1,0 +1,212 @@
+// report.test.js -- `emheap report`'s page (formats/report_html.js,
+// cli/report.js) opened from disk (file://) in headless Chromium, as a
+// person opens it: it runs without an error and asks for nothing but
+// itself; both charts are drawn; the legend names the sites and leads to
+// their rows, a row picks out its band; the marks are labelled; the table's
+// numbers are `emheap top --json`'s and the memory line the model's. Then a
+// snapshot whose names are HTML stays text, and an older file without the
+// parts over time still opens. The snapshot comes from
+// tests/fixtures/report/snapshots.js (EMHEAP_REPORT_SNAPSHOT swaps it).
+'use strict';
+
+const { describe, it, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { launch, newPage, CHROMIUM_SKIP } = require('../lib/browser');
+const { reportCommand } = require('../../cli/report');
+const { topSites } = require('../../model/sites');
+const { siteText } = require('../../model/growth');
+const { memoryBreakdown, breakdownText } = require('../../model/memory_breakdown');
+const { reportSnapshot, hostileSnapshot, oldSnapshot } = require('../fixtures/report/snapshots');
+
+const skip = CHROMIUM_SKIP;
+
+describe('emheap report in Chromium', { skip }, () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-report-'));
+  let browser = null;
+  before(async () => { browser = await launch(); });
+  after(async () => {
+    if (browser) await browser.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  // The report of `snapshot` written to a file and opened from it, with
+  // what the page asked for and what it said. Waits for its script's end.
+  async function open(snapshot, name) {
+    const file = path.join(tmp, `${name}.html`);
+    fs.writeFileSync(file, reportCommand(snapshot, { file: `${name}.json` }));
+    const { context, page, consoleMessages } = await newPage(browser);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const requests = [];
+    const dialogs = [];
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
+    const url = pathToFileURL(file).href;
+    await page.goto(url);
+    await page.waitForFunction(() => document.body.hasAttribute('data-charts'), null, { timeout: 10000 });
+    const problems = () => consoleMessages.filter((m) => m.type === 'error' || m.type === 'pageerror' || m.type === 'warning');
+    return { context, page, url, requests, dialogs, problems };
+  }
+
+  // Distinct colours drawn on each uPlot canvas, and how many pixels are not blank.
+  const canvasColours = (page) => page.evaluate(() => Array.from(document.querySelectorAll('.uplot canvas')).map((c) => {
+    const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    let inked = 0;
+    for (let i = 0; i < px.length; i += 4) {
+      if (px[i + 3] === 0) continue;
+      inked++;
+      colours.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]);
+    }
+    return { chart: c.closest('.chart').id, colours: colours.size, inked, pixels: c.width * c.height };
+  }));
+
+  const sitesCanvas = (page) => page.evaluate(() => document.querySelector('#chart-sites canvas').toDataURL());
+
+  describe('the full snapshot', () => {
+    const snap = reportSnapshot();
+    let r = null;
+    before(async () => { r = await open(snap, 'full'); });
+    after(async () => { if (r) await r.context.close(); });
+
+    it('runs without an error and loads nothing but itself', () => {
+      assert.deepEqual(r.problems(), []);
+      assert.deepEqual(r.requests, [r.url]);
+      assert.deepEqual(r.dialogs, []);
+    });
+
+    it('draws both charts: uPlot canvases with many colours on them', async () => {
+      assert.equal(await r.page.getAttribute('body', 'data-charts'), '2');
+      const canvases = await canvasColours(r.page);
+      assert.deepEqual(canvases.map((c) => c.chart), ['chart-live', 'chart-sites']);
+      for (const c of canvases) {
+        assert.ok(c.colours > 8, JSON.stringify(c));
+        assert.ok(c.inked > c.pixels / 20, JSON.stringify(c));
+      }
+    });
+
+    it('labels the marks, the growths and the peak on the live bytes chart', async () => {
+      const got = await r.page.evaluate(() => ({
+        marks: Array.from(document.querySelectorAll('#chart-live .mark-label'), (e) => e.textContent),
+        growths: document.querySelectorAll('#chart-live .growth-marker').length,
+        peak: document.querySelector('#chart-live .peak-label').textContent,
+        window: (document.getElementById('peak-window') || {}).textContent,
+      }));
+      assert.deepEqual(got.marks, (snap.marks || []).map((m) => `#${m.number} ${m.name}`));
+      assert.ok(got.marks.length > 0, 'the snapshot has marks');
+      assert.equal(got.growths, snap.heapGrowth.filter((g) => typeof g.t === 'number').length);
+      assert.match(got.peak, new RegExp(`^peak .*\\(${snap.summary.peakLiveBytes.toLocaleString('en-US')} B\\)$`));
+      assert.match(got.window, /^the peak came between \d+\.\d{3} s and \d+\.\d{3} s$/);
+    });
+
+    it('names the sites in the legend, each a link to its row in the table', async () => {
+      const legend = await r.page.evaluate(() => ({
+        links: Array.from(document.querySelectorAll('#chart-sites .u-legend a'), (a) => ({ text: a.textContent, href: a.getAttribute('href'),
+          row: !!document.getElementById(a.getAttribute('href').slice(1)) })),
+        labels: Array.from(document.querySelectorAll('#chart-sites .u-legend .u-label'), (e) => e.textContent),
+      }));
+      const want = snap.siteTimeline.series.map((s) => ({ text: (s.estimated ? '~' : '') + siteText(snap, s.siteId), href: `#site-${s.siteId}`, row: true }));
+      const byHref = (a, b) => a.href.localeCompare(b.href);
+      assert.deepEqual(legend.links.slice().sort(byHref), want.sort(byHref));
+      assert.ok(legend.labels.some((t) => /^everything else/.test(t)), legend.labels.join('\n'));
+      // a click on a name goes to the row and leaves the series drawn
+      const first = snap.siteTimeline.series[0].siteId;
+      await r.page.click(`#chart-sites .u-legend a[data-site="${first}"]`);
+      assert.equal(await r.page.evaluate(() => location.hash), `#site-${first}`);
+      assert.equal(await r.page.evaluate(() => document.querySelectorAll('#chart-sites .u-legend tr.u-off').length), 0);
+    });
+
+    it('the top sites table holds emheap top --json\'s numbers, exactly', async () => {
+      const rows = await r.page.evaluate(() => Array.from(document.querySelectorAll('#top-table tbody tr'), (tr) => {
+        const n = (attr) => Number(tr.querySelector(`[${attr}]`).getAttribute(attr));
+        return { id: tr.id, rank: Number(tr.cells[0].textContent), liveBytes: n('data-bytes'), liveBlocks: n('data-blocks'),
+          totalAllocs: n('data-allocs'), totalBytes: n('data-total') };
+      }));
+      const want = topSites(snap, { sort: 'bytes', top: 20 }).sites;
+      assert.deepEqual(rows, want.map((s) => ({ id: `site-${s.id}`, rank: s.rank, liveBytes: s.liveBytes, liveBlocks: s.liveBlocks,
+        totalAllocs: s.totalAllocs, totalBytes: s.totalBytes })));
+    });
+
+    it('says why the wasm memory is this big in the model\'s words', async () => {
+      assert.equal(await r.page.textContent('#breakdown-text'), breakdownText(memoryBreakdown(snap)));
+    });
+
+    it('hovering a chart shows the exact values at that moment in both legends (the cursors move together)', async () => {
+      await r.page.locator('#chart-live').scrollIntoViewIfNeeded();
+      const over = await r.page.locator('#chart-live .u-over').boundingBox();
+      await r.page.mouse.move(over.x + over.width * 0.6, over.y + over.height / 2, { steps: 3 });
+      await r.page.waitForFunction(() => document.querySelector('#chart-live .u-legend .u-series:nth-child(2) .u-value').textContent !== '--');
+      const values = await r.page.evaluate(() => ['#chart-live', '#chart-sites'].map((id) =>
+        Array.from(document.querySelectorAll(`${id} .u-legend .u-value`), (e) => e.textContent)));
+      assert.match(values[0][1], /^[\d.]+ (B|KiB|MiB|GiB) \([\d,]+ B\) in [\d,]+ blocks$/, values[0].join(' | '));
+      assert.ok(values[1].slice(1).some((v) => /\([\d,]+ B\)$/.test(v)), values[1].join(' | '));
+      assert.deepEqual(r.problems(), []);
+      await r.page.mouse.move(0, 0);
+    });
+
+    it('a click on a row picks out its band in the sites chart; a second click puts it back', async () => {
+      const before = await sitesCanvas(r.page);
+      const row = r.page.locator('#top-table tr.charted').first();
+      const site = await row.getAttribute('data-site');
+      await row.click();
+      assert.equal(await r.page.getAttribute('#chart-sites', 'data-focused'), site);
+      assert.match(await row.getAttribute('class'), /focused/);
+      assert.notEqual(await sitesCanvas(r.page), before);
+      await row.click();
+      assert.equal(await r.page.getAttribute('#chart-sites', 'data-focused'), null);
+      assert.equal(await sitesCanvas(r.page), before);
+    });
+
+    it('the since-mark select shows one mark\'s table at a time', async () => {
+      const marks = (snap.marks || []).length;
+      if (marks < 2) return;
+      await r.page.selectOption('#since-select', '1');
+      const shown = await r.page.evaluate(() => Array.from(document.querySelectorAll('.since'), (d) => !d.hidden));
+      assert.deepEqual(shown, Array.from({ length: marks }, (_, i) => i === 1));
+    });
+  });
+
+  it('names that are HTML stay text: nothing runs, nothing is added to the page', async () => {
+    const snap = hostileSnapshot();
+    const r = await open(snap, 'hostile');
+    try {
+      assert.deepEqual(r.problems(), []);
+      assert.deepEqual(r.dialogs, []);
+      assert.deepEqual(r.requests, [r.url]);
+      const got = await r.page.evaluate(() => ({
+        title: document.title, injected: !!document.getElementById('injected'), imgs: document.images.length,
+        scripts: document.scripts.length, source: document.querySelector('table.facts tr:nth-child(2) td').textContent,
+        marks: Array.from(document.querySelectorAll('.mark-label'), (e) => e.textContent),
+        legend: Array.from(document.querySelectorAll('#chart-sites .u-legend a'), (a) => a.textContent),
+      }));
+      assert.match(got.title, /^emheap report: hostile\.json$/);
+      assert.equal(got.injected, false);
+      assert.equal(got.imgs, 0);
+      assert.equal(got.scripts, 3);
+      assert.equal(got.source, snap.source);
+      if (snap.marks && snap.marks.length) assert.equal(got.marks[0], `#${snap.marks[0].number} ${snap.marks[0].name}`);
+      const want = snap.siteTimeline.series.map((s) => siteText(snap, s.siteId)).sort();
+      assert.deepEqual(got.legend.slice().sort(), want);
+    } finally {
+      await r.context.close();
+    }
+  });
+
+  it('an older file (no timeline, marks or site series) opens and says what is missing', async () => {
+    const r = await open(oldSnapshot(), 'old');
+    try {
+      assert.deepEqual(r.problems(), []);
+      assert.deepEqual(r.requests, [r.url]);
+      assert.equal(await r.page.getAttribute('body', 'data-charts'), '0');
+      const missing = await r.page.evaluate(() => Array.from(document.querySelectorAll('.missing'), (e) => e.textContent));
+      assert.ok(missing.length >= 4, missing.join('\n'));
+      assert.ok(missing.some((t) => /no timeline/.test(t)));
+      assert.equal(await r.page.locator('#top-table tbody tr').count(), topSites(oldSnapshot(), { top: 20 }).sites.length);
+    } finally {
+      await r.context.close();
+    }
+  });
+});
