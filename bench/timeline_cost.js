@@ -61,13 +61,13 @@ function main() {
     let index = 0;
     for (let r = 0; r < RUNS; r++) {
       clock += 1e9;
-      pass.push(timeOf(() => timeline.sample(view, STATE, index++, clock, true)));
+      pass.push(timeOf(() => timeline.sample(view, STATE, index++, clock, true, 1)));
     }
     // Points: the timer's ticks right after a pass (no pass due).
     const point = [];
     for (let r = 0; r < RUNS; r++) {
       clock += 1;
-      point.push(timeOf(() => timeline.sample(view, STATE, index++, clock, false)));
+      point.push(timeOf(() => timeline.sample(view, STATE, index++, clock, false, 1)));
     }
     const tracked = timeline.read(0, index).series.length;
     // By mark: a million blocks over 64 marks.

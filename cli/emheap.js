@@ -412,11 +412,15 @@ function printSince(args, opts, snapshot, out) {
     }, null, 2) + '\n');
     return 0;
   }
-  const approx = (bytes, part) => (part > 0 ? `~${units.formatBytes(bytes)}` : units.formatBytesExact(bytes));
+  // (in a sampled snapshot even 0 is an estimate: blocks nobody sampled
+  // are in no site)
+  const sampled = hasSampledBlocks(snapshot);
+  const approx = (bytes, part) => (part > 0 || sampled ? `~${units.formatBytes(bytes)}` : units.formatBytesExact(bytes));
+  const error = (bytes, part) => (part > 0 ? ' ' + siteErrorText(snapshot, { estimatedLiveBytes: part, liveBytes: bytes }) : '');
   let text = snapshotHeader(args[0], snapshot) + '\n' +
-    `allocated ${windowText(result)} and still live: ${approx(result.liveBytes, result.estimatedLiveBytes)} in ` +
-    `${plural(result.liveBlocks, 'block')}` + (result.estimatedLiveBytes > 0 ? ' (~: estimates from sampled blocks)' : '') +
-    '\n\n';
+    `allocated ${windowText(result)} and still live: ${approx(result.liveBytes, result.estimatedLiveBytes)}` +
+    `${error(result.liveBytes, result.estimatedLiveBytes)} in ${plural(result.liveBlocks, 'block')}` +
+    (sampled ? ' (~: estimates from the sampled blocks, +-: one standard error)' : '') + '\n\n';
   if (!rows.length) {
     text += 'no site holds a block from that window\n';
   } else {
@@ -426,7 +430,8 @@ function printSince(args, opts, snapshot, out) {
       { title: 'stack (leaf first)', align: 'left' },
     ];
     text += renderTable(columns, rows.map((r) => [
-      r.rank, approx(r.liveBytes, r.estimatedLiveBytes), units.formatCount(r.liveBlocks), units.formatBytes(r.liveBytesAll),
+      r.rank, approx(r.liveBytes, r.estimatedLiveBytes) + error(r.liveBytes, r.estimatedLiveBytes),
+      (r.estimatedLiveBytes > 0 ? '~' : '') + units.formatCount(r.liveBlocks), units.formatBytes(r.liveBytesAll),
       clip(shortName(r.label), KEY_WIDTH), stackColumn(r),
     ]));
     text += `\n${rows.length} of ${result.sites.length} sites` +
@@ -467,7 +472,8 @@ function printGrowing(args, opts, snapshot, out) {
     `sites tracked over ${snapshot.timeline.length} points (${span.toFixed(3)} s): ${all.length}` +
     (all.some((g) => g.estimated) ? ' (~: estimates from sampled blocks)' : '') + '\n\n';
   text += renderTable(columns, rows.map((r) => [
-    r.rank, r.verdict, (r.riseBytes < 0 ? '-' : '+') + approx(r, Math.abs(r.riseBytes)), per(r),
+    r.rank, r.verdict, (r.estimated ? '~' : '') + (r.riseBytes < 0 ? '-' : '+') + units.formatBytes(Math.abs(r.riseBytes)),
+    (r.estimated ? '~' : '') + per(r),
     r.parts ? `${Math.round(r.grewIn * r.parts)}/${r.parts} parts` : '-', approx(r, r.lastBytes),
     clip(shortName(r.label), KEY_WIDTH), stackColumn(r),
   ]));

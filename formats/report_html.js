@@ -90,7 +90,14 @@ function peakWindowText(w) {
   if (!w) return '';
   if (w.fromMs === null) return 'the peak came before ' + seconds(w.toMs) + ' (the first point)';
   if (w.toMs === null) return 'the peak came after ' + seconds(w.fromMs) + ' (the last point)';
+  // (two points less than a ms apart, marks of a program's quick rounds,
+  // read in microseconds)
+  if (w.toMs - w.fromMs < 1) return 'the peak came between ' + micro(w.fromMs) + ' and ' + micro(w.toMs);
   return 'the peak came between ' + seconds(w.fromMs) + ' and ' + seconds(w.toMs);
+}
+
+function micro(ms) {
+  return (ms / 1000).toFixed(6) + ' s';
 }
 
 // The first chart's data: the timeline in seconds, marks, growths, peak;

@@ -207,11 +207,14 @@ function siteTablesInPlace(view, statePtr) {
   }, null);
 }
 
-// One site's live bytes as they are (no ratio scaling): {bytes,
-// estimated: some of them are}.
-function siteLiveBytes(tables, s) {
+// One site's live bytes, its estimated part scaled by `scale` as
+// readSite's (model/estimates.js ratioScales' bytes; 1: as they are):
+// {bytes, estimated: some of them are}.
+function siteLiveBytes(tables, s, scale) {
   var at = s * SITE_SIZE;
-  return {bytes: tables.sites.getFloat64(at + 8, true), estimated: tables.sites.getFloat64(at + 88, true) > 0};
+  var whole = tables.sites.getFloat64(at + 8, true);
+  var part = tables.sites.getFloat64(at + 88, true);
+  return {bytes: whole - part + Math.floor(part * scale), estimated: part > 0};
 }
 
 function siteTables(view, statePtr, siteCount, place, into) {

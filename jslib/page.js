@@ -28,6 +28,7 @@ var snapshotTaker = require('./snapshot_taker').snapshotTaker;
 var timeline = require('./timeline');
 var siteTimeline = require('./site_timeline');
 var markMaker = require('./marks').markMaker;
+var ratioScales = require('../model/estimates').ratioScales;
 var installExitReport = require('./exit_report').installExitReport;
 var pageFiles = require('./page_files');
 var makeApi = require('./api').makeApi;
@@ -118,8 +119,11 @@ function createProfiler(host, g) {
           // under the lock: a thread's fold of its counts is never seen
           // half done, and the sites are of the same moment
           return layout.withLock(buffer, at, function () {
-            if (mode && mode.mode !== 'off') sites.sample(v, at, index, now, atMark);
-            return layout.readCounters(v, at);
+            var counters = layout.readCounters(v, at);
+            if (mode && mode.mode !== 'off') {
+              sites.sample(v, at, index, now, atMark, ratioScales(counters, layout.readEstimateSums(v, at)).bytes);
+            }
+            return counters;
           });
         }, {now: clock.now, setInterval: function (fn, ms) { return g.setInterval(fn, ms); }},
         // the runtime's start (a state whose layout checked): the origin

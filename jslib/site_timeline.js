@@ -94,13 +94,13 @@ function createSiteTimeline(points, now) {
     // under the lock. view/statePtr: the runtime's state. atMark: the
     // point of a mark, which passes over the sites whenever their share of
     // the time allows (a program's rounds can be milliseconds apart).
-    sample: function (view, statePtr, index, at, atMark) {
+    sample: function (view, statePtr, index, at, atMark, scale) {
       var tables = layout.siteTablesInPlace(view, statePtr);
       var budget = firstPassAt === null ? Infinity : SCAN_SHARE * (at - firstPassAt) + SCAN_ALLOWANCE_MS;
       if (passMs <= budget && (atMark || at >= minOkAt)) scan(tables, index);
       var slot = index % points;
       series.forEach(function (s, site) {
-        var v = site < tables.count ? layout.siteLiveBytes(tables, site) : null;
+        var v = site < tables.count ? layout.siteLiveBytes(tables, site, scale) : null;
         s.values[slot] = v ? v.bytes : 0;
         if (s.values[slot] > s.peak) s.peak = s.values[slot];
         if (v && v.estimated) s.estimated = true;

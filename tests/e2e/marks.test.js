@@ -22,6 +22,7 @@ const {runCli} = require('../lib/cli');
 const {validateSnapshot} = require('../lib/schemas');
 const {BUILD} = require('../lib/paths');
 const {newPage, servedProgramPage, CHROMIUM_SKIP} = require('../lib/browser');
+const {downloadFrom} = require('../lib/sample_page');
 
 const program = (variant) => path.join(BUILD, `marks_rounds.${variant}.js`);
 const KIB = 1024;
@@ -30,10 +31,10 @@ const PER_ROUND = 64 * KIB; // grow_list's, 16 blocks of 4 KiB
 const CACHE = 96 * KIB;     // cache_put's 24 entries of 4 KiB
 const ASSETS = 100 * KIB;   // load_assets', before "warm"
 
-function runIn(t, variant) {
+function runIn(t, variant, env) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-marks-'));
   t.after(() => fs.rmSync(dir, {recursive: true, force: true}));
-  const run = runWasmProgram(program(variant), {cwd: dir});
+  const run = runWasmProgram(program(variant), {cwd: dir, env: env || {}});
   assert.equal(run.status, 0, run.stderr.slice(-2000));
   const snapshot = run.tagged.SNAPSHOT;
   assert.ok(snapshot, 'the program printed its snapshot');
@@ -103,6 +104,23 @@ for (const variant of ['dlmalloc', 'emmalloc', 'threads', 'wrap']) {
   });
 }
 
+test('sampled mode: what came after a mark is an estimate, and says so, with its error', (t) => {
+  const {snapshot, file, cli} = runIn(t, 'dlmalloc', {EMHEAP_MODE: 'sampled', EMHEAP_SAMPLING_INTERVAL: '32768'});
+  assert.equal(snapshot.mode, 'sampled');
+  const since = cli(['top', file, '--since', 'warm', '--json']).json;
+  assert.ok(since.sites.length > 0 && since.estimatedLiveBytes > 0, JSON.stringify(since.sites));
+  assert.ok(!since.sites.some((s) => /^load_assets/.test(s.label)), 'load_assets came before the mark');
+  for (const s of since.sites) assert.equal(s.estimatedLiveBytes, s.liveBytes, s.label);
+  const text = cli(['top', file, '--since', 'warm']).stdout;
+  assert.match(text, /and still live: ~[\d.]+ [KM]iB \+-\d+% in [\d,]+ blocks \(~: estimates from the sampled blocks/);
+  // the series are the sites' estimates, scaled as the snapshot's sites are
+  const growing = cli(['top', file, '--growing', '--json']).json;
+  for (const g of growing.sites) {
+    assert.equal(g.estimated, true, g.label);
+    assert.equal(g.lastBytes, snapshot.sites.find((s) => s.id === g.siteId).liveBytes, g.label);
+  }
+});
+
 test('a mark that is not there, marks in the wrong order, and options that do not go together: one clear line, exit 2', (t) => {
   const {file, cli} = runIn(t, 'dlmalloc');
   const cases = [
@@ -144,13 +162,19 @@ describe('marks in headless Chromium', {skip: CHROMIUM_SKIP}, () => {
       assert.match(bad, /name must be a string/);
 
       const inPage = await page.evaluate(() => emheap.liveSince('warm'));
-      const snapshot = await page.evaluate(() => emheap.snapshot());
-      assert.deepEqual(validateSnapshot(snapshot), []);
+      // the file Ctrl+Shift+H saves carries the marks, the ages and the series
+      const saved = await downloadFrom(page, () => page.keyboard.press('Control+Shift+H'));
+      assert.deepEqual(validateSnapshot(saved.json.emheap), []);
+      assert.equal(saved.json.emheap.marks.length, 16);
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-marks-page-'));
       t.after(() => fs.rmSync(dir, {recursive: true, force: true}));
-      const file = path.join(dir, 'page.json');
-      fs.writeFileSync(file, JSON.stringify(snapshot));
+      const file = path.join(dir, saved.name);
+      fs.writeFileSync(file, saved.text);
       const cli = JSON.parse(runCli(['top', file, '--since', 'warm', '--json', '--top', '0'], {cwd: dir}).stdout);
+      const growing = JSON.parse(runCli(['top', file, '--growing', '--json'], {cwd: dir}).stdout);
+      // (the page then sat idle while the timer added points: grow_list
+      // stopped growing, and its verdict depends on how long it sat)
+      assert.equal(growing.sites.find((g) => /^grow_list/.test(g.label)).lastBytes, ROUNDS * PER_ROUND);
       assert.deepEqual(inPage.sites.map((s) => [s.id, s.liveBytes, s.liveBlocks]), cli.sites.map((s) => [s.id, s.liveBytes, s.liveBlocks]));
       assert.equal(inPage.sites[0].liveBytes, ROUNDS * PER_ROUND);
       // nothing was allocated after the page's own marks

@@ -6,7 +6,8 @@
 // numbers are `emheap top --json`'s and the memory line the model's. Then a
 // snapshot whose names are HTML stays text, and an older file without the
 // parts over time still opens. The snapshot comes from
-// tests/fixtures/report/snapshots.js (EMHEAP_REPORT_SNAPSHOT swaps it).
+// tests/fixtures/report/snapshots.js (EMHEAP_REPORT_SNAPSHOT swaps it), and
+// from a real run of tests/runtime/marks_rounds.c.
 'use strict';
 
 const { describe, it, before, after } = require('node:test');
@@ -21,8 +22,22 @@ const { topSites } = require('../../model/sites');
 const { siteText } = require('../../model/growth');
 const { memoryBreakdown, breakdownText } = require('../../model/memory_breakdown');
 const { reportSnapshot, hostileSnapshot, oldSnapshot } = require('../fixtures/report/snapshots');
+const { runWasmProgram } = require('../lib/run_wasm');
+const { BUILD } = require('../lib/paths');
 
 const skip = CHROMIUM_SKIP;
+
+// A real run's snapshot (built by make test).
+const ROUNDS_PROGRAM = path.join(BUILD, 'marks_rounds.dlmalloc.js');
+let rounds = null;
+function roundsSnapshot() {
+  if (!rounds) {
+    const run = runWasmProgram(ROUNDS_PROGRAM);
+    assert.equal(run.status, 0, run.stderr.slice(-2000));
+    rounds = run.tagged.SNAPSHOT;
+  }
+  return JSON.parse(JSON.stringify(rounds));
+}
 
 describe('emheap report in Chromium', { skip }, () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-report-'));
@@ -66,10 +81,15 @@ describe('emheap report in Chromium', { skip }, () => {
 
   const sitesCanvas = (page) => page.evaluate(() => document.querySelector('#chart-sites canvas').toDataURL());
 
-  describe('the full snapshot', () => {
-    const snap = reportSnapshot();
+  // The same checks on the fixture and on a real run: the program of
+  // tests/e2e/marks.test.js (marks "warm", then grow_list grows a fixed
+  // amount each round while cache_put's cache levels off).
+  const fullSnapshots = [['the full snapshot (fixture)', reportSnapshot, 'full']];
+  if (fs.existsSync(ROUNDS_PROGRAM)) fullSnapshots.push(['a real run: marks_rounds.c', roundsSnapshot, 'rounds']);
+  for (const [title, snapshotOf, name] of fullSnapshots) describe(title, () => {
+    const snap = snapshotOf();
     let r = null;
-    before(async () => { r = await open(snap, 'full'); });
+    before(async () => { r = await open(snap, name); });
     after(async () => { if (r) await r.context.close(); });
 
     it('runs without an error and loads nothing but itself', () => {
@@ -99,7 +119,7 @@ describe('emheap report in Chromium', { skip }, () => {
       assert.ok(got.marks.length > 0, 'the snapshot has marks');
       assert.equal(got.growths, snap.heapGrowth.filter((g) => typeof g.t === 'number').length);
       assert.match(got.peak, new RegExp(`^peak .*\\(${snap.summary.peakLiveBytes.toLocaleString('en-US')} B\\)$`));
-      assert.match(got.window, /^the peak came between \d+\.\d{3} s and \d+\.\d{3} s$/);
+      assert.match(got.window, /^the peak came between \d+\.(\d{3}|\d{6}) s and \d+\.(\d{3}|\d{6}) s$/);
     });
 
     it('names the sites in the legend, each a link to its row in the table', async () => {
@@ -166,6 +186,34 @@ describe('emheap report in Chromium', { skip }, () => {
       await r.page.selectOption('#since-select', '1');
       const shown = await r.page.evaluate(() => Array.from(document.querySelectorAll('.since'), (d) => !d.hidden));
       assert.deepEqual(shown, Array.from({ length: marks }, (_, i) => i === 1));
+    });
+  });
+
+  describe('a real run: both series, the marks, the peak, and the verdicts', { skip: !fs.existsSync(ROUNDS_PROGRAM) && 'run make test first' }, () => {
+    it('names grow_list and cache_put in the legend, labels warm and every round, and says which grows without bound', async () => {
+      const snap = roundsSnapshot();
+      const r = await open(snap, 'rounds-verdicts');
+      try {
+        const got = await r.page.evaluate(() => ({
+          legend: Array.from(document.querySelectorAll('#chart-sites .u-legend a'), (a) => a.textContent),
+          marks: Array.from(document.querySelectorAll('#chart-live .mark-label'), (e) => e.textContent),
+          peak: !!document.querySelector('#chart-live .peak-label'),
+          verdicts: Array.from(document.querySelectorAll('#growing-table tbody tr'), (tr) =>
+            [tr.querySelector('.stack').textContent.replace(/\s.*/, ''), tr.getAttribute('data-verdict')]),
+          since: document.querySelector('.since[data-mark="0"] .since-total').getAttribute('data-bytes'),
+        }));
+        assert.ok(got.legend.some((t) => /^grow_list/.test(t)) && got.legend.some((t) => /^cache_put/.test(t)), got.legend.join(' | '));
+        assert.equal(got.marks[0], '#1 warm');
+        assert.equal(got.marks.length, 13);
+        assert.ok(got.peak);
+        assert.deepEqual(got.verdicts.slice(0, 2).map((v) => v[1]), ['grows without bound', 'levels off']);
+        assert.match(got.verdicts[0][0], /^grow_list/);
+        assert.match(got.verdicts[1][0], /^cache_put/);
+        assert.equal(Number(got.since), 12 * 64 * 1024 + 96 * 1024);
+        assert.deepEqual(r.problems(), []);
+      } finally {
+        await r.context.close();
+      }
     });
   });
 
