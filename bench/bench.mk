@@ -9,7 +9,7 @@
 
 BENCH_OUT := $(B)/bench
 
-.PHONY: bench growth-scan
+.PHONY: bench growth-scan timeline-cost
 
 bench:
 	@mkdir -p $(BENCH_OUT)
@@ -22,6 +22,12 @@ bench:
 	-@$(MAKE) --no-print-directory $(SQLITE_C)
 	-@$(MAKE) --no-print-directory $(LUA_C)
 	$(NODE) bench/run-bench.js
+	$(NODE) bench/timeline_cost.js
+
+# What the per-site timelines and the marks cost (bench/timeline_cost.js);
+# also the last part of `make bench`.
+timeline-cost:
+	$(NODE) bench/timeline_cost.js
 
 # What a growth of the wasm memory costs: the pass over the sites that
 # ranks them (bench/growth_scan.c), timed under node.

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // take-report-screenshot.js -- the README's picture of `emheap report`: the
-// report of a snapshot file, opened from disk in headless Chromium at
-// 1280x900, as a person first sees it (the header and the two charts).
+// report of a real session of the leaky-canvas sample in headless Chromium
+// (exact mode): the page runs, "Leak" is pressed six times with a mark
+// (Ctrl+Shift+M) after each, a second apart, and the file Ctrl+Shift+H
+// saves is made into the report, opened from disk at 1280x1240, as a person
+// first sees it (the header and the two charts).
 //
-//   node docs/take-report-screenshot.js [SNAPSHOT.json] [OUT.png]
-//
-// Defaults: tests/fixtures/report/game.snapshot.json and docs/report.png.
-// (The other pictures come from docs/take-screenshots.js, which runs the
-// samples; this one needs only a snapshot.)
+//   make samples && node docs/take-report-screenshot.js            (writes docs/report.png)
+//   node docs/take-report-screenshot.js SNAPSHOT.json [OUT.png]     (any snapshot's report)
 'use strict';
 
 const fs = require('node:fs');
@@ -15,20 +15,44 @@ const os = require('node:os');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { launch } = require('../tests/lib/browser');
+const { serve } = require('../harness/serve');
+const { openSample, downloadFrom } = require('../tests/lib/sample_page');
 const { reportCommand } = require('../cli/report');
 
 const ROOT = path.join(__dirname, '..');
 
-async function main() {
-  const input = process.argv[2] || path.join(ROOT, 'tests', 'fixtures', 'report', 'game.snapshot.json');
-  const out = process.argv[3] || path.join(__dirname, 'report.png');
-  const snapshot = JSON.parse(fs.readFileSync(input, 'utf8'));
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-report-shot-'));
-  const html = path.join(tmp, 'report.html');
-  fs.writeFileSync(html, reportCommand(snapshot, { file: path.basename(input) }));
-  const browser = await launch();
+const LEAKS = 6;
+
+// The sample's session, as a person would run it: the file Ctrl+Shift+H saved.
+async function sampleSession(browser) {
+  const server = await serve({ '/': path.join(ROOT, 'build', 'samples') });
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page, context } = await openSample(browser, server.url, 'leaky-canvas');
+    await page.waitForTimeout(1000);
+    for (let i = 0; i < LEAKS; i++) {
+      await page.click('#leak');
+      await page.keyboard.press('Control+Shift+M');
+      await page.waitForTimeout(1000);
+    }
+    const saved = await downloadFrom(page, () => page.keyboard.press('Control+Shift+H'));
+    await context.close();
+    return { name: saved.name, snapshot: saved.json.emheap };
+  } finally {
+    await server.close();
+  }
+}
+
+async function main() {
+  const out = process.argv[3] || path.join(__dirname, 'report.png');
+  const browser = await launch();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-report-shot-'));
+  try {
+    const input = process.argv[2]
+      ? { name: path.basename(process.argv[2]), snapshot: JSON.parse(fs.readFileSync(process.argv[2], 'utf8')) }
+      : await sampleSession(browser);
+    const html = path.join(tmp, 'report.html');
+    fs.writeFileSync(html, reportCommand(input.snapshot.emheap || input.snapshot, { file: input.name }));
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1240 } });
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));

@@ -248,11 +248,16 @@ function copyArea(view, statePtr, heap) {
     sites: new Uint8Array(slack(siteCount * SITE_SIZE)),
     pool: new Uint8Array(slack(used * 4)),
     blocks: null,
+    markBlocks: null, // with marks: the blocks whose ages a snapshot reads (jslib/marks.js)
     memory: null,
   };
-  if (heap) {
+  var blockArrays = function () {
     var n = slack(view.getUint32(statePtr + STATE.blockCount, true));
-    area.blocks = {addr: new Uint32Array(n), size: new Uint32Array(n), site: new Uint32Array(n), serial: new Uint32Array(n)};
+    return {addr: new Uint32Array(n), size: new Uint32Array(n), site: new Uint32Array(n), serial: new Uint32Array(n)};
+  };
+  if (view.getUint32(statePtr + STATE.markCount, true) && readMode(view, statePtr).mode !== 'off') area.markBlocks = blockArrays();
+  if (heap) {
+    area.blocks = blockArrays();
     var counters = readCounters(view, statePtr);
     if (counters.breakNow && copiesWholeSpan(counters.breakNow - counters.heapBase, counters.liveBytes)) {
       area.memory = new Uint8Array(slack(counters.breakNow));
@@ -260,7 +265,7 @@ function copyArea(view, statePtr, heap) {
   }
   area.touchSteps = function* () {
     var parts = [area.sites, area.pool];
-    if (area.blocks) parts.push(area.blocks.addr, area.blocks.size, area.blocks.site, area.blocks.serial);
+    [area.blocks, area.markBlocks].forEach(function (b) { if (b) parts.push(b.addr, b.size, b.site, b.serial); });
     if (area.memory) parts.push(area.memory);
     for (var p = 0; p < parts.length; p++) {
       var a = new Uint8Array(parts[p].buffer, parts[p].byteOffset, parts[p].byteLength);

@@ -39,9 +39,10 @@ function markMaker(host, onMark) {
     var buffer = host.buffer();
     var view = new DataView(buffer);
     layout.checkState(view, state);
-    var t = Math.max(0, clock.now() - layout.readStartMs(view, state));
+    var t;
     var bytes;
     var number = layout.withLock(buffer, state, function () {
+      t = Math.max(0, clock.now() - layout.readStartMs(view, state));
       var count = view.getUint32(state + layout.STATE.markCount, true);
       bytes = name ? nameBytes(name) : new TextEncoder().encode('mark ' + (count + 1));
       return layout.writeMark(view, state, bytes, t);

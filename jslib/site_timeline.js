@@ -19,9 +19,14 @@
 //
 // A site's series starts at the point it was first tracked; before that it
 // is unknown (its bytes are in the rest: the timeline's total less the
-// series). When every series is taken, a new site that is larger than the
-// smallest tracked one takes its place, and the smaller one's series goes
-// (its bytes join the rest).
+// series), except for a site made since the point before (site numbers
+// only grow: each point looks at the sites made since the last one, once
+// each, the largest first): it held nothing before, and its series says so
+// (newAtFrom). That matters where the snapshot adds up runtime sites that
+// clean to one stack (a click handler's stack, raw, differs at each click):
+// their sum is known from the first part's start. When every series is
+// taken, a site larger than the smallest tracked one takes its place, and
+// the smaller one's series goes (its bytes join the rest).
 'use strict';
 
 var layout = require('./layout');
@@ -38,6 +43,7 @@ function createSiteTimeline(points, now) {
   var series = new Map(); // site id -> {from: point index, values: Float64Array(points), peak, estimated}
   var lastBytes = new Float64Array(0); // each site's live bytes at the last pass
   var firstPassAt = null;
+  var seenCount = 0; // sites there were at the last point
   var minOkAt = -Infinity; // the timer's points pass from here
   var passes = 0;
   var passMs = 0;
@@ -45,6 +51,7 @@ function createSiteTimeline(points, now) {
   // tables: layout.siteTablesInPlace's (read under the lock).
   function scan(tables, index) {
     var started = now();
+    var made = seenCount; // sites from here on were made since the last point
     if (firstPassAt === null) firstPassAt = started;
     var n = tables.count;
     var live = liveBytesOf(tables);
@@ -61,16 +68,31 @@ function createSiteTimeline(points, now) {
       insertTop(grew, TOP_BY_GROWTH, s, b - lastBytes[s]);
       lastBytes[s] = b;
     }
+    seenCount = n; // (a pass looks at every site)
     var wanted = bigger.concat(grew.filter(function (e) { return e.value > 0; }));
     var keep = new Set(wanted.map(function (e) { return e.site; }));
     wanted.forEach(function (e) {
       if (series.has(e.site) || !(live(e.site) > 0)) return;
       if (series.size >= MAX_SERIES && !dropSmallest(live(e.site), keep)) return;
-      series.set(e.site, {from: index, values: new Float64Array(points), peak: 0, estimated: false});
+      series.set(e.site, {from: index, values: new Float64Array(points), peak: 0, estimated: false, newAtFrom: e.site >= made});
     });
     passes++;
     passMs += now() - started;
     minOkAt = started + SCAN_MIN_MS;
+  }
+
+  // The largest of the sites made since the last point get a series that
+  // starts at this point, with nothing before it.
+  function newSites(tables, index) {
+    var live = liveBytesOf(tables);
+    var top = [];
+    for (var s = seenCount; s < tables.count; s++) insertTop(top, TOP_BY_SIZE, s, live(s));
+    seenCount = tables.count;
+    top.forEach(function (e) {
+      if (!(e.value > 0) || series.has(e.site)) return;
+      if (series.size >= MAX_SERIES && !dropSmallest(e.value, new Set())) return;
+      series.set(e.site, {from: index, values: new Float64Array(points), peak: 0, estimated: false, newAtFrom: true});
+    });
   }
 
   // Frees the series of the tracked site whose highest value is the
@@ -98,6 +120,7 @@ function createSiteTimeline(points, now) {
       var tables = layout.siteTablesInPlace(view, statePtr);
       var budget = firstPassAt === null ? Infinity : SCAN_SHARE * (at - firstPassAt) + SCAN_ALLOWANCE_MS;
       if (passMs <= budget && (atMark || at >= minOkAt)) scan(tables, index);
+      if (tables.count > seenCount) newSites(tables, index);
       var slot = index % points;
       series.forEach(function (s, site) {
         var v = site < tables.count ? layout.siteLiveBytes(tables, site, scale) : null;
@@ -118,6 +141,7 @@ function createSiteTimeline(points, now) {
         for (var k = from; k < count; k++) values.push(s.values[k % points]);
         var one = {siteId: site, from: from - first, liveBytes: values};
         if (s.estimated) one.estimated = true;
+        if (s.newAtFrom && from === s.from) one.newAtFrom = true;
         out.push(one);
       });
       return {series: out, passes: passes, passMs: Math.round(passMs * 1000) / 1000};

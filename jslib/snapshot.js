@@ -66,7 +66,7 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
     tables = layout.copySiteTables(view, statePtr, snapshot.summary.siteCount, copyArea);
     snapshot.heapGrowth = layout.readGrowth(view, statePtr, snapshot.summary.heapGrowths);
     marks = layout.readMarks(view, statePtr);
-    if (marks.marks.length && mode.mode !== 'off') blocks = layout.copyBlocks(view, statePtr, null, true);
+    if (marks.marks.length && mode.mode !== 'off') blocks = layout.copyBlocks(view, statePtr, copyArea && copyArea.markBlocks, true);
   });
   if (marks.marks.length) {
     snapshot.marks = marks.marks.map(function (m) {

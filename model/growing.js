@@ -12,9 +12,12 @@
 //   grows without bound  it rose, ends at (about) its highest, grew in
 //                        at least 60% of the parts, and in its last third
 //                        still at half its mean rate or more;
-//   levels off           it rose, and its last third added under a tenth
-//                        of the rise (and it did not fall back);
-//   shrinks / steady / goes up and down   otherwise.
+//   levels off           it rose, ends at its highest, and its last third
+//                        stayed within a tenth of the rise;
+//   goes up and down     it gave back a quarter of its rise or more in two
+//                        parts or more (its own churn), or ended below its
+//                        highest;
+//   shrinks / steady / grows, unevenly   otherwise.
 // Words, not certainty: a run too short to show the bound reads as
 // "grows without bound so far"; the numbers beside say how much and how
 // steadily.
@@ -47,21 +50,32 @@ function seriesVerdict(points) {
   var noise = Math.max(1, NOISE * max);
   var parts = Math.min(TENTHS, n - 1);
   var grew = 0;
+  var fell = 0; // parts that gave back a quarter of the rise or more
   var previous = points[0].liveBytes;
+  var bigDrop = Math.max(noise, 0.25 * Math.abs(out.riseBytes));
   for (var k = 1; k <= parts; k++) {
     var end = points[Math.round(k * (n - 1) / parts)].liveBytes;
     if (end - previous > noise) grew++;
+    if (previous - end >= bigDrop) fell++;
     previous = end;
   }
   out.parts = parts;
   out.grewIn = grew / parts;
-  var twoThirds = points[Math.round(2 * (n - 1) / 3)].liveBytes;
+  var from = Math.round(2 * (n - 1) / 3);
+  var twoThirds = points[from].liveBytes;
+  var lateLow = Infinity;
+  var lateHigh = 0;
+  for (var j = from; j < n; j++) {
+    lateLow = Math.min(lateLow, points[j].liveBytes);
+    lateHigh = Math.max(lateHigh, points[j].liveBytes);
+  }
   var rise = out.riseBytes;
   out.lateShare = rise > noise ? (out.lastBytes - twoThirds) / rise : 0;
-  if (rise > noise) {
+  if (rise > noise && fell < 2) {
     var atTop = out.lastBytes >= max - noise - 0.05 * rise;
+    var flatLate = lateHigh - lateLow <= Math.max(noise, 0.1 * rise);
     if (atTop && out.grewIn >= 0.6 && out.lateShare >= 0.5 / 3) out.verdict = 'grows without bound';
-    else if (atTop && out.lateShare < 0.1 && out.lastBytes - twoThirds >= -noise) out.verdict = 'levels off';
+    else if (atTop && flatLate) out.verdict = 'levels off';
     else if (atTop) out.verdict = 'grows, unevenly';
     else out.verdict = 'goes up and down';
   } else if (rise < -noise) {

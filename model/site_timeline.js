@@ -8,7 +8,10 @@
 
 // siteTimeline with the series of sites that became one added up: kept(id)
 // -> the id a site was merged into (itself if none). A sum is known where
-// every part is: from the latest start of its parts.
+// every part is: a part made at its start (newAtFrom) held 0 before it,
+// another is unknown before its start; so the sum starts at the latest
+// start of the parts of the second kind (the earliest start if all are of
+// the first).
 function withMergedSeries(siteTimeline, kept) {
   if (!siteTimeline || !Array.isArray(siteTimeline.series)) return siteTimeline;
   var byId = new Map();
@@ -24,16 +27,19 @@ function withMergedSeries(siteTimeline, kept) {
       series.push(parts[0].siteId === id ? parts[0] : Object.assign({}, parts[0], {siteId: id}));
       return;
     }
-    var from = Math.max.apply(null, parts.map(function (p) { return p.from; }));
+    var unknownBefore = parts.filter(function (p) { return !p.newAtFrom; }).map(function (p) { return p.from; });
+    var from = unknownBefore.length ? Math.max.apply(null, unknownBefore)
+      : Math.min.apply(null, parts.map(function (p) { return p.from; }));
     var end = Math.min.apply(null, parts.map(function (p) { return p.from + p.liveBytes.length; }));
     var values = [];
     for (var k = from; k < end; k++) {
       var sum = 0;
-      for (var j = 0; j < parts.length; j++) sum += parts[j].liveBytes[k - parts[j].from];
+      for (var j = 0; j < parts.length; j++) if (k >= parts[j].from) sum += parts[j].liveBytes[k - parts[j].from];
       values.push(sum);
     }
     var one = {siteId: id, from: from, liveBytes: values};
     if (parts.some(function (p) { return p.estimated; })) one.estimated = true;
+    if (!unknownBefore.length) one.newAtFrom = true;
     series.push(one);
   });
   return Object.assign({}, siteTimeline, {series: series});

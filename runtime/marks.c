@@ -52,8 +52,9 @@ static void copy_name(char *out, const char *name) {
 
 void emheap_mark(const char *name) {
   if (emheap_g.magic != EMHEAP_MAGIC) emheap_init_slow();
-  double t = emheap_js_now() - emheap_g.start_ms;
   emheap_lock();
+  /* (timed under the lock: marks from two threads read in number order) */
+  double t = emheap_js_now() - emheap_g.start_ms;
   uint32_t number = emheap_g.mark_count + 1u;
   emheap_mark_record *m = &emheap_g.marks[(number - 1u) % EMHEAP_MARK_LOG];
   m->serial = emheap_g.block_serial;

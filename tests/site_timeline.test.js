@@ -1,0 +1,126 @@
+// site_timeline.test.js -- jslib/site_timeline.js over a runtime state laid
+// out as the runtime lays it out: which sites get a series, their values at
+// each point, the pass budget, and the series beside the timeline's points.
+'use strict';
+
+const {test} = require('node:test');
+const assert = require('node:assert/strict');
+const layout = require('../jslib/layout');
+const {createSiteTimeline, insertTop, MAX_SERIES, SCAN_MIN_MS} = require('../jslib/site_timeline');
+const {startTimeline, POINTS} = require('../jslib/timeline');
+
+const STATE = 1024;
+const SITES_AT = STATE + 16384;
+
+// A state with `count` sites; set(site, bytes, estimatedBytes) changes one.
+function fakeState(count) {
+  const view = new DataView(new ArrayBuffer(SITES_AT + count * layout.SITE_SIZE));
+  view.setUint32(STATE + layout.STATE.sites, SITES_AT, true);
+  view.setUint32(STATE + layout.STATE.counters + 96, count, true);
+  const set = (site, bytes, est = 0) => {
+    view.setFloat64(SITES_AT + site * layout.SITE_SIZE + 8, bytes, true);
+    view.setFloat64(SITES_AT + site * layout.SITE_SIZE + 88, est, true);
+  };
+  return {view, set};
+}
+
+test('insertTop keeps the n largest, largest first', () => {
+  const top = [];
+  [[1, 5], [2, 9], [3, 1], [4, 7], [5, 9]].forEach(([s, v]) => insertTop(top, 3, s, v));
+  assert.deepEqual(top.map((e) => e.site), [2, 5, 4]);
+});
+
+test('a pass picks the largest sites and those that grew the most; points read them; estimates are scaled', () => {
+  const {view, set} = fakeState(40);
+  for (let s = 1; s < 40; s++) set(s, s * 10);
+  let clock = 0;
+  const tl = createSiteTimeline(100, () => clock);
+  tl.sample(view, STATE, 0, clock, false, 1);
+  let read = tl.read(0, 1);
+  assert.deepEqual(read.series.map((x) => x.siteId).sort((a, b) => a - b), [32, 33, 34, 35, 36, 37, 38, 39]);
+  assert.equal(read.passes, 1);
+  // site 2 grows the most; no pass before a second has gone (timer points)
+  set(2, 5000);
+  clock += 100;
+  tl.sample(view, STATE, 1, clock, false, 1);
+  assert.ok(!tl.read(0, 2).series.some((x) => x.siteId === 2));
+  // at a mark, a pass comes sooner: site 2 is picked, from point 2
+  clock += 1;
+  set(3, 100, 60); // 60 of its 100 bytes estimated, scaled by 0.5 -> 70
+  tl.sample(view, STATE, 2, clock, true, 0.5);
+  read = tl.read(0, 3);
+  const two = read.series.find((x) => x.siteId === 2);
+  assert.deepEqual(two, {siteId: 2, from: 2, liveBytes: [5000]});
+  assert.deepEqual(read.series.find((x) => x.siteId === 39).liveBytes, [390, 390, 390]);
+  // a point after a full second passes again from the timer
+  clock += SCAN_MIN_MS;
+  tl.sample(view, STATE, 3, clock, false, 0.5);
+  assert.equal(tl.read(0, 4).passes, 3);
+  const three = tl.read(0, 4).series.find((x) => x.siteId === 3);
+  if (three) assert.equal(three.liveBytes.at(-1), 70);
+});
+
+test('at most MAX_SERIES series: a larger newcomer takes the place of the smallest one not wanted now', () => {
+  const {view, set} = fakeState(200);
+  let clock = 0;
+  const tl = createSiteTimeline(1000, () => clock);
+  // waves of 8 new largest sites until every series is taken
+  let site = 1;
+  for (let wave = 0; wave < 4; wave++) {
+    for (let k = 0; k < 8; k++, site++) set(site, 1000 * site);
+    clock += 2000;
+    tl.sample(view, STATE, wave, clock, false, 1);
+  }
+  const read = tl.read(0, 4);
+  assert.equal(read.series.length, MAX_SERIES);
+  assert.ok(read.series.some((x) => x.siteId >= 25 && x.siteId <= 32), 'the last wave is followed');
+  assert.ok(!read.series.some((x) => x.siteId <= 8), 'the smallest first wave gave way');
+});
+
+test('the series come beside the timeline\'s points, one value for each', () => {
+  const {view, set} = fakeState(4);
+  set(1, 100);
+  let now = 1000;
+  const timers = {now: () => now, setInterval: () => null};
+  const sites = createSiteTimeline(POINTS, timers.now);
+  const tl = startTimeline((index, at, atMark) => {
+    sites.sample(view, STATE, index, at, atMark, 1);
+    return {liveBytes: 100, liveBlocks: 1, totalBytes: 100};
+  }, timers, 1000, sites);
+  for (let k = 0; k < 4; k++) {
+    now += 100;
+    set(1, 100 + k);
+    tl.sample(true);
+  }
+  const points = tl.points();
+  assert.equal(points.length, 5);
+  const series = tl.siteSeries().series;
+  assert.deepEqual(series, [{siteId: 1, from: 0, liveBytes: [100, 100, 101, 102, 103], newAtFrom: true}]);
+  assert.equal(series[0].liveBytes.length, points.length);
+});
+
+test('a site made since the last point gets a series that starts there, with nothing before; merged parts add up from the first', () => {
+  const {withMergedSeries} = require('../model/site_timeline');
+  const {view, set} = fakeState(8);
+  set(1, 500);
+  let clock = 0;
+  const tl = createSiteTimeline(100, () => clock);
+  view.setUint32(STATE + layout.STATE.counters + 96, 2, true); // sites 0 and 1 so far
+  tl.sample(view, STATE, 0, clock, false, 1);
+  clock += 100;
+  set(1, 600);
+  tl.sample(view, STATE, 1, clock, false, 1);
+  // site 2 (the same stack, reached from another raw JS stack) is made now
+  view.setUint32(STATE + layout.STATE.counters + 96, 3, true);
+  set(2, 50);
+  clock += 100;
+  tl.sample(view, STATE, 2, clock, false, 1); // no pass: too soon
+  const series = tl.read(0, 3).series;
+  assert.deepEqual(series.find((x) => x.siteId === 2), {siteId: 2, from: 2, liveBytes: [50], newAtFrom: true});
+  const merged = withMergedSeries({series}, (id) => (id === 2 ? 1 : id)).series;
+  assert.deepEqual(merged, [{siteId: 1, from: 0, liveBytes: [500, 600, 650], newAtFrom: true}]);
+  // a part whose past is unknown starts the sum where it starts
+  const unknown = withMergedSeries({series: [{siteId: 1, from: 0, liveBytes: [1, 2, 3]}, {siteId: 2, from: 1, liveBytes: [10, 10]}]},
+    (id) => (id === 2 ? 1 : id)).series;
+  assert.deepEqual(unknown, [{siteId: 1, from: 1, liveBytes: [12, 13]}]);
+});
