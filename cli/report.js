@@ -1,11 +1,11 @@
-// report.js -- `emheap report FILE -o report.html`: the node side of the
+// report.js: `emheap report FILE -o report.html`: the node side of the
 // HTML report. formats/report_html.js makes the page and stays pure (no
 // file system), so the charting library it inlines, uPlot, is read here,
 // from the npm package the CLI depends on (uplot, exact version in
 // package.json): the page then needs no network, from disk or anywhere.
 'use strict';
 
-const fs = require('fs');
+const fs = require('node:fs');
 const { reportHtml } = require('../formats/report_html');
 
 // uPlot's script and CSS, read once per process.

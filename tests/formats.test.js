@@ -378,7 +378,9 @@ test('formats/ follows the --js-library rules', (t) => {
   try { acorn = require('acorn'); } catch (e) {
     try { acorn = require('/usr/share/nodejs/acorn'); } catch (e2) { /* parse check skipped */ }
   }
-  for (const name of fs.readdirSync(dir).filter((f) => f.endsWith('.js'))) {
+  const files = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.js'));
+  assert.ok(files.includes(path.join('report', 'page.js')), 'the folders below formats/ are read too');
+  for (const name of files) {
     const src = fs.readFileSync(path.join(dir, name), 'utf8');
     assert.ok(!src.includes('{{{'), `${name} contains {{{`);
     assert.ok(!/^[ \t]*#/m.test(src), `${name} has a line starting with #`);

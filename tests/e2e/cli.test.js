@@ -682,7 +682,7 @@ describe('help and packaging', () => {
   test('cli/ and formats/ need nothing but node, each other and the package\'s dependencies', () => {
     const dependencies = Object.keys(require('../../package.json').dependencies || {});
     for (const dir of ['cli', 'formats']) {
-      for (const name of fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.js'))) {
+      for (const name of fs.readdirSync(path.join(ROOT, dir), { recursive: true }).filter((f) => f.endsWith('.js'))) {
         const src = fs.readFileSync(path.join(ROOT, dir, name), 'utf8');
         for (const m of src.matchAll(/require\(['"]([^'"]+)['"]\)/g)) {
           assert.ok(m[1].startsWith('node:') || m[1].startsWith('.') || dependencies.includes(m[1]),

@@ -76,6 +76,10 @@ for (const variant of ['dlmalloc', 'emmalloc', 'threads', 'wrap']) {
     assert.equal(since.estimatedLiveBytes, 0);
     // "#1" is the same mark
     assert.deepEqual(cli(['top', file, '--since', '#1', '--json']).json.sites, since.sites);
+    // a file the CLI wrote (speedscope, carrying the snapshot) answers the same
+    const converted = path.join(path.dirname(file), 'marks.speedscope.json');
+    assert.equal(cli(['convert', file, '--to', 'speedscope', '-o', converted]).status, 0);
+    assert.deepEqual(cli(['top', converted, '--since', 'warm', '--json']).json.sites, since.sites);
 
     // rounds 4, 5 and 6: grow_list's, and none of the cache's (all evicted since)
     const between = cli(['top', file, '--between', 'round 3', 'round 6', '--json']).json;
