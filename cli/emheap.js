@@ -370,11 +370,15 @@ function cmdTop({ args, opts }, out) {
   return printTop(args, opts, snapshot, out);
 }
 
-// A site's label and stack for the tables and --json of --since/--growing.
-function siteRow(snapshot, id) {
-  const site = snapshot.sites.find((s) => s.id === id);
-  return site ? { label: siteLabel(snapshot, site), stack: stackFrames(snapshot, site), liveBytes: site.liveBytes }
-    : { label: `(site ${id})`, stack: [], liveBytes: 0 };
+// id -> a site's label, stack and live bytes, for the tables and --json
+// of --since/--growing (one map: --top 0 over a million sites).
+function siteRows(snapshot) {
+  const byId = new Map(snapshot.sites.map((s) => [s.id, s]));
+  return (id) => {
+    const site = byId.get(id);
+    return site ? { label: siteLabel(snapshot, site), stack: stackFrames(snapshot, site), liveBytes: site.liveBytes }
+      : { label: `(site ${id})`, stack: [], liveBytes: 0 };
+  };
 }
 
 function stackColumn(row) {
@@ -400,10 +404,13 @@ function printSince(args, opts, snapshot, out) {
     throw e;
   }
   const shown = top > 0 ? result.sites.slice(0, top) : result.sites;
-  const rows = shown.map((s, i) => Object.assign({ rank: i + 1, id: s.id }, siteRow(snapshot, s.id), {
-    liveBytesAll: siteRow(snapshot, s.id).liveBytes, liveBytes: s.liveBytes, liveBlocks: s.liveBlocks,
-    estimatedLiveBytes: s.estimatedLiveBytes,
-  }));
+  const siteRow = siteRows(snapshot);
+  const rows = shown.map((s, i) => {
+    const site = siteRow(s.id);
+    return Object.assign({ rank: i + 1, id: s.id }, site, {
+      liveBytesAll: site.liveBytes, liveBytes: s.liveBytes, liveBlocks: s.liveBlocks, estimatedLiveBytes: s.estimatedLiveBytes,
+    });
+  });
   if (opts.json) {
     out(JSON.stringify({
       file: args[0], capturedAt: snapshot.capturedAt, mode: snapshot.mode, marks: snapshot.marks,
@@ -452,7 +459,8 @@ function printGrowing(args, opts, snapshot, out) {
   const top = topOption(opts);
   const all = growingSites(snapshot);
   const shown = top > 0 ? all.slice(0, top) : all;
-  const rows = shown.map((g, i) => Object.assign({ rank: i + 1 }, g, siteRow(snapshot, g.siteId)));
+  const siteRow = siteRows(snapshot);
+  const rows = shown.map((g, i) => Object.assign({ rank: i + 1 }, g, siteRow(g.siteId)));
   const span = snapshot.timeline.length > 1 ? (snapshot.timeline[snapshot.timeline.length - 1].t - snapshot.timeline[0].t) / 1000 : 0;
   if (opts.json) {
     out(JSON.stringify({

@@ -212,9 +212,15 @@ function siteTablesInPlace(view, statePtr) {
 // {bytes, estimated: some of them are}.
 function siteLiveBytes(tables, s, scale) {
   var at = s * SITE_SIZE;
-  var whole = tables.sites.getFloat64(at + 8, true);
+  var whole = siteRawLiveBytes(tables, s);
   var part = tables.sites.getFloat64(at + 88, true);
   return {bytes: whole - part + Math.floor(part * scale), estimated: part > 0};
+}
+
+// A site's live bytes as the runtime keeps them (estimates not scaled):
+// for a pass over every site, which must make no object per site.
+function siteRawLiveBytes(tables, s) {
+  return tables.sites.getFloat64(s * SITE_SIZE + 8, true);
 }
 
 function siteTables(view, statePtr, siteCount, place, into) {
@@ -534,6 +540,7 @@ module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, is
   copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, readDataRange: readDataRange, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
   readEstimateSums: readEstimateSums, readGrowth: readGrowth, readGrowthEvent: readGrowthEvent, readStartMs: readStartMs,
   readMarks: readMarks, writeMark: writeMark, MARK_NAME: MARK_NAME, siteLiveBytes: siteLiveBytes,
+  siteRawLiveBytes: siteRawLiveBytes,
   writeConfig: writeConfig,
   setPaused: setPaused, withLock: withLock,
 };

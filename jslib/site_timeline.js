@@ -163,7 +163,7 @@ function insertTop(top, n, site, value) {
 
 // site -> its live bytes, read straight from the table.
 function liveBytesOf(tables) {
-  return function (s) { return tables.sites.getFloat64(s * layout.SITE_SIZE + 8, true); };
+  return function (s) { return layout.siteRawLiveBytes(tables, s); };
 }
 
 module.exports = {createSiteTimeline: createSiteTimeline, MAX_SERIES: MAX_SERIES, SCAN_MIN_MS: SCAN_MIN_MS,

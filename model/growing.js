@@ -23,6 +23,8 @@
 // steadily.
 'use strict';
 
+var seriesPoints = require('./site_timeline').seriesPoints;
+
 var TENTHS = 10;
 var NOISE = 0.005;
 var MIN_POINTS = 5;
@@ -112,8 +114,7 @@ function growingSites(snapshot) {
   var timeline = snapshot.timeline || [];
   if (!st || !Array.isArray(st.series) || !timeline.length) return [];
   var rows = st.series.map(function (s) {
-    var points = s.liveBytes.map(function (v, k) { return {t: timeline[s.from + k].t, liveBytes: v}; });
-    var row = Object.assign({siteId: s.siteId}, seriesVerdict(points));
+    var row = Object.assign({siteId: s.siteId}, seriesVerdict(seriesPoints(timeline, s)));
     if (s.estimated) row.estimated = true;
     return row;
   });
@@ -135,5 +136,4 @@ function whyNoSeries(snapshot) {
   return null;
 }
 
-module.exports = {growingSites: growingSites, seriesVerdict: seriesVerdict, whyNoSeries: whyNoSeries,
-  VERDICT_ORDER: VERDICT_ORDER};
+module.exports = {growingSites: growingSites, seriesVerdict: seriesVerdict, whyNoSeries: whyNoSeries};

@@ -45,14 +45,9 @@ function withMergedSeries(siteTimeline, kept) {
   return Object.assign({}, siteTimeline, {series: series});
 }
 
-// A site's series as [{t (ms), liveBytes}], or null if it has none.
-function seriesPoints(snapshot, siteId) {
-  var st = snapshot.siteTimeline;
-  var timeline = snapshot.timeline || [];
-  if (!st || !Array.isArray(st.series)) return null;
-  var s = st.series.filter(function (x) { return x.siteId === siteId; })[0];
-  if (!s) return null;
-  return s.liveBytes.map(function (v, k) { return {t: timeline[s.from + k].t, liveBytes: v}; });
+// One series as [{t (ms), liveBytes}]: its values at the timeline's points.
+function seriesPoints(timeline, series) {
+  return series.liveBytes.map(function (v, k) { return {t: timeline[series.from + k].t, liveBytes: v}; });
 }
 
 module.exports = {withMergedSeries: withMergedSeries, seriesPoints: seriesPoints};
