@@ -288,9 +288,16 @@ emheapAddToLibrary({
   // The runtime's first allocation that returned NULL (ABORTING_MALLOC=0):
   // the report and snapshot of jslib/out_of_memory.js.
   emheap_js_out_of_memory__deps: ['$EMHEAP'],
-  emheap_js_out_of_memory__sig: 'vp',
-  emheap_js_out_of_memory: function (size) {
-    EMHEAP.profiler.outOfMemory('null', size >>> 0, _emheap_js_out_of_memory);
+  emheap_js_out_of_memory__sig: 'vpp',
+  emheap_js_out_of_memory: function (size, alignment) {
+    EMHEAP.profiler.outOfMemory('null', size >>> 0, _emheap_js_out_of_memory, alignment >>> 0);
+  },
+
+  // A request no memory could meet: one line (jslib/out_of_memory.js).
+  emheap_js_impossible_request__deps: ['$EMHEAP'],
+  emheap_js_impossible_request__sig: 'vppp',
+  emheap_js_impossible_request: function (size, alignment, count) {
+    EMHEAP.profiler.impossibleRequest(size >>> 0, alignment >>> 0, count >>> 0, _emheap_js_impossible_request);
   },
 
   // The runtime's clock (runtime/state.c times growths): jslib/clock.js.

@@ -13,16 +13,19 @@
 'use strict';
 
 var isAllocatorWrapper = require('./v8_stack').isAllocatorWrapper;
-var outOfMemoryLines = require('../model/out_of_memory').outOfMemoryLines;
+var outOfMemory = require('../model/out_of_memory');
+var outOfMemoryLines = outOfMemory.outOfMemoryLines;
+var impossibleRequestLine = outOfMemory.impossibleRequestLine;
 
 // p: jslib/page.js's profiler; host: the library's ({err, buffer,
-// heapMax, onWorker}). -> handle(how, bytes, above): how 'abort'
-// (bytes: the memory size sbrk asked for) or 'null' (bytes: the request);
-// above: the wasm import or Emscripten function that called, left out of
-// the stack. Only the first call does anything.
+// heapMax, onWorker}). -> handle(how, bytes, above, alignment): how
+// 'abort' (bytes: the memory size sbrk asked for) or 'null' (bytes: the
+// request; alignment: an aligned request's, else 0); above: the wasm
+// import or Emscripten function that called, left out of the stack. Only
+// the first call does anything.
 function outOfMemoryHandler(p, host) {
   var done = false;
-  return function (how, bytes, above) {
+  return function (how, bytes, above, alignment) {
     if (done) return;
     done = true;
     try {
@@ -37,6 +40,7 @@ function outOfMemoryHandler(p, host) {
       snapshot['outOfMemory'] = {
         how: how,
         requestedBytes: how === 'null' ? bytes : 0,
+        alignment: how === 'null' && alignment || 0,
         neededMemoryBytes: how === 'abort' ? bytes : 0,
         memoryBytes: memoryBytes,
         memoryLimitBytes: Math.max(memoryBytes, host.heapMax()),
@@ -52,6 +56,34 @@ function outOfMemoryHandler(p, host) {
       host.err(lines.map(function (line) { return 'emheap: ' + line; }).join('\n'));
     } catch (e) {
       host.err('emheap: out of memory, and no report could be made: ' + (e && e.message || e));
+    }
+  };
+}
+
+// How many impossible requests are named; later ones are only counted
+// (summary.failedAllocs).
+var IMPOSSIBLE_LINES = 5;
+
+// A request no memory of this program could meet (more than its limit, or
+// a calloc whose size overflows): the program's bug, and its business, not
+// a full memory; one line with its stack, and no file.
+// -> handle(bytes, alignment, count, above); count > 0: calloc(count, bytes).
+function impossibleRequestHandler(p, host) {
+  var said = 0;
+  return function (bytes, alignment, count, above) {
+    if (said >= IMPOSSIBLE_LINES) return;
+    said++;
+    try {
+      if (!p.taker.attached() || p.taker.modeNow() === 'off') return;
+      var table = p.taker.table();
+      var stack = allocationStack(table, above, host.onWorker);
+      host.err('emheap: ' + impossibleRequestLine({
+        bytes: bytes, alignment: alignment, count: count,
+        limit: Math.max(host.buffer().byteLength, host.heapMax()),
+        frames: table.frames, stack: stack,
+      }) + (said === IMPOSSIBLE_LINES ? ' (later ones are not named)' : ''));
+    } catch (e) {
+      host.err('emheap: a request no memory could meet returned NULL (' + (e && e.message || e) + ')');
     }
   };
 }
@@ -82,4 +114,4 @@ function allocationStack(table, above, onWorker) {
   return id ? callerFrames(table.stacks[id].frames, table.frames, onWorker) : [];
 }
 
-module.exports = {outOfMemoryHandler: outOfMemoryHandler, callerFrames: callerFrames, allocationStack: allocationStack};
+module.exports = {outOfMemoryHandler: outOfMemoryHandler, impossibleRequestHandler: impossibleRequestHandler, callerFrames: callerFrames, allocationStack: allocationStack};

@@ -33,6 +33,7 @@ var installExitReport = require('./exit_report').installExitReport;
 var pageFiles = require('./page_files');
 var makeApi = require('./api').makeApi;
 var outOfMemoryHandler = require('./out_of_memory').outOfMemoryHandler;
+var impossibleRequestHandler = require('./out_of_memory').impossibleRequestHandler;
 var growthLogger = require('./growth_log').growthLogger;
 var clock = require('./clock');
 
@@ -149,8 +150,10 @@ function createProfiler(host, g) {
   p.mark = markMaker(host, p.marked);
   p.files = pageFiles.pageFiles({taker: p.taker, debugInfo: debugInfo, env: env});
   p.api = makeApi(p);
-  // outOfMemory(how, bytes, above): see out_of_memory.js
+  // outOfMemory(how, bytes, above, alignment), impossibleRequest(bytes,
+  // alignment, count, above): see out_of_memory.js
   p.outOfMemory = outOfMemoryHandler(p, host);
+  p.impossibleRequest = impossibleRequestHandler(p, host);
   // growthLog(serial, above): see growth_log.js
   p.growthLog = growthLogger(p, host);
   p.now = clock.now;

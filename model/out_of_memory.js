@@ -8,6 +8,7 @@
 //                     default without ALLOW_MEMORY_GROWTH); 'null': the
 //                     allocator returned NULL (ABORTING_MALLOC=0)
 //   requestedBytes    the request that failed ('null'; 0 where unknown)
+//   alignment         its alignment, for an aligned request ('null'; else 0)
 //   neededMemoryBytes the memory size sbrk asked for ('abort'; 0 where unknown)
 //   memoryBytes       the wasm memory then
 //   memoryLimitBytes  the most it could grow to
@@ -34,7 +35,8 @@ function outOfMemoryLines(snapshot) {
     lines.push(`out of memory: the wasm memory (${formatBytes(oom.memoryBytes)}${limit}) could not grow` +
       (oom.neededMemoryBytes ? ` to ${formatBytes(oom.neededMemoryBytes)}` : '') + ': Emscripten aborted the program');
   } else {
-    lines.push(`out of memory: a request of ${formatCount(oom.requestedBytes)} bytes returned NULL ` +
+    const aligned = oom.alignment ? ` aligned to ${formatCount(oom.alignment)}` : '';
+    lines.push(`out of memory: a request of ${formatCount(oom.requestedBytes)} bytes${aligned} returned NULL ` +
       `(wasm memory ${formatBytes(oom.memoryBytes)}${limit})`);
   }
   lines.push(`  the allocation: ${oom.stack && oom.stack.length ? shortStackText(snapshot, oom.stack, STACK_FRAMES) : '(no stack could be taken)'}`);
@@ -55,4 +57,16 @@ function outOfMemoryLines(snapshot) {
   return lines;
 }
 
-module.exports = { outOfMemoryLines };
+// The line for a request no memory of the program could meet: r {bytes,
+// alignment, count (> 0: calloc(count, bytes), whose size overflows),
+// limit (the most the memory may grow to), frames, stack (indices into
+// frames, leaf first)}.
+function impossibleRequestLine(r) {
+  const what = r.count ? `calloc(${formatCount(r.count)}, ${formatCount(r.bytes)}), whose size overflows,`
+    : `a request of ${formatCount(r.bytes)} bytes${r.alignment ? ` aligned to ${formatCount(r.alignment)}` : ''}, ` +
+      `more than the wasm memory can ever hold (${formatBytes(r.limit)}),`;
+  const where = r.stack.length ? shortStackText({ frames: r.frames }, r.stack, STACK_FRAMES) : '(no stack could be taken)';
+  return `${what} returned NULL at ${where}`;
+}
+
+module.exports = { outOfMemoryLines, impossibleRequestLine };

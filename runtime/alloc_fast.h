@@ -74,9 +74,26 @@ EMHEAP_FAST_PATH void emheap_count_one_call(uint64_t *calls) {
   if (calls) (*calls)++;
 }
 
+/* What taking a block out of the books took (realloc's old block), so
+** that a failed resize can put it back as it was. */
+typedef struct emheap_taken {
+  emheap_block block; /* its record, when kind is EMHEAP_TAKEN_RECORDED */
+  uint32_t usable;    /* the usable bytes counted dead */
+  uint32_t kind;
+} emheap_taken;
+enum {
+  EMHEAP_TAKEN_RECORDED,   /* its record was removed and its site charged */
+  EMHEAP_TAKEN_UNRECORDED, /* counted dead, recorded nowhere (sampled out, or lost) */
+  EMHEAP_TAKEN_UNSEEN      /* exact mode: a block emheap never counted; nothing changed */
+};
+
 /* record.c: the slow paths. */
 void *emheap_record_new(void *p, uint32_t u, uint32_t n, uint64_t *calls);
 void emheap_forget(void *p, uint32_t u, uint64_t *calls);
+/* realloc's old block out of the books, and back in if the resize failed
+** (which counts a failed call of `calls`). */
+void emheap_take_out(void *p, emheap_taken *taken);
+void emheap_put_back(void *p, const emheap_taken *taken, uint64_t *calls);
 /* Counts a call that allocated or freed nothing, and its outcome counter
 ** (failed_allocs, invalid_frees) unless NULL. */
 void emheap_count_call(uint64_t *calls, uint64_t *outcome);
@@ -145,15 +162,21 @@ EMHEAP_FAST_PATH void *emheap_track_new(void *p, size_t n, uint64_t *calls) {
   return emheap_count_unrecorded(p, u, (uint32_t)n, calls);
 }
 
-/* A live block about to go back to the allocator (free) or to be resized
-** away (realloc's old block: calls is NULL). */
-EMHEAP_FAST_PATH void emheap_track_free(void *p, uint64_t *calls) {
-  uint32_t u = emheap_usable_size(p);
+/* 0 if p's block surely has no record and is counted only globally; 1 if
+** the block table must say. Exact mode records every block until it thins
+** (record.c): there a block with no record was never counted, and the
+** table says so. */
+EMHEAP_FAST_PATH int emheap_needs_lookup(void *p) {
   int recorded = EMHEAP_USE_FLAG && __builtin_expect(emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC, 1)
                      ? emheap_flag_is_set(p) : emheap_may_be_recorded(p);
-  /* Exact mode records every block until it thins (record.c): there a
-  ** block with no record was never counted, and the table says so. */
-  if (!recorded && __builtin_expect(__atomic_load_n(&emheap_record_threshold, __ATOMIC_RELAXED) != 0, 1)) {
+  return recorded || __builtin_expect(__atomic_load_n(&emheap_record_threshold, __ATOMIC_RELAXED) == 0, 0);
+}
+
+/* A live block about to go back to the allocator; calls is NULL where
+** the program made no call (a thread's exit). */
+EMHEAP_FAST_PATH void emheap_track_free(void *p, uint64_t *calls) {
+  uint32_t u = emheap_usable_size(p);
+  if (!emheap_needs_lookup(p)) {
     emheap_count_unrecorded_free(u, calls);
     return;
   }

@@ -25,6 +25,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <emscripten/heap.h>
+
 #include "builtin_alloc.h"
 
 #include "alloc_fast.h"
@@ -35,6 +37,7 @@ extern void *emscripten_builtin_calloc(size_t, size_t) __attribute__((weak));
 extern void *__libc_calloc(size_t, size_t) __attribute__((weak));         /* dlmalloc, emmalloc */
 extern void *__libc_realloc(void *, size_t) __attribute__((weak));        /* dlmalloc's realloc */
 extern void *emmalloc_realloc_try(void *, size_t) __attribute__((weak)); /* emmalloc */
+extern int emmalloc_posix_memalign(void **, size_t, size_t) __attribute__((weak)); /* emmalloc */
 
 #define C (&emheap_g.counters)
 /* dlmalloc's page (valloc, pvalloc); sysconf says 64 KiB, the wasm page. */
@@ -50,35 +53,48 @@ static int ensure_on(void) {
   return emheap_on;
 }
 
-static void *failed(uint64_t *calls) {
+/* Helpers that can be on the stack when the allocator fails carry the
+** emheap_ prefix: the out-of-memory report's stack leaves out frames so
+** named (jslib/v8_stack.js isAllocatorWrapper). */
+/* For the calls refused before any allocation: is emheap counting? */
+static int counting(void) { return emheap_on || ensure_on(); }
+
+static void *emheap_failed(uint64_t *calls) {
   emheap_count_call(calls, &C->failed_allocs);
   return NULL;
 }
 
-/* jslib/out_of_memory.js: the report and snapshot of an out-of-memory. */
-extern void emheap_js_out_of_memory(size_t size);
+/* jslib/out_of_memory.js: the report and snapshot of an out-of-memory; one
+** line for a request no memory of this program could meet (count > 0: a
+** calloc of count blocks of `size` whose product overflows). */
+extern void emheap_js_out_of_memory(size_t size, size_t alignment);
+extern void emheap_js_impossible_request(size_t size, size_t alignment, size_t count);
 
 /* The allocator could not meet a request of `size` bytes (it returned
 ** NULL: builds with ABORTING_MALLOC=0; with ABORTING_MALLOC Emscripten
-** aborts inside the allocator, and the JS library reports it there). The
-** first such failure is reported, while the failed call is still on the
-** stack; later ones are only counted. Out of line: it never runs on a
-** call that succeeds. */
-static __attribute__((noinline)) void report_out_of_memory(size_t size) {
+** aborts inside the allocator, and the JS library reports it there).
+** alignment: 0 but for the aligned entry points. A request larger than
+** the memory may ever grow to is a bug of the program's, not a full
+** memory: one line, no report. Otherwise the first failure is reported,
+** while the failed call is still on the stack; later ones are only
+** counted. Out of line: it never runs on a call that succeeds. */
+static __attribute__((noinline)) void emheap_report_failure(size_t size, size_t alignment) {
   static uint32_t reported;
-  if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED)) emheap_js_out_of_memory(size);
+  size_t limit = emscripten_get_heap_max();
+  if (size > limit || alignment > limit - size) emheap_js_impossible_request(size, alignment, 0);
+  else if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED)) emheap_js_out_of_memory(size, alignment);
 }
 
-static void *out_of_memory(size_t size, uint64_t *calls) {
-  failed(calls);
-  report_out_of_memory(size);
+static void *emheap_out_of_memory(size_t size, size_t alignment, uint64_t *calls) {
+  emheap_failed(calls);
+  emheap_report_failure(size, alignment);
   return NULL;
 }
 
 void *malloc(size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emscripten_builtin_malloc(size);
   void *p = emscripten_builtin_malloc(size);
-  if (__builtin_expect(!p, 0)) return out_of_memory(size, &C->malloc_calls);
+  if (__builtin_expect(!p, 0)) return emheap_out_of_memory(size, 0, &C->malloc_calls);
   return emheap_track_new(p, size, &C->malloc_calls);
 }
 
@@ -101,7 +117,7 @@ void free(void *ptr) {
   emscripten_builtin_free(ptr);
 }
 
-static void *allocator_calloc(size_t count, size_t size) {
+static void *emheap_allocator_calloc(size_t count, size_t size) {
   if (emscripten_builtin_calloc) return emscripten_builtin_calloc(count, size);
   if (__libc_calloc) return __libc_calloc(count, size);
   size_t bytes;
@@ -115,12 +131,16 @@ static void *allocator_calloc(size_t count, size_t size) {
 }
 
 void *calloc(size_t count, size_t size) {
-  if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return allocator_calloc(count, size);
-  void *p = allocator_calloc(count, size);
+  if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emheap_allocator_calloc(count, size);
+  void *p = emheap_allocator_calloc(count, size);
   if (__builtin_expect(!p, 0)) {
     size_t bytes;
-    if (__builtin_mul_overflow(count, size, &bytes)) return failed(&C->calloc_calls); /* no such size */
-    return out_of_memory(bytes, &C->calloc_calls);
+    if (__builtin_mul_overflow(count, size, &bytes)) { /* no such size */
+      emheap_failed(&C->calloc_calls);
+      emheap_js_impossible_request(size, 0, count);
+      return NULL;
+    }
+    return emheap_out_of_memory(bytes, 0, &C->calloc_calls);
   }
   return emheap_track_new(p, (size_t)count * size, &C->calloc_calls);
 }
@@ -128,7 +148,7 @@ void *calloc(size_t count, size_t size) {
 /* The allocator's resize of a live block, without ever calling the free or
 ** malloc that emheap replaces (emmalloc's realloc calls free()). Returns
 ** the block (moved or not), or NULL with ptr intact. */
-static void *allocator_resize(void *ptr, size_t size, uint32_t old_usable) {
+static void *emheap_allocator_resize(void *ptr, size_t size, uint32_t old_usable) {
   if (emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC && __libc_realloc) return __libc_realloc(ptr, size);
   if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) {
     if (emmalloc_realloc_try && emmalloc_realloc_try(ptr, size) == ptr) return ptr;
@@ -145,11 +165,11 @@ static void *allocator_resize(void *ptr, size_t size, uint32_t old_usable) {
 void *realloc(void *ptr, size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) {
     if (!ptr) return emscripten_builtin_malloc(size);
-    return allocator_resize(ptr, size, (uint32_t)malloc_usable_size(ptr));
+    return emheap_allocator_resize(ptr, size, (uint32_t)malloc_usable_size(ptr));
   }
   if (!ptr) {
     void *p = emscripten_builtin_malloc(size);
-    if (!p) return out_of_memory(size, &C->realloc_calls);
+    if (!p) return emheap_out_of_memory(size, 0, &C->realloc_calls);
     return emheap_track_new(p, size, &C->realloc_calls);
   }
   if (!emheap_plausible_block(ptr)) {
@@ -164,20 +184,16 @@ void *realloc(void *ptr, size_t size) {
     return NULL;
   }
   /* Take the old block out of the books first: once the allocator has
-  ** resized it, its address may be handed to another thread. */
+  ** resized it, its address may be handed to another thread. A failed
+  ** resize leaves the block as it was, and so its record: site, serial
+  ** and counts come back. */
   uint32_t old_usable = emheap_usable_size(ptr);
-  emheap_track_free(ptr, NULL);
-  void *p = allocator_resize(ptr, size, old_usable);
+  emheap_taken taken;
+  emheap_take_out(ptr, &taken);
+  void *p = emheap_allocator_resize(ptr, size, old_usable);
   if (!p) {
-    /* Still live: count it again (as the same block; its site is not
-    ** restored: a failed realloc of a recorded block is rare enough). */
-    emheap_lock();
-    C->realloc_calls++;
-    C->failed_allocs++;
-    emheap_count_live(old_usable);
-    C->total_bytes -= old_usable;
-    emheap_unlock();
-    report_out_of_memory(size);
+    emheap_put_back(ptr, &taken, &C->realloc_calls);
+    emheap_report_failure(size, 0);
     return NULL;
   }
   return emheap_track_new(p, size, &C->realloc_calls);
@@ -186,7 +202,7 @@ void *realloc(void *ptr, size_t size) {
 void *memalign(size_t alignment, size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emscripten_builtin_memalign(alignment, size);
   void *p = emscripten_builtin_memalign(alignment, size);
-  if (!p) return out_of_memory(size, &C->memalign_calls);
+  if (!p) return emheap_out_of_memory(size, alignment, &C->memalign_calls);
   return emheap_track_new(p, size, &C->memalign_calls);
 }
 
@@ -197,14 +213,33 @@ static int bad_posix_alignment(size_t alignment) {
   return emheap_allocator != EMHEAP_ALLOCATOR_EMMALLOC && (alignment & (alignment - 1));
 }
 
+/* emmalloc's posix_memalign returns numbers of its own (22 and 12 in
+** Emscripten 3.1.x, not EINVAL and ENOMEM): there the program gets its
+** result as it is. */
+static int emheap_emmalloc_posix_memalign(void **out, size_t alignment, size_t size) {
+  void *p = NULL;
+  int r = emmalloc_posix_memalign(&p, alignment, size);
+  if (!counting()) {
+    if (!r) *out = p;
+    return r;
+  }
+  if (!r) {
+    *out = emheap_track_new(p, size, &C->memalign_calls);
+    return 0;
+  }
+  emheap_failed(&C->memalign_calls);
+  if (!bad_posix_alignment(alignment)) emheap_report_failure(size, alignment);
+  return r;
+}
+
 int posix_memalign(void **out, size_t alignment, size_t size) {
+  if (emmalloc_posix_memalign) return emheap_emmalloc_posix_memalign(out, alignment, size);
   if (bad_posix_alignment(alignment)) {
-    if (ensure_on()) failed(&C->memalign_calls);
+    if (counting()) emheap_failed(&C->memalign_calls);
     return EINVAL;
   }
-  int saved = errno; /* posix_memalign reports through its result, not errno */
+  /* errno as the allocator's own leaves it: dlmalloc's sets ENOMEM too */
   void *p = memalign(alignment, size);
-  errno = saved;
   if (!p) return ENOMEM;
   *out = p;
   return 0;
@@ -216,11 +251,10 @@ int posix_memalign(void **out, size_t alignment, size_t size) {
 ** alignment of 0, which makes theirs divide by zero, is refused too. */
 void *aligned_alloc(size_t alignment, size_t size) {
   if (!alignment || alignment % sizeof(void *) || size % alignment) {
-    if (ensure_on()) failed(&C->memalign_calls);
+    if (counting()) emheap_failed(&C->memalign_calls);
     return NULL;
   }
-  void *p;
-  return posix_memalign(&p, alignment, size) ? NULL : p;
+  return memalign(alignment, size); /* errno as the allocator sets it, ENOMEM */
 }
 
 void *valloc(size_t size) { return memalign(ALLOCATOR_PAGE, size); }
@@ -230,7 +264,7 @@ void *valloc(size_t size) { return memalign(ALLOCATOR_PAGE, size); }
 __attribute__((weak)) void *pvalloc(size_t size) {
   size_t rounded = (size + ALLOCATOR_PAGE - 1) & ~(size_t)(ALLOCATOR_PAGE - 1);
   if (rounded < size) {
-    if (ensure_on()) failed(&C->memalign_calls);
+    if (counting()) emheap_failed(&C->memalign_calls);
     errno = ENOMEM;
     return NULL;
   }

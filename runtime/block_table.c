@@ -200,8 +200,11 @@ static void check_table(const region_table *t) {
   }
   assert(n == t->count && n < t->slots);
 }
+/* A block put back was live all along: nothing else can be at its address. */
+#define assert_no_stale(s) assert(!(s)->addr)
 #else
 #define check_table(t) ((void)0)
+#define assert_no_stale(s) ((void)(s))
 #endif
 
 /* Table sizes: 8, 10, 12, 14, 16, 20 ... 1280 slots, 1.14x to 1.25x apart,
@@ -441,24 +444,16 @@ void emheap_blocks_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ct
     if (huge[k].addr) fn(&huge[k].serial, ctx);
 }
 
-int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t usable, uint32_t weighted,
-                         emheap_block *stale) {
+/* Records b (its serial given); the rest as emheap_blocks_insert. */
+static inline int insert(emheap_block b, emheap_block *stale) {
   stale->addr = 0;
-  /* (every allocator Emscripten ships aligns blocks to 4 at least: mimalloc
-  ** its smallest, the others all to 8; an entry could not tell two blocks
-  ** closer than that apart) */
-  if (__builtin_expect(addr & ((1u << ALIGN_SHIFT) - 1u), 0)) return 0;
-  uint32_t slack = usable - size < EMHEAP_SLACK_UNKNOWN ? usable - size : EMHEAP_SLACK_UNKNOWN;
-  uint32_t mark = weighted ? EMHEAP_BLOCK_WEIGHTED : 0;
-  if (__builtin_expect(size >= EMHEAP_HUGE_BLOCK, 0)) {
-    emheap_block b = {addr, site | slack << EMHEAP_SITE_BITS, size, next_serial() | mark};
-    return insert_huge(b, stale);
-  }
+  uint32_t addr = b.addr, site = emheap_block_site(&b), slack = emheap_block_slack(&b);
+  if (__builtin_expect(b.size >= EMHEAP_HUGE_BLOCK, 0)) return insert_huge(b, stale);
   uint32_t r = addr >> REGION_SHIFT;
   region_table *t = r < emheap_g.block_region_count ? directory()[r] : NULL;
   if (__builtin_expect(!t || t->count >= t->grow_at, 0) && !(t = make_room(r))) return 0;
   uint32_t offset = (addr >> ALIGN_SHIFT) & OFFSET_MASK;
-  emheap_slot e = {offset | site << OFFSET_BITS, size | slack << SIZE_BITS, next_serial() | mark};
+  emheap_slot e = {offset | site << OFFSET_BITS, b.size | slack << SIZE_BITS, b.serial};
   uint32_t slots = t->slots, i = home(offset, slots), d = 0;
   for (; t->slot[i].serial && distance(t, i) >= d; i = next_slot(i, slots), d++) {
     if (offset_of(&t->slot[i]) == offset) {
@@ -474,6 +469,30 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t u
   filter_add(addr);
   check_table(t);
   return 1;
+}
+
+int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t usable, uint32_t weighted,
+                         emheap_block *stale) {
+  /* (every allocator Emscripten ships aligns blocks to 4 at least: mimalloc
+  ** its smallest, the others all to 8; an entry could not tell two blocks
+  ** closer than that apart) */
+  if (__builtin_expect(addr & ((1u << ALIGN_SHIFT) - 1u), 0)) {
+    stale->addr = 0;
+    return 0;
+  }
+  uint32_t slack = usable - size < EMHEAP_SLACK_UNKNOWN ? usable - size : EMHEAP_SLACK_UNKNOWN;
+  emheap_block b = {addr, site | slack << EMHEAP_SITE_BITS, size, next_serial() | (weighted ? EMHEAP_BLOCK_WEIGHTED : 0)};
+  return insert(b, stale);
+}
+
+/* The record a failed realloc took out comes back as it was (serial, site,
+** size): its block never left the program. Its region's table had room for
+** it a moment ago; if another thread filled it since and it cannot grow, 0. */
+int emheap_blocks_put_back(const emheap_block *b) {
+  emheap_block stale;
+  int done = insert(*b, &stale);
+  assert_no_stale(&stale);
+  return done;
 }
 
 int emheap_blocks_remove(uint32_t addr, emheap_block *out) {

@@ -84,6 +84,9 @@ uint32_t emheap_blocks_capacity(void);
 ** gets that record and 1 is still returned; else stale->addr = 0. */
 int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t usable, uint32_t weighted,
                          emheap_block *stale);
+/* Records again, serial and all, a record emheap_blocks_remove gave (a
+** failed realloc's block); 0 if there is no room. */
+int emheap_blocks_put_back(const emheap_block *b);
 /* Removes addr's record into *out; 0 if addr is not recorded. */
 int emheap_blocks_remove(uint32_t addr, emheap_block *out);
 /* Calls fn(serial word, ctx) for every recorded block; the word holds the

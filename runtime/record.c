@@ -39,12 +39,16 @@ static inline emheap_site *site_to_change(uint32_t site) {
   return s;
 }
 
-static inline void add_to_site(emheap_site *s, double bytes, double blocks, int sign) {
+/* fresh: a new block, which the site's totals count too (0: a block put
+** back, which they counted already). */
+static inline void add_to_site(emheap_site *s, double bytes, double blocks, int sign, int fresh) {
   s->live_bytes += sign * bytes;
   s->live_blocks += sign * blocks;
   if (sign > 0) {
-    s->total_bytes += bytes;
-    s->total_allocs += blocks;
+    if (fresh) {
+      s->total_bytes += bytes;
+      s->total_allocs += blocks;
+    }
     if (s->live_bytes > s->peak_live_bytes) {
       s->peak_live_bytes = s->live_bytes;
       s->peak_blocks = (uint32_t)(s->live_blocks + 0.5);
@@ -57,15 +61,16 @@ static inline void add_to_site(emheap_site *s, double bytes, double blocks, int 
 ** is estimated, the state the sums the ratio estimator needs
 ** (emheap_estimate_sums). Out of line: exact mode never comes here until
 ** it thins. */
-__attribute__((noinline)) static void charge_sampled(uint32_t site, uint32_t size, uint32_t usable, int sign) {
+__attribute__((noinline)) static void charge_sampled(uint32_t site, uint32_t size, uint32_t usable, int sign,
+                                                     int fresh) {
   double inverse = emheap_inverse_chance(size);
   emheap_site *s = site_to_change(site);
   if (inverse == 1) {
-    add_to_site(s, size, 1, sign);
+    add_to_site(s, size, 1, sign, fresh);
     return;
   }
   double bytes = round(size * inverse), blocks = round(65536 * inverse) / 65536;
-  add_to_site(s, bytes, blocks, sign);
+  add_to_site(s, bytes, blocks, sign, fresh);
   s->est_bytes += sign * bytes;
   s->est_blocks += sign * blocks;
   emheap_estimate_sums *e = &emheap_g.estimates;
@@ -77,15 +82,19 @@ __attribute__((noinline)) static void charge_sampled(uint32_t site, uint32_t siz
 
 /* Under the lock: a recorded block of `size` requested bytes and `usable`
 ** usable ones comes (sign 1) or goes (-1) at its site; weighted: recorded
-** by sampling. */
-static inline void charge(uint32_t site, uint32_t size, uint32_t usable, int weighted, int sign) {
+** by sampling; fresh as add_to_site's. */
+static inline void charge_block(uint32_t site, uint32_t size, uint32_t usable, int weighted, int sign, int fresh) {
   emheap_g.recorded_bytes += (int64_t)sign * size;
   emheap_g.recorded_usable += (int64_t)sign * usable;
   if (__builtin_expect(weighted, 0)) {
-    charge_sampled(site, size, usable, sign);
+    charge_sampled(site, size, usable, sign, fresh);
     return;
   }
-  add_to_site(site_to_change(site), size, 1, sign);
+  add_to_site(site_to_change(site), size, 1, sign, fresh);
+}
+
+static inline void charge(uint32_t site, uint32_t size, uint32_t usable, int weighted, int sign) {
+  charge_block(site, size, usable, weighted, sign, 1);
 }
 
 /* Exact mode whose block table cannot grow (block_table.c): the blocks it
@@ -219,13 +228,13 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint32_t 
 /* A record whose usable size is not the block's is stale: its block was
 ** freed behind emheap's back and the address handed out again (Emscripten
 ** up to 3.1.13 takes a thread's struct and stack from malloc and frees
-** them with its builtin allocator). Both are gone now. */
-__attribute__((noinline)) void emheap_forget(void *p, uint32_t u, uint64_t *calls) {
-  emheap_block b;
-  emheap_lock();
+** them with its builtin allocator). Both are gone now. Under the lock;
+** fills *taken (what was taken out of the books, for emheap_put_back). */
+static void forget_locked(void *p, uint32_t u, uint64_t *calls, emheap_taken *taken) {
+  emheap_block *b = &taken->block;
   emheap_count_one_call(calls);
   uint32_t gone = u;
-  int found = emheap_blocks_remove((uint32_t)(uintptr_t)p, &b);
+  int found = emheap_blocks_remove((uint32_t)(uintptr_t)p, b);
   if (!found && emheap_record_threshold == 0) {
     /* Exact mode, not thinned: every block emheap counted has a record,
     ** so this one was allocated around malloc (mimalloc's nothrow new,
@@ -234,12 +243,12 @@ __attribute__((noinline)) void emheap_forget(void *p, uint32_t u, uint64_t *call
     ** blocks emheap did see. */
     emheap_g.unseen_frees++;
     emheap_g.unseen_bytes += u;
-    emheap_unlock();
+    taken->kind = EMHEAP_TAKEN_UNSEEN;
     return;
   }
   if (found) {
-    uint32_t was = usable_of(&b, u);
-    charge(emheap_block_site(&b), b.size, was, is_weighted(&b), -1);
+    uint32_t was = usable_of(b, u);
+    charge(emheap_block_site(b), b->size, was, is_weighted(b), -1);
     /* emmalloc grows a live block when it pads an aligned neighbour
     ** (allocator.h): the pad was never counted live, and goes back to free
     ** space with the block; what was counted goes. Elsewhere a record of
@@ -249,6 +258,55 @@ __attribute__((noinline)) void emheap_forget(void *p, uint32_t u, uint64_t *call
     else if (EMHEAP_THREADED && was != u) emheap_count_dead(was);
   }
   emheap_count_dead(gone);
+  taken->kind = found ? EMHEAP_TAKEN_RECORDED : EMHEAP_TAKEN_UNRECORDED;
+  taken->usable = gone;
+}
+
+__attribute__((noinline)) void emheap_forget(void *p, uint32_t u, uint64_t *calls) {
+  emheap_taken taken;
+  emheap_lock();
+  forget_locked(p, u, calls, &taken);
   emheap_unlock();
   if (EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_clear(p);
+}
+
+__attribute__((noinline)) void emheap_take_out(void *p, emheap_taken *taken) {
+  uint32_t u = emheap_usable_size(p);
+  if (!emheap_needs_lookup(p)) {
+    emheap_count_unrecorded_free(u, NULL);
+    taken->kind = EMHEAP_TAKEN_UNRECORDED;
+    taken->usable = u;
+    return;
+  }
+  emheap_lock();
+  forget_locked(p, u, NULL, taken);
+  emheap_unlock();
+  if (EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC && taken->kind == EMHEAP_TAKEN_RECORDED)
+    emheap_flag_clear(p);
+}
+
+/* The block keeps its serial, so its age against the marks stays true;
+** its site's totals counted it when it came, and do not count it again. */
+__attribute__((noinline)) void emheap_put_back(void *p, const emheap_taken *taken, uint64_t *calls) {
+  emheap_lock();
+  emheap_count_one_call(calls);
+  emheap_g.counters.failed_allocs++;
+  int flag = 0;
+  if (taken->kind == EMHEAP_TAKEN_RECORDED) {
+    const emheap_block *b = &taken->block;
+    if (emheap_blocks_put_back(b)) {
+      charge_block(emheap_block_site(b), b->size, usable_of(b, taken->usable), is_weighted(b), 1, 0);
+      flag = 1;
+    } else { /* as record_locked does when a block finds no room */
+      emheap_g.counters.lost_allocs++;
+      emheap_g.counters.lost_bytes += taken->usable;
+      emheap_thin();
+    }
+  }
+  if (taken->kind != EMHEAP_TAKEN_UNSEEN) {
+    emheap_count_live(taken->usable);
+    emheap_g.counters.total_bytes -= taken->usable; /* not a new block */
+  }
+  emheap_unlock();
+  if (flag && EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_set(p);
 }

@@ -6,8 +6,9 @@
 
 const fs = require('fs');
 const path = require('path');
-const {serve} = require('../tests/lib/serve');
-const {launch, newPage} = require('../tests/lib/browser');
+const {chromium} = require('playwright-core');
+const {serve} = require('../harness/serve');
+const {CHROMIUM, CHROMIUM_FLAGS} = require('../harness/browsers');
 const {siteErrorText} = require('../model/estimates');
 
 const ROOT = path.join(__dirname, '..');
@@ -15,9 +16,9 @@ const OUT = path.join(ROOT, 'build', 'demo');
 
 async function main() {
   const server = await serve({'/': path.join(ROOT, 'build', 'samples')});
-  const browser = await launch();
+  const browser = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true});
   try {
-    const {page} = await newPage(browser);
+    const page = await (await browser.newContext({acceptDownloads: true})).newPage();
     await page.goto(`${server.url}/leaky-canvas/`);
     await page.waitForFunction(() => document.title.includes('ready'));
     for (let i = 0; i < 3; i++) await page.click('#leak');

@@ -330,3 +330,22 @@ $(TEST_BUILD)/bench_micro.emheap.js: $(BENCH_MICRO) bench/bench-pre.js $(B)/emhe
 test-programs: $(TEST_BUILD)/bench_micro.plain.js $(TEST_BUILD)/bench_micro.forwarding.js $(TEST_BUILD)/bench_micro.emheap.js
 
 include tests/third_party/programs.mk
+
+# Allocations that fail (tests/runtime/failure_paths.c): without emheap
+# (.plain, per allocator) and with it, exact and sampled, both allocators,
+# the -pthread runtime; a fixed heap that returns NULL when full.
+FAILURE_PATHS_FLAGS := $(TEST_CFLAGS) -sABORTING_MALLOC=0
+FAILURE_PATHS := $(foreach v,plain.dlmalloc plain.emmalloc exact.dlmalloc exact.emmalloc sampled.dlmalloc threads.dlmalloc,\
+  $(TEST_BUILD)/failure_paths.$(v).js)
+FAILURE_LINK.plain :=
+FAILURE_LINK.exact := $(EMHEAP_LDFLAGS) $(EXACT_LINK)
+FAILURE_LINK.sampled := $(EMHEAP_LDFLAGS) $(SAMPLED_LINK)
+FAILURE_LINK.threads := $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js --profiling-funcs \
+  -pthread -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1
+FAILURE_CFLAGS.plain := -DPLAIN
+FAILURE_CFLAGS.threads := -pthread
+$(TEST_BUILD)/failure_paths.%.js: tests/runtime/failure_paths.c $(B)/emheap.o $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(FAILURE_PATHS_FLAGS) $(FAILURE_CFLAGS.$(basename $*)) $< $(FAILURE_LINK.$(basename $*)) \
+	  -sMALLOC=$(subst .,,$(suffix $*)) -o $@
+test-programs: $(FAILURE_PATHS)
