@@ -12,7 +12,7 @@
 //     {format: "emheap-dump", version: 1,
 //      snapshot: the snapshot (emheap.snapshot({heap: true})), its heap
 //                section cut to what a scan does not remake: blocks'
-//                address, size, site and id, groups' names, notScanned,
+//                address, size, site and id, groups' names, notScanned, readOnlyData,
 //      scan: {groups: [{name, ranges, ignoreTail, values}], skip: [[lo, hi]]}
 //            (jslib/heap_scan.js scanInputs: the roots and what is left out),
 //      segments: [[start, length]...]: the memory the scan reads (roots'
@@ -39,6 +39,7 @@ function strippedSnapshot(snapshot) {
   out.heap = {
     groups: h.groups.map(function (g) { return {name: g.name}; }),
     notScanned: h.notScanned,
+    readOnlyData: h.readOnlyData,
     blocks: {address: Array.from(h.blocks.address), size: Array.from(h.blocks.size), site: Array.from(h.blocks.site),
       id: Array.from(h.blocks.id)},
   };
@@ -114,6 +115,7 @@ function analyzeDump(bytes) {
     serial: Uint32Array.from(b.id, function (id) { return (id - 1) / 2; })};
   var section = heapSection.toHeapSection(buildHeapGraph(dump.memory, blocks, dump.header.scan.groups, dump.header.scan.skip));
   section.notScanned = snapshot.heap.notScanned;
+  if (snapshot.heap.readOnlyData) section.readOnlyData = snapshot.heap.readOnlyData;
   snapshot.heap = section;
   heapSection.addSiteTotals(snapshot);
   return snapshot;

@@ -27,7 +27,7 @@ function debugInfoLoader(host, env, warn) {
       state = 1;
       var source = moduleSource.bytesOrLocation(host);
       if (typeof source !== 'string') return done(debugInfo.fromBytes(source, warn));
-      if (!source) return done({functionNames: null, sourceLines: null});
+      if (!source) return done({functionNames: null, sourceLines: null, readOnlyData: {unknown: "the module's file is not known"}});
       env.debugInfo(source, warn, done);
     },
     // Whether the names and lines are in (or known to be absent).
@@ -43,6 +43,12 @@ function debugInfoLoader(host, env, warn) {
     // {lookup(offset)} from the app's DWARF or source map, or null.
     sourceLines: function () {
       return found.sourceLines;
+    },
+    // The module's read-only data: {ranges} or {unknown: why}
+    // (symbolize/read_only_data.js).
+    readOnlyData: function () {
+      if (state !== 2) return {unknown: "the module's bytes were still loading"};
+      return found.readOnlyData || {unknown: "the module's bytes could not be read"};
     },
     // The name section's (or symbol map's) name of a wasm function, or null.
     functionName: function (funcIndex) {

@@ -67,7 +67,7 @@ function threadDataRanges(candidates, blocks) {
 // (emheap.addRoot); pthreads: the running threads Emscripten knows and the
 // size of its struct pthread (library_emheap.js pthreads), for the threads'
 // own data and for threads roots.c has not registered.
-function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area) {
+function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnly) {
   var view = new DataView(buffer);
   // blocks and roots read under one lock: a thread that exits meanwhile
   // moves the last entry of the thread table into its slot
@@ -87,6 +87,18 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area) {
     if (gm) skip.push(gm);
   }
   if (r.self) skip.push([r.self, r.self + r.selfSize]);
+  // read-only data holds constants, not roots (LeakSanitizer scans
+  // writable data only): a constant that equals a block's address would
+  // keep a leaked block "still reachable"
+  var readOnlyData = readOnly && readOnly.ranges ? {skippedBytes: 0} : {unknown: readOnly && readOnly.unknown || 'not read'};
+  if (readOnly && readOnly.ranges) {
+    readOnly.ranges.forEach(function (x) {
+      var lo = Math.max(x[0], r.data[0]), hi = Math.min(x[1], r.data[1]);
+      if (lo >= hi) return;
+      skip.push([lo, hi]);
+      readOnlyData.skippedBytes += hi - lo;
+    });
+  }
   var structSize = pthreads ? pthreads.structSize : 0;
   var running = pthreads ? pthreads.threads : [];
   var tlsSize = 0;
@@ -134,7 +146,8 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area) {
   // by sampling (model/heap_section.js scanCaveat)
   var lost = Math.max(0, counters.liveBlocks - read.blocks.addr.length);
   return {blocks: read.blocks, groups: groups, skip: skip,
-    notScanned: {threads: r.threadsDropped, regions: r.regionsDropped, blocks: Number(lost)}};
+    notScanned: {threads: r.threadsDropped, regions: r.regionsDropped, blocks: Number(lost)},
+    readOnlyData: readOnlyData};
 }
 
 // The same, scanned, as steps: the blocks, the roots and the memory they
@@ -144,9 +157,11 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area) {
 // what the scan read (`scan`: root groups, skipped ranges, the memory copy;
 // not enumerable, so no file carries it) for a heap dump
 // (formats/heap_dump.js). `area` (optional): jslib/layout.js copyArea with
-// `heap`, memory for the copies made and touched beforehand.
-function scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, pthreads, area) {
-  var inputs = scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area);
+// `heap`, memory for the copies made and touched beforehand. readOnly: the
+// module's read-only data, {ranges} or {unknown: why}
+// (symbolize/read_only_data.js).
+function scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnly) {
+  var inputs = scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnly);
   var roots = [];
   inputs.groups.forEach(function (g) { g.ranges.forEach(function (r) { roots.push(r); }); });
   var memory = heapMemory.copyForScan(buffer, inputs.blocks, roots, area && area.memory);
@@ -154,6 +169,7 @@ function scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, pthreads, area) {
     var graph = yield* buildHeapGraphSteps(memory, inputs.blocks, inputs.groups, inputs.skip);
     var section = yield* toHeapSectionSteps(graph);
     section.notScanned = inputs.notScanned;
+    section.readOnlyData = inputs.readOnlyData;
     Object.defineProperty(section, 'scan', {value: {groups: inputs.groups, skip: inputs.skip, memory: memory},
       enumerable: false, configurable: true});
     return section;

@@ -108,7 +108,9 @@ function snapshotTaker(host, parts) {
       taker.needExact();
       var ptrs = [];
       jsRoots.forEach(function (n, ptr) { ptrs.push(ptr); });
-      return heapScan.scanHeapSteps(host.buffer(), host.stateAddress(), host.rootsNow(), ptrs, host.pthreads(), copyArea);
+      parts.debugInfo.load(); // under node, loaded now; in a page, usually by now
+      return heapScan.scanHeapSteps(host.buffer(), host.stateAddress(), host.rootsNow(), ptrs, host.pthreads(), copyArea,
+        parts.debugInfo.readOnlyData());
     },
 
     // The whole snapshot as steps (model/steps.js). The first yield gives

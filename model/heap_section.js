@@ -219,7 +219,8 @@ function instancesBySite(snapshot, n) {
   return out;
 }
 
-// What the scan could not see (heap.notScanned), as one sentence for a
+// What the scan could not see (heap.notScanned) or could not tell apart
+// (heap.readOnlyData unknown), as one sentence for a
 // person, or '' when it saw everything it was given. Blocks the runtime
 // could not record (its table had no room in a fixed heap) are neither
 // nodes nor scanned: a block only they point to reads as leaked.
@@ -232,7 +233,11 @@ function scanCaveat(heap) {
   }
   if (n.threads) parts.push(n.threads + ' thread' + (n.threads === 1 ? '' : 's') + ' past the first 256 not scanned');
   if (n.regions) parts.push(n.regions + ' emheap_add_root region' + (n.regions === 1 ? '' : 's') + ' past the first 1024 not scanned');
-  return parts.length ? 'incomplete scan: ' + parts.join('; ') : '';
+  var ro = heap && heap.readOnlyData;
+  var unknown = ro && ro.unknown ? 'read-only data scanned as roots (' + ro.unknown + '): a leaked block whose ' +
+    'address a constant holds shows as still reachable' : '';
+  if (!parts.length) return unknown;
+  return 'incomplete scan: ' + parts.join('; ') + (unknown ? '; ' + unknown : '');
 }
 
 module.exports = {toHeapSection: toHeapSection, toHeapSectionSteps: toHeapSectionSteps, remapSitesSteps: remapSitesSteps, addSiteTotals: addSiteTotals, addSiteTotalsSteps: addSiteTotalsSteps,

@@ -16,14 +16,17 @@ var sections = require('./wasm_sections');
 var dwarf = require('./dwarf');
 var sourceMap = require('./source_map');
 var symbolMap = require('./symbol_map');
+var readOnlyData = require('./read_only_data').readOnlyData;
 
-// What one load found: {functionNames, sourceLines} (either may be null),
+// What one load found: {functionNames, sourceLines} (either may be null)
+// and readOnlyData (read_only_data.js: ranges, or why they are unknown),
 // filled in by the readers below; warn(message) for a file that is there
 // but unreadable.
 function Found(warn) {
   this.functionNames = null;
   this.sourceLines = null;
   this.codeStart = -1;
+  this.readOnlyData = {unknown: "the module's bytes could not be read"};
   this.warn = warn;
 }
 
@@ -32,6 +35,7 @@ Found.prototype.useModule = function (bytes) {
   var custom = sections.customSections(bytes);
   this.functionNames = custom.name ? sections.functionNames(custom) : null;
   this.codeStart = sections.codeSectionStart(bytes);
+  this.readOnlyData = readOnlyData(bytes);
   if (custom['.debug_info'] && this.useDwarf(custom)) return {dwarf: '', map: ''};
   return {dwarf: sections.externalDebugInfoURL(custom), map: sections.sourceMappingURL(custom)};
 };
@@ -71,7 +75,7 @@ Found.prototype.useMap = function (text) {
 };
 
 Found.prototype.result = function () {
-  return {functionNames: this.functionNames, sourceLines: this.sourceLines};
+  return {functionNames: this.functionNames, sourceLines: this.sourceLines, readOnlyData: this.readOnlyData};
 };
 
 // The module's bytes in hand (-sSINGLE_FILE): names and DWARF inside it,

@@ -73,7 +73,7 @@ test('the first out-of-memory is reported and saved, later ones are not', () => 
   assert.equal(saved.length, 1);
   assert.equal(saved[0][0], 'speedscope');
   assert.equal(p.api.lastOutOfMemory, snapshot);
-  assert.deepEqual(snapshot.outOfMemory, {how: 'null', requestedBytes: 100, neededMemoryBytes: 0, memoryBytes: 4096,
+  assert.deepEqual(snapshot.outOfMemory, {how: 'null', requestedBytes: 100, alignment: 0, neededMemoryBytes: 0, memoryBytes: 4096,
     memoryLimitBytes: 16 * MiB, stack: [0, 2, 3, 4]});
   assert.equal(said.length, 1);
   assert.match(said[0], /^emheap: out of memory: a request of 100 bytes returned NULL/);

@@ -349,3 +349,16 @@ $(TEST_BUILD)/failure_paths.%.js: tests/runtime/failure_paths.c $(B)/emheap.o $(
 	$(EMCC) $(FAILURE_PATHS_FLAGS) $(FAILURE_CFLAGS.$(basename $*)) $< $(FAILURE_LINK.$(basename $*)) \
 	  -sMALLOC=$(subst .,,$(suffix $*)) -o $@
 test-programs: $(FAILURE_PATHS)
+
+# Read-only data holds no roots (tests/runtime/read_only_roots.c): both
+# allocators (the generic rules), -pthread (passive data segments), and a
+# module without names, where read-only data cannot be found.
+READ_ONLY_ROOTS := $(foreach v,dlmalloc emmalloc threads nonames,$(TEST_BUILD)/read_only_roots.$(v).js)
+$(TEST_BUILD)/read_only_roots.threads.js: tests/runtime/read_only_roots.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js \
+	  --profiling-funcs $(THREAD_FLAGS) -o $@
+$(TEST_BUILD)/read_only_roots.nonames.js: tests/runtime/read_only_roots.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 -o $@
+test-programs: $(READ_ONLY_ROOTS)

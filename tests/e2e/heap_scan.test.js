@@ -13,6 +13,7 @@ const path = require('node:path');
 const {runWasmProgram} = require('../lib/run_wasm');
 const {validateSnapshot} = require('../lib/schemas');
 const {peakView} = require('../../model/peak');
+const {scanCaveat} = require('../../model/heap_section');
 
 const {BUILD} = require('../lib/paths');
 const {runCli} = require('../lib/cli');
@@ -345,3 +346,30 @@ test('thread data: the struct pthread, and up to the stack only where they make 
   threadDataRanges([straddled], {addr: Uint32Array.of(0xa0000 - 8), size: Uint32Array.of(16)});
   assert.deepEqual(straddled.ranges, [[0xa0000, 0xa0000 + 132]]);
 });
+
+// Read-only data holds no roots (tests/runtime/read_only_roots.c): a block
+// whose address only a constant table holds is leaked, one a writable
+// global holds is reachable; a module without names cannot tell where its
+// read-only data is, scans it, and says so.
+for (const build of ['dlmalloc', 'emmalloc', 'threads', 'nonames']) {
+  test(`read-only data is no root (${build})`, () => {
+    const r = runWasmProgram(path.join(BUILD, `read_only_roots.${build}.js`));
+    assert.equal(r.status, 0, r.stderr);
+    const {leaked, held, covered} = r.tagged.BLOCKS;
+    assert.equal(covered, 1, 'the constant table holds both addresses');
+    const snap = r.tagged.SNAPSHOT;
+    assert.deepEqual(validateSnapshot(snap), []);
+    const h = snap.heap;
+    const state = (address) => h.blocks.state[h.blocks.address.indexOf(address)];
+    assert.equal(state(held), 0, 'held by a writable global: reachable');
+    if (build === 'nonames') {
+      assert.equal(state(leaked), 0, 'scanned as a root, the constant keeps it');
+      assert.match(h.readOnlyData.unknown, /no data segment names/);
+      assert.match(scanCaveat(h), /read-only data scanned as roots .*shows as still reachable/);
+    } else {
+      assert.equal(state(leaked), 1, 'only a constant holds it: directly leaked');
+      assert.ok(h.readOnlyData.skippedBytes >= (1 << 20) / 2, `the table's 512 KiB and more left out (${h.readOnlyData.skippedBytes})`);
+      assert.equal(scanCaveat(h), '');
+    }
+  });
+}
