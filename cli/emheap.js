@@ -23,7 +23,7 @@ const { siteErrorText, hasSampledBlocks } = require('../model/estimates');
 const { diffSnapshots, sortDiffRows, diffReport, DIFF_SORTS } = require('../model/diff');
 const { checkBudgets } = require('./budget');
 const units = require('./units');
-const { renderTable, clip } = require('./table');
+const { renderTable, clip, printable, withPrintableNames } = require('./table');
 const { FORMATS, formatByName } = require('../formats/index');
 const { writeFormat } = require('../output/node_output');
 const { reportCommand } = require('./report');
@@ -157,9 +157,11 @@ function commandUsage(cmd) {
 }
 
 // A checked snapshot with the program's allocation layer removed
-// (model/wrappers.js): declared by --wrappers, and detected.
-function readSnapshot(file, opts) {
-  const { snapshot } = readSnapshotFile(file);
+// (model/wrappers.js): declared by --wrappers, and detected. forText: for
+// a command that prints a table (not --json), names made printable.
+function readSnapshot(file, opts, forText) {
+  const read = readSnapshotFile(file).snapshot;
+  const snapshot = forText && !opts.json ? withPrintableNames(read) : read;
   const named = removeAllocationLayer(snapshot, parseWrapperList(opts.wrappers === undefined ? [] : opts.wrappers));
   const at = opts.at === undefined ? 'now' : opts.at;
   if (at !== 'now' && at !== 'peak') throw new EmheapError(`--at: "${at}" is not one of now, peak`);
@@ -262,8 +264,8 @@ function snapshotHeader(file, snap) {
     (snap.view === 'peak'
       ? `at the peak of live bytes: ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}, ` +
         `${plural(snap.sites.length, 'site')} (per-site numbers are those of that moment)\n`
-      : `live ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}${sizesNote(snap)}, ` +
-        `peak ${units.formatBytes(s.peakLiveBytes)}, ${plural(snap.sites.length, 'site')}\n`) +
+      : `live (usable sizes) ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}${sizesNote(snap)}; ` +
+        `peak ${units.formatBytes(s.peakLiveBytes)}; ${plural(snap.sites.length, 'site')}\n`) +
     memoryNote(snap) + growthNote(snap) + marksNote(snap) + leakNote(snap) + layerNote(snap) + outOfMemoryNote(snap);
 }
 
@@ -293,12 +295,13 @@ function outOfMemoryNote(snap) {
 
 // What the live bytes are made of: the program's requests (what sites
 // count) and the allocator's rounding of them, where both are known.
+// Each number with its label: "live (usable sizes) N in B blocks: asked
+// for by the program R, the allocator's rounding D".
 function sizesNote(snap) {
   const requested = requestedLiveBytes(snap);
-  if (requested === null) return ' (usable sizes)';
-  return ` (usable sizes: ${units.formatBytesExact(requested)} asked for by the program` +
-    (snap.summary.lostAllocs ? ' in the recorded blocks' : '') +
-    `, ${units.formatBytesExact(snap.summary.allocatorRoundingBytes || 0)} the allocator's rounding)`;
+  if (requested === null) return '';
+  return `: asked for by the program${snap.summary.lostAllocs ? ' (the recorded blocks)' : ''} ` +
+    `${units.formatBytesExact(requested)}, the allocator's rounding ${units.formatBytesExact(snap.summary.allocatorRoundingBytes || 0)}`;
 }
 
 // The heap graph's leak classes (model/heap_graph.js), as LSan names them.
@@ -306,10 +309,11 @@ function leakNote(snap) {
   const h = snap.heap;
   if (!h) return '';
   const l = h.leaked;
+  const keepers = h.groups.filter((g) => g.name !== '(leaked)' && g.retainedBytes > 0)
+    .map((g) => `${g.name} ${units.formatBytes(g.retainedBytes)}`);
   return `heap graph: leaked: ${plural(l.directBlocks, 'block')} directly (${units.formatBytesExact(l.directBytes)}), ` +
-    `${l.indirectBlocks} indirectly (${units.formatBytesExact(l.indirectBytes)}); kept by ` +
-    h.groups.filter((g) => g.name !== '(leaked)' && g.retainedBytes > 0)
-      .map((g) => `${g.name} ${units.formatBytes(g.retainedBytes)}`).join(', ') + '\n' +
+    `${l.indirectBlocks} indirectly (${units.formatBytesExact(l.indirectBytes)}); ` +
+    (keepers.length ? `kept by ${keepers.join(', ')}` : 'no root keeps a block') + '\n' +
     (scanCaveat(h) ? `heap graph: ${scanCaveat(h)}\n` : '');
 }
 
@@ -364,7 +368,7 @@ function needHeapGraph(snapshot, file, what) {
 function cmdTop({ args, opts }, out) {
   const chosen = ['since', 'between', 'growing'].filter((k) => opts[k] !== undefined);
   if (chosen.length > 1) throw new EmheapError(`--${chosen[0]} and --${chosen[1]} cannot go together`);
-  const snapshot = readSnapshot(args[0], opts);
+  const snapshot = readSnapshot(args[0], opts, true);
   if (opts.since !== undefined || opts.between !== undefined) return printSince(args, opts, snapshot, out);
   if (opts.growing) return printGrowing(args, opts, snapshot, out);
   return printTop(args, opts, snapshot, out);
@@ -548,8 +552,8 @@ function printTop(args, opts, snapshot, out) {
 function cmdDiff({ args, opts }, out) {
   const sort = sortOption(opts, DIFF_SORTS);
   const top = topOption(opts);
-  const before = readSnapshot(args[0], opts);
-  const after = readSnapshot(args[1], opts);
+  const before = readSnapshot(args[0], opts, true);
+  const after = readSnapshot(args[1], opts, true);
   if (opts.json) {
     out(JSON.stringify(diffReport(before, after, { sort, top, files: args }), null, 2) + '\n');
     return 0;
@@ -630,8 +634,17 @@ function sameFile(a, b) {
   }
 }
 
-// The output rule: never the input, and never a file that exists unless
-// --force says so (a profile the user kept must not vanish by surprise).
+function kindOf(stat) {
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isFIFO()) return 'a FIFO (a named pipe)';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a file';
+}
+
+// The output rule: never the input, never anything but a regular file, and
+// never a file that exists unless --force says so (a profile the user kept
+// must not vanish by surprise).
 function checkTarget(target, input, force, cmd = 'convert') {
   if (sameFile(target, input)) {
     throw new EmheapError(`${cmd} would overwrite its input ${input}${target !== input ? ' (through ' + target + ')' : ''}: give another name with -o`);
@@ -644,6 +657,11 @@ function checkTarget(target, input, force, cmd = 'convert') {
   }
   const pointed = link.isSymbolicLink() ? fs.statSync(target, { throwIfNoEntry: false }) : link;
   if (pointed && pointed.isDirectory()) throw new EmheapError(`cannot write ${target}: is a directory`);
+  // a device, a FIFO, a socket (/dev/null, /proc/self/fd/1): never replaced
+  // by a file, --force or not
+  if (pointed && !pointed.isFile()) {
+    throw new EmheapError(`cannot write ${target}: it is ${kindOf(pointed)}, not a regular file; give a file name with -o`);
+  }
   if (!force) throw new EmheapError(`${target} exists${link.isSymbolicLink() ? ' (a link)' : ''}: give another name with -o, or --force to replace it`);
 }
 
@@ -733,7 +751,7 @@ function cmdCheck({ args, opts }, out, err) {
   if (Object.keys(budgets).length === 0) {
     throw new EmheapError(`check needs a budget: --max-live-bytes N and/or --max-site-bytes N (usage: ${USAGE.check.synopsis})`);
   }
-  const snapshot = readSnapshot(args[0], opts);
+  const snapshot = readSnapshot(args[0], opts, true);
   const result = checkBudgets(snapshot, budgets);
   const ex = units.formatBytesExact;
   const site = (s) => `${shortName(s.label)} ${units.formatBytes(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}` +
@@ -770,7 +788,7 @@ function cmdCheck({ args, opts }, out, err) {
 // `top` with the heap graph's defaults: by retained bytes, with instances.
 function cmdAnalyze({ args, opts }, out) {
   const o = Object.assign({ sort: 'retained', instances: '3' }, opts);
-  const snapshot = readSnapshot(args[0], o);
+  const snapshot = readSnapshot(args[0], o, true);
   needHeapGraph(snapshot, args[0], 'analyze');
   return printTop(args, o, snapshot, out);
 }
@@ -778,8 +796,10 @@ function cmdAnalyze({ args, opts }, out) {
 const COMMANDS = { top: cmdTop, analyze: cmdAnalyze, diff: cmdDiff, convert: cmdConvert, report: cmdReport, check: cmdCheck };
 
 function main(argv) {
-  const out = (text) => process.stdout.write(text);
-  const err = (text) => process.stderr.write(text);
+  // what a program named (frames, files, marks) reaches the terminal or a
+  // CI log only as text: no control character but the lines' own breaks
+  const out = (text) => process.stdout.write(printable(text, '\n'));
+  const err = (text) => process.stderr.write(printable(text, '\n'));
   // `emheap top x | head`: a closed pipe is not an error
   process.stdout.on('error', (e) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode || 0);

@@ -213,10 +213,30 @@ function checkSnapshot(s) {
       return `siteTimeline.series[${i}] runs to point ${series.from + series.liveBytes.length}, but the timeline has ${points}`;
     }
   }
+  const marks = new Set((s.marks || []).map((m) => m.number));
+  for (let i = 0; i < s.sites.length; i++) {
+    const problem = s.sites[i].liveByMark && liveByMarkProblem(s.sites[i].liveByMark, marks);
+    if (problem) return `sites[${i}].liveByMark ${problem}`;
+  }
   for (const index of s.outOfMemory ? s.outOfMemory.stack : []) {
     if (index >= s.frames.length) return `outOfMemory.stack refers to frame ${index}, but there are ${s.frames.length} frames`;
   }
   return s.heap ? checkHeapSection(s.heap) : null;
+}
+
+// What the schema cannot say of a site's liveByMark (model/marks.js):
+// whole rows of four (after, bytes, blocks, estimated bytes), ascending by
+// a mark the file has (or 0), the estimate a part of the bytes. A row cut
+// short would shift every number after it into another column.
+function liveByMarkProblem(rows, marks) {
+  if (rows.length % 4) return `has ${rows.length} numbers, not rows of four`;
+  for (let r = 0; r < rows.length; r += 4) {
+    const after = rows[r];
+    if (after !== 0 && !marks.has(after)) return `row ${r / 4} is after mark #${after}, which the file does not have`;
+    if (r && after <= rows[r - 4]) return `row ${r / 4} (after mark #${after}) is not after row ${r / 4 - 1}'s`;
+    if (rows[r + 3] > rows[r + 1]) return `row ${r / 4} has more estimated bytes than bytes`;
+  }
+  return null;
 }
 
 // What the schema cannot say of the heap graph (model/heap_section.js):

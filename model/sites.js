@@ -15,6 +15,10 @@ const { frameText } = require('./names');
 const TABLE_ROOM_ADVICE = 'to record everything, give the heap room for emheap\'s tables (up to 64 bytes per ' +
   'live block and 160 per stack, within 1/16 of the heap): a larger -sINITIAL_MEMORY, or -sALLOW_MEMORY_GROWTH';
 
+// The most sites the runtime keeps (runtime/state_layout.h
+// EMHEAP_MAX_SITES): a full table charges new stacks to (unattributed).
+const SITE_TABLE_MOST = 1 << 20;
+
 // --sort names -> what they rank by (descending), with tie-breakers.
 const SORTS = {
   bytes: { title: 'live bytes', keys: ['liveBytes', 'liveBlocks', 'totalBytes'] },
@@ -119,9 +123,16 @@ function modeNote(snapshot) {
   } else {
     note = `mode ${snapshot.mode}: every allocation recorded, per-site numbers are exact`;
   }
-  if (s.lostAllocs || s.lostSites) {
+  const tableFull = s.lostSites && s.siteCount >= SITE_TABLE_MOST;
+  if (tableFull) {
+    note += `\nthe site table is full: it holds ${SITE_TABLE_MOST.toLocaleString('en-US')} stacks, the most the runtime ` +
+      `keeps (a block's record has 20 bits for its site); ${s.lostSites.toLocaleString('en-US')} new stacks were charged to ` +
+      '(unattributed), whose bytes are exact but not told apart; a program with this many distinct stacks is best ' +
+      'profiled in parts (emheap_pause / emheap_resume, or sampled mode for a ranking)';
+  }
+  if (s.lostAllocs || (s.lostSites && !tableFull)) {
     note += `\nnot recorded for want of room (fixed heap): ${s.lostAllocs || 0} allocations (${s.lostBytes || 0} bytes) in no site, ` +
-      `${s.lostSites || 0} new stacks charged to (unattributed); totals are exact; ${TABLE_ROOM_ADVICE}`;
+      `${tableFull ? 0 : s.lostSites || 0} new stacks charged to (unattributed); totals are exact; ${TABLE_ROOM_ADVICE}`;
   }
   if (s.unseenFrees) {
     note += `\nallocated around malloc: ${s.unseenFrees} blocks (${s.unseenFreedBytes || 0} bytes) were freed that emheap ` +

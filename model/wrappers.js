@@ -26,8 +26,9 @@
 // A site whose stack changes gets the key of its new leaf frame; sites that
 // end up with the same stack are merged (counters summed, peaks summed as
 // an upper bound, growth events moved to the merged site). The snapshot
-// keeps what was removed in `wrappers: {declared, detected}`, so a file
-// says how its sites were made.
+// keeps what was removed in `wrappers: {declared, detected}`, and
+// `detect: false` when detection was off, so a file says how its sites
+// were made and every reader makes them the same way.
 'use strict';
 
 var siteKey = require('./names').siteKey;
@@ -199,26 +200,42 @@ function removeAllocationLayer(snapshot, options) {
   return runSteps(removeAllocationLayerSteps(snapshot, options));
 }
 
+// wrappers with `detect: false` when detection was off.
+function withDetect(wrappers, before, detect) {
+  if (!detect) wrappers.detect = false;
+  if (before && before.standardLibrary && wrappers.standardLibrary === undefined) wrappers.standardLibrary = before.standardLibrary;
+  return wrappers;
+}
+
 // The same as a generator, yielding every STEP_SITES sites.
 function* removeAllocationLayerSteps(snapshot, options) {
   options = options || {names: [], detect: true};
   var before = snapshot.wrappers;
   var done = before ? (before.declared || []).concat(before.detected || []) : [];
   var declared = options.names.filter(function (n) { return done.indexOf(n) < 0; });
+  // detection turned off where the snapshot was taken stays off: a file
+  // answers the same wherever it is read
+  var detect = options.detect && !(before && before.detect === false);
   // Standard-library frames, judged once per frame (sites share frames).
   var library = snapshot.frames.map(function (f) { return isStandardLibrary(f && f.name); });
   var libraryNames = new Set();
   snapshot.frames.forEach(function (f, i) { if (library[i]) libraryNames.add(f.name); });
   var isUserDeclared = matcher(declared);
   var isDeclared = function (name) { return libraryNames.has(name) || isUserDeclared(name); };
-  var detected = options.detect ? yield* detectLayerSteps(snapshot, isDeclared) : [];
+  var detected = detect ? yield* detectLayerSteps(snapshot, isDeclared) : [];
   var libraryLeaves = false;
   for (var l = 0; l < snapshot.sites.length && !libraryLeaves; l++) {
     if (l % STEP_SITES === STEP_SITES - 1) yield;
     var leafSite = snapshot.sites[l];
     libraryLeaves = leafSite.stack.length > 1 && library[leafSite.stack[0]];
   }
-  if (!declared.length && !detected.length && !libraryLeaves) return snapshot; // files stay as they were
+  if (!declared.length && !detected.length && !libraryLeaves) { // files stay as they were
+    if (detect || (before && before.detect === false)) return snapshot;
+    var marked = copy(snapshot);
+    marked.wrappers = withDetect({declared: (before && before.declared) || [], detected: (before && before.detected) || []},
+      before, detect);
+    return marked;
+  }
   var isDetected = matcher(detected);
   var isLayer = function (name) { return isDeclared(name) || isDetected(name); };
   var libraryFrames = 0;
@@ -255,6 +272,7 @@ function* removeAllocationLayerSteps(snapshot, options) {
   };
   var libraryBefore = (before && before.standardLibrary) || 0;
   if (libraryFrames + libraryBefore) result.wrappers.standardLibrary = libraryFrames + libraryBefore;
+  result.wrappers = withDetect(result.wrappers, before, detect);
   if (Array.isArray(snapshot.heapGrowth)) {
     result.heapGrowth = snapshot.heapGrowth.map(function (g) {
       return withMergedSites(g, function (id) { return mergedInto.has(id) ? mergedInto.get(id) : id; },

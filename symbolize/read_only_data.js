@@ -177,10 +177,10 @@ function memoryInitDestinations(bytes, code, bodyIndex) {
 function readOnlyData(bytes) {
   try {
     var custom = sections.customSections(bytes);
-    var names = nameMap(custom, DATA_SEGMENT_NAMES);
-    if (!Object.keys(names).length) return {unknown: 'the module has no data segment names (it was linked without --profiling-funcs or -g)'};
     var std = standardSections(bytes);
     if (!std[11]) return {ranges: []};
+    var names = nameMap(custom, DATA_SEGMENT_NAMES);
+    if (!Object.keys(names).length) return {unknown: 'the module has no data segment names (it was linked without --profiling-funcs or -g)'};
     var segments = dataSegments(bytes, std[11]);
     var passive = null;
     var ranges = [];

@@ -312,7 +312,7 @@ describe('emheap top', () => {
     assert.equal(r.status, 0);
     assert.equal(r.stderr, '');
     assert.match(r.stdout, /mode exact-js/);
-    assert.match(r.stdout, /live 5\.79 KiB \(5,932 B\) in 10 blocks/);
+    assert.match(r.stdout, /live \(usable sizes\) 5\.79 KiB \(5,932 B\) in 10 blocks/);
     const lines = r.stdout.split('\n');
     const header = lines.findIndex((l) => /live bytes\s+live blocks\s+allocs/.test(l));
     assert.ok(header > 0, r.stdout);
@@ -428,6 +428,34 @@ describe('emheap convert', () => {
     assertRejected(run('convert', input, '--to', 'collapsed', '-o', path.join(tmp, 'force'), '--force'), /is a directory/);
   });
 
+  test('--force replaces only regular files: a device, a FIFO, a link to one are refused', () => {
+    const fifo = path.join(tmp, 'force', 'pipe');
+    fs.mkdirSync(path.dirname(fifo), { recursive: true });
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+    const toFifo = path.join(tmp, 'force', 'to-pipe');
+    fs.symlinkSync(fifo, toFifo);
+    for (const [target, kind] of [['/dev/null', 'a character device'], [fifo, 'a FIFO'], [toFifo, 'a FIFO']]) {
+      for (const force of [[], ['--force']]) {
+        assertRejected(run('convert', input, '--to', 'collapsed', '-o', target, ...force), new RegExp(`it is ${kind}.*not a regular file`));
+        assertRejected(run('report', input, '-o', target, ...force), new RegExp(`it is ${kind}.*not a regular file`));
+      }
+    }
+    assert.ok(fs.statSync('/dev/null').isCharacterDevice(), '/dev/null is still the device');
+    assert.ok(fs.lstatSync(fifo).isFIFO() && fs.lstatSync(toFifo).isSymbolicLink());
+  });
+
+  test('names print safely: control characters in frames and marks come out escaped', () => {
+    const hostile = clone(snap);
+    hostile.frames[hostile.sites[0].stack[0]].name = 'evil\n::error::owned\u001b[31m';
+    const file = write('hostile.json', hostile);
+    const r = run('top', file);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /evil\\x0a::error::owned\\x1b\[31m/);
+    assert.ok(!/^::error::/m.test(r.stdout) && !r.stdout.includes('\u001b'), r.stdout);
+    const json = JSON.parse(run('top', file, '--json').stdout);
+    assert.ok(JSON.stringify(json).includes('evil\\n::error::owned'), '--json keeps the name as it is, escaped as JSON does');
+  });
+
   // Random damage to a valid snapshot (seeded): every input the CLI accepts
   // gives files that pass their schemas; everything else is one emheap: line.
   test('fuzzed snapshots: accepted ones convert to valid files in every JSON format', () => {
@@ -539,6 +567,10 @@ describe('bad input: one line, exit 2, no stack trace', () => {
     delete noSummary.emheap.summary;
     const badMode = makeSnapshot();
     badMode.mode = 'precise';
+    const marked = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests', 'fixtures', 'report', 'game.snapshot.json'), 'utf8'));
+    const shortRow = clone(marked);
+    const rowSite = shortRow.sites.findIndex((x) => x.liveByMark && x.liveByMark.length >= 8);
+    shortRow.sites[rowSite].liveByMark.splice(5, 1);
     const emheapNotObject = good();
     emheapNotObject.emheap = 'yes';
     return [
@@ -565,6 +597,7 @@ describe('bad input: one line, exit 2, no stack trace', () => {
       ['stack out of range', [write('bad/stack.json', badStack)], /damaged emheap snapshot: sites\[0\]\.stack refers to frame 99, but there are 7 frames/],
       ['negative count', [write('bad/neg.json', negative)], /damaged emheap snapshot: sites\[1\]\.liveBytes must be >= 0/],
       ['no summary', [write('bad/nosummary.speedscope.json', noSummary)], /damaged emheap snapshot: has no summary/],
+      ['a liveByMark row of three numbers', [write('bad/row.json', shortRow)], /damaged emheap snapshot: sites\[\d+\]\.liveByMark has \d+ numbers, not rows of four/],
       ['unknown mode', [write('bad/mode.json', badMode)], /mode must be equal to one of the allowed values \(exact, exact-js, exact-shadow, sampled, off\)/],
     ];
   };

@@ -40,7 +40,7 @@ test('names and globs: a list, "none", C++ names with or without parameters', ()
 test('the page detects an l_alloc-style layer: sites are named after the constructors', () => {
   const raw = run({EMHEAP_WRAPPERS: 'none'});
   const snap = run({});
-  assert.equal(raw.wrappers, undefined, 'nothing left out, nothing said');
+  assert.deepEqual(raw.wrappers, {declared: [], detected: [], detect: false}, 'nothing left out, and detection off, said');
   // binaryen may inline l_alloc into mem_realloc; what is left of the layer is found.
   assert.ok(snap.wrappers.detected.length >= 2, JSON.stringify(snap.wrappers));
   for (const name of snap.wrappers.detected) assert.ok(LAYER.includes(name), `${name} is not part of the layer`);
@@ -79,11 +79,29 @@ test('wrappers named on the link line (emheap-config --wrappers) are applied, wi
   assert.ok(leaves.some((n) => n === 'mem_realloc' || n === 'new_object'), leaves.join(' '));
 });
 
-test('the CLI detects the layer in a file taken without it, and --wrappers none keeps it', () => {
+test('a file saved with EMHEAP_WRAPPERS=none answers in emheap top as in the page', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-wrappers-'));
+  try {
+    const file = path.join(dir, 'none.json');
+    const page = run({EMHEAP_WRAPPERS: 'none'});
+    fs.writeFileSync(file, JSON.stringify(page));
+    const r = runCli(['top', file, '--json', '--top', '0']);
+    assert.equal(r.status, 0, r.stderr);
+    const cli = JSON.parse(r.stdout);
+    assert.deepEqual(cli.wrappers, page.wrappers);
+    assert.deepEqual(cli.sites.map((s) => [s.key, s.liveBytes]), page.sites.map((s) => [s.key, s.liveBytes]));
+    assert.ok(cli.sites.some((s) => LAYER.includes(s.key.split('+')[0])), 'the layer stays, as in the page');
+  } finally {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+});
+
+test('the CLI detects the layer in a file that says nothing of it, and --wrappers none keeps it', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-wrappers-'));
   try {
     const file = path.join(dir, 'raw.json');
     const raw = run({EMHEAP_WRAPPERS: 'none'});
+    delete raw.wrappers; // as a file from before the setting was kept, or made by hand
     fs.writeFileSync(file, JSON.stringify(raw));
     const top = (args) => {
       const r = runCli(['top', file, '--json', '--top', '0', ...args]);
@@ -95,7 +113,7 @@ test('the CLI detects the layer in a file taken without it, and --wrappers none 
     assert.deepEqual(cli.wrappers.detected, page.wrappers.detected);
     assert.ok(cli.sites.every((s) => !LAYER.includes(s.key.split('+')[0])));
     const kept = top(['--wrappers', 'none']);
-    assert.equal(kept.wrappers, undefined);
+    assert.deepEqual(kept.wrappers, {declared: [], detected: [], detect: false});
     assert.ok(kept.sites.some((s) => LAYER.includes(s.key.split('+')[0])));
     const text = runCli(['top', file]).stdout;
     assert.match(text, /allocation layer left out of sites: .*new_object.* \(detected\)/);
