@@ -18,6 +18,11 @@ function debugInfoLoader(host, env, warn) {
   var done = function (result) {
     found = result;
     state = 2;
+    // said once: without names, frames read wasm-function[N]
+    if (result.moduleRead && !result.functionNames) {
+      warn('emheap: this module has no function names (link with --profiling-funcs, as emheap-config does): ' +
+        'frames read wasm-function[N]');
+    }
     waiters.splice(0).forEach(function (resolve) { resolve(); });
   };
 

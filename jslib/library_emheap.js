@@ -22,6 +22,15 @@
 var emheapAddToLibrary = typeof addToLibrary === 'function' ? addToLibrary
   : function (items) { mergeInto(LibraryManager.library, items); };
 
+// A module for a WASI host (-sSTANDALONE_WASM) has no page and no JS:
+// emheap's imports (the JS half of the runtime) would be left for a host
+// that has none of them. Refused at link time, naming emheap, rather than
+// failing later in the host on an import nobody knows.
+if (typeof STANDALONE_WASM !== 'undefined' && STANDALONE_WASM) {
+  error('emheap: -sSTANDALONE_WASM is not supported: emheap\'s runtime needs its JS library in the page or node ' +
+    '(link without -sSTANDALONE_WASM, or without emheap)');
+}
+
 // The single-threaded runtime calls this at startup (runtime/state.c). It
 // exists only in programs without threads (Emscripten 3.1.x's USE_PTHREADS,
 // later PTHREADS; SHARED_MEMORY in both): a -pthread program linked with the
@@ -69,6 +78,20 @@ emheapAddToLibrary({
         buffer: EMHEAP.buffer,
         stateAddress: EMHEAP.stateAddress,
         rootsNow: function () { return _emheap_roots_now(); },
+        // The runtime's own functions (runtime/own_functions.c) as function
+        // indices, for stacks without names: a wasm function object's name
+        // is its index. The table's own get, not the one calling contexts
+        // patch (it hands out entry functions).
+        ownFunctions: function () {
+          if (typeof _emheap_own_functions !== 'function' || typeof wasmTable === 'undefined' || !wasmTable) return [];
+          var out = [];
+          for (var at = _emheap_own_functions() >>> 2; HEAPU32[at]; at++) {
+            var fn = WebAssembly.Table.prototype.get.call(wasmTable, HEAPU32[at]);
+            var index = fn ? Number(fn.name) : NaN;
+            if (index >= 0) out.push(index);
+          }
+          return out;
+        },
         pthreads: EMHEAP.pthreads,
         // Emscripten keeps Module.wasmBinary in a variable of that name
         // (with ASSERTIONS a later read of the Module property aborts).
@@ -220,7 +243,7 @@ emheapAddToLibrary({
     },
   },
 
-  emheap_js_attach__deps: ['$EMHEAP', 'emheap_cc_lo', 'emheap_cc_hi', 'emheap_cc_js', 'emheap_cc_set_js', 'emheap_thread_data_freed', 'emheap_thread_starts', 'emheap_state_address', 'emheap_roots_now'],
+  emheap_js_attach__deps: ['$EMHEAP', 'emheap_cc_lo', 'emheap_cc_hi', 'emheap_cc_js', 'emheap_cc_set_js', 'emheap_thread_data_freed', 'emheap_thread_starts', 'emheap_state_address', 'emheap_roots_now', 'emheap_own_functions'],
   emheap_js_attach__sig: 'vp',
   emheap_js_attach: function (state) {
     EMHEAP.state = state;

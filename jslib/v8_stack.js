@@ -126,13 +126,18 @@ function frameFromLocation(name, location) {
 //    goes by name, which is the only reliable way: binaryen inlines small
 //    one-caller functions (a `valloc` called once, say) whatever clang's
 //    noinline said, so the number of runtime frames varies. Without names
-//    it drops `runtimeFrames` wasm frames, a best effort,
+//    it drops the leading frames of the runtime's own functions
+//    (`ownFunctions`, a Set of function indices: runtime/own_functions.c),
+//    or where they are not known `runtimeFrames` wasm frames,
 //  - drops JS frames of the Emscripten glue (`glueUrl`) and of node internals
 //    anywhere; JS frames of the page's own scripts are kept as callers.
-function cleanStack(frames, glueUrl, runtimeFrames) {
+function cleanStack(frames, glueUrl, runtimeFrames, ownFunctions) {
   var i = 0;
   while (i < frames.length && !frames[i].wasm) i++;
-  if (i < frames.length && /^wasm-function\[/.test(frames[i].name)) i += runtimeFrames;
+  if (i < frames.length && /^wasm-function\[/.test(frames[i].name)) {
+    if (!ownFunctions || !ownFunctions.size) i += runtimeFrames;
+    else while (i < frames.length && frames[i].wasm && ownFunctions.has(frames[i].funcIndex)) i++;
+  }
   while (i < frames.length && isAllocatorWrapper(frames[i].name)) i++;
   var kept = [];
   var glue = [];

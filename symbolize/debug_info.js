@@ -19,7 +19,8 @@ var symbolMap = require('./symbol_map');
 var readOnlyData = require('./read_only_data').readOnlyData;
 
 // What one load found: {functionNames, sourceLines} (either may be null)
-// and readOnlyData (read_only_data.js: ranges, or why they are unknown),
+// and readOnlyData (read_only_data.js: ranges, or why they are unknown);
+// moduleRead: whether the module's bytes were read at all,
 // filled in by the readers below; warn(message) for a file that is there
 // but unreadable.
 function Found(warn) {
@@ -27,6 +28,7 @@ function Found(warn) {
   this.sourceLines = null;
   this.codeStart = -1;
   this.readOnlyData = {unknown: "the module's bytes could not be read"};
+  this.moduleRead = false;
   this.warn = warn;
 }
 
@@ -36,6 +38,7 @@ Found.prototype.useModule = function (bytes) {
   this.functionNames = custom.name ? sections.functionNames(custom) : null;
   this.codeStart = sections.codeSectionStart(bytes);
   this.readOnlyData = readOnlyData(bytes);
+  this.moduleRead = true;
   if (custom['.debug_info'] && this.useDwarf(custom)) return {dwarf: '', map: ''};
   return {dwarf: sections.externalDebugInfoURL(custom), map: sections.sourceMappingURL(custom)};
 };
@@ -75,7 +78,8 @@ Found.prototype.useMap = function (text) {
 };
 
 Found.prototype.result = function () {
-  return {functionNames: this.functionNames, sourceLines: this.sourceLines, readOnlyData: this.readOnlyData};
+  return {functionNames: this.functionNames, sourceLines: this.sourceLines, readOnlyData: this.readOnlyData,
+    moduleRead: this.moduleRead};
 };
 
 // The module's bytes in hand (-sSINGLE_FILE): names and DWARF inside it,

@@ -2,7 +2,8 @@
 // single-threaded runtime (emheap-config without --pthread) would count
 // wrong when its threads allocate at once: the link fails instead, naming
 // the flag to use; with --pthread, and without threads, it links. And a
-// removed option, --shadow, is refused.
+// removed option, --shadow, is refused, and so is -sSTANDALONE_WASM (a WASI
+// host has none of the JS the runtime needs).
 'use strict';
 
 const test = require('node:test');
@@ -48,4 +49,10 @@ test('emheap-config --shadow is refused with what to do instead', () => {
     assert.equal(r.stdout, '', 'no flags printed: a build line with it fails rather than builds something else');
     assert.match(r.stderr, /^emheap-config: --shadow is gone: exact mode, the default, names every allocation's call stack without rebuilding the app/);
   }
+});
+
+test('-sSTANDALONE_WASM is refused at link time, naming emheap', () => {
+  const r = link(['-sSTANDALONE_WASM'], []);
+  assert.notEqual(r.status, 0, 'the link must fail');
+  assert.match(r.stderr, /error: emheap: -sSTANDALONE_WASM is not supported/);
 });

@@ -231,6 +231,8 @@ test('a build without names: frames read wasm-function[N], never empty', () => {
     assert.ok(f.name.length > 0);
     if (f.funcIndex !== undefined) assert.match(f.name, /^wasm-function\[\d+\]$/);
   }
+  // said once, with what to do
+  assert.equal(r.stderr.split('emheap: this module has no function names (link with --profiling-funcs').length - 1, 1, r.stderr);
 });
 
 for (const [build, how] of [['sourcemap', '-gsource-map'], ['singlefile', '-g -sSINGLE_FILE (the module inline)']]) {
@@ -362,7 +364,19 @@ test('a module without a name section: frames named from --emit-symbol-map', () 
   // (binaryen inlines some of the chain: which frames are left varies)
   const names = snap.sites.flatMap((s) => s.stack.map((i) => snap.frames[i].name));
   assert.ok(names.length >= 8, names.join(' '));
-  for (const name of names) assert.ok(['inner', 'middle', 'outer', 'main'].includes(name), `${name}: ${names.join(' ')}`);
+  const known = ['inner', 'middle', 'outer', 'main', 'by_calloc', 'by_aligned_alloc', 'by_memalign', 'by_realloc'];
+  for (const name of names) assert.ok(known.includes(name), `${name}: ${names.join(' ')}`);
+  // each entry point's allocations at their own caller (the runtime's
+  // frames known by function index, not dropped by a count), 3 blocks each
+  const leaves = new Map();
+  for (const s of snap.sites) {
+    const leaf = snap.frames[s.stack[0]].name;
+    leaves.set(leaf, (leaves.get(leaf) || 0) + s.liveBlocks);
+  }
+  for (const f of ['by_calloc', 'by_aligned_alloc', 'by_memalign', 'by_realloc']) assert.equal(leaves.get(f), 3, `${f}: ${[...leaves]}`);
+  assert.ok(!leaves.has('main'), `nothing charged to main: ${[...leaves]}`);
+  // the symbol map names the frames: nothing to say
+  assert.ok(!/no function names/.test(r.stderr), r.stderr);
 });
 
 test('pause/resume (C and JS): paused blocks go to site 0, counters and frees stay exact', () => {
