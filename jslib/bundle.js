@@ -20,19 +20,24 @@ const ROOT = path.join(__dirname, '..');
 const ENTRY = 'jslib/page.js';
 
 // -> {source: page.js's exports as one JS expression, inputs: the files in
-// it, relative to the repository}. Not minified: Emscripten's -O2 minifies
-// the page's JS as a whole, and emheap's own function names must stay
-// readable in the stacks it filters (jslib/v8_stack.js). Node's modules are
-// never required here: the library hands node's require in (jslib/environment.js).
+// it, relative to the repository}. Minified (whitespace, local names): it
+// is most of the JS emheap adds to a page, and Emscripten's optimizer only
+// strips its whitespace. Nothing filters stacks by the names of emheap's
+// own JS functions (jslib/v8_stack.js goes by the glue's URL). Not esbuild's
+// syntax minification: Emscripten 3.1.6's -O2 pass (JSDCE) then dropped a
+// declaration the Firefox stack path needs (its sites all went to
+// (unattributed): tests/e2e/firefox.test.js).
+// Node's modules are never required here: the library hands node's require
+// in (jslib/environment.js).
 function bundle() {
   const esbuild = require('esbuild');
   const result = esbuild.buildSync({
     entryPoints: [path.join(ROOT, ENTRY)], absWorkingDir: ROOT,
     bundle: true, write: false, metafile: true, format: 'iife', globalName: 'EMHEAP_PAGE', platform: 'neutral',
-    target: 'es2020', legalComments: 'none', logLevel: 'silent',
+    target: 'es2020', legalComments: 'none', logLevel: 'silent', minifyWhitespace: true, minifyIdentifiers: true,
   });
   const text = result.outputFiles[0].text;
-  const m = /^(?:"use strict";\s*)?var EMHEAP_PAGE = ([\s\S]*);\s*$/.exec(text);
+  const m = /^(?:"use strict";\s*)?var EMHEAP_PAGE\s*=\s*([\s\S]*);\s*$/.exec(text);
   if (!m) throw new Error('bundle.js: unexpected esbuild output');
   // Emscripten's preprocessor treats `#if`-style lines and {{{ }}} as its own.
   if (/\{\{\{|^\s*#/m.test(m[1])) throw new Error('bundle.js: the modules contain {{{ or a line starting with #');
