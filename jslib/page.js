@@ -56,6 +56,14 @@ function nextTask(fn) {
 // g: the global object. -> the profiler the library's imports use.
 function createProfiler(host, g) {
   var env = environment.chooseEnvironment(g, host.require, pageFiles.reportError, SLICE_MS, nextTask);
+  // An app that runs in a Web Worker (not one of its pthreads): the page's
+  // keys never reach it and it cannot download, so Ctrl+Shift+H would do
+  // nothing and say nothing. Said once, with what works.
+  var inWorker = typeof g.importScripts === 'function' || typeof g.WorkerGlobalScope !== 'undefined';
+  if (!env.page && !env.node && !host.onWorker && inWorker) {
+    host.err('emheap: this program runs in a Web Worker: the page\'s keys (Ctrl+Shift+H...) do not reach it and it ' +
+      'cannot download files; take emheap.snapshot() (or emheap.toSpeedscope()) in the worker and post it to the page');
+  }
   var warn = function (message) { console.warn(message); };
   var settings = config.settingsOf({
     moduleOptions: function () { return host.Module['emheapOptions']; },

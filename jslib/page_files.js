@@ -58,6 +58,7 @@ function pageFiles(parts) {
   // Frames named before the debug info arrived get their names and lines
   // once it is in (completeFrames leaves complete frames as they are).
   var saveTaken = function (name, entry, snapshot) {
+    if (!env.sink.canSave) return env.sink.saveSnapshot(name, entry, snapshot); // refused now, no name
     if (!parts.debugInfo.loaded()) {
       parts.debugInfo.whenLoaded(function () {
         snapshotModule.completeFrames(snapshot, taker.info());

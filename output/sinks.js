@@ -5,7 +5,8 @@
 // (no document, not node) has nowhere to put one and says so.
 //
 // Every sink has the same two calls, each returning the file's name, or
-// null after saying why through reportError:
+// null after saying why through reportError, and canSave (false: every
+// call refuses, so a caller that would answer later knows now):
 //   saveSnapshot(name, entry, snapshot)  a format (formats/index.js) of a
 //                                        snapshot, or of a heap dump
 //   saveText(name, text, mime)           a small file made at once (a diff)
@@ -19,6 +20,7 @@ var pageOutput = require('./page_output');
 function nodeSink(host) {
   var files = {fs: host.fs, log: host.log, error: host.error};
   return {
+    canSave: true,
     saveSnapshot: function (name, entry, snapshot) {
       return saveFile.writeNewFile(files, name, function (fd) {
         nodeOutput.writeFormat(host.fs, host.zlib, fd, entry, snapshot);
@@ -42,6 +44,7 @@ function pageSink(host) {
     return saveFile.saveBlob({document: host.document, URL: host.URL, setTimeout: host.setTimeout, log: host.log}, name, blob);
   };
   return {
+    canSave: true,
     saveSnapshot: function (name, entry, snapshot) {
       var out = pageOutput.pageFile(host.storage, host.warn);
       pageOutput.writeInSlices(entry.chunks(snapshot), out, entry.mime, host.sliceMs, host.nextTask)
@@ -69,9 +72,13 @@ function pageSink(host) {
 // reportError: fn(Error) -> null.
 function noSink(reportError) {
   var refuse = function () {
-    return reportError(new Error('cannot save a file here: no document (a worker?) and not node'));
+    return reportError(new Error(NO_SINK));
   };
-  return {saveSnapshot: refuse, saveText: refuse};
+  return {canSave: false, saveSnapshot: refuse, saveText: refuse};
 }
 
-module.exports = {nodeSink: nodeSink, pageSink: pageSink, noSink: noSink};
+// Why a worker saves nothing, and what to do instead.
+var NO_SINK = 'cannot save a file here: this program runs in a Web Worker, which has no document to download ' +
+  'a file from: take emheap.snapshot() (or emheap.toSpeedscope()) and post it to the page';
+
+module.exports = {nodeSink: nodeSink, pageSink: pageSink, noSink: noSink, NO_SINK: NO_SINK};

@@ -8,6 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const {NO_SINK} = require('../output/sinks');
 const {chooseEnvironment} = require('../jslib/environment');
 
 const fakeProcess = (over) => Object.assign({versions: {node: '20'}, env: {EMHEAP_MODE: 'exact'}, argv: ['node', '/app/run.js'],
@@ -85,7 +86,9 @@ test('a worker that is not node: no document, so nothing to save, said once per 
   assert.equal(env.node, false);
   assert.equal(env.sink.saveText('x.json', '{}'), null);
   assert.equal(env.sink.saveSnapshot('x.json', {}, {}), null);
-  assert.deepEqual(errors, Array(2).fill('cannot save a file here: no document (a worker?) and not node'));
+  assert.equal(env.sink.canSave, false);
+  assert.deepEqual(errors, Array(2).fill(NO_SINK));
+  assert.match(NO_SINK, /this program runs in a Web Worker, which has no document/);
   let found = 'not called';
   env.debugInfo('app.wasm', () => {}, (f) => { found = f; });
   assert.deepEqual(found, {functionNames: null, sourceLines: null}, 'no fetch: no debug info, at once');

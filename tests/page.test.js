@@ -78,10 +78,31 @@ test('the bundle loads with nothing but the language\'s globals, and its API car
 
 test('a worker (no document, not node) refuses to save, says why, and returns null', () => {
   const c = quietConsole();
-  const page = loadPage({console: c});
-  const p = page.createProfiler(fakeHost(), {console: c});
+  // its module's debug info still on the way (a fetch that never answers):
+  // the heap now is refused at once too, not named and dropped later
+  const g = {console: c, fetch: () => new Promise(() => {}), location: {href: 'http://localhost/app.js', search: ''}};
+  const page = loadPage(g);
+  const p = page.createProfiler(fakeHost({wasmBinaryFile: () => 'app.wasm'}), g);
   assert.equal(p.api.downloadSnapshot('speedscope', makeSnapshot()), null);
-  assert.match(c.said.join('\n'), /emheap: cannot save a file here: no document \(a worker\?\) and not node/);
+  assert.equal(p.api.downloadSnapshot('speedscope'), null);
+  const said = c.said.join('\n');
+  assert.equal(said.split('emheap: cannot save a file here: this program runs in a Web Worker').length - 1, 2, said);
+  assert.match(said, /take emheap\.snapshot\(\) \(or emheap\.toSpeedscope\(\)\) and post it to the page/);
+});
+
+test('an app in a Web Worker says once that the keys do not reach it; a pthread worker says nothing', () => {
+  const c = quietConsole();
+  const host = fakeHost();
+  const worker = {console: c, importScripts: () => {}};
+  loadPage(worker).createProfiler(host, worker);
+  assert.equal(host.errs.length, 1);
+  assert.match(host.errs[0], /this program runs in a Web Worker: the page's keys \(Ctrl\+Shift\+H\.\.\.\) do not reach it/);
+  const thread = fakeHost({onWorker: true});
+  loadPage(worker).createProfiler(thread, worker);
+  assert.deepEqual(thread.errs, []);
+  const bare = fakeHost(); // neither page, node nor worker (a JS shell): nothing said
+  loadPage({console: c}).createProfiler(bare, {console: c});
+  assert.deepEqual(bare.errs, []);
 });
 
 // A page: its document downloads (tests/lib/fake_document.js).

@@ -78,5 +78,5 @@ test('nowhere to save: null, and the reason reported', () => {
   const errors = [];
   const sink = sinks.noSink((e) => { errors.push(e.message); return null; });
   assert.equal(sink.saveSnapshot('x', TEXT_FORMAT, {}), null);
-  assert.match(errors[0], /no document \(a worker\?\) and not node/);
+  assert.match(errors[0], /this program runs in a Web Worker, which has no document/);
 });
