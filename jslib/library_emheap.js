@@ -78,20 +78,6 @@ emheapAddToLibrary({
         buffer: EMHEAP.buffer,
         stateAddress: EMHEAP.stateAddress,
         rootsNow: function () { return _emheap_roots_now(); },
-        // The runtime's own functions (runtime/own_functions.c) as function
-        // indices, for stacks without names: a wasm function object's name
-        // is its index. The table's own get, not the one calling contexts
-        // patch (it hands out entry functions).
-        ownFunctions: function () {
-          if (typeof _emheap_own_functions !== 'function' || typeof wasmTable === 'undefined' || !wasmTable) return [];
-          var out = [];
-          for (var at = _emheap_own_functions() >>> 2; HEAPU32[at]; at++) {
-            var fn = WebAssembly.Table.prototype.get.call(wasmTable, HEAPU32[at]);
-            var index = fn ? Number(fn.name) : NaN;
-            if (index >= 0) out.push(index);
-          }
-          return out;
-        },
         pthreads: EMHEAP.pthreads,
         // Emscripten keeps Module.wasmBinary in a variable of that name
         // (with ASSERTIONS a later read of the Module property aborts).
@@ -243,7 +229,7 @@ emheapAddToLibrary({
     },
   },
 
-  emheap_js_attach__deps: ['$EMHEAP', 'emheap_cc_lo', 'emheap_cc_hi', 'emheap_cc_js', 'emheap_cc_set_js', 'emheap_thread_data_freed', 'emheap_thread_starts', 'emheap_state_address', 'emheap_roots_now', 'emheap_own_functions'],
+  emheap_js_attach__deps: ['$EMHEAP', 'emheap_cc_lo', 'emheap_cc_hi', 'emheap_cc_js', 'emheap_cc_set_js', 'emheap_thread_data_freed', 'emheap_thread_starts', 'emheap_state_address', 'emheap_roots_now'],
   emheap_js_attach__sig: 'vp',
   emheap_js_attach: function (state) {
     EMHEAP.state = state;

@@ -40,7 +40,6 @@ function snapshotTaker(host, parts) {
       if (!stacks) {
         stacks = new StackTable(moduleSource.moduleName(host), parts.settings.config().stackDepth);
         stacks.contexts = parts.contexts.contexts;
-        if (host.ownFunctions) stacks.ownFunctions = new Set(host.ownFunctions());
       }
       return stacks;
     },

@@ -35,8 +35,8 @@ var siteKey = require('../model/names').siteKey;
 var ShardedMap = require('../model/sharded_map').ShardedMap;
 
 // How many of the runtime's own wasm frames lead a stack (the capture and
-// the entry point), for a module without names whose runtime did not say
-// which functions are its own (ownFunctions, runtime/own_functions.c).
+// the entry point), for a module without names: a best effort (see
+// v8_stack.js cleanStack).
 var RUNTIME_FRAMES = 2;
 // Frames taken per allocation: V8 walks each one, so the cost of exact-JS
 // mode grows with it. 64 keeps whole stacks of most C++ apps; a user may
@@ -76,7 +76,6 @@ function StackTable(moduleName, stackDepth) {
   // (Firefox 153, 27 frames: 9.8 vs 12.4 us). Set when structured fails so.
   this.captureText = false;
   this.glueUrl = null;         // see urlOfCaller
-  this.ownFunctions = null;    // the runtime's function indices (a Set), where known
   this.fileIds = new Map();    // script name -> file id >= 2
   this.fileIsWasm = [false, false];
   this.lastFile = null;        // one-entry cache: most frames are in one module
@@ -388,7 +387,7 @@ StackTable.prototype.internParsed = function (parsed) {
   if (this.contexts) parsed = this.originalFrames(parsed);
   parsed = foldRecursion(parsed);
   var glueUrl = parsed.length && !parsed[0].wasm ? parsed[0].url : this.glueUrl || '';
-  var cleaned = v8.cleanStack(parsed, glueUrl, RUNTIME_FRAMES, this.ownFunctions);
+  var cleaned = v8.cleanStack(parsed, glueUrl, RUNTIME_FRAMES);
   return this.internStack(cleaned.map(this.internFrame, this));
 };
 

@@ -126,18 +126,18 @@ function frameFromLocation(name, location) {
 //    goes by name, which is the only reliable way: binaryen inlines small
 //    one-caller functions (a `valloc` called once, say) whatever clang's
 //    noinline said, so the number of runtime frames varies. Without names
-//    it drops the leading frames of the runtime's own functions
-//    (`ownFunctions`, a Set of function indices: runtime/own_functions.c),
-//    or where they are not known `runtimeFrames` wasm frames,
+//    it drops `runtimeFrames` wasm frames, a best effort: right for
+//    malloc, one frame short where an entry point calls another
+//    (aligned_alloc, operator new); the program says once that it has no
+//    names. (Knowing the runtime's functions by their table index was
+//    tried: taking their addresses changed how binaryen inlined the app's
+//    own code, so its stacks lost frames.)
 //  - drops JS frames of the Emscripten glue (`glueUrl`) and of node internals
 //    anywhere; JS frames of the page's own scripts are kept as callers.
-function cleanStack(frames, glueUrl, runtimeFrames, ownFunctions) {
+function cleanStack(frames, glueUrl, runtimeFrames) {
   var i = 0;
   while (i < frames.length && !frames[i].wasm) i++;
-  if (i < frames.length && /^wasm-function\[/.test(frames[i].name)) {
-    if (!ownFunctions || !ownFunctions.size) i += runtimeFrames;
-    else while (i < frames.length && frames[i].wasm && ownFunctions.has(frames[i].funcIndex)) i++;
-  }
+  if (i < frames.length && /^wasm-function\[/.test(frames[i].name)) i += runtimeFrames;
   while (i < frames.length && isAllocatorWrapper(frames[i].name)) i++;
   var kept = [];
   var glue = [];

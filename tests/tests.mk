@@ -362,3 +362,7 @@ $(TEST_BUILD)/read_only_roots.nonames.js: tests/runtime/read_only_roots.c $(B)/e
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 -o $@
 test-programs: $(READ_ONLY_ROOTS)
+
+# emheap's tables per live block, dense and one block per 4 KiB
+# (tests/runtime/table_memory.c): exact mode, dlmalloc.
+test-programs: $(TEST_BUILD)/table_memory.dlmalloc.js

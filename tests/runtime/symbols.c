@@ -1,11 +1,10 @@
 /*
 ** symbols.c -- a module linked without a name section (no
 ** --profiling-funcs) and with --emit-symbol-map: the frames of its stacks
-** are named from the map, and each allocation is charged to its own
-** caller whichever entry point it went through (malloc, calloc,
-** aligned_alloc, memalign, realloc: a different number of the runtime's
-** frames above each). Each function has two callers, so that binaryen
-** inlines none of them. Prints "SNAPSHOT {...}".
+** are named from the map. It allocates through malloc, calloc,
+** aligned_alloc, memalign and realloc (a different number of the
+** runtime's frames above each). Each function has two callers, so that
+** binaryen inlines none of them. Prints "SNAPSHOT {...}".
 */
 #include <emscripten.h>
 #include <malloc.h>
