@@ -447,8 +447,10 @@ void emheap_blocks_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ct
     if (huge[k].addr) fn(&huge[k].serial, ctx);
 }
 
-/* Records b (its serial given); the rest as emheap_blocks_insert. */
-static inline int insert(emheap_block b, emheap_block *stale) {
+/* Records b (its serial given); the rest as emheap_blocks_insert. Inlined
+** by force: with two callers clang kept it a function of its own, and
+** micro cost 2.37x forwarding only against 2.12x (paired, node). */
+static inline __attribute__((always_inline)) int insert(emheap_block b, emheap_block *stale) {
   stale->addr = 0;
   uint32_t addr = b.addr, site = emheap_block_site(&b), slack = emheap_block_slack(&b);
   if (__builtin_expect(b.size >= EMHEAP_HUGE_BLOCK, 0)) return insert_huge(b, stale);
