@@ -64,10 +64,12 @@ test('DWARF inside the module (-g): read from the bytes themselves', () => {
 
 test('nothing to read: nulls, never an exception', async () => {
   const warnings = [];
-  assert.deepEqual(fromFile(path.join(BUILD, 'no-such.wasm'), nodeHost(warnings)), {functionNames: null, sourceLines: null});
-  assert.deepEqual(fromBytes(new Uint8Array([1, 2, 3]), () => {}), {functionNames: null, sourceLines: null});
+  const nothing = {functionNames: null, sourceLines: null, readOnlyData: {unknown: "the module's bytes could not be read"},
+    moduleRead: false};
+  assert.deepEqual(fromFile(path.join(BUILD, 'no-such.wasm'), nodeHost(warnings)), nothing);
+  assert.deepEqual(fromBytes(new Uint8Array([1, 2, 3]), () => {}), nothing);
   assert.deepEqual(await fromUrl('file:///build/tests/no-such.wasm', {fetch: fileFetch([]), warn: () => {}}),
-    {functionNames: null, sourceLines: null});
+    nothing);
   assert.deepEqual(await fromUrl('https://example.invalid/app.wasm', {fetch: () => Promise.reject(new Error('offline')), warn: () => {}}),
-    {functionNames: null, sourceLines: null});
+    nothing);
 });
