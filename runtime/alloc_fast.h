@@ -90,9 +90,9 @@ enum {
 /* record.c: the slow paths. */
 void *emheap_record_new(void *p, uint32_t u, uint32_t n, uint64_t *calls);
 void emheap_forget(void *p, uint32_t u, uint64_t *calls);
-/* realloc's old block out of the books, and back in if the resize failed
-** (which counts a failed call of `calls`). */
-void emheap_take_out(void *p, emheap_taken *taken);
+/* realloc's old block (u usable bytes) out of the books, and back in if
+** the resize failed (which counts a failed call of `calls`). */
+void emheap_take_out(void *p, uint32_t u, emheap_taken *taken);
 void emheap_put_back(void *p, const emheap_taken *taken, uint64_t *calls);
 /* Counts a call that allocated or freed nothing, and its outcome counter
 ** (failed_allocs, invalid_frees) unless NULL. */

@@ -53,12 +53,12 @@ static int ensure_on(void) {
   return emheap_on;
 }
 
-/* Helpers that can be on the stack when the allocator fails carry the
-** emheap_ prefix: the out-of-memory report's stack leaves out frames so
-** named (jslib/v8_stack.js isAllocatorWrapper). */
 /* For the calls refused before any allocation: is emheap counting? */
 static int counting(void) { return emheap_on || ensure_on(); }
 
+/* Helpers that can be on the stack when the allocator fails carry the
+** emheap_ prefix: the out-of-memory report's stack leaves out frames so
+** named (jslib/v8_stack.js isAllocatorWrapper). */
 static void *emheap_failed(uint64_t *calls) {
   emheap_count_call(calls, &C->failed_allocs);
   return NULL;
@@ -189,7 +189,7 @@ void *realloc(void *ptr, size_t size) {
   ** and counts come back. */
   uint32_t old_usable = emheap_usable_size(ptr);
   emheap_taken taken;
-  emheap_take_out(ptr, &taken);
+  emheap_take_out(ptr, old_usable, &taken);
   void *p = emheap_allocator_resize(ptr, size, old_usable);
   if (!p) {
     emheap_put_back(ptr, &taken, &C->realloc_calls);

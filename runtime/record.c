@@ -273,8 +273,7 @@ __attribute__((noinline)) void emheap_forget(void *p, uint32_t u, uint64_t *call
   if (EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_clear(p);
 }
 
-__attribute__((noinline)) void emheap_take_out(void *p, emheap_taken *taken) {
-  uint32_t u = emheap_usable_size(p);
+__attribute__((noinline)) void emheap_take_out(void *p, uint32_t u, emheap_taken *taken) {
   if (!emheap_needs_lookup(p)) {
     emheap_count_unrecorded_free(u, NULL);
     taken->kind = EMHEAP_TAKEN_UNRECORDED;

@@ -21,6 +21,8 @@ var sections = require('./wasm_sections');
 var DATA_SEGMENT_NAMES = 9; // name section subsection
 var FUNCTION_NAMES = 1;
 
+// A position in the module's bytes; unsigned LEB128 as wasm_sections.js
+// reads it (the name section's reader), signed for i32.const.
 function Reader(bytes, pos) {
   this.b = bytes;
   this.pos = pos || 0;
@@ -30,13 +32,7 @@ Reader.prototype.u8 = function () {
   return this.b[this.pos++];
 };
 Reader.prototype.u32 = function () {
-  var result = 0;
-  for (var shift = 0; shift < 35; shift += 7) {
-    var b = this.u8();
-    result += (b & 0x7f) * Math.pow(2, shift);
-    if (!(b & 0x80)) return result;
-  }
-  throw new Error('bad LEB128');
+  return sections.readLEB(this.b, this);
 };
 Reader.prototype.s32 = function () {
   var result = 0;

@@ -102,5 +102,5 @@ function functionNames(sections) {
 
 module.exports = {
   customSections: customSections, codeSectionStart: codeSectionStart, sourceMappingURL: sourceMappingURL,
-  externalDebugInfoURL: externalDebugInfoURL, functionNames: functionNames, readName: readName,
+  externalDebugInfoURL: externalDebugInfoURL, functionNames: functionNames, readName: readName, readLEB: readLEB,
 };
