@@ -78,6 +78,17 @@ emheapAddToLibrary({
         buffer: EMHEAP.buffer,
         stateAddress: EMHEAP.stateAddress,
         rootsNow: function () { return _emheap_roots_now(); },
+        // The runtime's two marker functions (runtime/code_first.c) in each
+        // form Emscripten holds exports in: its JS variable (3.1.x: a lazy
+        // stub until first called) and the raw exports object (wasmExports
+        // from 3.1.4x on; reading Module.asm there aborts with ASSERTIONS).
+        runtimeCodeExports: function () {
+          var raw = typeof wasmExports !== 'undefined' ? wasmExports : Module['asm'];
+          return {
+            first: [typeof _emheap_code_first === 'function' ? _emheap_code_first : null, raw && raw['emheap_code_first']],
+            last: [typeof _emheap_code_last === 'function' ? _emheap_code_last : null, raw && raw['emheap_code_last']],
+          };
+        },
         pthreads: EMHEAP.pthreads,
         // Emscripten keeps Module.wasmBinary in a variable of that name
         // (with ASSERTIONS a later read of the Module property aborts).
@@ -229,7 +240,7 @@ emheapAddToLibrary({
     },
   },
 
-  emheap_js_attach__deps: ['$EMHEAP', 'emheap_cc_lo', 'emheap_cc_hi', 'emheap_cc_js', 'emheap_cc_set_js', 'emheap_thread_data_freed', 'emheap_thread_starts', 'emheap_state_address', 'emheap_roots_now'],
+  emheap_js_attach__deps: ['$EMHEAP', 'emheap_cc_lo', 'emheap_cc_hi', 'emheap_cc_js', 'emheap_cc_set_js', 'emheap_thread_data_freed', 'emheap_thread_starts', 'emheap_state_address', 'emheap_roots_now', 'emheap_code_first', 'emheap_code_last'],
   emheap_js_attach__sig: 'vp',
   emheap_js_attach: function (state) {
     EMHEAP.state = state;

@@ -90,17 +90,20 @@ function impossibleRequestHandler(p, host) {
 
 // The failed allocation's stack as its caller sees it: taken inside the
 // allocator (sbrk, dlmalloc's or emmalloc's own functions, then malloc or
-// operator new), it starts with frames a site's stack never has. Everything
-// up to the first run of allocator entry points goes; a stack with none
+// operator new), it starts with frames a site's stack never has. Where the
+// table knows the runtime's functions (runtime_code.js) its cleaning has
+// dropped them and all leaf-side of them already; elsewhere everything up
+// to the first run of allocator entry points goes, and a stack with none
 // (no function names) is kept whole. On a worker, the JS frames at the
 // root end are the worker's start-up plumbing (its onmessage), not a
-// caller, and go too, as they do from a worker's sites
-// (stack_table.js capturePairs). stack: frame indices, leaf first.
-function callerFrames(stack, frames, onWorker) {
-  var first = -1;
-  for (var i = 0; i < stack.length && first < 0; i++) if (isAllocatorWrapper(frames[stack[i]].name)) first = i;
-  var end = first;
-  while (end >= 0 && end < stack.length && isAllocatorWrapper(frames[stack[end]].name)) end++;
+// caller, and go too, as they do from a worker's sites (stack_table.js
+// capturePairs). stack: frame indices, leaf first.
+function callerFrames(stack, frames, onWorker, cleaned) {
+  var end = -1;
+  if (!cleaned) {
+    for (var i = 0; i < stack.length && end < 0; i++) if (isAllocatorWrapper(frames[stack[i]].name)) end = i;
+    while (end >= 0 && end < stack.length && isAllocatorWrapper(frames[stack[end]].name)) end++;
+  }
   var out = stack.slice(Math.max(end, 0));
   if (onWorker) while (out.length > 1 && frames[out[out.length - 1]].funcIndex === undefined) out.pop();
   return out;
@@ -111,7 +114,7 @@ function callerFrames(stack, frames, onWorker) {
 // out. -> frame indices into table.frames, leaf first ([] if none).
 function allocationStack(table, above, onWorker) {
   var id = table.resolve(table.capture(above));
-  return id ? callerFrames(table.stacks[id].frames, table.frames, onWorker) : [];
+  return id ? callerFrames(table.stacks[id].frames, table.frames, onWorker, !!table.runtimeCode) : [];
 }
 
 module.exports = {outOfMemoryHandler: outOfMemoryHandler, impossibleRequestHandler: impossibleRequestHandler, callerFrames: callerFrames, allocationStack: allocationStack};

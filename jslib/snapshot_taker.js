@@ -5,7 +5,7 @@
 // page a slice at a time (snapshotInSlices) so that a million sites never
 // block the page for seconds.
 //
-// host (from the library): {buffer(), stateAddress(), rootsNow(),
+// host (from the library): {buffer(), stateAddress(), rootsNow(), runtimeCodeExports(),
 // pthreads(), runtimeInitialized(), onWorker, wasmBinaryFile()};
 // parts: {env, settings, debugInfo (debug_info_loader.js), contexts
 // (contexts_loader.js), timeline() (timeline.js startTimeline's, or null),
@@ -17,6 +17,7 @@ var snapshotModule = require('./snapshot');
 var heapScan = require('./heap_scan');
 var StackTable = require('./stack_table').StackTable;
 var moduleSource = require('./module_source');
+var runtimeCode = require('./runtime_code').runtimeCode;
 var wrappers = require('../model/wrappers');
 var heapSection = require('../model/heap_section');
 var steps = require('../model/steps');
@@ -40,6 +41,9 @@ function snapshotTaker(host, parts) {
       if (!stacks) {
         stacks = new StackTable(moduleSource.moduleName(host), parts.settings.config().stackDepth);
         stacks.contexts = parts.contexts.contexts;
+        if (host.runtimeCodeExports) {
+          stacks.runtimeCodeSource = function () { return runtimeCode(host.runtimeCodeExports()); };
+        }
       }
       return stacks;
     },

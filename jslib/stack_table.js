@@ -34,10 +34,6 @@ var IntHash = require('./int_hash').IntHash;
 var siteKey = require('../model/names').siteKey;
 var ShardedMap = require('../model/sharded_map').ShardedMap;
 
-// How many of the runtime's own wasm frames lead a stack (the capture and
-// the entry point), for a module without names: a best effort (see
-// v8_stack.js cleanStack).
-var RUNTIME_FRAMES = 2;
 // Frames taken per allocation: V8 walks each one, so the cost of exact-JS
 // mode grows with it. 64 keeps whole stacks of most C++ apps; a user may
 // trade depth for speed (stackDepth option). Leaf frames are kept first, so
@@ -93,6 +89,11 @@ function StackTable(moduleName, stackDepth) {
   // and the rewrite's entry functions are left out when a stack is
   // resolved; capture(above, true) also finds the activation's root.
   this.contexts = null;
+  // Where the runtime's own functions are (runtime_code.js): {first, last},
+  // asked of runtimeCodeSource (a function, set by the snapshot taker) until
+  // the module is there to say.
+  this.runtimeCode = null;
+  this.runtimeCodeSource = null;
   this.lastRoot = 0;           // capture(above, true): the JSID (see rootOfText)
   this.captures = 0;           // stacks taken (calling contexts take one per new context)
   this.rootByText = new Map(); // text path: outer frames' text -> JSID
@@ -387,7 +388,8 @@ StackTable.prototype.internParsed = function (parsed) {
   if (this.contexts) parsed = this.originalFrames(parsed);
   parsed = foldRecursion(parsed);
   var glueUrl = parsed.length && !parsed[0].wasm ? parsed[0].url : this.glueUrl || '';
-  var cleaned = v8.cleanStack(parsed, glueUrl, RUNTIME_FRAMES);
+  if (!this.runtimeCode && this.runtimeCodeSource) this.runtimeCode = this.runtimeCodeSource();
+  var cleaned = v8.cleanStack(parsed, glueUrl, this.runtimeCode);
   return this.internStack(cleaned.map(this.internFrame, this));
 };
 
@@ -481,7 +483,6 @@ StackTable.prototype.internFunction = function (funcIndex, name) {
 module.exports = {
   StackTable: StackTable,
   TRUNCATED: TRUNCATED,
-  RUNTIME_FRAMES: RUNTIME_FRAMES,
   DEFAULT_STACK_DEPTH: DEFAULT_STACK_DEPTH,
   MAX_STACK_DEPTH: MAX_STACK_DEPTH,
 };

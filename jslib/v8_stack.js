@@ -13,6 +13,8 @@
 var WASM_LOCATION = /^(.*):wasm-function\[(\d+)\]:0x([0-9a-fA-F]+)$/;
 var JS_LOCATION = /^(.*):(\d+):(\d+)$/;
 
+var inRuntimeCode = require('./runtime_code').inRuntimeCode;
+
 // Functions that only pass a request on to the allocator: the call site is
 // the first frame below them. Names as the wasm name section spells them
 // (C names, Itanium-mangled C++ names) or demangled.
@@ -121,23 +123,28 @@ function frameFromLocation(name, location) {
 
 // Keeps the frames a user wants to see, leaf first:
 //  - drops everything leaf-side of the first wasm frame (the JS capture code),
-//  - drops emheap's own frames and allocator wrappers up to the first real
-//    caller. With a name section (emheap-config adds --profiling-funcs) this
-//    goes by name, which is the only reliable way: binaryen inlines small
-//    one-caller functions (a `valloc` called once, say) whatever clang's
-//    noinline said, so the number of runtime frames varies. Without names
-//    it drops `runtimeFrames` wasm frames, a best effort: right for
-//    malloc, one frame short where an entry point calls another
-//    (aligned_alloc, operator new); the program says once that it has no
-//    names. (Knowing the runtime's functions by their table index was
-//    tried: taking their addresses changed how binaryen inlined the app's
-//    own code, so its stacks lost frames.)
+//  - drops the first run of the runtime's own frames (runtimeCode: the
+//    range of its functions, runtime_code.js) and the wasm frames
+//    leaf-side of it (the allocator's, for a failure inside it), known by
+//    their function index, names or not; binaryen inlines small one-caller
+//    functions whatever clang's noinline said, so which of them are left
+//    varies from module to module,
+//  - drops allocator wrappers by name (libc++abi's operator new, dlmalloc's
+//    functions, emheap's own where runtimeCode is not known) up to the
+//    first real caller,
 //  - drops JS frames of the Emscripten glue (`glueUrl`) and of node internals
 //    anywhere; JS frames of the page's own scripts are kept as callers.
-function cleanStack(frames, glueUrl, runtimeFrames) {
+function cleanStack(frames, glueUrl, runtimeCode) {
   var i = 0;
   while (i < frames.length && !frames[i].wasm) i++;
-  if (i < frames.length && /^wasm-function\[/.test(frames[i].name)) i += runtimeFrames;
+  if (runtimeCode) {
+    var j = i;
+    while (j < frames.length && frames[j].wasm && !inRuntimeCode(runtimeCode, frames[j])) j++;
+    if (j < frames.length && inRuntimeCode(runtimeCode, frames[j])) {
+      while (j < frames.length && inRuntimeCode(runtimeCode, frames[j])) j++;
+      i = j;
+    }
+  }
   while (i < frames.length && isAllocatorWrapper(frames[i].name)) i++;
   var kept = [];
   var glue = [];

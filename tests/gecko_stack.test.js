@@ -66,7 +66,7 @@ test('stack_text reads Firefox text whole, and V8 text by its "at" lines', () =>
 });
 
 test('cleaning a Firefox malloc stack keeps the C caller and the page handler', () => {
-  const kept = cleanStack(parseStackText(MALLOC_STACK), GLUE, 2);
+  const kept = cleanStack(parseStackText(MALLOC_STACK), GLUE, null);
   assert.deepEqual(kept.map((f) => f.name), ['leak_memory', 'onclick']);
 });
 

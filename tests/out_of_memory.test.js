@@ -46,6 +46,11 @@ test("the failed allocation's stack starts at its caller: the allocator's own fr
     {name: 'self.onmessage', file: 'app.worker.js'}, {name: 'MessagePort.<anonymous>', file: 'app.worker.js'}];
   assert.deepEqual(callerFrames([0, 1, 2, 3, 4], onWorker, true), [1, 2]);
   assert.deepEqual(callerFrames([0, 1, 2, 3, 4], onWorker, false), [1, 2, 3, 4]);
+  // cleaned by the runtime's function range already: a wrapper's name
+  // further down (an allocator<T>::allocate at -O0) is the program's frame
+  const layered = ['make_node', 'std::__2::allocator<int>::allocate(unsigned long)', 'main'].map((name) => ({name}));
+  assert.deepEqual(callerFrames([0, 1, 2], layered, false, true), [0, 1, 2]);
+  assert.deepEqual(callerFrames([0, 1, 2], layered, false, false), [2], 'by name alone');
 });
 
 // A profiler whose snapshot is `snapshot`, and what its parts were asked.

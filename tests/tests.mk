@@ -131,10 +131,11 @@ $(TEST_BUILD)/exhaustion.%.js: tests/runtime/exhaustion.c $(B)/emheap.o $(RUNTIM
 	  -sABORTING_MALLOC=0 -sMALLOC=$* -o $@
 
 # Without a name section (no --profiling-funcs): frames must still read
-# wasm-function[N].
+# wasm-function[N]. The symbol map beside it is the test's answer key (the
+# test runs a copy without it).
 $(TEST_BUILD)/cpp_new.nonames.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 -o $@
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 --emit-symbol-map -o $@
 
 # A module without a name section (no --profiling-funcs): frames named
 # from the symbol map that --emit-symbol-map writes beside it.
@@ -360,7 +361,7 @@ $(TEST_BUILD)/read_only_roots.threads.js: tests/runtime/read_only_roots.c $(B)/e
 	  --profiling-funcs $(THREAD_FLAGS) -o $@
 $(TEST_BUILD)/read_only_roots.nonames.js: tests/runtime/read_only_roots.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 -o $@
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 --emit-symbol-map -o $@
 test-programs: $(READ_ONLY_ROOTS)
 
 # emheap's tables per live block, dense and one block per 4 KiB

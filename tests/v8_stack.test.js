@@ -85,22 +85,50 @@ const STACK = [
 ].join('\n');
 
 test('cleaning drops capture code, runtime, wrappers and glue; keeps page JS', () => {
-  const kept = cleanStack(parseStackText(STACK), GLUE, 2);
+  const kept = cleanStack(parseStackText(STACK), GLUE, null);
   assert.deepEqual(kept.map((f) => f.name), ['make_node', 'main', 'HTMLButtonElement.onclick']);
 });
 
 test('cleaning goes by name: an inlined runtime frame does not eat the caller', () => {
   // binaryen may inline emheap_current_site into malloc, or valloc into main.
   const inlined = STACK.split('\n').filter((l) => !l.includes('emheap_current_site')).join('\n');
-  const kept = cleanStack(parseStackText(inlined), GLUE, 2);
+  const kept = cleanStack(parseStackText(inlined), GLUE, null);
   assert.equal(kept[0].name, 'make_node');
 });
 
-test('without names, the runtime frames are dropped by count', () => {
-  const noNames = STACK.replace(/at (\w+) \((http[^)]*wasm-function[^)]*)\)/g, 'at $2');
-  const kept = cleanStack(parseStackText(noNames), GLUE, 2);
-  assert.equal(kept[0].name, 'wasm-function[50]'); // operator new, unnamed, cannot be recognized
-  assert.equal(kept.length, 4);
+// The STACK's runtime (emheap_current_site, malloc, _Znwm) is functions
+// 40 to 50 of its module, as runtime/code_first.c and code_last.c mark it.
+const RUNTIME = {first: 39, last: 51};
+const unnamed = (text) => text.replace(/at (\w+) \((http[^)]*wasm-function[^)]*)\)/g, 'at $2');
+
+test('without names, the runtime frames are known by their function index', () => {
+  const kept = cleanStack(parseStackText(unnamed(STACK)), GLUE, RUNTIME);
+  assert.deepEqual(kept.map((f) => f.name), ['wasm-function[7]', 'wasm-function[8]', 'HTMLButtonElement.onclick']);
+  // without the range nothing tells them from the program's: kept, never
+  // a guessed count of them dropped
+  assert.equal(cleanStack(parseStackText(unnamed(STACK)), GLUE, null)[0].name, 'wasm-function[40]');
+});
+
+test('the runtime inlined into its caller: the caller is the first frame kept', () => {
+  // malloc inlined into make_node: from emheap_current_site straight to it
+  const inlined = unnamed(STACK.split('\n').filter((l) => !/at (malloc|_Znwm) /.test(l)).join('\n'));
+  assert.equal(cleanStack(parseStackText(inlined), GLUE, RUNTIME)[0].name, 'wasm-function[7]');
+});
+
+test("a failure inside the allocator: its frames and the runtime's go, the first run only", () => {
+  const inAllocator = unnamed([
+    'Error',
+    `    at abortOnCannotGrowMemory (${GLUE}:1:50)`,
+    '    at sbrk (http://127.0.0.1:8000/app.wasm:wasm-function[70]:0x1900)',
+    '    at dlmalloc (http://127.0.0.1:8000/app.wasm:wasm-function[71]:0x1a00)',
+    '    at malloc (http://127.0.0.1:8000/app.wasm:wasm-function[41]:0x950)',
+    '    at new_handler (http://127.0.0.1:8000/app.wasm:wasm-function[9]:0x300)',
+    '    at _Znwm (http://127.0.0.1:8000/app.wasm:wasm-function[50]:0xa00)',
+    '    at make_node (http://127.0.0.1:8000/app.wasm:wasm-function[7]:0x120)',
+  ].join('\n'));
+  // the app's new handler, called by operator new, allocated: both stay
+  assert.deepEqual(cleanStack(parseStackText(inAllocator), GLUE, RUNTIME).map((f) => f.name),
+    ['wasm-function[9]', 'wasm-function[50]', 'wasm-function[7]']);
 });
 
 test('a block allocated from JS keeps the glue function that asked', () => {
@@ -112,7 +140,7 @@ test('a block allocated from JS keeps the glue function that asked', () => {
     `    at stringToNewUTF8 (${GLUE}:1:700)`,
     `    at ccall (${GLUE}:1:800)`,
   ].join('\n');
-  assert.deepEqual(cleanStack(parseStackText(fromJs), GLUE, 2).map((f) => f.name), ['stringToNewUTF8']);
+  assert.deepEqual(cleanStack(parseStackText(fromJs), GLUE, RUNTIME).map((f) => f.name), ['stringToNewUTF8']);
 });
 
 test('StackTable interns frames and stacks; the call site key names the first real frame', () => {

@@ -7,6 +7,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
+const os = require('os');
 const {runWasmProgram} = require('../lib/run_wasm');
 const {validateSnapshot} = require('../lib/schemas');
 const {scanCaveat} = require('../../model/heap_section');
@@ -221,8 +222,24 @@ for (const allocator of ['dlmalloc', 'emmalloc', 'mimalloc']) {
   });
 }
 
-test('a build without names: frames read wasm-function[N], never empty', () => {
-  const r = runWasmProgram(path.join(BUILD, 'cpp_new.nonames.js'));
+// A module linked with --emit-symbol-map, run from a copy without the map:
+// its frames read wasm-function[N]. -> {r, indexOf: name -> N (the map)}.
+// (the map escapes characters of demangled names as \XX)
+function runWithoutSymbolMap(name, env) {
+  const unescapeSymbol = (fn) => fn.replace(/\\([0-9a-f]{2})/g, (m, hex) => String.fromCharCode(parseInt(hex, 16)));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-nomap-'));
+  try {
+    for (const ext of ['.js', '.wasm']) fs.copyFileSync(path.join(BUILD, name + ext), path.join(dir, name + ext));
+    const indexOf = new Map(fs.readFileSync(path.join(BUILD, name + '.js.symbols'), 'utf8').trim().split('\n')
+      .map((line) => line.split(':')).map(([i, fn]) => [unescapeSymbol(fn), Number(i)]));
+    return {r: runWasmProgram(path.join(dir, name + '.js'), {env}), indexOf};
+  } finally {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+}
+
+test('a build without names: frames read wasm-function[N], never empty; operator new is no site', () => {
+  const {r, indexOf} = runWithoutSymbolMap('cpp_new.nonames');
   assert.equal(r.status, 0, r.stderr);
   const snap = r.tagged.SNAPSHOT;
   assert.deepEqual(validateSnapshot(snap), []);
@@ -231,6 +248,15 @@ test('a build without names: frames read wasm-function[N], never empty', () => {
     assert.ok(f.name.length > 0);
     if (f.funcIndex !== undefined) assert.match(f.name, /^wasm-function\[\d+\]$/);
   }
+  // the runtime's frames (operator new is emheap's) are known without names
+  const nameOf = new Map([...indexOf].map(([fn, i]) => [i, fn]));
+  const runtime = [indexOf.get('emheap_code_first'), indexOf.get('emheap_code_last')];
+  assert.ok(runtime[0] < runtime[1], JSON.stringify(runtime));
+  const leaves = snap.sites.filter((s) => s.stack.length).map((s) => snap.frames[s.stack[0]].funcIndex);
+  for (const i of leaves) {
+    assert.ok(!(i >= runtime[0] && i <= runtime[1]) && !/^operator new/.test(nameOf.get(i)), `${nameOf.get(i)}: ${leaves.map((j) => nameOf.get(j))}`);
+  }
+  assert.ok(leaves.some((i) => nameOf.get(i) === 'build_list(int)'), leaves.map((j) => nameOf.get(j)).join(' '));
   // said once, with what to do
   assert.equal(r.stderr.split('emheap: this module has no function names (link with --profiling-funcs').length - 1, 1, r.stderr);
 });
@@ -356,22 +382,47 @@ test('a bad mode or interval from the environment is reported and ignored', () =
   assert.equal(r.tagged.SNAPSHOT.samplingInterval, 0);
 });
 
-test('a module without a name section: frames named from --emit-symbol-map', () => {
+// tests/runtime/symbols.c: which function asked for each size.
+const SYMBOLS_CALLERS = [
+  ['inner', [4096, 4104, 4112, 4120, 64, 72, 80, 88]],
+  ['by_calloc', [400, 800, 28]],
+  ['by_aligned_alloc', [6400, 12800, 448]],
+  ['by_memalign', [100, 200, 7]],
+  ['by_realloc', [103, 203, 10]],
+];
+const symbolsCaller = (bytes) => (SYMBOLS_CALLERS.find(([, sizes]) => sizes.includes(bytes)) || ['?'])[0];
+
+test('a module without a name section: frames named from --emit-symbol-map, each block at its own caller', () => {
   const r = runWasmProgram(path.join(BUILD, 'symbols.js'));
   assert.equal(r.status, 0, r.stderr);
   const snap = r.tagged.SNAPSHOT;
   assert.deepEqual(validateSnapshot(snap), []);
-  // (binaryen inlines some of the chain: which frames are left varies)
-  const names = snap.sites.flatMap((s) => s.stack.map((i) => snap.frames[i].name));
-  assert.ok(names.length >= 8, names.join(' '));
-  const known = ['inner', 'middle', 'outer', 'main', 'by_calloc', 'by_aligned_alloc', 'by_memalign', 'by_realloc'];
-  for (const name of names) assert.ok(known.includes(name), `${name}: ${names.join(' ')}`);
-  // (without names in the module, the runtime's frames are dropped by a
-  // count, which inlining makes wrong for some entry points: which frames
-  // lead is not asserted; docs/compatibility.md says so)
+  const leaves = snap.sites.map((s) => [s.totalBytes, snap.frames[s.stack[0]].name]);
+  assert.equal(leaves.length, 20, JSON.stringify(leaves));
+  // the runtime's frames are known by their function index, however many
+  // of them inlining left: each entry point's block at its caller
+  for (const [bytes, leaf] of leaves) assert.equal(leaf, symbolsCaller(bytes), `${bytes} B: ${JSON.stringify(leaves)}`);
   // the symbol map names the frames: nothing to say
   assert.ok(!/no function names/.test(r.stderr), r.stderr);
 });
+
+for (const contexts of ['on', 'off']) {
+  test(`without names or a symbol map (contexts ${contexts}), a calloc leak is charged to its own caller`, () => {
+    // the same module without its map: frames read wasm-function[N], and N
+    // is the caller's index in the map left behind
+    const {r, indexOf} = runWithoutSymbolMap('symbols', {EMHEAP_MODE: 'exact', EMHEAP_CONTEXTS: contexts});
+    assert.equal(r.status, 0, r.stderr);
+    const snap = r.tagged.SNAPSHOT;
+    assert.equal(snap.sites.length, 20);
+    for (const s of snap.sites) {
+      const leaf = snap.frames[s.stack[0]];
+      const caller = symbolsCaller(s.totalBytes);
+      assert.equal(leaf.name, `wasm-function[${indexOf.get(caller)}]`, `${s.totalBytes} B from ${caller}`);
+      assert.equal(leaf.funcIndex, indexOf.get(caller));
+    }
+    assert.equal(r.stderr.split('emheap: this module has no function names').length - 1, 1, r.stderr);
+  });
+}
 
 test('pause/resume (C and JS): paused blocks go to site 0, counters and frees stay exact', () => {
   const r = runWasmProgram(path.join(BUILD, 'pause.dlmalloc.js'));

@@ -3,8 +3,10 @@
 ** --profiling-funcs) and with --emit-symbol-map: the frames of its stacks
 ** are named from the map. It allocates through malloc, calloc,
 ** aligned_alloc, memalign and realloc (a different number of the
-** runtime's frames above each). Each function has two callers, so that
-** binaryen inlines none of them. Prints "SNAPSHOT {...}".
+** runtime's frames above each, inlined or not). Each function has two
+** callers, so that binaryen inlines none of them. Every size is asked for
+** by one function only, so a block's size says which function asked.
+** Prints "SNAPSHOT {...}".
 */
 #include <emscripten.h>
 #include <malloc.h>
@@ -19,7 +21,7 @@ __attribute__((noinline)) void outer(size_t n) { middle(n); middle(n + 16); }
 __attribute__((noinline)) void by_calloc(size_t n) { sink = calloc(n, 4); }
 __attribute__((noinline)) void by_aligned_alloc(size_t n) { sink = aligned_alloc(64, n * 64); }
 __attribute__((noinline)) void by_memalign(size_t n) { sink = memalign(128, n); }
-__attribute__((noinline)) void by_realloc(size_t n) { sink = realloc(NULL, n); }
+__attribute__((noinline)) void by_realloc(size_t n) { sink = realloc(NULL, n + 3); }
 
 int main(void) {
   outer(4096);
