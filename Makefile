@@ -29,16 +29,17 @@ RUNTIME_EXTRAS := $(B)/emheap-mt.o \
 RUNTIME_CFLAGS := $(shell $(NODE) runtime/build.js --print cflags) -Werror
 
 JSLIB_SRC := jslib/library_emheap.js jslib/bundle.js $(wildcard jslib/*.js) $(wildcard formats/*.js) \
-  $(wildcard model/*.js) $(wildcard output/*.js) $(wildcard symbolize/*.js)
-SHELL_JS := shell/emheap-shell.js
+  $(wildcard model/*.js) $(wildcard output/*.js) $(wildcard symbolize/*.js) shell/emheap-shell.js
+# The page code and key bindings (--extern-pre-js), written with the library.
+PAGE_JS := $(B)/emheap_page.js
 
 # What `bin/emheap-config --ldflags` prints, spelled with relative paths.
-EMHEAP_LDFLAGS = $(B)/emheap.o --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) --profiling-funcs
+EMHEAP_LDFLAGS = $(B)/emheap.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) --profiling-funcs
 
 .PHONY: all runtime samples test serve clean test-emscripten-current
 all: runtime samples
 
-runtime: $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
+runtime: $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS)
 
 $(B)/obj/%.o: runtime/%.c $(RUNTIME_HDR) runtime/build.js
 	@mkdir -p $(dir $@)
@@ -60,6 +61,8 @@ $(B)/emheap_mode_%.o: $(B)/obj/mode_%.o
 
 $(B)/library_emheap.js: $(JSLIB_SRC)
 	$(NODE) jslib/bundle.js $@
+
+$(PAGE_JS): $(B)/library_emheap.js
 
 include third_party/third_party.mk
 include samples/samples.mk

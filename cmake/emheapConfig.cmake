@@ -39,7 +39,7 @@ if(NOT _emheap_rc EQUAL 0)
   return()
 endif()
 
-foreach(_emheap_file emheap.o emheap-mt.o library_emheap.js)
+foreach(_emheap_file emheap.o emheap-mt.o library_emheap.js emheap_page.js)
   if(NOT EXISTS "${_emheap_dir}/${_emheap_file}")
     set(${CMAKE_FIND_PACKAGE_NAME}_FOUND FALSE)
     set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE "${_emheap_dir}/${_emheap_file} is missing: run `make` in ${_emheap_root}")
@@ -56,12 +56,12 @@ function(_emheap_add_target name mt)
   endif()
   set(objects "${_emheap_dir}/emheap${mt}.o")
   set(library "${_emheap_dir}/library_emheap.js")
-  set(shell "${_emheap_root}/shell/emheap-shell.js")
+  set(page "${_emheap_dir}/emheap_page.js")
   add_library(emheap::${name} INTERFACE IMPORTED)
   set_target_properties(emheap::${name} PROPERTIES
     INTERFACE_INCLUDE_DIRECTORIES "${_emheap_root}/runtime"
-    INTERFACE_LINK_OPTIONS "${objects};SHELL:--js-library \"${library}\";SHELL:--extern-post-js \"${shell}\";--profiling-funcs"
-    INTERFACE_LINK_DEPENDS "${objects};${library};${shell}")
+    INTERFACE_LINK_OPTIONS "${objects};SHELL:--js-library \"${library}\";SHELL:--extern-pre-js \"${page}\";--profiling-funcs"
+    INTERFACE_LINK_DEPENDS "${objects};${library};${page}")
 endfunction()
 
 _emheap_add_target(emheap "")

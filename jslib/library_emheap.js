@@ -6,9 +6,12 @@
 // that does the rest (jslib/page.js: settings, snapshots, the console API,
 // saving files, the leak report), which node tests run with a fake host.
 //
-// Not used as is: `make` runs jslib/bundle.js, which bundles jslib/page.js
-// and all it requires as EMHEAP_PAGE_SOURCE in front of this file and
-// writes build/library_emheap.js, the file that emcc --js-library gets.
+// Not used as is: `make` runs jslib/bundle.js, which writes
+// build/library_emheap.js (this file after EMHEAP_PAGE_KEY, the name the page
+// code goes by), the file that emcc --js-library gets, and
+// build/emheap_page.js (jslib/page.js and all it requires, bundled), the
+// file that emcc --extern-pre-js gets. The page code is reached through
+// quoted names only: Closure (--closure 1) renames the others.
 //
 // Conventions follow Emscripten's own src/lib/lib*.js: one `$EMHEAP` object
 // holding the state, imports that depend on it via __deps, and a __postset
@@ -45,7 +48,9 @@ if (!((typeof PTHREADS !== 'undefined' && PTHREADS) || (typeof USE_PTHREADS !== 
 }
 
 emheapAddToLibrary({
-  $emheapPage: '=' + EMHEAP_PAGE_SOURCE,
+  // The page code, which emheap_page.js (--extern-pre-js) put on globalThis
+  // under this build's name (jslib/bundle.js); undefined if it is missing.
+  $emheapPage: '=globalThis[' + JSON.stringify(EMHEAP_PAGE_KEY) + ']',
 
   // addOnExit and wasmTable are globals in Emscripten 3.1.x and library
   // symbols, included on request, in later versions (src/lib/libcore.js):
@@ -60,9 +65,18 @@ emheapAddToLibrary({
     profiler: null, // jslib/page.js createProfiler's
 
     install: function () {
-      var p = EMHEAP.profiler = emheapPage.createProfiler(EMHEAP.host(), globalThis);
-      Module['emheap'] = p.api;
-      globalThis['emheap'] = p.api;
+      if (!emheapPage || typeof emheapPage['createProfiler'] !== 'function') {
+        // emheap's page code (--extern-pre-js emheap_page.js) is not in
+        // this program's JS, or is another build's: the runtime counts,
+        // nothing reads it, and the program runs as it would.
+        var say = typeof err === 'function' ? err : console.warn;
+        say('emheap: the page code of this build of emheap is missing from the program\'s JS ' +
+          '(link with $(emheap-config --ldflags): it adds --extern-pre-js emheap_page.js): emheap is off');
+        return;
+      }
+      var p = EMHEAP.profiler = emheapPage['createProfiler'](EMHEAP.host(), globalThis);
+      Module['emheap'] = p['api'];
+      globalThis['emheap'] = p['api'];
       EMHEAP.watchThreadStarts();
       EMHEAP.installContexts();
     },
@@ -71,32 +85,32 @@ emheapAddToLibrary({
     host: function () {
       var onWorker = typeof ENVIRONMENT_IS_PTHREAD !== 'undefined' && !!ENVIRONMENT_IS_PTHREAD;
       return {
-        Module: Module,
-        onWorker: onWorker,
+        'Module': Module,
+        'onWorker': onWorker,
         // node's require: a module of the ES6 build makes its own
-        require: typeof require === 'function' ? require : null,
-        buffer: EMHEAP.buffer,
-        stateAddress: EMHEAP.stateAddress,
-        rootsNow: function () { return _emheap_roots_now(); },
+        'require': typeof require === 'function' ? require : null,
+        'buffer': EMHEAP.buffer,
+        'stateAddress': EMHEAP.stateAddress,
+        'rootsNow': function () { return _emheap_roots_now(); },
         // The runtime's two marker functions (runtime/code_first.c) in each
         // form Emscripten holds exports in: its JS variable (3.1.x: a lazy
         // stub until first called) and the raw exports object (wasmExports
         // from 3.1.4x on; reading Module.asm there aborts with ASSERTIONS).
-        runtimeCodeExports: function () {
+        'runtimeCodeExports': function () {
           var raw = typeof wasmExports !== 'undefined' ? wasmExports : Module['asm'];
           return {
-            first: [typeof _emheap_code_first === 'function' ? _emheap_code_first : null, raw && raw['emheap_code_first']],
-            last: [typeof _emheap_code_last === 'function' ? _emheap_code_last : null, raw && raw['emheap_code_last']],
+            'first': [typeof _emheap_code_first === 'function' ? _emheap_code_first : null, raw && raw['emheap_code_first']],
+            'last': [typeof _emheap_code_last === 'function' ? _emheap_code_last : null, raw && raw['emheap_code_last']],
           };
         },
-        pthreads: EMHEAP.pthreads,
+        'pthreads': EMHEAP.pthreads,
         // Emscripten keeps Module.wasmBinary in a variable of that name
         // (with ASSERTIONS a later read of the Module property aborts).
-        wasmBinary: function () { return typeof wasmBinary !== 'undefined' ? wasmBinary : undefined; },
+        'wasmBinary': function () { return typeof wasmBinary !== 'undefined' ? wasmBinary : undefined; },
         // Emscripten 3.1.x sets wasmBinaryFile when the JS loads, on every
         // thread; 4.x sets it lazily from findWasmBinary(), and not at all
         // on pthread workers.
-        wasmBinaryFile: function () {
+        'wasmBinaryFile': function () {
           var src = typeof wasmBinaryFile !== 'undefined' ? wasmBinaryFile : undefined;
           if ((src === undefined || src === null) && typeof findWasmBinary === 'function') {
             try {
@@ -107,19 +121,19 @@ emheapAddToLibrary({
           }
           return src;
         },
-        runtimeInitialized: function () {
+        'runtimeInitialized': function () {
           return typeof runtimeInitialized !== 'undefined' ? !!runtimeInitialized : true;
         },
-        addOnExit: function (fn) {
+        'addOnExit': function (fn) {
           if (typeof addOnExit === 'function') addOnExit(fn);
           else if (typeof __ATEXIT__ !== 'undefined') __ATEXIT__.unshift(fn);
         },
-        err: function (text) {
+        'err': function (text) {
           if (typeof err === 'function') err(text);
           else console.warn(text);
         },
         // the most the wasm memory may grow to (0: not known)
-        heapMax: function () {
+        'heapMax': function () {
           return typeof _emscripten_get_heap_max === 'function' ? _emscripten_get_heap_max() : 0;
         },
       };
@@ -131,13 +145,13 @@ emheapAddToLibrary({
     // worker instantiates the module the main thread compiled, and only
     // learns the offsets.
     installContexts: function () {
-      var loader = EMHEAP.profiler.contexts;
+      var loader = EMHEAP.profiler['contexts'];
       var theirs = Module['instantiateWasm'];
       if (typeof ENVIRONMENT_IS_PTHREAD !== 'undefined' && ENVIRONMENT_IS_PTHREAD) {
         Module['instantiateWasm'] = function (imports, receiveInstance) {
           var module = Module['wasmModule'] || (typeof wasmModule !== 'undefined' ? wasmModule : null);
           var take = function (instance, mod) {
-            loader.adopt(instance, mod || module);
+            loader['adopt'](instance, mod || module);
             return receiveInstance(instance, mod);
           };
           // Emscripten 3.1.x's worker.js instantiates through this hook;
@@ -148,11 +162,11 @@ emheapAddToLibrary({
         };
         return;
       }
-      if (!loader.wanted(typeof theirs === 'function')) return;
-      EMHEAP.profiler.sayContextsVerdictAtExit();
+      if (!loader['wanted'](typeof theirs === 'function')) return;
+      EMHEAP.profiler['sayContextsVerdictAtExit']();
       Module['instantiateWasm'] = function (imports, receiveInstance) {
-        loader.instantiate(imports).then(function (r) {
-          receiveInstance(r.instance, r.module);
+        loader['instantiate'](imports).then(function (r) {
+          receiveInstance(r['instance'], r['module']);
         }, function (e) {
           abort('emheap: cannot load the module: ' + (e && e.message || e));
         });
@@ -225,16 +239,17 @@ emheapAddToLibrary({
     // pointer to a block on its stack, and every thread's struct holds its
     // mailbox (jslib/heap_scan.js). None without threads.
     pthreads: function () {
-      var out = {structSize: {{{ C_STRUCTS.pthread.__size__ }}}, threads: []};
+      var out = {'structSize': {{{ C_STRUCTS.pthread.__size__ }}}, 'threads': []};
       if (typeof PThread === 'undefined' || !PThread.pthreads) return out;
+      var structSize = out['structSize'];
       var view = new DataView(EMHEAP.buffer());
       Object.keys(PThread.pthreads).forEach(function (key) {
         var ptr = Number(key) >>> 0;
-        if (!ptr || ptr + out.structSize > view.byteLength) return;
+        if (!ptr || ptr + structSize > view.byteLength) return;
         // musl keeps the stack's top (its highest address) in `stack`
         var top = view.getUint32(ptr + {{{ C_STRUCTS.pthread.stack }}}, true);
         var size = view.getUint32(ptr + {{{ C_STRUCTS.pthread.stack_size }}}, true);
-        out.threads.push({pthread: ptr, stack: top && size && size <= top ? [top - size, top] : null});
+        out['threads'].push({'pthread': ptr, 'stack': top && size && size <= top ? [top - size, top] : null});
       });
       return out;
     },
@@ -244,8 +259,9 @@ emheapAddToLibrary({
   emheap_js_attach__sig: 'vp',
   emheap_js_attach: function (state) {
     EMHEAP.state = state;
-    var mode = EMHEAP.profiler.attach(state);
-    if (mode && mode.threaded) EMHEAP.watchThreadDataFrees();
+    if (!EMHEAP.profiler) return;
+    var mode = EMHEAP.profiler['attach'](state);
+    if (mode && mode['threaded']) EMHEAP.watchThreadDataFrees();
   },
 
   // Called on every tracked allocation in exact-JS mode, and once per
@@ -257,9 +273,9 @@ emheapAddToLibrary({
   emheap_js_capture_stack__sig: 'ip',
   emheap_js_capture_stack: function (root) {
     try {
-      var table = EMHEAP.profiler.taker.table();
-      var ref = table.capture(_emheap_js_capture_stack, !!root);
-      if (root) HEAPU32[root >> 2] = table.lastRoot;
+      var table = EMHEAP.profiler['taker']['table']();
+      var ref = table['capture'](_emheap_js_capture_stack, !!root);
+      if (root) HEAPU32[root >> 2] = table['lastRoot'];
       return ref;
     } catch (e) {
       return 0;
@@ -274,9 +290,9 @@ emheapAddToLibrary({
   emheap_js_capture_frames__sig: 'ipip',
   emheap_js_capture_frames: function (frames, capacity, root) {
     try {
-      var table = EMHEAP.profiler.taker.table();
-      var pairs = table.capturePairs(capacity, _emheap_js_capture_frames, !!root);
-      if (root) HEAPU32[root >> 2] = table.lastRoot;
+      var table = EMHEAP.profiler['taker']['table']();
+      var pairs = table['capturePairs'](capacity, _emheap_js_capture_frames, !!root);
+      if (root) HEAPU32[root >> 2] = table['lastRoot'];
       if (!pairs) return 0;
       HEAPU32.set(pairs, frames >> 2);
       return pairs.length;
@@ -290,7 +306,7 @@ emheapAddToLibrary({
   emheap_js_contexts_ready__deps: ['$EMHEAP'],
   emheap_js_contexts_ready__sig: 'i',
   emheap_js_contexts_ready: function () {
-    return EMHEAP.profiler.contexts.ready();
+    return EMHEAP.profiler ? EMHEAP.profiler['contexts']['ready']() : 0;
   },
 
   // The checking mode (runtime/record.c): two references, one stack?
@@ -298,8 +314,8 @@ emheapAddToLibrary({
   emheap_js_same_stack__sig: 'iii',
   emheap_js_same_stack: function (a, b) {
     try {
-      var table = EMHEAP.profiler.taker.table();
-      return table.resolve(a) === table.resolve(b) ? 1 : 0;
+      var table = EMHEAP.profiler['taker']['table']();
+      return table['resolve'](a) === table['resolve'](b) ? 1 : 0;
     } catch (e) {
       return 0;
     }
@@ -310,21 +326,23 @@ emheapAddToLibrary({
   emheap_js_out_of_memory__deps: ['$EMHEAP'],
   emheap_js_out_of_memory__sig: 'vpp',
   emheap_js_out_of_memory: function (size, alignment) {
-    EMHEAP.profiler.outOfMemory('null', size >>> 0, _emheap_js_out_of_memory, alignment >>> 0);
+    if (EMHEAP.profiler) EMHEAP.profiler['outOfMemory']('null', size >>> 0, _emheap_js_out_of_memory, alignment >>> 0);
   },
 
   // A request no memory could meet: one line (jslib/out_of_memory.js).
   emheap_js_impossible_request__deps: ['$EMHEAP'],
   emheap_js_impossible_request__sig: 'vppp',
   emheap_js_impossible_request: function (size, alignment, count) {
-    EMHEAP.profiler.impossibleRequest(size >>> 0, alignment >>> 0, count >>> 0, _emheap_js_impossible_request);
+    if (EMHEAP.profiler) {
+      EMHEAP.profiler['impossibleRequest'](size >>> 0, alignment >>> 0, count >>> 0, _emheap_js_impossible_request);
+    }
   },
 
   // The runtime's clock (runtime/state.c times growths): jslib/clock.js.
   emheap_js_now__deps: ['$EMHEAP'],
   emheap_js_now__sig: 'd',
   emheap_js_now: function () {
-    return EMHEAP.profiler.now();
+    return EMHEAP.profiler ? EMHEAP.profiler['now']() : 0;
   },
 
   // A growth of the wasm memory, when the growth log is on
@@ -332,14 +350,14 @@ emheapAddToLibrary({
   emheap_js_memory_grew__deps: ['$EMHEAP'],
   emheap_js_memory_grew__sig: 'vi',
   emheap_js_memory_grew: function (serial) {
-    EMHEAP.profiler.growthLog(serial >>> 0, _emheap_js_memory_grew);
+    if (EMHEAP.profiler) EMHEAP.profiler['growthLog'](serial >>> 0, _emheap_js_memory_grew);
   },
 
   // A mark made by emheap_mark (runtime/marks.c), outside the lock.
   emheap_js_marked__deps: ['$EMHEAP'],
   emheap_js_marked__sig: 'vi',
   emheap_js_marked: function (number) {
-    EMHEAP.profiler.marked(number >>> 0);
+    if (EMHEAP.profiler) EMHEAP.profiler['marked'](number >>> 0);
   },
 
   // Placeholders for the context globals (runtime/context.h): the rewrite
@@ -367,7 +385,7 @@ if (typeof LibraryManager.library['$abortOnCannotGrowMemory'] === 'function') {
     $emheapEmscriptenAbortOnCannotGrowMemory__deps: LibraryManager.library['$abortOnCannotGrowMemory__deps'] || [],
     $abortOnCannotGrowMemory__deps: ['$EMHEAP', '$emheapEmscriptenAbortOnCannotGrowMemory'],
     $abortOnCannotGrowMemory: function (requestedSize) {
-      EMHEAP.profiler.outOfMemory('abort', requestedSize >>> 0, abortOnCannotGrowMemory);
+      if (EMHEAP.profiler) EMHEAP.profiler['outOfMemory']('abort', requestedSize >>> 0, abortOnCannotGrowMemory);
       emheapEmscriptenAbortOnCannotGrowMemory(requestedSize);
     },
   });

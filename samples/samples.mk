@@ -10,7 +10,7 @@ LEAKY_FLAGS := -O2 -gsource-map --source-map-base ./ -sALLOW_MEMORY_GROWTH=1 -sM
 samples: $(SAMPLE_BUILD)/leaky-canvas/index.html $(SAMPLE_BUILD)/leaky-canvas-plain/index.html \
   $(SAMPLE_BUILD)/leaky-canvas-module/index.html
 
-$(SAMPLE_BUILD)/leaky-canvas/index.html: samples/leaky-canvas/leaky.c samples/leaky-canvas/shell.html $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+$(SAMPLE_BUILD)/leaky-canvas/index.html: samples/leaky-canvas/leaky.c samples/leaky-canvas/shell.html $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $< $(LEAKY_FLAGS) $(EMHEAP_LDFLAGS) -o $@
 
@@ -23,7 +23,7 @@ $(SAMPLE_BUILD)/leaky-canvas-plain/index.html: samples/leaky-canvas/leaky.c samp
 $(SAMPLE_BUILD)/leaky-canvas-module/index.html: samples/leaky-canvas/module.html $(SAMPLE_BUILD)/leaky-canvas-module/leaky.mjs
 	cp $< $@
 
-$(SAMPLE_BUILD)/leaky-canvas-module/leaky.mjs: samples/leaky-canvas/leaky.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+$(SAMPLE_BUILD)/leaky-canvas-module/leaky.mjs: samples/leaky-canvas/leaky.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $< -O2 -gsource-map --source-map-base ./ -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1 -sEXPORT_ES6=1 \
 	  -sEXPORT_NAME=createLeaky -sEXPORTED_FUNCTIONS=_main,_leak_memory,_free_leaked,_leaked_blocks \

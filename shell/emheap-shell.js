@@ -6,9 +6,10 @@
 // after it is `emheap top FILE --since "mark N"`), and
 // `downloadSnapshot(format, snapshot)` is callable from the devtools console.
 //
-// Linked with --extern-post-js (see bin/emheap-config), so it runs once when
-// the module's JS loads, outside the module (it works with MODULARIZE too);
-// it may also be loaded as a plain <script>. It only talks to
+// Part of emheap_page.js, which is linked with --extern-pre-js (see
+// jslib/bundle.js), so it runs once when the module's JS loads, outside
+// the module (it works with MODULARIZE too); it may also be loaded as a
+// plain <script>. It only talks to
 // `globalThis.emheap`, which the --js-library sets: on a page whose module
 // has no emheap the key does nothing and nothing is logged.
 //

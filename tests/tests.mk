@@ -40,7 +40,7 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
 # emheap, what the program does on its own.
 OUT_OF_MEMORY_PROGRAMS := $(foreach v,dlmalloc emmalloc nullmalloc plain threads,$(TEST_BUILD)/out_of_memory.$(v).js)
 TEST_PROGRAMS += $(OUT_OF_MEMORY_PROGRAMS)
-OUT_OF_MEMORY_DEPS := tests/runtime/out_of_memory.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+OUT_OF_MEMORY_DEPS := tests/runtime/out_of_memory.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 $(TEST_BUILD)/out_of_memory.dlmalloc.js $(TEST_BUILD)/out_of_memory.emmalloc.js: $(TEST_BUILD)/out_of_memory.%.js: $(OUT_OF_MEMORY_DEPS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sMALLOC=$* -o $@
@@ -49,7 +49,7 @@ $(TEST_BUILD)/out_of_memory.nullmalloc.js: $(OUT_OF_MEMORY_DEPS)
 	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sABORTING_MALLOC=0 -o $@
 $(TEST_BUILD)/out_of_memory.threads.js: tests/runtime/out_of_memory.c $(B)/emheap-mt.o $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -pthread -DLEAK_ON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
+	$(EMCC) $(TEST_CFLAGS) -pthread -DLEAK_ON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs -pthread -sPTHREAD_POOL_SIZE=2 -o $@
 $(TEST_BUILD)/out_of_memory.plain.js: tests/runtime/out_of_memory.c
 	@mkdir -p $(dir $@)
@@ -60,31 +60,31 @@ $(TEST_BUILD)/out_of_memory.plain.js: tests/runtime/out_of_memory.c
 MEMORY_GROWTH_PROGRAMS := $(foreach v,dlmalloc emmalloc threads,$(TEST_BUILD)/memory_growth.$(v).js)
 TEST_PROGRAMS += $(MEMORY_GROWTH_PROGRAMS)
 $(TEST_BUILD)/memory_growth.dlmalloc.js $(TEST_BUILD)/memory_growth.emmalloc.js: $(TEST_BUILD)/memory_growth.%.js: \
-    tests/runtime/memory_growth.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+    tests/runtime/memory_growth.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -sMALLOC=$* -o $@
 $(TEST_BUILD)/memory_growth.threads.js: tests/runtime/memory_growth.c $(B)/emheap-mt.o $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -pthread -DGROW_ON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
+	$(EMCC) $(TEST_CFLAGS) -pthread -DGROW_ON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -Wno-pthreads-mem-growth -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1 -o $@
 
 # Marks and rounds: both allocators, a pthread per round, serials numbered
 # again in the middle of the run.
 MARKS_PROGRAMS := $(foreach v,dlmalloc emmalloc threads wrap,$(TEST_BUILD)/marks_rounds.$(v).js)
 TEST_PROGRAMS += $(MARKS_PROGRAMS)
-$(TEST_BUILD)/marks_rounds.wrap.js: tests/runtime/marks_rounds.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+$(TEST_BUILD)/marks_rounds.wrap.js: tests/runtime/marks_rounds.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -DWRAP_SERIALS $< $(TEST_LDFLAGS) -o $@
 $(TEST_BUILD)/marks_rounds.threads.js: tests/runtime/marks_rounds.c $(B)/emheap-mt.o $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -pthread -DON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
+	$(EMCC) $(TEST_CFLAGS) -pthread -DON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1 -o $@
 
-$(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
+$(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=dlmalloc -o $@
 
-$(TEST_BUILD)/%.emmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
+$(TEST_BUILD)/%.emmalloc.js: tests/runtime/%.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=emmalloc -o $@
 
@@ -98,9 +98,9 @@ $(B)/emheap-checking.o: $(patsubst %,$(B)/obj-check/%.o,$(RUNTIME_CORE))
 	$(EMCC) -r $^ -o $@
 
 # The block table under churn, with the checking runtime.
-$(TEST_BUILD)/block_churn.%.js: tests/runtime/block_churn.c $(B)/emheap-checking.o $(B)/library_emheap.js $(SHELL_JS)
+$(TEST_BUILD)/block_churn.%.js: tests/runtime/block_churn.c $(B)/emheap-checking.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap-checking.o --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) \
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap-checking.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMALLOC=$* -o $@
 
 # Calling contexts: -O2 C++ with exceptions (JS-based, through invoke_*)
@@ -125,7 +125,7 @@ $(TEST_BUILD)/contexts.own.js: tests/runtime/contexts.cpp tests/runtime/own_inst
 
 # Memory exhaustion: a fixed heap, no growth, so the app and emheap's tables
 # run out together.
-$(TEST_BUILD)/exhaustion.%.js: tests/runtime/exhaustion.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
+$(TEST_BUILD)/exhaustion.%.js: tests/runtime/exhaustion.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) $(EXACT_LINK) -sINITIAL_MEMORY=32MB -sALLOW_MEMORY_GROWTH=0 \
 	  -sABORTING_MALLOC=0 -sMALLOC=$* -o $@
@@ -135,13 +135,13 @@ $(TEST_BUILD)/exhaustion.%.js: tests/runtime/exhaustion.c $(B)/emheap.o $(RUNTIM
 # test runs a copy without it).
 $(TEST_BUILD)/cpp_new.nonames.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 --emit-symbol-map -o $@
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) -sALLOW_MEMORY_GROWTH=1 --emit-symbol-map -o $@
 
 # A module without a name section (no --profiling-funcs): frames named
 # from the symbol map that --emit-symbol-map writes beside it.
 $(TEST_BUILD)/symbols.js: tests/runtime/symbols.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o --js-library $(B)/library_emheap.js --emit-symbol-map -o $@
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) --emit-symbol-map -o $@
 
 # Mode left to the environment (no --mode object): the test runs it twice.
 $(TEST_BUILD)/sampling.js: tests/runtime/sampling.c $(B)/emheap.o $(B)/library_emheap.js
@@ -159,27 +159,27 @@ $(TEST_BUILD)/cpp_new.sourcemap.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RU
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -gsource-map $< $(TEST_LDFLAGS) -o $@
 
-$(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.cpp $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+$(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.cpp $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=dlmalloc -o $@
 
 # The leak report at exit: the runtime must exit (-sEXIT_RUNTIME=1) for
 # Emscripten to run exit callbacks; the leaky one has a source map, so its
 # report names files and lines.
-$(TEST_BUILD)/leak_exit.js: tests/runtime/leak_exit.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
+$(TEST_BUILD)/leak_exit.js: tests/runtime/leak_exit.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -gsource-map $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 -o $@
 
-$(TEST_BUILD)/leak_clean.js: tests/runtime/leak_clean.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
+$(TEST_BUILD)/leak_clean.js: tests/runtime/leak_clean.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sEXIT_RUNTIME=1 -o $@
 
 # Wrappers named on the link line, through emheap-config itself.
-$(TEST_BUILD)/alloc_layer.linkwrappers.js: tests/runtime/alloc_layer.c $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS) bin/emheap-config
+$(TEST_BUILD)/alloc_layer.linkwrappers.js: tests/runtime/alloc_layer.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS) bin/emheap-config
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< `bin/emheap-config --ldflags --mode=exact --wrappers='grow_*,none'` -sALLOW_MEMORY_GROWTH=1 -o $@
 
-CPP_LINES_DEPS := tests/runtime/cpp_lines.cpp $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+CPP_LINES_DEPS := tests/runtime/cpp_lines.cpp $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 CPP_LINES_LINK = -fno-builtin -Iruntime $< $(EMHEAP_LDFLAGS) $(EXACT_LINK) -sALLOW_MEMORY_GROWTH=1
 $(TEST_BUILD)/cpp_lines.O%.js: $(CPP_LINES_DEPS)
 	@mkdir -p $(dir $@)
@@ -221,46 +221,46 @@ test-unit:
 THREAD_FLAGS := -pthread -sPTHREAD_POOL_SIZE=4 -sEXIT_RUNTIME=1 -sINITIAL_MEMORY=64MB
 $(TEST_BUILD)/threads.exact.js: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js \
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs $(THREAD_FLAGS) -o $@
 
 $(TEST_BUILD)/threads.proxied.js: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs $(THREAD_FLAGS) -sPROXY_TO_PTHREAD -o $@
 
 # Emscripten's defaults: a fixed 16 MB heap, ABORTING_MALLOC. The default
 # mode (exact, from calling contexts) and sampled mode.
 $(TEST_BUILD)/fixed_heap.default.js: tests/runtime/fixed_heap.c $(B)/emheap.o $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o --js-library $(B)/library_emheap.js --profiling-funcs -o $@
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) --profiling-funcs -o $@
 
 $(TEST_BUILD)/fixed_heap.sampled.js: tests/runtime/fixed_heap.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(SAMPLED_LINK) --js-library $(B)/library_emheap.js --profiling-funcs -o $@
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(SAMPLED_LINK) --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) --profiling-funcs -o $@
 
 # The peak in sampled mode on Emscripten's default heap (fixed 16 MB,
 # ABORTING_MALLOC); and with -pthread (the threaded runtime).
 $(TEST_BUILD)/peak.sampled.js: tests/runtime/peak.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(SAMPLED_LINK) --js-library $(B)/library_emheap.js --profiling-funcs -o $@
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(SAMPLED_LINK) --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) --profiling-funcs -o $@
 
 $(TEST_BUILD)/peak.threads.js: tests/runtime/peak.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js \
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs $(THREAD_FLAGS) -o $@
 
 # The heap scan with -pthread (another thread's stack is a root).
 $(TEST_BUILD)/heap_graph.threads.js: tests/runtime/heap_graph.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js \
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs $(THREAD_FLAGS) -o $@
 
 # The heap scan of a C++ program (new, unique_ptr, vector; -O2 with
 # exceptions).
 $(TEST_BUILD)/heap_graph_cpp.exact.js: tests/runtime/heap_graph.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fexceptions -Iruntime $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js \
+	$(EMCC) -O2 -fexceptions -Iruntime $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs -fexceptions -sALLOW_MEMORY_GROWTH=1 -o $@
 
 # -sMALLOC=mimalloc, where the emcc has it (Emscripten 3.1.50 and later):
@@ -280,11 +280,11 @@ $(TEST_BUILD)/mimalloc.check: $(B)/emheap.o
 # else writes the .skip file.
 where_mimalloc = rm -f $@.skip; if [ "$$(cat $(TEST_BUILD)/mimalloc.check)" = yes ]; then \
   echo '$(strip $(1))'; $(1); else cp $(TEST_BUILD)/mimalloc.check $@.skip; fi
-$(TEST_BUILD)/cpp_new.mimalloc.js: tests/runtime/cpp_new.cpp $(TEST_BUILD)/mimalloc.check $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+$(TEST_BUILD)/cpp_new.mimalloc.js: tests/runtime/cpp_new.cpp $(TEST_BUILD)/mimalloc.check $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@$(call where_mimalloc,$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=mimalloc -o $@)
-$(TEST_BUILD)/block_churn.mimalloc.js: tests/runtime/block_churn.c $(TEST_BUILD)/mimalloc.check $(B)/emheap-checking.o $(B)/library_emheap.js $(SHELL_JS)
-	@$(call where_mimalloc,$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap-checking.o --js-library $(B)/library_emheap.js \
-	  --extern-post-js $(SHELL_JS) --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMALLOC=mimalloc -o $@)
+$(TEST_BUILD)/block_churn.mimalloc.js: tests/runtime/block_churn.c $(TEST_BUILD)/mimalloc.check $(B)/emheap-checking.o $(B)/library_emheap.js $(PAGE_JS)
+	@$(call where_mimalloc,$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap-checking.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
+	  --extern-pre-js $(PAGE_JS) --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMALLOC=mimalloc -o $@)
 test-programs: $(MIMALLOC_PROGRAMS)
 
 # C++'s operator new where malloc fails (a fixed heap that malloc may
@@ -294,7 +294,7 @@ CXX_NEW_PATHS := $(foreach eh,jsexc wasmexc,$(foreach how,profiled plain,$(TEST_
 EXCEPTIONS_jsexc := -fexceptions
 EXCEPTIONS_wasmexc := -fwasm-exceptions
 WITH_EMHEAP.profiled := $(EMHEAP_LDFLAGS) $(EXACT_LINK)
-$(TEST_BUILD)/cxx_new_paths.%.js: tests/runtime/cxx_new_paths.cpp $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+$(TEST_BUILD)/cxx_new_paths.%.js: tests/runtime/cxx_new_paths.cpp $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -std=c++17 $(EXCEPTIONS_$(basename $*)) $< $(WITH_EMHEAP$(suffix $*)) \
 	  $(EXCEPTIONS_$(basename $*)) -sABORTING_MALLOC=0 -o $@
@@ -306,10 +306,10 @@ $(TEST_BUILD)/cpp_new.%.js: TEST_CFLAGS += -std=c++17
 # The same threaded program as a page, for headless Chromium and Firefox
 # (served cross-origin isolated by harness/serve.js): exact mode, each
 # worker's stacks kept as wasm positions.
-$(TEST_BUILD)/threads_page_js/index.html: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
+$(TEST_BUILD)/threads_page_js/index.html: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) \
-	  --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) --profiling-funcs -pthread \
+	  --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) --profiling-funcs -pthread \
 	  -sPTHREAD_POOL_SIZE=4 -sINITIAL_MEMORY=64MB -sMINIFY_HTML=0 -o $@
 
 test-programs: $(TEST_BUILD)/threads_page_js/index.html
@@ -325,7 +325,7 @@ $(TEST_BUILD)/bench_micro.plain.js: $(BENCH_MICRO) bench/bench-pre.js
 $(TEST_BUILD)/bench_micro.forwarding.js: $(BENCH_MICRO) bench/bench-pre.js bench/workloads/forwarding_wrapper.c
 	@mkdir -p $(dir $@)
 	$(EMCC) $< bench/workloads/forwarding_wrapper.c $(BENCH_MICRO_FLAGS) -o $@
-$(TEST_BUILD)/bench_micro.emheap.js: $(BENCH_MICRO) bench/bench-pre.js $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(SHELL_JS)
+$(TEST_BUILD)/bench_micro.emheap.js: $(BENCH_MICRO) bench/bench-pre.js $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $< $(BENCH_MICRO_FLAGS) $(EMHEAP_LDFLAGS) -o $@
 test-programs: $(TEST_BUILD)/bench_micro.plain.js $(TEST_BUILD)/bench_micro.forwarding.js $(TEST_BUILD)/bench_micro.emheap.js
@@ -341,7 +341,7 @@ FAILURE_PATHS := $(foreach v,plain.dlmalloc plain.emmalloc exact.dlmalloc exact.
 FAILURE_LINK.plain :=
 FAILURE_LINK.exact := $(EMHEAP_LDFLAGS) $(EXACT_LINK)
 FAILURE_LINK.sampled := $(EMHEAP_LDFLAGS) $(SAMPLED_LINK)
-FAILURE_LINK.threads := $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js --profiling-funcs \
+FAILURE_LINK.threads := $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) --profiling-funcs \
   -pthread -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1
 FAILURE_CFLAGS.plain := -DPLAIN
 FAILURE_CFLAGS.threads := -pthread
@@ -357,13 +357,30 @@ test-programs: $(FAILURE_PATHS)
 READ_ONLY_ROOTS := $(foreach v,dlmalloc emmalloc threads nonames,$(TEST_BUILD)/read_only_roots.$(v).js)
 $(TEST_BUILD)/read_only_roots.threads.js: tests/runtime/read_only_roots.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js \
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs $(THREAD_FLAGS) -o $@
 $(TEST_BUILD)/read_only_roots.nonames.js: tests/runtime/read_only_roots.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js -sALLOW_MEMORY_GROWTH=1 --emit-symbol-map -o $@
+	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) -sALLOW_MEMORY_GROWTH=1 --emit-symbol-map -o $@
 test-programs: $(READ_ONLY_ROOTS)
 
 # emheap's tables per live block, dense and one block per 4 KiB
 # (tests/runtime/table_memory.c): exact mode, dlmalloc.
 test-programs: $(TEST_BUILD)/table_memory.dlmalloc.js
+
+# The sample linked with --closure 1, as production builds are: Closure
+# must leave emheap's page API, formats and timers working. Debian's
+# Emscripten names a closure-compiler it does not install, so the one its
+# 3.1.6 pins (package.json: google-closure-compiler) is given to every emcc.
+# Without the source map, which turns Closure off.
+CLOSURE_SAMPLE := $(SAMPLE_BUILD)/leaky-canvas-closure/index.html
+$(CLOSURE_SAMPLE): samples/leaky-canvas/leaky.c samples/leaky-canvas/shell.html $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	EM_CLOSURE_COMPILER=$(CURDIR)/node_modules/.bin/google-closure-compiler \
+	  $(EMCC) $< $(filter-out -gsource-map --source-map-base ./,$(LEAKY_FLAGS)) $(EMHEAP_LDFLAGS) --closure 1 -o $@
+# The same for node: the leak report at exit, and an exit.
+$(TEST_BUILD)/leak_exit.closure.js: tests/runtime/leak_exit.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	EM_CLOSURE_COMPILER=$(CURDIR)/node_modules/.bin/google-closure-compiler \
+	  $(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 --closure 1 -o $@
+test-programs: $(CLOSURE_SAMPLE) $(TEST_BUILD)/leak_exit.closure.js

@@ -110,4 +110,32 @@ describe('page downloads of binary and text formats', {skip}, () => {
       fs.rmSync(tmp, {recursive: true, force: true});
     }
   });
+
+  test('a --closure 1 build: Ctrl+Shift+H and downloadSnapshot() save profiles that name the leak', async () => {
+    const {context, page, consoleMessages} = await newPage(chrome.browser);
+    try {
+      await page.goto(`${chrome.server.url}/leaky-canvas-closure/?emheap=exact`);
+      await page.waitForFunction(() => document.title === 'emheap sample: ready');
+      // Closure did rename the module's JS (the library's EMHEAP is gone); the
+      // page code outside it kept its names
+      const js = fs.readFileSync(path.join(SAMPLES, 'leaky-canvas-closure', 'index.js'), 'utf8');
+      assert.ok(!js.includes('EMHEAP.profiler') && js.includes('downloadSnapshot'));
+      await page.click('#leak');
+      const [d] = await Promise.all([page.waitForEvent('download', {timeout: 10000}), page.keyboard.press('Control+Shift+H')]);
+      assert.match(d.suggestedFilename(), /^memory-profile-.*\.speedscope\.json$/);
+      const file = JSON.parse(fs.readFileSync(await d.path(), 'utf8'));
+      const frames = file.shared.frames;
+      const leaves = file.profiles[0].samples.map((st) => frames[st[st.length - 1]].name);
+      assert.ok(leaves.includes('leak_memory'), leaves.join(', '));
+      const perfview = await download(page, 'perfview');
+      assert.match(perfview.name, /\.PerfView\.json$/i);
+      assert.ok(perfview.bytes.toString('utf8').includes('leak_memory'));
+      const snapshot = await page.evaluate(() => emheap.snapshot());
+      const top = snapshot.sites.slice().sort((a, b) => b.liveBytes - a.liveBytes)[0];
+      assert.equal(snapshot.frames[top.stack[0]].name, 'leak_memory');
+      assert.deepEqual(consoleMessages.filter((m) => m.type === 'error' || m.type === 'pageerror'), []);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -62,7 +62,7 @@ test('the packed tarball installs; npx emheap-config and npx emheap work; CMake 
   const packed = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', tmp], ROOT).stdout)[0];
   const files = packed.files.map((f) => f.path);
   for (const f of ['bin/emheap-config', 'cli/emheap.js', 'runtime/build.js', 'runtime/emheap.h', 'cmake/emheapConfig.cmake',
-    'dist/library_emheap.js', 'shell/emheap-shell.js', 'output/node_output.js', 'model/snapshot_file.js', 'symbolize/dwarf.js', 'LICENSE']) {
+    'dist/library_emheap.js', 'dist/emheap_page.js', 'output/node_output.js', 'model/snapshot_file.js', 'symbolize/dwarf.js', 'LICENSE']) {
     assert.ok(files.includes(f), `the tarball has ${f}`);
   }
   const strays = files.filter((f) => /^(tests|bench|harness|build|samples|node_modules|\.cache)\//.test(f));

@@ -492,6 +492,18 @@ test('leakExitOn: which leaks fail the run (live, leaked, direct), as Valgrind\'
   assert.equal(bad.status, 3);
 });
 
+test('a --closure 1 build under node: the leak report at exit, its exit status, and an exit', () => {
+  const r = runWasmProgram(path.join(BUILD, 'leak_exit.closure.js'),
+    {env: {EMHEAP_LEAK_REPORT: '1', EMHEAP_LEAK_EXIT_CODE: '3'}, timeoutMs: 60e3});
+  assert.ok(!r.timedOut, 'node exits (no timer of emheap\'s keeps it alive)');
+  assert.equal(r.status, 3, r.stderr);
+  const leaked = r.tagged.LEAKED.bytes.toLocaleString('en-US');
+  assert.match(r.stderr, new RegExp(`emheap: ${leaked} bytes in 5 blocks still live at exit`));
+  assert.match(r.stderr, /^ {4}at leak_buffers$/m);
+  assert.match(r.stderr, /5 blocks directly leaked/);
+  assert.ok(!fs.readFileSync(path.join(BUILD, 'leak_exit.closure.js'), 'utf8').includes('EMHEAP.profiler'), 'Closure ran');
+});
+
 test('leak report at exit (-sEXIT_RUNTIME=1), default mode: exact stacks by bytes, exit status, report file', () => {
   const os = require('os');
   // (leak_exit.js is linked with emheap's flags only: the default mode)

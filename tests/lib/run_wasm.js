@@ -14,8 +14,9 @@ const path = require('path');
 // Output goes to files, not pipes: a program that dies of an uncaught error
 // has node print the whole source line (a minified Emscripten line is
 // 200+ KB) and exit, and into a pipe only the first 64 KB of that arrive,
-// the message after it lost; a file gets every byte.
-function runWasmProgram(jsFile, {env = {}, args = [], nodeArgs = [], cwd} = {}) {
+// the message after it lost; a file gets every byte. timeoutMs: killed
+// after that long (status null, timedOut true), for a program that must exit.
+function runWasmProgram(jsFile, {env = {}, args = [], nodeArgs = [], cwd, timeoutMs} = {}) {
   const scratch = cwd ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-run-'));
   const outputs = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-output-'));
   const outFile = path.join(outputs, 'stdout');
@@ -26,9 +27,10 @@ function runWasmProgram(jsFile, {env = {}, args = [], nodeArgs = [], cwd} = {}) 
     const err = fs.openSync(errFile, 'w');
     try {
       const run = spawnSync(process.execPath, ['--no-experimental-fetch', ...nodeArgs, path.resolve(jsFile), ...args], {
-        env: {...process.env, ...env}, cwd: cwd || scratch, stdio: ['ignore', out, err],
+        env: {...process.env, ...env}, cwd: cwd || scratch, stdio: ['ignore', out, err], timeout: timeoutMs,
       });
       r.status = run.status;
+      r.timedOut = !!(run.error && run.error.code === 'ETIMEDOUT');
     } finally {
       fs.closeSync(out);
       fs.closeSync(err);
@@ -46,7 +48,7 @@ function runWasmProgram(jsFile, {env = {}, args = [], nodeArgs = [], cwd} = {}) 
     if (m) tagged[m[1]] = JSON.parse(m[2]);
   }
   return {
-    status: r.status, stdout: r.stdout, stderr: r.stderr, tagged,
+    status: r.status, timedOut: r.timedOut, stdout: r.stdout, stderr: r.stderr, tagged,
     failedChecks: lines.filter((l) => l.startsWith('not ok')),
     passedChecks: lines.filter((l) => l.startsWith('ok ')),
   };

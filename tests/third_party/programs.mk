@@ -21,7 +21,7 @@ $(TP_BUILD)/lua/%.o: | $(LUA_C)
 $(TP_BUILD)/lua.plain.js: $(LUA_OBJS)
 	$(EMCC) -O2 $^ -o $@
 
-$(TP_BUILD)/lua.emheap.js: $(LUA_OBJS) $(B)/emheap.o $(B)/library_emheap.js $(SHELL_JS)
+$(TP_BUILD)/lua.emheap.js: $(LUA_OBJS) $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	$(EMCC) -O2 $(LUA_OBJS) $(EMHEAP_LDFLAGS) -o $@
 
 # SQLite, thread-safe, driven by four threads (sqlite_threads.c); main() on
@@ -36,17 +36,17 @@ $(TP_BUILD)/sqlite_threads.plain.js: tests/third_party/sqlite_threads.c $(TP_BUI
 	$(EMCC) $(SQLITE_APP_FLAGS) $^ -o $@
 
 $(TP_BUILD)/sqlite_threads.emheap.js: tests/third_party/sqlite_threads.c $(TP_BUILD)/sqlite3-mt.o $(B)/emheap-mt.o \
-  $(B)/library_emheap.js $(SHELL_JS)
-	$(EMCC) $(SQLITE_APP_FLAGS) $< $(TP_BUILD)/sqlite3-mt.o $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
-	  --extern-post-js $(SHELL_JS) --profiling-funcs -o $@
+  $(B)/library_emheap.js $(PAGE_JS)
+	$(EMCC) $(SQLITE_APP_FLAGS) $< $(TP_BUILD)/sqlite3-mt.o $(B)/emheap-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
+	  --extern-pre-js $(PAGE_JS) --profiling-funcs -o $@
 
 # The same as a page (headless Chromium): the runtime stays up after main()
 # returns (no EXIT_RUNTIME), so that the key can be pressed then.
 $(TP_BUILD)/sqlite_page/index.html: tests/third_party/sqlite_threads.c $(TP_BUILD)/sqlite3-mt.o $(B)/emheap-mt.o \
-  $(B)/library_emheap.js $(SHELL_JS)
+  $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(filter-out -sEXIT_RUNTIME=1,$(SQLITE_APP_FLAGS)) $< $(TP_BUILD)/sqlite3-mt.o $(B)/emheap-mt.o \
-	  --js-library $(B)/library_emheap.js --extern-post-js $(SHELL_JS) --profiling-funcs -sMINIFY_HTML=0 -o $@
+	  --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) --profiling-funcs -sMINIFY_HTML=0 -o $@
 
 test-programs: $(TP_BUILD)/lua.plain.js $(TP_BUILD)/lua.emheap.js $(TP_BUILD)/sqlite_threads.plain.js \
   $(TP_BUILD)/sqlite_threads.emheap.js $(TP_BUILD)/sqlite_page/index.html
