@@ -4,8 +4,8 @@
 // debug info are read (fetch, or the file), where emheap's own messages go
 // (the console, or stderr: never a node program's stdout, which may be its
 // output), what happens at process exit, and where a saved file goes
-// (output/sinks.js). A worker that is not node reads like a page and
-// saves nothing.
+// (output/sinks.js). A worker that is not node reads like a page and hands
+// its files to the page (output/worker_channel.js).
 //
 // g is the global object; nodeRequire the program's require under node
 // (Emscripten's scope has it: an ES module build makes one), else null.
@@ -14,8 +14,10 @@
 
 var debugInfo = require('../symbolize/debug_info');
 var sinks = require('../output/sinks');
+var workerChannel = require('../output/worker_channel');
 
-// -> {node, page, settings: {search, env}, source(), console(),
+// -> {node, page, inWorker, channel (a worker's: worker_channel.js
+// workerEnd), settings: {search, env}, source(), console(),
 // moduleFileBytes(source), debugInfo(source, warn, done), onExit(fn),
 // setExitCode(code), writeFile(file, text), sink}. reportError(e) says why
 // a save failed; sliceMs and nextTask pace a page's export.
@@ -24,11 +26,14 @@ function chooseEnvironment(g, nodeRequire, reportError, sliceMs, nextTask) {
   var node = typeof proc === 'object' && !!(proc && proc.versions && proc.versions.node) &&
     typeof nodeRequire === 'function';
   var page = typeof g.document !== 'undefined' && typeof g.Blob !== 'undefined';
+  var inWorker = !page && !node && (typeof g.importScripts === 'function' || typeof g.WorkerGlobalScope !== 'undefined');
   var stderrConsole = null;
 
   var env = {
     node: node,
     page: page,
+    inWorker: inWorker,
+    channel: null,
     // The page URL's parameters, and under node the environment.
     settings: {search: g.location ? String(g.location.search || '') : '', env: node ? proc.env : null},
 
@@ -107,6 +112,12 @@ function chooseEnvironment(g, nodeRequire, reportError, sliceMs, nextTask) {
   } else if (node) {
     env.sink = sinks.nodeSink({fs: nodeRequire('fs'), zlib: nodeRequire('zlib'),
       log: function (m) { env.console().log(m); }, error: function (m) { g.console.error(m); }});
+  } else if (inWorker && typeof g.BroadcastChannel === 'function') {
+    // (storage null: a worker builds its files in memory)
+    env.channel = workerChannel.workerEnd(g, function (m) { g.console.warn(m); });
+    env.sink = sinks.workerSink({channel: env.channel, Blob: g.Blob, Response: g.Response,
+      CompressionStream: g.CompressionStream, storage: null, warn: function (m) { g.console.warn(m); },
+      reportError: reportError, sliceMs: sliceMs, nextTask: nextTask});
   } else {
     env.sink = sinks.noSink(reportError);
   }

@@ -17,6 +17,7 @@
 //   out_of_memory.js     the report and snapshot when memory runs out
 //   growth_log.js        a console line per growth of the memory
 //   api.js               Module.emheap
+//   ../output/worker_channel.js  a worker's files saved by its page
 'use strict';
 
 var layout = require('./layout');
@@ -36,6 +37,8 @@ var outOfMemoryHandler = require('./out_of_memory').outOfMemoryHandler;
 var impossibleRequestHandler = require('./out_of_memory').impossibleRequestHandler;
 var growthLogger = require('./growth_log').growthLogger;
 var clock = require('./clock');
+var workerChannel = require('../output/worker_channel');
+var saveFile = require('../output/save_file');
 
 // Longest piece of work a page's snapshot or export does per task (ms).
 var SLICE_MS = 30;
@@ -56,13 +59,17 @@ function nextTask(fn) {
 // g: the global object. -> the profiler the library's imports use.
 function createProfiler(host, g) {
   var env = environment.chooseEnvironment(g, host.require, pageFiles.reportError, SLICE_MS, nextTask);
-  // An app that runs in a Web Worker (not one of its pthreads): the page's
-  // keys never reach it and it cannot download, so Ctrl+Shift+H would do
-  // nothing and say nothing. Said once, with what works.
-  var inWorker = typeof g.importScripts === 'function' || typeof g.WorkerGlobalScope !== 'undefined';
-  if (!env.page && !env.node && !host.onWorker && inWorker) {
-    host.err('emheap: this program runs in a Web Worker: the page\'s keys (Ctrl+Shift+H...) do not reach it and it ' +
-      'cannot download files; take emheap.snapshot() (or emheap.toSpeedscope()) in the worker and post it to the page');
+  // An app that runs in a Web Worker (not one of its pthreads) gets the
+  // page's keys and saves its files only through a page that has emheap's
+  // page code (output/worker_channel.js): said once, with what to add.
+  if (env.inWorker && !host.onWorker) {
+    host.err(env.channel
+      ? 'emheap: this program runs in a Web Worker: its files go to the page, which saves them, and the page\'s ' +
+        'keys (Ctrl+Shift+H...) reach it, when the page that starts the worker loads emheap_page.js ' +
+        '(<script src="emheap_page.js">)'
+      : 'emheap: this program runs in a Web Worker without BroadcastChannel: the page\'s keys (Ctrl+Shift+H...) do ' +
+        'not reach it and it cannot save files; take emheap.snapshot() (or emheap.toSpeedscope()) in the worker and ' +
+        'post it to the page');
   }
   var warn = function (message) { console.warn(message); };
   var settings = config.settingsOf({
@@ -158,6 +165,8 @@ function createProfiler(host, g) {
   p.mark = markMaker(host, p.marked);
   p.files = pageFiles.pageFiles({taker: p.taker, debugInfo: debugInfo, env: env});
   p.api = makeApi(p);
+  // a worker app answers the page's keys (its pthreads do not: one answer)
+  if (env.channel && !host.onWorker) env.channel.answerRequests(p.api);
   // outOfMemory(how, bytes, above, alignment), impossibleRequest(bytes,
   // alignment, count, above): see out_of_memory.js
   p.outOfMemory = outOfMemoryHandler(p, host);
@@ -170,4 +179,16 @@ function createProfiler(host, g) {
   return p;
 }
 
-module.exports = {createProfiler: createProfiler, SLICE_MS: SLICE_MS};
+// In a page (emheap_page.js's key bindings call it): saves the files that
+// programs in its workers hand over, and asks a worker app for one when the
+// page has no emheap of its own. -> worker_channel.js pageEnd's, or null
+// where there is no BroadcastChannel.
+function receiveWorkerFiles(g) {
+  if (typeof g.BroadcastChannel !== 'function' || !g.document) return null;
+  return workerChannel.pageEnd(g, function (name, blob) {
+    return saveFile.saveBlob({document: g.document, URL: g.URL, log: function (m) { g.console.log(m); },
+      setTimeout: function (fn, ms) { return g.setTimeout(fn, ms); }}, name, blob);
+  });
+}
+
+module.exports = {createProfiler: createProfiler, receiveWorkerFiles: receiveWorkerFiles, SLICE_MS: SLICE_MS};

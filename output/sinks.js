@@ -2,7 +2,8 @@
 // when emheap starts (jslib/environment.js): a page downloads it, built a
 // slice at a time so that a large export never blocks the page; node writes
 // a new file in the working directory, never one the user has; a worker
-// (no document, not node) has nowhere to put one and says so.
+// (no document, not node) hands it to the page (output/worker_channel.js),
+// or where it cannot, has nowhere to put one and says so.
 //
 // Every sink has the same two calls, each returning the file's name, or
 // null after saying why through reportError, and canSave (false: every
@@ -34,37 +35,61 @@ function nodeSink(host) {
   };
 }
 
+// A snapshot's file as a Blob, built SLICE_MS of work per task
+// (output/page_output.js) into the page's file (in storage when large, or
+// memory where storage is null), gzip'd where the format is and the host
+// can. -> a promise of {name, blob}: without CompressionStream (Firefox <
+// 113, Safari < 16.4) a .gz format is saved uncompressed, named for it
+// (pprof reads both).
+function fileOf(host, name, entry, snapshot) {
+  var out = pageOutput.pageFile(host.storage, host.warn);
+  return pageOutput.writeInSlices(entry.chunks(snapshot), out, entry.mime, host.sliceMs, host.nextTask).then(function (blob) {
+    if (!entry.gzip) return {name: name, blob: blob};
+    if (typeof host.CompressionStream !== 'function') return {name: name.replace(/\.gz$/, ''), blob: blob};
+    return new host.Response(blob.stream().pipeThrough(new host.CompressionStream('gzip'))).blob().then(function (gz) {
+      if (blob.release) blob.release();
+      return {name: name, blob: new host.Blob([gz], {type: entry.mime})};
+    });
+  });
+}
+
 // host: {document, URL, Blob, Response, CompressionStream (or undefined),
 // storage (navigator.storage, or null), setTimeout, log, warn,
-// reportError, sliceMs, nextTask}. A snapshot's file is built SLICE_MS of
-// work per task into the page's file (output/page_output.js), then saved;
-// the name is returned at once.
+// reportError, sliceMs, nextTask}. The file is built a slice at a time,
+// then saved; the name is returned at once.
 function pageSink(host) {
-  var saveBlob = function (name, blob) {
-    return saveFile.saveBlob({document: host.document, URL: host.URL, setTimeout: host.setTimeout, log: host.log}, name, blob);
+  var saveBlob = function (file) {
+    return saveFile.saveBlob({document: host.document, URL: host.URL, setTimeout: host.setTimeout, log: host.log},
+      file.name, file.blob);
   };
   return {
     canSave: true,
     saveSnapshot: function (name, entry, snapshot) {
-      var out = pageOutput.pageFile(host.storage, host.warn);
-      pageOutput.writeInSlices(entry.chunks(snapshot), out, entry.mime, host.sliceMs, host.nextTask)
-        .then(save).catch(host.reportError);
-      function save(blob) {
-        if (!entry.gzip) return saveBlob(name, blob);
-        if (typeof host.CompressionStream === 'function') {
-          return new host.Response(blob.stream().pipeThrough(new host.CompressionStream('gzip'))).blob().then(function (gz) {
-            if (blob.release) blob.release();
-            saveBlob(name, new host.Blob([gz], {type: entry.mime}));
-          });
-        }
-        // no CompressionStream (Firefox < 113, Safari < 16.4): pprof reads
-        // an uncompressed profile as well, so save that, named for it
-        return saveBlob(name.replace(/\.gz$/, ''), blob);
-      }
+      fileOf(host, name, entry, snapshot).then(saveBlob).catch(host.reportError);
       return name;
     },
     saveText: function (name, text, mime) {
-      return saveBlob(name, new host.Blob([text], {type: mime || 'application/octet-stream'}));
+      return saveBlob({name: name, blob: new host.Blob([text], {type: mime || 'application/octet-stream'})});
+    },
+  };
+}
+
+// A worker's: each file goes to the page (worker_channel.js workerEnd's
+// send), which saves it; the worker says so if no page does. host: as
+// pageSink's, with channel (a workerEnd) for document, URL and storage.
+function workerSink(host) {
+  var send = function (to) {
+    return function (file) { host.channel.send(file.name, file.blob, to); };
+  };
+  return {
+    canSave: true,
+    saveSnapshot: function (name, entry, snapshot) {
+      fileOf(host, name, entry, snapshot).then(send(host.channel.addressee())).catch(host.reportError);
+      return name;
+    },
+    saveText: function (name, text, mime) {
+      send(host.channel.addressee())({name: name, blob: new host.Blob([text], {type: mime || 'application/octet-stream'})});
+      return name;
     },
   };
 }
@@ -77,8 +102,9 @@ function noSink(reportError) {
   return {canSave: false, saveSnapshot: refuse, saveText: refuse};
 }
 
-// Why a worker saves nothing, and what to do instead.
+// Why a worker without BroadcastChannel saves nothing, and what to do instead.
 var NO_SINK = 'cannot save a file here: this program runs in a Web Worker, which has no document to download ' +
-  'a file from: take emheap.snapshot() (or emheap.toSpeedscope()) and post it to the page';
+  'a file from and no BroadcastChannel to hand it to the page: take emheap.snapshot() (or emheap.toSpeedscope()) ' +
+  'and post it to the page';
 
-module.exports = {nodeSink: nodeSink, pageSink: pageSink, noSink: noSink, NO_SINK: NO_SINK};
+module.exports = {nodeSink: nodeSink, pageSink: pageSink, workerSink: workerSink, noSink: noSink, NO_SINK: NO_SINK};

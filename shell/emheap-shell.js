@@ -8,10 +8,14 @@
 //
 // Part of emheap_page.js, which is linked with --extern-pre-js (see
 // jslib/bundle.js), so it runs once when the module's JS loads, outside
-// the module (it works with MODULARIZE too); it may also be loaded as a
-// plain <script>. It only talks to
-// `globalThis.emheap`, which the --js-library sets: on a page whose module
-// has no emheap the key does nothing and nothing is logged.
+// the module (it works with MODULARIZE too); emheap_page.js may also be
+// loaded as a plain <script>, in the page of an app that runs in a Web
+// Worker. It talks to `globalThis.emheap`, which the --js-library sets, and
+// with `emheapPage` (the page code it is bundled with) to programs in the
+// page's workers (output/worker_channel.js): they hand their files here to
+// be saved, and a worker app gets the keys when the page has no emheap of
+// its own. On a page with neither the key does nothing and nothing is
+// logged.
 //
 // The listener sits on window in the capture phase: it survives the app
 // replacing document.body, and sees the key before app handlers that stop
@@ -22,6 +26,26 @@
   if (window.__emheapShellInstalled) return;
   window.__emheapShellInstalled = true;
 
+  // Programs in this page's workers (output/worker_channel.js); null when
+  // this script is loaded without the page code.
+  var workers = null;
+  try {
+    if (typeof emheapPage === 'object' && emheapPage && typeof emheapPage.receiveWorkerFiles === 'function') {
+      workers = emheapPage.receiveWorkerFiles(globalThis);
+    }
+  } catch (e) {
+    console.error('emheap: files from workers will not be saved: ' + (e && e.message || e));
+  }
+
+  // A worker app's, when this page has no emheap of its own and a worker
+  // app has said it has one: the file comes as a download.
+  function askWorker(format) {
+    if (!workers || !workers.workers()) return false;
+    workers.request(format);
+    console.log('emheap: asked the program in the worker for a ' + format + ' file');
+    return true;
+  }
+
   function profiler() {
     var p = globalThis.emheap;
     return p && typeof p.downloadSnapshot === 'function' ? p : null;
@@ -31,6 +55,7 @@
     globalThis.downloadSnapshot = function (format, snapshot) {
       var p = profiler();
       if (!p) {
+        if (snapshot === undefined && askWorker(format || 'speedscope')) return null; // named by the worker
         console.warn('emheap: this page has no emheap profiler (link it with $(emheap-config --ldflags))');
         return null;
       }
@@ -82,7 +107,10 @@
     if (!snapshotKey && !heapKey && !markKey && !isKey(event, 'D')) return;
     if (event.repeat) return;
     var p = profiler();
-    if (!p) return;
+    if (!p) {
+      if ((snapshotKey || heapKey) && askWorker(snapshotKey ? 'speedscope' : 'heapsnapshot')) event.preventDefault();
+      return;
+    }
     // Firefox opens its history library on Ctrl+Shift+H, and browsers
     // bookmark all tabs on Ctrl+Shift+D.
     event.preventDefault();

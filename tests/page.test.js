@@ -90,19 +90,39 @@ test('a worker (no document, not node) refuses to save, says why, and returns nu
   assert.match(said, /take emheap\.snapshot\(\) \(or emheap\.toSpeedscope\(\)\) and post it to the page/);
 });
 
-test('an app in a Web Worker says once that the keys do not reach it; a pthread worker says nothing', () => {
+test('an app in a Web Worker says once how the page reaches it; a pthread worker says nothing', async () => {
   const c = quietConsole();
   const host = fakeHost();
   const worker = {console: c, importScripts: () => {}};
   loadPage(worker).createProfiler(host, worker);
   assert.equal(host.errs.length, 1);
-  assert.match(host.errs[0], /this program runs in a Web Worker: the page's keys \(Ctrl\+Shift\+H\.\.\.\) do not reach it/);
+  assert.match(host.errs[0], /this program runs in a Web Worker without BroadcastChannel: the page's keys \(Ctrl\+Shift\+H\.\.\.\) do not reach it/);
   const thread = fakeHost({onWorker: true});
   loadPage(worker).createProfiler(thread, worker);
   assert.deepEqual(thread.errs, []);
   const bare = fakeHost(); // neither page, node nor worker (a JS shell): nothing said
   loadPage({console: c}).createProfiler(bare, {console: c});
   assert.deepEqual(bare.errs, []);
+
+  // with BroadcastChannel: its files go to the page (output/worker_channel.js)
+  const posted = [];
+  class Channel {
+    postMessage(m) { posted.push(m); }
+    close() {}
+  }
+  const withChannel = {console: c, importScripts: () => {}, BroadcastChannel: Channel, Blob, setTimeout, clearTimeout,
+    setInterval: () => 0};
+  const app = fakeHost();
+  const p = loadPage(withChannel).createProfiler(app, withChannel);
+  assert.match(app.errs[0], /its files go to the page, which saves them, .* loads emheap_page\.js/);
+  assert.equal(JSON.stringify(posted), '[{"emheap":"hello"}]', 'a worker app answers the page');
+  const name = p.api.downloadSnapshot('collapsed', makeSnapshot());
+  assert.match(name, /^memory-profile-.*\.collapsed\.txt$/);
+  for (let i = 0; i < 20 && posted.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  const file = posted[1];
+  assert.equal(file.emheap, 'file');
+  assert.equal(file.name, name);
+  assert.equal(await file.blob.text(), Array.from(FORMATS.collapsed.chunks(makeSnapshot())).join(''));
 });
 
 // A page: its document downloads (tests/lib/fake_document.js).

@@ -384,3 +384,13 @@ $(TEST_BUILD)/leak_exit.closure.js: tests/runtime/leak_exit.c $(B)/emheap.o $(RU
 	EM_CLOSURE_COMPILER=$(CURDIR)/node_modules/.bin/google-closure-compiler \
 	  $(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 --closure 1 -o $@
 test-programs: $(CLOSURE_SAMPLE) $(TEST_BUILD)/leak_exit.closure.js
+
+# An app that runs in a Web Worker, with its page: emheap_page.js beside it,
+# loaded by the page, as docs/using.md tells a worker app's author to.
+WORKER_APP := $(SAMPLE_BUILD)/worker-app
+$(WORKER_APP)/app.js: tests/runtime/worker_app.c tests/runtime/worker_app.html $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sENVIRONMENT=worker -o $@
+	cp tests/runtime/worker_app.html $(WORKER_APP)/index.html
+	cp $(PAGE_JS) $(WORKER_APP)/emheap_page.js
+test-programs: $(WORKER_APP)/app.js
