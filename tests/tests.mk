@@ -394,3 +394,10 @@ $(WORKER_APP)/app.js: tests/runtime/worker_app.c tests/runtime/worker_app.html $
 	cp tests/runtime/worker_app.html $(WORKER_APP)/index.html
 	cp $(PAGE_JS) $(WORKER_APP)/emheap_page.js
 test-programs: $(WORKER_APP)/app.js
+
+# -sASYNCIFY: a link that needs binaryen's wasm-emscripten-finalize, and a
+# stack that unwinds and rewinds under the calling contexts.
+$(TEST_BUILD)/asyncify.js: tests/runtime/asyncify.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sASYNCIFY -sALLOW_MEMORY_GROWTH=1 -o $@
+test-programs: $(TEST_BUILD)/asyncify.js

@@ -2,18 +2,25 @@
 # emscripten-current.sh -- a newer Emscripten than Debian's 3.1.6, built on
 # this machine from what it can reach: Emscripten's sources (a git
 # repository with its release tags), Debian's clang/lld/llvm, and binaryen
-# from npm (its JS/wasm builds of wasm-opt and friends). For checking emheap
-# against the Emscripten people install with emsdk; neither setup.sh nor
-# `make test` needs it.
+# built from its sources (a git repository with its release tags) or, when
+# none is given, binaryen from npm. For checking emheap against the
+# Emscripten people install with emsdk; neither setup.sh nor `make test`
+# needs it.
 #
-#   tools/emscripten-current.sh EMSCRIPTEN_GIT_DIR [TAG]
+#   tools/emscripten-current.sh EMSCRIPTEN_GIT_DIR [TAG] [BINARYEN_GIT_DIR]
 #
 # EMSCRIPTEN_GIT_DIR: a clone of github.com/emscripten-core/emscripten (bare
 # or not). TAG: the release to build; by default the newest release whose
 # expected LLVM major version (tools/shared.py) is one Debian has as
 # clang-N. An older or newer TAG works too: a release that expects a newer
-# LLVM or binaryen than Debian and npm have is built with the nearest ones
-# (Emscripten warns): 5.0.7 builds with clang-22 and binaryen 129.
+# LLVM than Debian has is built with the nearest one (Emscripten warns):
+# 5.0.7 builds with clang-22.
+# BINARYEN_GIT_DIR: a clone of github.com/WebAssembly/binaryen; its tag
+# version_N, N the binaryen the release expects (tools/building.py), is
+# built with cmake and ninja (Emscripten's tools only), with every tool
+# Emscripten runs, wasm-emscripten-finalize among them. Without it binaryen
+# comes from npm, whose package has no wasm-emscripten-finalize: links that
+# need it (-sASYNCIFY, -sWASM_BIGINT=0, wasm2js...) then fail.
 # Everything goes to $EMHEAP_EMSCRIPTEN_HOME (default
 # ~/.cache/emheap-emscripten)/TAG: the sources, binaryen, a private
 # .emscripten config and system-library cache, and bin/emcc, bin/em++
@@ -25,9 +32,10 @@ set -euo pipefail
 die() { echo "emscripten-current: $*" >&2; exit 1; }
 say() { echo "emscripten-current: $*" >&2; }
 
-[ $# -ge 1 ] || die "usage: $0 EMSCRIPTEN_GIT_DIR [TAG]"
+[ $# -ge 1 ] || die "usage: $0 EMSCRIPTEN_GIT_DIR [TAG] [BINARYEN_GIT_DIR]"
 SRC=$1
 TAG=${2:-}
+BINARYEN_SRC=${3:-}
 git --git-dir="$SRC/.git" rev-parse --git-dir >/dev/null 2>&1 && SRC="$SRC/.git"
 git --git-dir="$SRC" rev-parse --git-dir >/dev/null 2>&1 || die "$SRC is not a git repository"
 G() { git --git-dir="$SRC" "$@"; }
@@ -59,7 +67,8 @@ BINARYEN=$(expected_binaryen "$TAG")
 # A release that expects a newer LLVM than apt has is tried with apt's
 # newest (Emscripten warns, and usually works with the one before).
 [ "$LLVM" -le "$apt_llvm" ] || { say "$TAG expects LLVM $LLVM; using clang-$apt_llvm, the newest apt has"; LLVM=$apt_llvm; }
-say "Emscripten $TAG, LLVM $LLVM (apt), binaryen $BINARYEN (npm)"
+if [ -n "$BINARYEN_SRC" ]; then binaryen_from="its sources"; else binaryen_from=npm; fi
+say "Emscripten $TAG, LLVM $LLVM (apt), binaryen $BINARYEN ($binaryen_from)"
 
 HOME_DIR=${EMHEAP_EMSCRIPTEN_HOME:-$HOME/.cache/emheap-emscripten}
 OUT=$HOME_DIR/$TAG
@@ -101,28 +110,61 @@ if [ ! -d "$OUT/emscripten/node_modules/acorn" ]; then
   (cd "$OUT/emscripten" && npm ci --omit=dev --no-audit --no-fund --loglevel=error >&2)
 fi
 
-# 3. binaryen from npm: bin/wasm-opt and friends are node scripts.
-BINARYEN_ROOT=$OUT/binaryen/node_modules/binaryen
-# npm lacks some versions (128 among them): the next one up is taken then,
-# as Emscripten only warns about a binaryen newer than it expects.
-if [ ! -x "$BINARYEN_ROOT/bin/wasm-opt" ]; then
-  mkdir -p "$OUT/binaryen"
-  got=
-  for v in $BINARYEN $((BINARYEN + 1)) $((BINARYEN + 2)) $((BINARYEN + 3)); do
-    say "npm install binaryen@$v"
-    if (cd "$OUT/binaryen" && npm install --no-save --no-audit --no-fund --loglevel=error "binaryen@$v" >&2); then
-      got=$v
-      break
+# 3. binaryen. From its sources when given: the tools Emscripten runs,
+# native, at the version the release expects (a release expecting one the
+# repository has no tag of is built with the next tag up; Emscripten only
+# warns about a newer binaryen).
+if [ -n "$BINARYEN_SRC" ]; then
+  git --git-dir="$BINARYEN_SRC/.git" rev-parse --git-dir >/dev/null 2>&1 && BINARYEN_SRC="$BINARYEN_SRC/.git"
+  B() { git --git-dir="$BINARYEN_SRC" "$@"; }
+  B rev-parse --git-dir >/dev/null 2>&1 || die "$BINARYEN_SRC is not a git repository"
+  BINARYEN_ROOT=$OUT/binaryen-native
+  if [ ! -x "$BINARYEN_ROOT/bin/wasm-emscripten-finalize" ]; then
+    got=
+    for v in $BINARYEN $((BINARYEN + 1)) $((BINARYEN + 2)); do
+      if B rev-parse --verify -q "version_$v^{commit}" >/dev/null; then got=$v; break; fi
+    done
+    [ -n "$got" ] || die "$BINARYEN_SRC has no tag version_$BINARYEN (nor the next two)"
+    [ "$got" = "$BINARYEN" ] || say "$TAG expects binaryen $BINARYEN; building $got, the next tag there is"
+    BINARYEN=$got
+    for tool in cmake ninja g++; do command -v $tool >/dev/null || missing_tools="${missing_tools:-} $tool"; done
+    if [ -n "${missing_tools:-}" ]; then
+      say "installing cmake ninja-build g++ (apt)"
+      $SUDO apt-get install -y --no-install-recommends cmake ninja-build g++ >&2
     fi
-  done
-  [ -n "$got" ] || die "npm has no binaryen from $BINARYEN to $((BINARYEN + 3))"
-  [ "$got" = "$BINARYEN" ] || say "$TAG expects binaryen $BINARYEN; using $got, the next npm has"
-  BINARYEN=$got
+    say "building binaryen $BINARYEN from its sources (minutes: 20 on 2 cores)"
+    rm -rf "$OUT/binaryen-src" && mkdir -p "$OUT/binaryen-src"
+    B archive "version_$BINARYEN" | tar -x -C "$OUT/binaryen-src"
+    cmake -S "$OUT/binaryen-src" -B "$OUT/binaryen-src/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DBUILD_TESTS=OFF -DBUILD_EMSCRIPTEN_TOOLS_ONLY=ON -DENABLE_WERROR=OFF -DBYN_ENABLE_ASSERTIONS=OFF \
+      -DCMAKE_INSTALL_PREFIX="$BINARYEN_ROOT" >&2
+    ninja -C "$OUT/binaryen-src/build" install >&2
+    rm -rf "$OUT/binaryen-src"
+  fi
+else
+  # From npm: bin/wasm-opt and friends are node scripts.
+  BINARYEN_ROOT=$OUT/binaryen/node_modules/binaryen
+  # npm lacks some versions (128 among them): the next one up is taken then,
+  # as Emscripten only warns about a binaryen newer than it expects.
+  if [ ! -x "$BINARYEN_ROOT/bin/wasm-opt" ]; then
+    mkdir -p "$OUT/binaryen"
+    got=
+    for v in $BINARYEN $((BINARYEN + 1)) $((BINARYEN + 2)) $((BINARYEN + 3)); do
+      say "npm install binaryen@$v"
+      if (cd "$OUT/binaryen" && npm install --no-save --no-audit --no-fund --loglevel=error "binaryen@$v" >&2); then
+        got=$v
+        break
+      fi
+    done
+    [ -n "$got" ] || die "npm has no binaryen from $BINARYEN to $((BINARYEN + 3))"
+    [ "$got" = "$BINARYEN" ] || say "$TAG expects binaryen $BINARYEN; using $got, the next npm has"
+    BINARYEN=$got
+  fi
+  chmod +x "$BINARYEN_ROOT"/bin/* 2>/dev/null || true
 fi
-for tool in wasm-opt wasm-metadce wasm2js wasm-ctor-eval wasm-split; do
-  [ -e "$BINARYEN_ROOT/bin/$tool" ] || say "note: binaryen@$BINARYEN has no bin/$tool (the emcc options that need it will fail)"
+for tool in wasm-opt wasm-metadce wasm2js wasm-ctor-eval wasm-split wasm-emscripten-finalize; do
+  [ -e "$BINARYEN_ROOT/bin/$tool" ] || say "note: this binaryen has no bin/$tool (the emcc options that need it will fail)"
 done
-chmod +x "$BINARYEN_ROOT"/bin/* 2>/dev/null || true
 
 # 4. A private config and cache, and wrappers that use them. The config is
 # the sources' embedded one (emscripten/.emscripten, as `emsdk --embedded`

@@ -492,6 +492,31 @@ test('leakExitOn: which leaks fail the run (live, leaked, direct), as Valgrind\'
   assert.equal(bad.status, 3);
 });
 
+test('-sASYNCIFY: blocks allocated before and after emscripten_sleep keep their own sites, contexts on, off and checked', () => {
+  // tests/runtime/asyncify.c: round_trip(10), round_trip(5), each
+  // before_sleep(n), before_sleep(1), sleep, after_sleep(n), sleep, after_sleep(1)
+  const sizes = (base, n) => n * base + (n * (n - 1)) / 2;
+  const expected = {
+    before_sleep: sizes(1000, 10) + 1000 + sizes(1000, 5) + 1000,
+    after_sleep: sizes(2000, 10) + 2000 + sizes(2000, 5) + 2000,
+  };
+  for (const contexts of ['on', 'off', 'verify']) {
+    const r = runWasmProgram(path.join(BUILD, 'asyncify.js'), {env: {EMHEAP_MODE: 'exact', EMHEAP_CONTEXTS: contexts}});
+    assert.equal(r.status, 0, r.stderr);
+    const snap = r.tagged.SNAPSHOT;
+    assert.deepEqual(validateSnapshot(snap), []);
+    const byLeaf = {};
+    for (const s of snap.sites) {
+      const names = s.stack.map((i) => snap.frames[i].name);
+      if (!/_sleep$/.test(names[0])) continue;
+      assert.deepEqual(names.slice(1), ['round_trip', 'main'], names.join(' < '));
+      byLeaf[names[0]] = (byLeaf[names[0]] || 0) + s.liveBytes;
+    }
+    assert.deepEqual(byLeaf, expected, `contexts ${contexts}`);
+    if (contexts === 'verify') assert.match(r.stderr, /emheap: contexts checked against JS stacks: \d+ allocations, 0 named another site/);
+  }
+});
+
 test('a --closure 1 build under node: the leak report at exit, its exit status, and an exit', () => {
   const r = runWasmProgram(path.join(BUILD, 'leak_exit.closure.js'),
     {env: {EMHEAP_LEAK_REPORT: '1', EMHEAP_LEAK_EXIT_CODE: '3'}, timeoutMs: 60e3});
