@@ -7,20 +7,8 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { spawnSync } = require('node:child_process');
 const { readOnlyData } = require('../symbolize/read_only_data');
-
-function assemble(t, wat, flags = []) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-wat-'));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  fs.writeFileSync(path.join(dir, 'm.wat'), wat);
-  const r = spawnSync('wat2wasm', [...flags, 'm.wat', '-o', 'm.wasm'], { cwd: dir, encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  return new Uint8Array(fs.readFileSync(path.join(dir, 'm.wasm')));
-}
+const { assemble } = require('./lib/wat');
 
 test('active segments: the .rodata pieces, not .data', (t) => {
   const bytes = assemble(t, `(module (memory 1)
