@@ -16,6 +16,9 @@ declare -A PACKAGES=(
   [firefox-esr]=firefox-esr   # tests/firefox.test.js: JS stacks from Firefox's stack text
   [valgrind]=valgrind   # its dh_view.html opens the DHAT export in tests/dhat.test.js
   [cmake]=cmake   # tests/npm_package.test.js builds a CMake app with emcmake
+  # tests/dwarf.test.js: a module with DWARF built without emcc, its lines
+  # checked against llvm-symbolizer's
+  [clang]=clang [wasm-ld]=lld [llvm-symbolizer]=llvm
 )
 
 missing=()
