@@ -32,6 +32,7 @@ const { parseWrapperList, removeAllocationLayer } = require('../model/wrappers')
 const { peakView, memoryUse } = require('../model/peak');
 const { memoryBreakdown, breakdownText } = require('../model/memory_breakdown');
 const { scanCaveat } = require('../model/heap_section');
+const { GROUPINGS, DEFAULT_GROUPING, groupSnapshot } = require('../model/grouping');
 
 // Characters shown per row in tables, after C++ names are shortened
 // (model/names.js); --json has everything in full.
@@ -40,9 +41,12 @@ const KEY_WIDTH = 80;
 
 const USAGE = {
   top: {
-    synopsis: 'emheap top FILE [--sort bytes|count|allocs|retained|shallow] [--top N] [--instances N] [--at now|peak] ' +
-      '[--since MARK | --between MARK MARK | --growing] [--json]',
-    text: `The sites of a snapshot, largest first.
+    synopsis: 'emheap top FILE [--by function|line|site] [--sort bytes|count|allocs|retained|shallow] [--top N] ' +
+      '[--instances N] [--at now|peak] [--since MARK | --between MARK MARK | --growing] [--json]',
+    text: `Where a snapshot's live memory was allocated, largest first.
+  --by function  rows by the chain of function names (default): the call sites of one
+                 function that a loop unrolled or an inlining made many are one row;
+                 line: by function and source line; site: each call site as recorded
   --sort bytes   by live bytes (default); count: by live blocks; allocs: by allocations ever made;
                  retained: by the bytes the site's blocks keep alive, shallow: by their own
                  bytes (both need a snapshot with the heap graph: emheap.snapshot({heap: true}))
@@ -63,7 +67,8 @@ const USAGE = {
   --json         print JSON instead of a table`,
   },
   analyze: {
-    synopsis: 'emheap analyze DUMP [--sort retained|shallow|bytes|count|allocs] [--top N] [--instances N] [--json]',
+    synopsis: 'emheap analyze DUMP [--by function|line|site] [--sort retained|shallow|bytes|count|allocs] [--top N] ' +
+      '[--instances N] [--json]',
     text: `The heap graph of a heap dump (emheap.dumpHeap(): *.emheapdump.gz), or of a snapshot
 taken with {heap: true}: the dump's memory is scanned again here, with the page's code,
 so the numbers are the page's. Sites by retained bytes, each with the blocks that
@@ -75,9 +80,10 @@ retain the most, and the leaks by class (reachable, directly or indirectly leake
 A dump is read wherever a snapshot is: emheap top, convert (--to heapsnapshot), diff.`,
   },
   diff: {
-    synopsis: 'emheap diff BEFORE AFTER [--sort bytes|count|allocs] [--top N] [--json]',
+    synopsis: 'emheap diff BEFORE AFTER [--by function|line|site] [--sort bytes|count|allocs] [--top N] [--json]',
     text: `What changed between two snapshots of one page session (BEFORE taken first).
-Sites are matched by call site key, and by full stack where keys collide.
+Rows are grouped by --by, as in emheap top (default: by function), and matched by
+their key, and by full stack where keys collide.
 Columns, as in Chrome DevTools' heap comparison:
   # New        allocations made in between      # Deleted   blocks freed in between
   # Delta      change in live blocks            Alloc. Size bytes allocated in between
@@ -99,7 +105,7 @@ Columns, as in Chrome DevTools' heap comparison:
   --at peak      write the heap as it was at its peak of live bytes (see emheap top)`,
   },
   report: {
-    synopsis: 'emheap report FILE [-o OUT] [--force]',
+    synopsis: 'emheap report FILE [--by function|line|site] [-o OUT] [--force]',
     text: `Write one self-contained HTML page to look at (docs/report.md): the live bytes over
 time with the marks, the growths of the wasm memory and the peak; the top sites'
 series stacked; why the wasm memory is this big; the top sites; what was allocated
@@ -108,11 +114,12 @@ after each mark; which sites keep growing. It needs no network: open it from dis
   --force        replace OUT if it exists (never the input, whatever its name)`,
   },
   check: {
-    synopsis: 'emheap check FILE [--max-live-bytes N] [--max-site-bytes N] [--at now|peak]',
+    synopsis: 'emheap check FILE [--max-live-bytes N] [--max-site-bytes N] [--by function|line|site] [--at now|peak]',
     text: `Check memory budgets, for CI: exit 0 and print OK when within budget,
 exit 1 naming the sites when a budget is exceeded.
   --max-live-bytes N   budget for all live bytes (summary.liveBytes, exact)
-  --max-site-bytes N   budget for the live bytes of any one site
+  --max-site-bytes N   budget for the live bytes of any one row of emheap top (--by: a
+                       function's stack by default, or a line, or a call site)
   --at peak            check the heap at its peak of live bytes, not as it was at the end
 N is ${units.SIZE_HELP}.`,
   },
@@ -121,13 +128,13 @@ N is ${units.SIZE_HELP}.`,
 const OPTIONS = {
   top: {
     sort: 'value', top: 'value', json: 'flag', wrappers: 'value', at: 'value', instances: 'value', since: 'value',
-    between: 'pair', growing: 'flag',
+    between: 'pair', growing: 'flag', by: 'value',
   },
-  analyze: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value', instances: 'value' },
-  diff: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value' },
+  analyze: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value', instances: 'value', by: 'value' },
+  diff: { sort: 'value', top: 'value', json: 'flag', wrappers: 'value', by: 'value' },
   convert: { to: 'value', o: 'value', output: 'value', force: 'flag', wrappers: 'value', at: 'value' },
-  report: { o: 'value', output: 'value', force: 'flag', wrappers: 'value' },
-  check: { 'max-live-bytes': 'value', 'max-site-bytes': 'value', wrappers: 'value', at: 'value' },
+  report: { o: 'value', output: 'value', force: 'flag', wrappers: 'value', by: 'value' },
+  check: { 'max-live-bytes': 'value', 'max-site-bytes': 'value', wrappers: 'value', at: 'value', by: 'value' },
 };
 const POSITIONAL = { top: ['FILE'], analyze: ['DUMP'], diff: ['BEFORE', 'AFTER'], convert: ['FILE'], report: ['FILE'], check: ['FILE'] };
 
@@ -159,19 +166,39 @@ function commandUsage(cmd) {
 // A checked snapshot with the program's allocation layer removed
 // (model/wrappers.js): declared by --wrappers, and detected. forText: for
 // a command that prints a table (not --json), names made printable.
-function readSnapshot(file, opts, forText) {
+// A snapshot file as the views read it: names printable (text output),
+// the allocation layer left out, at the peak when asked, its sites grouped
+// (--by; views only: `convert` writes the file's own sites, grouped: false).
+function readSnapshot(file, opts, forText, grouped = true) {
   const read = readSnapshotFile(file).snapshot;
   const snapshot = forText && !opts.json ? withPrintableNames(read) : read;
   const named = removeAllocationLayer(snapshot, parseWrapperList(opts.wrappers === undefined ? [] : opts.wrappers));
   const at = opts.at === undefined ? 'now' : opts.at;
   if (at !== 'now' && at !== 'peak') throw new EmheapError(`--at: "${at}" is not one of now, peak`);
-  if (at === 'now') return named;
-  const view = peakView(named);
-  if (!view) {
-    throw new EmheapError(`${file}: --at peak: this snapshot has no per-site numbers at the peak ` +
-      '(it was taken by an emheap older than this one)');
+  const by = opts.by === undefined ? DEFAULT_GROUPING : opts.by;
+  if (!GROUPINGS.includes(by)) throw new EmheapError(`--by: "${by}" is not one of ${GROUPINGS.join(', ')}`);
+  let view = named;
+  if (at === 'peak') {
+    view = peakView(named);
+    if (!view) {
+      throw new EmheapError(`${file}: --at peak: this snapshot has no per-site numbers at the peak ` +
+        '(it was taken by an emheap older than this one)');
+    }
   }
-  return view;
+  return grouped ? groupSnapshot(view, by) : view;
+}
+
+// What a view's rows are: "function", "line" or "site" (--by).
+function rowWord(snapshot) {
+  return snapshot.groupedBy || 'site';
+}
+const rowsWord = (snapshot) => rowWord(snapshot) + 's';
+
+// Under a grouped table: how many call sites the groups hold.
+function partsNote(snapshot) {
+  if (!snapshot.groupedBy) return '';
+  const sites = snapshot.sites.reduce((n, s) => n + (s.parts || 1), 0);
+  return `(${plural(sites, 'call site')} grouped by ${snapshot.groupedBy}; --by site shows them one by one)\n`;
 }
 
 // argv -> {cmd, args: [positional], opts: {name: value}} or {help: text}
@@ -433,11 +460,11 @@ function printSince(args, opts, snapshot, out) {
     `${error(result.liveBytes, result.estimatedLiveBytes)} in ${plural(result.liveBlocks, 'block')}` +
     (sampled ? ' (~: estimates from the sampled blocks, +-: one standard error)' : '') + '\n\n';
   if (!rows.length) {
-    text += 'no site holds a block from that window\n';
+    text += `no ${rowWord(snapshot)} holds a block from that window\n`;
   } else {
     const columns = [
       { title: '#', align: 'right' }, { title: 'bytes since', align: 'right' }, { title: 'blocks since', align: 'right' },
-      { title: 'live bytes (all)', align: 'right' }, { title: 'site', align: 'left' },
+      { title: 'live bytes (all)', align: 'right' }, { title: rowWord(snapshot), align: 'left' },
       { title: 'stack (leaf first)', align: 'left' },
     ];
     text += renderTable(columns, rows.map((r) => [
@@ -445,7 +472,7 @@ function printSince(args, opts, snapshot, out) {
       (r.estimatedLiveBytes > 0 ? '~' : '') + units.formatCount(r.liveBlocks), units.formatBytes(r.liveBytesAll),
       clip(shortName(r.label), KEY_WIDTH), stackColumn(r),
     ]));
-    text += `\n${rows.length} of ${result.sites.length} sites` +
+    text += `\n${rows.length} of ${result.sites.length} ${rowsWord(snapshot)}` +
       (rows.length < result.sites.length ? ' (--top 0 shows all)' : '') + '\n';
   }
   out(text);
@@ -477,11 +504,11 @@ function printGrowing(args, opts, snapshot, out) {
   const columns = [
     { title: '#', align: 'right' }, { title: 'verdict', align: 'left' }, { title: 'rise', align: 'right' },
     { title: 'rate', align: 'right' }, { title: 'grew in', align: 'right' }, { title: 'now', align: 'right' },
-    { title: 'site', align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
+    { title: rowWord(snapshot), align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
   ];
   const approx = (g, bytes) => (g.estimated ? '~' : '') + units.formatBytes(bytes);
   let text = snapshotHeader(args[0], snapshot) + '\n' +
-    `sites tracked over ${snapshot.timeline.length} points (${span.toFixed(3)} s): ${all.length}` +
+    `${rowsWord(snapshot)} tracked over ${snapshot.timeline.length} points (${span.toFixed(3)} s): ${all.length}` +
     (all.some((g) => g.estimated) ? ' (~: estimates from sampled blocks)' : '') + '\n\n';
   text += renderTable(columns, rows.map((r) => [
     r.rank, r.verdict, (r.estimated ? '~' : '') + (r.riseBytes < 0 ? '-' : '+') + units.formatBytes(Math.abs(r.riseBytes)),
@@ -504,7 +531,7 @@ function printTop(args, opts, snapshot, out) {
   const result = topSites(snapshot, { sort, top, instances });
   if (opts.json) {
     out(JSON.stringify(Object.assign({
-      file: args[0], capturedAt: snapshot.capturedAt, source: snapshot.source,
+      file: args[0], capturedAt: snapshot.capturedAt, source: snapshot.source, by: rowWord(snapshot),
       mode: snapshot.mode, samplingInterval: snapshot.samplingInterval, summary: snapshot.summary,
       wrappers: snapshot.wrappers, memory: memoryBreakdown(snapshot), heapGrowth: growthsNamed(snapshot),
     }, snapshot.outOfMemory ? { outOfMemory: snapshot.outOfMemory } : {}, result), null, 2) + '\n');
@@ -512,11 +539,11 @@ function printTop(args, opts, snapshot, out) {
   }
   let text = snapshotHeader(args[0], snapshot) + '\n';
   if (result.sites.length === 0) {
-    text += 'no sites\n';
+    text += `no ${rowsWord(snapshot)}\n`;
   } else {
     const columns = [
       { title: '#', align: 'right' }, { title: 'live bytes', align: 'right' }, { title: 'live blocks', align: 'right' },
-      { title: 'allocs', align: 'right' }, { title: 'alloc bytes', align: 'right' }, { title: 'site', align: 'left' },
+      { title: 'allocs', align: 'right' }, { title: 'alloc bytes', align: 'right' }, { title: rowWord(snapshot), align: 'left' },
       { title: 'stack (leaf first)', align: 'left' },
     ];
     // Estimates (sampled blocks) marked "~" with their standard error.
@@ -542,8 +569,8 @@ function printTop(args, opts, snapshot, out) {
         text += `  0x${b.address.toString(16)}  ${units.formatBytes(b.size)}, retains ${units.formatBytes(b.retained)}, ${b.state}\n`;
       }
     }
-    text += `\n${result.sites.length} of ${result.totalSites} sites, sorted by ${SORTS[sort].title}` +
-      (result.sites.length < result.totalSites ? ' (--top 0 shows all)' : '') + '\n';
+    text += `\n${result.sites.length} of ${result.totalSites} ${rowsWord(snapshot)}, sorted by ${SORTS[sort].title}` +
+      (result.sites.length < result.totalSites ? ' (--top 0 shows all)' : '') + '\n' + partsNote(snapshot);
   }
   out(text);
   return 0;
@@ -577,12 +604,12 @@ function cmdDiff({ args, opts }, out) {
     ]);
   text += '\n';
   if (shown.length === 0) {
-    text += 'no site changed\n';
+    text += `no ${rowWord(after)} changed\n`;
   } else {
     const columns = [
       { title: '# New', align: 'right' }, { title: '# Deleted', align: 'right' }, { title: '# Delta', align: 'right' },
       { title: 'Alloc. Size', align: 'right' }, { title: 'Freed Size', align: 'right' }, { title: 'Size Delta', align: 'right' },
-      { title: 'site', align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
+      { title: rowWord(after), align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
     ];
     const row = (r, label, stack) => [
       c(r.newAllocs), c(r.freedBlocks), units.formatCountDelta(r.countDelta),
@@ -590,9 +617,9 @@ function cmdDiff({ args, opts }, out) {
     ];
     const rows = shown.map((r) => row(r, clip(shortName(r.label), KEY_WIDTH) + (r.status === 'both' ? '' : ` (${r.status})`),
       clip(stackText(r.stack.map(shortName)), STACK_WIDTH)));
-    rows.push(row(diff.sum, `total of ${c(ranked.length)} changed sites`, ''));
+    rows.push(row(diff.sum, `total of ${c(ranked.length)} changed ${rowsWord(after)}`, ''));
     text += renderTable(columns, rows);
-    text += `\n${shown.length} of ${ranked.length} changed sites, sorted by ${DIFF_SORTS[sort].title}` +
+    text += `\n${shown.length} of ${ranked.length} changed ${rowsWord(after)}, sorted by ${DIFF_SORTS[sort].title}` +
       (shown.length < ranked.length ? ' (--top 0 shows all)' : '') + '\n';
     if (diff.blocks) text += blockChangesText(diff.blocks, shown);
   }
@@ -706,7 +733,7 @@ function cmdConvert({ args, opts }, out) {
   }
   const targets = formats.map((format) => (given !== undefined ? given : defaultOutput(args[0], format.suffix)));
   for (const target of targets) if (target !== '-') checkTarget(target, args[0], opts.force);
-  const snapshot = readSnapshot(args[0], opts);
+  const snapshot = readSnapshot(args[0], opts, false, false);
   // before any file is written: a format that needs the heap graph
   formats.forEach((format, i) => { if (format.heap) needHeapGraph(snapshot, args[0], `--to ${names[i]}`); });
   formats.forEach((format, i) => {
@@ -762,8 +789,8 @@ function cmdCheck({ args, opts }, out, err) {
     if (snapshot.view === 'peak') parts.push('at the peak of live bytes');
     if (budgets.maxSiteBytes !== undefined) {
       parts.push(result.largestSite
-        ? `largest site ${result.largestSite.label} ${ex(result.largestSite.liveBytes)} <= ${ex(budgets.maxSiteBytes)}`
-        : 'no live site');
+        ? `largest ${rowWord(snapshot)} ${result.largestSite.label} ${ex(result.largestSite.liveBytes)} <= ${ex(budgets.maxSiteBytes)}`
+        : `no live ${rowWord(snapshot)}`);
     }
     out(`emheap: OK: ${parts.join('; ')} (${args[0]})\n`);
     return 0;
@@ -771,9 +798,9 @@ function cmdCheck({ args, opts }, out, err) {
   const lines = [`emheap: budget exceeded in ${args[0]}${snapshot.view === 'peak' ? ' at the peak of live bytes' : ''}:`];
   for (const f of result.failures) {
     if (f.kind === 'live') {
-      lines.push(`  live bytes ${ex(f.value)} > --max-live-bytes ${ex(f.limit)}, over by ${units.formatBytes(f.value - f.limit)}; largest sites:`);
+      lines.push(`  live bytes ${ex(f.value)} > --max-live-bytes ${ex(f.limit)}, over by ${units.formatBytes(f.value - f.limit)}; largest ${rowsWord(snapshot)}:`);
     } else {
-      lines.push(`  ${plural(f.sites.length, 'site')} over --max-site-bytes ${ex(f.limit)}:`);
+      lines.push(`  ${plural(f.sites.length, rowWord(snapshot))} over --max-site-bytes ${ex(f.limit)}:`);
     }
     for (const s of f.sites) lines.push(`    ${site(s)}`);
   }

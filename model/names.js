@@ -38,8 +38,10 @@ function frameText(frame, short) {
 
 // A C++ name without what makes it unreadable in a table: libc++'s ABI
 // namespace (std::__2:: -> std::), template arguments (<...> -> <…>) and
-// parameter lists ((...) -> ()). "operator<" and friends, and
-// "(anonymous namespace)", are kept. Other names come back as they are.
+// parameter lists ((...) -> ()): a parenthesis right after a name.
+// "operator<" and friends, "(anonymous namespace)" and emheap's own
+// "(unattributed)", "(stack truncated)" are kept. Other names come back as
+// they are.
 function shortName(name) {
   if (typeof name !== 'string' || (name.indexOf('<') < 0 && name.indexOf('(') < 0 && name.indexOf('::__') < 0)) {
     return name;
@@ -56,7 +58,7 @@ function shortName(name) {
         i = end + 1;
         continue;
       }
-    } else if (c === '(' && s.substr(i, 21) !== '(anonymous namespace)' && !/operator$/.test(out)) {
+    } else if (c === '(' && out.length && !/[\s(]$/.test(out) && !/operator$/.test(out)) {
       var close = closing(s, i, '(', ')');
       if (close > 0) {
         out += close > i + 1 ? '(…)' : '()';

@@ -93,6 +93,7 @@ function topSites(snapshot, { sort = 'bytes', top = 0, instances = 0 } = {}) {
       liveBytes: site.liveBytes,
       estimatedLiveBytes: estimatedPart(snapshot, site),
       liveBlocks: site.liveBlocks,
+      callSites: site.parts || 1,
       totalAllocs: site.totalAllocs,
       totalBytes: site.totalBytes,
       peakLiveBytes: site.peakLiveBytes,

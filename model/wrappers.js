@@ -24,21 +24,15 @@
 // dropped earlier, when stacks are captured (jslib/v8_stack.js).
 //
 // A site whose stack changes gets the key of its new leaf frame; sites that
-// end up with the same stack are merged (counters summed, peaks summed as
-// an upper bound, growth events moved to the merged site). The snapshot
+// end up with the same stack are merged (model/merge_sites.js). The snapshot
 // keeps what was removed in `wrappers: {declared, detected}`, and
 // `detect: false` when detection was off, so a file says how its sites
 // were made and every reader makes them the same way.
 'use strict';
 
 var siteKey = require('./names').siteKey;
-var siteCounters = require('./site_counters');
-var sortSteps = require('./sliced_sort').sortSteps;
 var runSteps = require('./steps').runSteps;
-var ShardedMap = require('./sharded_map').ShardedMap;
-var heapSection = require('./heap_section');
-var withMergedSites = require('./growth').withMergedSites;
-var withMergedSeries = require('./site_timeline').withMergedSeries;
+var mergeSitesSteps = require('./merge_sites').mergeSitesSteps;
 
 // LAYER_RULE: a function F is part of the allocation layer when, in the
 // stacks as they stand (earlier layer frames already removed),
@@ -239,33 +233,14 @@ function* removeAllocationLayerSteps(snapshot, options) {
   var isDetected = matcher(detected);
   var isLayer = function (name) { return isDeclared(name) || isDetected(name); };
   var libraryFrames = 0;
-  var byStack = new ShardedMap(); // stack without the layer -> its (merged) site
-  var mergedInto = new ShardedMap(); // site id -> the site id it was merged into
-  var parts = new Map(); // a site id kept -> how many sites it holds (2 or more)
-  var sites = [];
-  for (var i = 0; i < snapshot.sites.length; i++) {
-    if (i % STEP_SITES === STEP_SITES - 1) yield;
-    var s = snapshot.sites[i];
+  var merged = yield* mergeSitesSteps(snapshot, function (s) {
     var d = layerDepth(s.stack, snapshot.frames, isLayer);
     for (var k = 0; k < d; k++) if (library[s.stack[k]]) libraryFrames++;
     var stack = d ? s.stack.slice(d) : s.stack;
-    var identity = stack.length ? stack.join(',') : 'key:' + s.key;
-    var same = byStack.get(identity);
-    if (same) {
-      siteCounters.addSiteCounters(same, s);
-      mergedInto.set(s.id, same.id);
-      parts.set(same.id, (parts.get(same.id) || 1) + 1);
-      continue;
-    }
-    var out = copy(s);
-    out.stack = stack;
-    if (d) out.key = siteKey(snapshot.frames[stack[0]]);
-    byStack.set(identity, out);
-    sites.push(out);
-  }
-  yield* sortSteps(sites, siteCounters.bySize, STEP_SITES * 4);
-  var result = copy(snapshot);
-  result.sites = sites;
+    return {identity: stack.length ? stack.join(',') : 'key:' + s.key, stack: stack,
+      key: d ? siteKey(snapshot.frames[stack[0]]) : s.key};
+  });
+  var result = merged.changed ? merged.snapshot : copy(snapshot);
   result.wrappers = {
     declared: ((before && before.declared) || []).concat(declared),
     detected: ((before && before.detected) || []).concat(detected),
@@ -273,22 +248,6 @@ function* removeAllocationLayerSteps(snapshot, options) {
   var libraryBefore = (before && before.standardLibrary) || 0;
   if (libraryFrames + libraryBefore) result.wrappers.standardLibrary = libraryFrames + libraryBefore;
   result.wrappers = withDetect(result.wrappers, before, detect);
-  if (Array.isArray(snapshot.heapGrowth)) {
-    result.heapGrowth = snapshot.heapGrowth.map(function (g) {
-      return withMergedSites(g, function (id) { return mergedInto.has(id) ? mergedInto.get(id) : id; },
-        function (id) { return parts.get(id) || 1; });
-    });
-  }
-  if (snapshot.siteTimeline) {
-    result.siteTimeline = withMergedSeries(snapshot.siteTimeline, function (id) { return mergedInto.has(id) ? mergedInto.get(id) : id; });
-  }
-  if (snapshot.heap) {
-    // the blocks of merged sites go to the merged site; the per-site heap
-    // totals are made again for the merged sites
-    result.heap = heapSection.copyWithSites(snapshot.heap);
-    yield* heapSection.remapSitesSteps(result.heap, mergedInto);
-    yield* heapSection.addSiteTotalsSteps(result);
-  }
   return result;
 }
 

@@ -369,20 +369,21 @@ test-programs: $(READ_ONLY_ROOTS)
 test-programs: $(TEST_BUILD)/table_memory.dlmalloc.js
 
 # The sample linked with --closure 1, as production builds are: Closure
-# must leave emheap's page API, formats and timers working. Debian's
-# Emscripten names a closure-compiler it does not install, so the one its
-# 3.1.6 pins (package.json: google-closure-compiler) is given to every emcc.
+# must leave emheap's page API, formats and timers working. Emscripten runs
+# the Closure Compiler it comes with; Debian's (/usr/bin/emcc) names a
+# closure-compiler command it does not install, and gets the one its 3.1.6
+# pins (package.json: google-closure-compiler) instead.
 # Without the source map, which turns Closure off.
+CLOSURE_ENV := $(if $(filter /usr/bin/emcc,$(shell command -v $(EMCC))),$(if $(shell command -v closure-compiler),,\
+  EM_CLOSURE_COMPILER=$(CURDIR)/node_modules/.bin/google-closure-compiler))
 CLOSURE_SAMPLE := $(SAMPLE_BUILD)/leaky-canvas-closure/index.html
 $(CLOSURE_SAMPLE): samples/leaky-canvas/leaky.c samples/leaky-canvas/shell.html $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
-	EM_CLOSURE_COMPILER=$(CURDIR)/node_modules/.bin/google-closure-compiler \
-	  $(EMCC) $< $(filter-out -gsource-map --source-map-base ./,$(LEAKY_FLAGS)) $(EMHEAP_LDFLAGS) --closure 1 -o $@
+	$(CLOSURE_ENV) $(EMCC) $< $(filter-out -gsource-map --source-map-base ./,$(LEAKY_FLAGS)) $(EMHEAP_LDFLAGS) --closure 1 -o $@
 # The same for node: the leak report at exit, and an exit.
 $(TEST_BUILD)/leak_exit.closure.js: tests/runtime/leak_exit.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
-	EM_CLOSURE_COMPILER=$(CURDIR)/node_modules/.bin/google-closure-compiler \
-	  $(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 --closure 1 -o $@
+	$(CLOSURE_ENV) $(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 --closure 1 -o $@
 test-programs: $(CLOSURE_SAMPLE) $(TEST_BUILD)/leak_exit.closure.js
 
 # An app that runs in a Web Worker, with its page: emheap_page.js beside it,

@@ -136,7 +136,7 @@ describe('emheap diff', () => {
   });
 
   test('--json: every site changed by exactly its known growth', () => {
-    const r = run('diff', beforeFile, afterFile, '--json', '--top', '0');
+    const r = run('diff', beforeFile, afterFile, '--by', 'site', '--json', '--top', '0');
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stderr, '');
     const d = JSON.parse(r.stdout);
@@ -173,7 +173,7 @@ describe('emheap diff', () => {
   });
 
   test('table: DevTools columns, totals, the growing site first', () => {
-    const r = run('diff', beforeFile, afterFile);
+    const r = run('diff', beforeFile, afterFile, '--by', 'site');
     assert.equal(r.status, 0, r.stderr);
     for (const h of ['# New', '# Deleted', '# Delta', 'Alloc. Size', 'Freed Size', 'Size Delta', 'totals (exact)', 'before', 'after', 'delta']) {
       assert.ok(r.stdout.includes(h), `missing ${h}:\n${r.stdout}`);
@@ -188,30 +188,30 @@ describe('emheap diff', () => {
   });
 
   test('--sort count / allocs and --top', () => {
-    const byCount = JSON.parse(run('diff', beforeFile, afterFile, '--json', '--sort', 'count').stdout);
+    const byCount = JSON.parse(run('diff', beforeFile, afterFile, '--by', 'site', '--json', '--sort', 'count').stdout);
     assert.equal(byCount.sites[0].key, 'leak_memory+0x1a2b');
     const counts = byCount.sites.map((s) => s.countDelta);
     assert.deepEqual(counts, counts.slice().sort((x, y) => y - x));
-    const byAllocs = JSON.parse(run('diff', beforeFile, afterFile, '--json', '--sort=allocs', '--top', '2').stdout);
+    const byAllocs = JSON.parse(run('diff', beforeFile, afterFile, '--by', 'site', '--json', '--sort=allocs', '--top', '2').stdout);
     assert.equal(byAllocs.sites.length, 2);
     assert.equal(byAllocs.changedSites, MODELS.length);
     assert.deepEqual(byAllocs.sites.map((s) => s.newAllocs), [192, 180]);   // leak 3x64, scratch 3x60
-    const text = run('diff', beforeFile, afterFile, '--top', '1').stdout;
+    const text = run('diff', beforeFile, afterFile, '--by', 'site', '--top', '1').stdout;
     assert.match(text, /1 of 7 changed sites, sorted by size delta \(--top 0 shows all\)/);
   });
 
   test('a snapshot against itself: nothing changed', () => {
-    const r = run('diff', beforeFile, beforeFile);
+    const r = run('diff', beforeFile, beforeFile, '--by', 'site');
     assert.equal(r.status, 0);
     assert.match(r.stdout, /no site changed/);
   });
 
   test('swapped files are flagged', () => {
-    const r = run('diff', afterFile, beforeFile, '--json');
+    const r = run('diff', afterFile, beforeFile, '--by', 'site', '--json');
     assert.equal(r.status, 0);
     const d = JSON.parse(r.stdout);
     assert.ok(d.notes.some((n) => /swapped/.test(n)), d.notes.join('|'));
-    const text = run('diff', afterFile, beforeFile).stdout;
+    const text = run('diff', afterFile, beforeFile, '--by', 'site').stdout;
     assert.match(text, /^note: .*swapped/m);
   });
 
@@ -220,7 +220,7 @@ describe('emheap diff', () => {
     s.mode = 'sampled';
     s.samplingInterval = 65536;
     const file = write('session/sampled.json', s);
-    const d = JSON.parse(run('diff', beforeFile, file, '--json').stdout);
+    const d = JSON.parse(run('diff', beforeFile, file, '--by', 'site', '--json').stdout);
     assert.ok(d.notes.some((n) => /estimates \(a site of B sampled bytes is off by about \+-sqrt\(65536\/B\)/.test(n)));
     assert.ok(d.notes.some((n) => /different modes/.test(n)));
   });
@@ -246,7 +246,8 @@ describe('C++ names in tables', () => {
     const file = write('cpp/a.json', withCpp());
     const top = run('top', file);
     assert.equal(top.status, 0, top.stderr);
-    assert.match(top.stdout, /nlohmann::json_abi_v3_11_2::basic_json<…>::basic_json\(…\)\+0x1a2b/);
+    assert.match(top.stdout, /nlohmann::json_abi_v3_11_2::basic_json<…>::basic_json\(…\)  /);
+    assert.match(run('top', file, '--by', 'site').stdout, /nlohmann::json_abi_v3_11_2::basic_json<…>::basic_json\(…\)\+0x1a2b/);
     for (const line of top.stdout.split('\n')) assert.ok(line.length < 300, `top line of ${line.length} characters`);
     const diff = run('diff', write('cpp/b.json', withCpp()), file);
     assert.equal(diff.status, 0, diff.stderr);
@@ -255,7 +256,8 @@ describe('C++ names in tables', () => {
     assert.equal(check.status, 1);
     for (const line of check.stderr.split('\n')) assert.ok(line.length < 300, `check line of ${line.length} characters`);
     const full = JSON.parse(run('top', file, '--json').stdout);
-    assert.equal(full.sites[0].label, ctor + '+0x1a2b');
+    assert.equal(full.sites[0].label, ctor);
+    assert.equal(JSON.parse(run('top', file, '--json', '--by', 'site').stdout).sites[0].label, ctor + '+0x1a2b');
   });
 });
 
@@ -290,8 +292,10 @@ describe('emheap top', () => {
     assert.equal(j.totalSites, 5);
     assert.deepEqual(j.sites.map((s) => s.liveBytes), [4096, 1024, 512, 300, 0]);
     assert.deepEqual(j.sites.map((s) => s.rank), [1, 2, 3, 4, 5]);
-    assert.equal(j.sites[0].label, 'leak_memory+0x1a2b');
-    assert.deepEqual(j.sites[0].stack[0], { name: 'leak_memory', file: 'app.c', line: 42 });
+    assert.equal(j.by, 'function');
+    assert.equal(j.sites[0].label, 'leak_memory');
+    assert.equal(j.sites[0].callSites, 1);
+    assert.deepEqual(j.sites[0].stack[0], { name: 'leak_memory', file: 'app.c' });
     assert.deepEqual(j.sites[0].stack.map((f) => f.name), ['leak_memory', 'parse_chunk', 'load_level', 'main']);
     assert.equal(j.sites[2].label, '(unattributed)');
     assert.deepEqual(j.sites[2].stack, []);
@@ -316,8 +320,12 @@ describe('emheap top', () => {
     const lines = r.stdout.split('\n');
     const header = lines.findIndex((l) => /live bytes\s+live blocks\s+allocs/.test(l));
     assert.ok(header > 0, r.stdout);
-    assert.match(lines[header + 1], /^1\s+4\.00 KiB\s+4\s+6\s+4\.10 KiB\s+leak_memory\+0x1a2b\s+leak_memory < parse_chunk < load_level < main$/);
-    assert.match(r.stdout, /5 of 5 sites, sorted by live bytes/);
+    assert.match(lines[header - 0], /\sfunction\s+stack \(leaf first\)$/);
+    assert.match(lines[header + 1], /^1\s+4\.00 KiB\s+4\s+6\s+4\.10 KiB\s+leak_memory\s+leak_memory < parse_chunk < load_level < main$/);
+    assert.match(r.stdout, /5 of 5 functions, sorted by live bytes\n\(5 call sites grouped by function; --by site shows them one by one\)/);
+    const bySite = run('top', files.speedscope, '--by', 'site').stdout;
+    assert.match(bySite, /\n1\s+4\.00 KiB\s+4\s+6\s+4\.10 KiB\s+leak_memory\+0x1a2b\s+leak_memory < parse_chunk < load_level < main\n/);
+    assert.match(bySite, /5 of 5 sites, sorted by live bytes\n/);
     const sampled = makeSnapshot();
     sampled.mode = 'sampled';
     sampled.samplingInterval = 65536;
@@ -325,7 +333,7 @@ describe('emheap top', () => {
     assert.match(text, /estimates/);
     // Each estimate is marked, with its standard error: 4 KiB at 64 KiB is
     // a quarter of a sampling point, +-100%.
-    const row = text.split('\n').find((l) => /leak_memory\+0x1a2b/.test(l));
+    const row = text.split('\n').find((l) => /^1\s/.test(l));
     assert.match(row, /^1\s+~4\.00 KiB \+-100%\s/);
     // A snapshot whose tables ran out of room says what was not recorded.
     const lost = makeSnapshot();
@@ -510,7 +518,8 @@ describe('emheap check', () => {
       assert.match(r.stdout, /^emheap: OK: [^\n]+\n$/, args.join(' '));
       assert.equal(r.stderr, '');
     }
-    assert.match(run('check', file, '--max-site-bytes', '4KiB').stdout, /largest site leak_memory\+0x1a2b 4\.00 KiB \(4,096 B\) <= 4\.00 KiB/);
+    assert.match(run('check', file, '--max-site-bytes', '4KiB').stdout, /largest function leak_memory 4\.00 KiB \(4,096 B\) <= 4\.00 KiB/);
+    assert.match(run('check', file, '--max-site-bytes', '4KiB', '--by', 'site').stdout, /largest site leak_memory\+0x1a2b 4\.00 KiB \(4,096 B\) <= 4\.00 KiB/);
   });
 
   test('live budget exceeded: exit 1, figures and the biggest sites named', () => {
@@ -519,16 +528,16 @@ describe('emheap check', () => {
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /^emheap: budget exceeded in .*profile\.speedscope\.json:\n/);
     assert.match(r.stderr, /live bytes 5\.79 KiB \(5,932 B\) > --max-live-bytes 5\.00 KiB \(5,120 B\)/);
-    assert.match(r.stderr, /leak_memory\+0x1a2b 4\.00 KiB in 4 blocks \(leak_memory < parse_chunk < load_level < main\)/);
+    assert.match(r.stderr, /largest functions:\n {4}leak_memory 4\.00 KiB in 4 blocks \(leak_memory < parse_chunk < load_level < main\)/);
     assert.ok(!/\n\s+at /.test(r.stderr));
   });
 
   test('site budget exceeded: exit 1, every site over it named', () => {
     const r = run('check', file, '--max-live-bytes', '1GB', '--max-site-bytes', '1000');
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /2 sites over --max-site-bytes 1,000 B:/);
-    assert.match(r.stderr, /leak_memory\+0x1a2b 4\.00 KiB in 4 blocks/);
-    assert.match(r.stderr, /leak_memory\+0x1a40 1\.00 KiB in 1 block \(/);
+    assert.match(r.stderr, /2 functions over --max-site-bytes 1,000 B:/);
+    assert.match(r.stderr, /leak_memory 4\.00 KiB in 4 blocks \(leak_memory < parse_chunk/);
+    assert.match(r.stderr, /leak_memory 1\.00 KiB in 1 block \(leak_memory < load_level/);
     assert.ok(!/unattributed/.test(r.stderr), 'a site within budget is not named');
     assert.ok(!/live bytes .* > --max-live-bytes/.test(r.stderr));
   });

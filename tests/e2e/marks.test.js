@@ -100,8 +100,9 @@ for (const variant of ['dlmalloc', 'emmalloc', 'threads', 'wrap']) {
 
     // the same in words
     const text = cli(['top', file, '--growing']).stdout;
-    assert.match(text, /^1 +grows without bound .* grow_list\+/m);
-    assert.match(text, /^2 +levels off .* cache_put\+/m);
+    assert.match(text, /^1 +grows without bound .* grow_list +grow_list < /m);
+    assert.match(text, /^2 +levels off .* cache_put +cache_put < /m);
+    assert.match(cli(['top', file, '--growing', '--by', 'site']).stdout, /^1 +grows without bound .* grow_list\+/m);
     const sinceText = cli(['top', file, '--since', 'warm']).stdout;
     assert.match(sinceText, /allocated since mark #1 "warm" \(at \d+\.\d{3} s\) and still live: 864\.00 KiB \(884,736 B\) in 216 blocks/);
     assert.match(sinceText, /marks: 13, the last 10: #4 "round 3" at/);

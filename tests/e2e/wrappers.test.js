@@ -85,7 +85,7 @@ test('a file saved with EMHEAP_WRAPPERS=none answers in emheap top as in the pag
     const file = path.join(dir, 'none.json');
     const page = run({EMHEAP_WRAPPERS: 'none'});
     fs.writeFileSync(file, JSON.stringify(page));
-    const r = runCli(['top', file, '--json', '--top', '0']);
+    const r = runCli(['top', file, '--json', '--top', '0', '--by', 'site']);
     assert.equal(r.status, 0, r.stderr);
     const cli = JSON.parse(r.stdout);
     assert.deepEqual(cli.wrappers, page.wrappers);

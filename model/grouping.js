@@ -1,0 +1,83 @@
+// grouping.js -- the sites of a snapshot as a person asks for them:
+//  - by function (the default of every view): the chain of function names,
+//    leaf first, as pprof, heaptrack and DevTools show by default; the
+//    call sites a loop unrolled or a function inlined twice into its
+//    caller are one group;
+//  - by line: each frame's function and file:line, where debug info gives
+//    one (a frame without a line stays its function);
+//  - by site: the call sites as the runtime recorded them (the file's own
+//    sites, which a diff and the heap graph keep).
+// A grouped snapshot is a snapshot whose sites are the groups (merged by
+// model/merge_sites.js, with their marks, series, growth events and heap
+// totals), each with `parts`, the sites it holds: every view of it (top,
+// --since, --growing, --at peak, diff, check, report) answers by group
+// without knowing it. A group's series is kept only where every site in it
+// was followed (a sum that leaves some out would be wrong).
+'use strict';
+
+var runSteps = require('./steps').runSteps;
+var mergeSitesSteps = require('./merge_sites').mergeSitesSteps;
+
+var GROUPINGS = ['function', 'line', 'site'];
+var DEFAULT_GROUPING = 'function';
+
+// A frame as the grouping sees it: -> {identity, frame (the group's
+// frame)}. A function is its name in its file (two static functions of
+// one name in two files are two functions) and module.
+function groupFrame(frame, by) {
+  var out = {name: frame.name};
+  if (frame.module !== undefined) out.module = frame.module;
+  if (frame.file !== undefined) out.file = frame.file;
+  var identity = frame.name + '\u0000' + (frame.module || '') + '\u0000' + (frame.file || '');
+  if (by === 'line' && frame.file !== undefined && frame.line !== undefined) {
+    out.line = frame.line;
+    identity += ':' + frame.line;
+  }
+  return {identity: identity, frame: out};
+}
+
+// A group's key (what views print as its name): the leaf's function, and
+// its file:line by line.
+function groupKey(frame) {
+  return frame.line !== undefined ? frame.name + ' ' + frame.file + ':' + frame.line : frame.name;
+}
+
+// -> a generator of steps returning the snapshot grouped `by` (one of
+// GROUPINGS; 'site': the snapshot itself).
+function* groupSnapshotSteps(snapshot, by) {
+  if (GROUPINGS.indexOf(by) < 0) throw new Error('unknown grouping "' + by + '": use ' + GROUPINGS.join(', '));
+  if (by === 'site') return snapshot;
+  var frames = [];
+  var indexOf = new Map(); // frame identity -> index in frames
+  var newIndex = snapshot.frames.map(function (f) {
+    var g = groupFrame(f, by);
+    var i = indexOf.get(g.identity);
+    if (i === undefined) {
+      i = frames.length;
+      frames.push(g.frame);
+      indexOf.set(g.identity, i);
+    }
+    return i;
+  });
+  var merged = yield* mergeSitesSteps(snapshot, function (s) {
+    if (!s.stack.length) return {identity: 'key:' + s.key, stack: s.stack, key: s.key};
+    var stack = s.stack.map(function (i) { return newIndex[i]; });
+    return {identity: stack.join(','), stack: stack, key: groupKey(frames[stack[0]])};
+  }, {frames: frames, seriesOfAll: true, countParts: true});
+  var grouped = merged.snapshot;
+  grouped.groupedBy = by;
+  // the one stack outside the sites, which indexes frames too
+  if (snapshot.outOfMemory && Array.isArray(snapshot.outOfMemory.stack)) {
+    grouped.outOfMemory = Object.assign({}, snapshot.outOfMemory, {
+      stack: snapshot.outOfMemory.stack.map(function (i) { return newIndex[i]; }),
+    });
+  }
+  return grouped;
+}
+
+function groupSnapshot(snapshot, by) {
+  return runSteps(groupSnapshotSteps(snapshot, by));
+}
+
+module.exports = {GROUPINGS: GROUPINGS, DEFAULT_GROUPING: DEFAULT_GROUPING, groupSnapshot: groupSnapshot,
+  groupSnapshotSteps: groupSnapshotSteps};
