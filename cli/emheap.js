@@ -16,7 +16,7 @@ const { EmheapError } = require('./errors');
 const { readSnapshotFile } = require('./read_snapshot');
 const { SORTS, topSites, stackText, modeNote, requestedLiveBytes, siteLabel, stackFrames } = require('../model/sites');
 const { liveSince, windowText } = require('../model/marks');
-const { growingSites, whyNoSeries } = require('../model/growing');
+const { growingSites, whyNoSeries, incompleteNote } = require('../model/growing');
 const { outOfMemoryLines } = require('../model/out_of_memory');
 const growth = require('../model/growth');
 const { siteErrorText, hasSampledBlocks } = require('../model/estimates');
@@ -517,6 +517,8 @@ function printGrowing(args, opts, snapshot, out) {
     clip(shortName(r.label), KEY_WIDTH), stackColumn(r),
   ]));
   text += '\n"grew in": of the series cut into equal parts, those that ended higher than the one before.\n';
+  const incomplete = incompleteNote(snapshot);
+  if (incomplete) text += `note: ${incomplete}\n`;
   out(text);
   return 0;
 }

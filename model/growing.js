@@ -132,8 +132,23 @@ function whyNoSeries(snapshot) {
     return 'this snapshot has no timeline (the page or program had emheapOptions.timeline = false, or it was made by an older emheap)';
   }
   if (!snapshot.siteTimeline) return 'this snapshot has no per-site series (made by an emheap older than this one)';
+  if (!snapshot.siteTimeline.series.length && snapshot.siteTimeline.incomplete) {
+    return incompleteNote(snapshot);
+  }
   if (!snapshot.siteTimeline.series.length) return 'no site had live bytes at any point of the timeline';
   return null;
 }
 
-module.exports = {growingSites: growingSites, seriesVerdict: seriesVerdict, whyNoSeries: whyNoSeries};
+// Grouped (model/grouping.js): the groups that have no series because the
+// timeline followed some of their call sites only; '' if none.
+function incompleteNote(snapshot) {
+  var n = snapshot.siteTimeline && snapshot.siteTimeline.incomplete;
+  if (!n) return '';
+  var by = snapshot.groupedBy || 'site';
+  return n + ' ' + by + (n === 1 ? ' has' : 's have') + ' no series: the timeline follows call sites one by one (' +
+    'the largest and fastest growing, 24 at most), and did not follow every call site of ' + (n === 1 ? 'it' : 'them') +
+    ' (--by site shows the sites it followed)';
+}
+
+module.exports = {growingSites: growingSites, seriesVerdict: seriesVerdict, whyNoSeries: whyNoSeries,
+  incompleteNote: incompleteNote};

@@ -86,7 +86,8 @@ function* mergeSitesSteps(snapshot, reshape, options) {
 }
 
 // The series of merged sites all of whose parts have one; the others' go
-// (their sum would leave out what the parts without a series held).
+// (their sum would leave out what the parts without a series held), and
+// `incomplete` counts them.
 function withSeriesOfWholeSites(siteTimeline, kept, parts) {
   if (!Array.isArray(siteTimeline.series)) return siteTimeline;
   var followed = new Map(); // kept id -> parts with a series
@@ -98,7 +99,9 @@ function withSeriesOfWholeSites(siteTimeline, kept, parts) {
     var id = kept(s.siteId);
     return followed.get(id) === (parts.get(id) || 1);
   };
-  return Object.assign({}, siteTimeline, {series: siteTimeline.series.filter(whole)});
+  var incomplete = 0; // merged sites whose series went
+  followed.forEach(function (n, id) { if (n !== (parts.get(id) || 1)) incomplete++; });
+  return Object.assign({}, siteTimeline, {series: siteTimeline.series.filter(whole), incomplete: incomplete});
 }
 
 function copy(o) {

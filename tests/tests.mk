@@ -402,3 +402,9 @@ $(TEST_BUILD)/asyncify.js: tests/runtime/asyncify.c $(B)/emheap.o $(RUNTIME_EXTR
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sASYNCIFY -sALLOW_MEMORY_GROWTH=1 -o $@
 test-programs: $(TEST_BUILD)/asyncify.js
+
+# The rounds with their loops unrolled (-O2): one line, many call sites.
+$(TEST_BUILD)/grow_unrolled.js: tests/runtime/grow_unrolled.c $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) $(EXACT_LINK) -sALLOW_MEMORY_GROWTH=1 -o $@
+test-programs: $(TEST_BUILD)/grow_unrolled.js

@@ -1,0 +1,74 @@
+// grouping.test.js -- views by function, line or site on a program whose
+// loops -O2 unrolled (tests/runtime/grow_unrolled.c): grow_list's 10 blocks
+// a round come from many call sites, and by function they are one row.
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const {runWasmProgram} = require('../lib/run_wasm');
+const {runCli} = require('../lib/cli');
+const {BUILD} = require('../lib/paths');
+
+const ROUNDS = 12;
+const GROW_BYTES = ROUNDS * 10 * 1000;
+
+function snapshotFile(t) {
+  const r = runWasmProgram(path.join(BUILD, 'grow_unrolled.js'));
+  assert.equal(r.status, 0, r.stderr);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-grouping-'));
+  t.after(() => fs.rmSync(dir, {recursive: true, force: true}));
+  const file = path.join(dir, 'grow.json');
+  fs.writeFileSync(file, JSON.stringify(r.tagged.SNAPSHOT));
+  return file;
+}
+
+const json = (args) => {
+  const r = runCli(args);
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+};
+
+test('--since warm by function: grow_list first, exactly its bytes, in one row that says how many call sites it holds', (t) => {
+  const file = snapshotFile(t);
+  const bySite = json(['top', file, '--since', 'warm', '--json', '--top', '0', '--by', 'site']);
+  const growSites = bySite.sites.filter((s) => /^grow_list\+/.test(s.label));
+  assert.ok(growSites.length > 1, `the unrolled loop is many call sites (${growSites.length})`);
+  assert.equal(growSites.reduce((a, s) => a + s.liveBytes, 0), GROW_BYTES);
+
+  const byFunction = json(['top', file, '--since', 'warm', '--json', '--top', '0']);
+  assert.equal(byFunction.sites[0].label, 'grow_list');
+  assert.equal(byFunction.sites[0].liveBytes, GROW_BYTES);
+  assert.equal(byFunction.sites.filter((s) => s.label === 'grow_list').length, 1);
+  const top = json(['top', file, '--json', '--top', '0']);
+  const grow = top.sites.find((s) => s.label === 'grow_list');
+  assert.equal(grow.callSites, growSites.length);
+  assert.equal(grow.liveBytes, GROW_BYTES);
+  // every byte in a row either way
+  const sum = (sites) => sites.reduce((a, s) => a + s.liveBytes, 0);
+  assert.equal(sum(top.sites), sum(json(['top', file, '--json', '--top', '0', '--by', 'site']).sites));
+  const text = runCli(['top', file, '--since', 'warm']).stdout;
+  assert.match(text, /^1\s+117\.19 KiB \(120,000 B\)\s+120\s+117\.19 KiB\s+grow_list\s+grow_list < main$/m);
+});
+
+test('--by line without debug info is by function; a bad --by is refused', (t) => {
+  const file = snapshotFile(t);
+  const byLine = json(['top', file, '--json', '--top', '0', '--by', 'line']);
+  const byFunction = json(['top', file, '--json', '--top', '0']);
+  assert.deepEqual(byLine.sites.map((s) => [s.label, s.liveBytes]), byFunction.sites.map((s) => [s.label, s.liveBytes]));
+  const bad = runCli(['top', file, '--by', 'file']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--by: "file" is not one of function, line, site/);
+});
+
+test('--growing by function says which functions have no series, and why', (t) => {
+  // The timeline follows call sites (24 at most): grow_list's 120 are not
+  // all followed, and a sum of some of them would be wrong.
+  const file = snapshotFile(t);
+  const r = runCli(['top', file, '--growing']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--growing: 1 function has no series: the timeline follows call sites one by one/);
+  assert.equal(runCli(['top', file, '--growing', '--by', 'site']).status, 0);
+});
