@@ -12,6 +12,7 @@ var heapDump = require('../formats/heap_dump');
 var diffModel = require('../model/diff');
 var snapshotFile = require('../model/snapshot_file');
 var snapshotModule = require('./snapshot');
+var grouping = require('../model/grouping');
 
 function reportError(e) {
   console.error('emheap: ' + String(e && e.message || e).replace(/^emheap: /, ''));
@@ -72,11 +73,12 @@ function pageFiles(parts) {
 
   // The two snapshots (after: now when not given) and their diff, printed;
   // or null after saying why.
-  var compare = function (before, after) {
+  var compare = function (before, after, options) {
     var result;
     try {
-      before = asSnapshot(before, 'before');
-      after = after === undefined ? taker.snapshot() : asSnapshot(after, 'after');
+      var by = (options && options['by']) || grouping.DEFAULT_GROUPING;
+      before = grouping.groupSnapshot(asSnapshot(before, 'before'), by);
+      after = grouping.groupSnapshot(after === undefined || after === null ? taker.snapshot() : asSnapshot(after, 'after'), by);
       result = diffModel.diffSnapshots(before, after);
     } catch (e) {
       return reportError(e);
@@ -176,17 +178,19 @@ function pageFiles(parts) {
       return env.sink.saveSnapshot(name, heapDump.DUMP_FILE, dump);
     },
 
-    // emheap.diff(before, after = now): the comparison `emheap diff` prints
-    // (model/diff.js, the same code), printed with console.table and
-    // returned as {rows (largest size delta first), sum, totals, notes}.
-    diff: function (before, after) {
-      var compared = compare(before, after);
+    // emheap.diff(before, after = now, {by}): the comparison `emheap diff`
+    // prints (model/diff.js, the same code), grouped as it groups (by
+    // function unless options.by says line or site), printed with
+    // console.table and returned as {rows (largest size delta first), sum,
+    // totals, notes}.
+    diff: function (before, after, options) {
+      var compared = compare(before, after, options);
       return compared && compared.result;
     },
 
     // Saves the diff as `emheap diff --json` prints it (sites by size delta).
-    downloadDiff: function (before, after) {
-      var compared = compare(before, after);
+    downloadDiff: function (before, after, options) {
+      var compared = compare(before, after, options);
       if (!compared) return null;
       var body = diffModel.diffReport(compared.before, compared.after, {sort: 'bytes', diff: compared.result});
       return env.sink.saveText('memory-diff-' + fileTime(compared.after.capturedAt) + '.json',

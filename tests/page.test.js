@@ -125,6 +125,25 @@ test('an app in a Web Worker says once how the page reaches it; a pthread worker
   assert.equal(await file.blob.text(), Array.from(FORMATS.collapsed.chunks(makeSnapshot())).join(''));
 });
 
+test("emheap.top gives what emheap top --json gives for the same file, by function, line and site", (t) => {
+  const {runCli} = require('./lib/cli');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-page-top-'));
+  t.after(() => fs.rmSync(dir, {recursive: true, force: true}));
+  const snap = makeSnapshot();
+  const file = path.join(dir, 'snap.json');
+  fs.writeFileSync(file, JSON.stringify(snap));
+  const p = loadPage({}).createProfiler(fakeHost(), {});
+  for (const by of ['function', 'line', 'site']) {
+    const inPage = JSON.parse(JSON.stringify(p.api.top({by}, snap)));
+    const r = runCli(['top', file, '--json', '--top', '0', '--by', by]);
+    assert.equal(r.status, 0, r.stderr);
+    const cli = JSON.parse(r.stdout);
+    assert.equal(inPage.by, by);
+    assert.deepEqual(inPage.sites, cli.sites, by);
+  }
+  assert.throws(() => p.api.top({sort: 'size'}, snap), /emheap.top: sort "size" is not one of bytes/);
+});
+
 // A page: its document downloads (tests/lib/fake_document.js).
 function fakePage() {
   const {document, URL, saved} = fakeDocument();

@@ -17,6 +17,7 @@ const samplePage = require('../lib/sample_page');
 const { downloadFrom, downloadsDuring, errorsIn, clickLeak } = samplePage;
 const { servedChromium, CHROMIUM_SKIP } = require('../lib/browser');
 const { diffSnapshots } = require('../../model/diff');
+const { groupSnapshot } = require('../../model/grouping');
 const { validateSnapshot } = require('../lib/schemas');
 const { toChromeTrace } = require('../../formats/chrome_trace');
 
@@ -92,8 +93,9 @@ describe('snapshot diffs in headless Chromium', { skip: SKIP }, () => {
         const d = emheap.diff(window.__a, b);
         return { inPage: d, a: window.__a, b };
       });
-      // The same comparison as node's model/diff.js on the same two snapshots.
-      const inNode = diffSnapshots(a, b);
+      // The same comparison as node's model/diff.js on the same two
+      // snapshots, grouped by function as both group by default.
+      const inNode = diffSnapshots(groupSnapshot(a, 'function'), groupSnapshot(b, 'function'));
       assert.deepEqual(inPage.totals, inNode.totals);
       assert.deepEqual(inPage.sum, inNode.sum);
       assert.deepEqual(new Set(inPage.rows.map((r) => JSON.stringify(r))), new Set(inNode.rows.map((r) => JSON.stringify(r))));
