@@ -398,14 +398,15 @@ function parseDwarf(sections, codeStart, cleanPath) {
   // Per compile unit: its address ranges, its inlined calls by nesting
   // level (0: inlined straight into a function) as ranges {lo, hi, call:
   // {outer, file, line}} (`outer`: the call it sits in), and its line
-  // table's sequences. A lookup first picks the unit that holds the offset,
-  // as llvm-symbolizer does: code binaryen removed can leave other units
-  // with ranges over live code (seen at -O2: a subprogram [0x1b8,
-  // 0x100000000)). In the unit it takes the deepest inlined call around the
-  // offset and follows `outer` to the outermost one, as llvm-symbolizer
-  // walks a DIE's parents: binaryen's DWARF update can leave an outer call's
-  // ranges short of its inner ones' (an outer range [0,1), the inner ones
-  // intact), so the outer ranges alone are not enough.
+  // table's sequences. A lookup first picks the unit that holds the offset
+  // and has a subroutine or rows there, as llvm-symbolizer does: code
+  // binaryen removed can leave other units with ranges over live code
+  // (seen at -O2: a subprogram [0x1b8, 0x100000000)). In the unit it
+  // takes the deepest inlined call around the offset and follows `outer`
+  // to the outermost one, as llvm-symbolizer walks a DIE's parents:
+  // binaryen's DWARF update can leave an outer call's ranges short of its
+  // inner ones' (an outer range [0,1), the inner ones intact), so the
+  // outer ranges alone are not enough.
   var units = [];
   var tables = {};
   var functionCount = 0;
@@ -519,13 +520,27 @@ function parseDwarf(sections, codeStart, cleanPath) {
   return {
     lookup: function (offset) {
       var addr = offset - codeStart;
-      // The first unit (in file order) whose ranges hold the offset.
-      var first = -1;
-      unitIndex.each(addr, function (x) { if (first < 0 || x.unit < first) first = x.unit; });
-      if (first < 0) return null;
-      var unit = units[first];
+      // The first unit (in file order) whose ranges hold the offset and
+      // that says something of it (a subroutine or a line sequence there):
+      // binaryen's update can leave a unit's ranges over code it has no
+      // rows for (an assembly unit's, compiler-rt's stack_limits.S, over
+      // libc++abi's code: Emscripten 4.0.23 at -O2), where
+      // llvm-symbolizer finds the unit that has them.
+      var held = [];
+      unitIndex.each(addr, function (x) { held.push(x.unit); });
+      held.sort(function (a, b) { return a - b; });
+      var unit = null;
+      var entry = null;
+      var seq = null;
+      for (var h = 0; h < held.length && !unit; h++) {
+        var u = units[held[h]];
+        entry = u.subroutines.find(addr);
+        seq = null;
+        u.sequences.each(addr, function (x) { seq = seq || x.sequence; });
+        if (entry || seq || h === held.length - 1) unit = u;
+      }
+      if (!unit) return null;
       // The subroutine (function or inlined call) around the offset.
-      var entry = unit.subroutines.find(addr);
       var call = entry && !entry.isFunction ? entry : null;
       if (call) {
         while (call.outer && !call.outer.isFunction) call = call.outer;
@@ -534,8 +549,6 @@ function parseDwarf(sections, codeStart, cleanPath) {
         // rather than name the header.
         return file && call.line ? {file: file, line: call.line, function: call.outer ? call.outer.name : null} : null;
       }
-      var seq = null;
-      unit.sequences.each(addr, function (x) { seq = seq || x.sequence; });
       if (!seq) return null;
       var row = lastAtOrBefore(seq.addrs, addr);
       var name = fileName(unit.table, seq.files[row]);
