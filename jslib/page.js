@@ -61,15 +61,16 @@ function createProfiler(host, g) {
   var env = environment.chooseEnvironment(g, host.require, pageFiles.reportError, SLICE_MS, nextTask);
   // An app that runs in a Web Worker (not one of its pthreads) gets the
   // page's keys and saves its files only through a page that has emheap's
-  // page code (output/worker_channel.js): said once, with what to add.
-  if (env.inWorker && !host.onWorker) {
-    host.err(env.channel
-      ? 'emheap: this program runs in a Web Worker: its files go to the page, which saves them, and the page\'s ' +
-        'keys (Ctrl+Shift+H...) reach it, when the page that starts the worker loads emheap_page.js ' +
-        '(<script src="emheap_page.js">)'
-      : 'emheap: this program runs in a Web Worker without BroadcastChannel: the page\'s keys (Ctrl+Shift+H...) do ' +
-        'not reach it and it cannot save files; take emheap.snapshot() (or emheap.toSpeedscope()) in the worker and ' +
-        'post it to the page');
+  // page code (output/worker_channel.js): said once, with what to add, when
+  // no such page answers (or where no channel can reach one).
+  var workerApp = env.inWorker && !host.onWorker;
+  var workerAdvice = 'emheap: this program runs in a Web Worker, and no page with emheap\'s page code answered: ' +
+    'the page\'s keys (Ctrl+Shift+H...) do not reach it and its files are not saved; load emheap_page.js in the page ' +
+    'that starts the worker (<script src="emheap_page.js">)';
+  if (workerApp && !env.channel) {
+    host.err('emheap: this program runs in a Web Worker without BroadcastChannel: the page\'s keys (Ctrl+Shift+H...) do ' +
+      'not reach it and it cannot save files; take emheap.snapshot() (or emheap.toSpeedscope()) in the worker and ' +
+      'post it to the page');
   }
   var warn = function (message) { console.warn(message); };
   var settings = config.settingsOf({
@@ -166,7 +167,7 @@ function createProfiler(host, g) {
   p.files = pageFiles.pageFiles({taker: p.taker, debugInfo: debugInfo, env: env});
   p.api = makeApi(p);
   // a worker app answers the page's keys (its pthreads do not: one answer)
-  if (env.channel && !host.onWorker) env.channel.answerRequests(p.api);
+  if (env.channel && workerApp) env.channel.answerRequests(p.api, workerAdvice);
   // outOfMemory(how, bytes, above, alignment), impossibleRequest(bytes,
   // alignment, count, above): see out_of_memory.js
   p.outOfMemory = outOfMemoryHandler(p, host);

@@ -12,6 +12,7 @@
 //                              page whose request it answers, or ''
 //   'saved'    page -> worker  {id}                  it was saved
 //   'hello'    worker -> page  {}                    a worker app answers requests
+//   'page'     page -> worker  {}                    a page with emheap heard the hello
 //   'who'      page -> worker  {}                    worker apps, say hello
 //   'request'  page -> worker  {format, from}        save a snapshot in format
 // Every page of the origin hears every message: a file that answers a
@@ -40,19 +41,23 @@ function message(event) {
 
 // The worker's end. g: the worker's global; warn(text). -> {send(name,
 // blob, to), addressee() (the page whose request is being answered, or ''),
-// answerRequests(api) (a worker app's: the page's requests and hellos),
-// close()}.
+// answerRequests(api, advice) (a worker app's: the page's requests and
+// hellos), close()}.
 function workerEnd(g, warn) {
   var channel = new g.BroadcastChannel(CHANNEL);
   var unclaimed = new Map(); // file id -> timer
   var requester = '';
   var api = null;
+  var alone = null; // timer: no page answered the hello yet
   channel.onmessage = function (event) {
     var m = message(event);
     if (!m) return;
     if (m.emheap === 'saved' && unclaimed.has(m.id)) {
       g.clearTimeout(unclaimed.get(m.id));
       unclaimed.delete(m.id);
+    } else if (m.emheap === 'page') {
+      if (alone !== null) g.clearTimeout(alone);
+      alone = null;
     } else if (api && m.emheap === 'who') {
       channel.postMessage({emheap: 'hello'});
     } else if (api && m.emheap === 'request') {
@@ -75,12 +80,19 @@ function workerEnd(g, warn) {
       }, UNCLAIMED_MS));
       channel.postMessage({emheap: 'file', id: id, name: name, blob: blob, to: to || ''});
     },
-    answerRequests: function (theApi) {
+    // A worker app's (not its pthreads'): answers the page's requests;
+    // says `advice` when no page with emheap answers its hello.
+    answerRequests: function (theApi, advice) {
       api = theApi;
+      alone = g.setTimeout(function () {
+        alone = null;
+        warn(advice);
+      }, UNCLAIMED_MS);
       channel.postMessage({emheap: 'hello'});
     },
     close: function () {
       unclaimed.forEach(function (timer) { g.clearTimeout(timer); });
+      if (alone !== null) g.clearTimeout(alone);
       channel.close();
     },
   };
@@ -97,6 +109,7 @@ function pageEnd(g, saveBlob) {
     if (!m) return;
     if (m.emheap === 'hello') {
       heard = true;
+      channel.postMessage({emheap: 'page'});
     } else if (m.emheap === 'file') {
       var mine = m.to ? m.to === self : !(g.document && g.document.visibilityState === 'hidden');
       if (!mine || !FILE_NAME.test(String(m.name)) || !(m.blob instanceof g.Blob)) return;

@@ -110,12 +110,15 @@ test('an app in a Web Worker says once how the page reaches it; a pthread worker
     postMessage(m) { posted.push(m); }
     close() {}
   }
-  const withChannel = {console: c, importScripts: () => {}, BroadcastChannel: Channel, Blob, setTimeout, clearTimeout,
-    setInterval: () => 0};
+  const timers = [];
+  const withChannel = {console: c, importScripts: () => {}, BroadcastChannel: Channel, Blob, clearTimeout,
+    setTimeout: (fn, ms) => (ms >= 1000 ? timers.push(fn) : setTimeout(fn, ms)), setInterval: () => 0};
   const app = fakeHost();
   const p = loadPage(withChannel).createProfiler(app, withChannel);
-  assert.match(app.errs[0], /its files go to the page, which saves them, .* loads emheap_page\.js/);
-  assert.equal(JSON.stringify(posted), '[{"emheap":"hello"}]', 'a worker app answers the page');
+  assert.deepEqual(app.errs, [], 'nothing to say while a page may still answer');
+  assert.equal(JSON.stringify(posted), '[{"emheap":"hello"}]', 'a worker app says hello to the page');
+  timers.splice(0).forEach((fn) => fn()); // no page answered
+  assert.match(c.said.join('\n'), /this program runs in a Web Worker, and no page with emheap's page code answered: .*load emheap_page\.js/);
   const name = p.api.downloadSnapshot('collapsed', makeSnapshot());
   assert.match(name, /^memory-profile-.*\.collapsed\.txt$/);
   for (let i = 0; i < 20 && posted.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));

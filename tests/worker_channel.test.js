@@ -87,7 +87,7 @@ test("a page's request reaches a worker app, and only the asking page saves the 
         asked.push(format);
         worker.end.send(`memory-profile-z.${format}`, new Blob(['z']), worker.end.addressee());
       },
-    });
+    }, 'emheap: no page answered');
     await tick();
     assert.equal(asking.end.workers(), true, 'the worker app said hello');
     asking.end.request('heapsnapshot');
@@ -97,10 +97,25 @@ test("a page's request reaches a worker app, and only the asking page saves the 
     assert.deepEqual(asking.saved.map((f) => f.name), ['memory-profile-z.heapsnapshot']);
     assert.deepEqual(other.saved, []);
     assert.equal(worker.end.addressee(), '', 'only while answering');
+    worker.fireTimers();
+    assert.deepEqual(worker.warnings, [], 'a page answered the hello: no advice');
   } finally {
     worker.end.close();
     asking.end.close();
     other.end.close();
+  }
+});
+
+test('a worker app that no page answers says so, once the wait is over', async () => {
+  const worker = fakeWorker();
+  try {
+    worker.end.answerRequests({downloadSnapshot: () => null}, 'emheap: no page answered');
+    await tick();
+    assert.deepEqual(worker.warnings, []);
+    worker.fireTimers();
+    assert.deepEqual(worker.warnings, ['emheap: no page answered']);
+  } finally {
+    worker.end.close();
   }
 });
 
