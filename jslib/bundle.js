@@ -46,7 +46,9 @@ function bundle() {
   const text = result.outputFiles[0].text;
   const m = /^(?:"use strict";\s*)?var EMHEAP_PAGE\s*=\s*([\s\S]*);\s*$/.exec(text);
   if (!m) throw new Error('bundle.js: unexpected esbuild output');
-  // Emscripten's preprocessor treats `#if`-style lines and {{{ }}} as its own.
+  // Emscripten's preprocessor treats `#if`-style lines and {{{ }}} as its
+  // own: an --extern-pre-js is not preprocessed (unless it starts with
+  // `#preprocess`), but the bundle is kept free of them all the same.
   if (/\{\{\{|^\s*#/m.test(m[1])) throw new Error('bundle.js: the modules contain {{{ or a line starting with #');
   return {source: m[1], inputs: Object.keys(result.metafile.inputs)};
 }

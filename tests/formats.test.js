@@ -5,6 +5,8 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
 
 const { toSpeedscope } = require('../formats/speedscope');
 const { toPerfView } = require('../formats/perfview');
@@ -413,4 +415,27 @@ test('formats with work before their first byte pause in it: empty chunks, the s
       assert.equal(chunks.join(''), JSON.stringify(FORMATS[name].object(snap)), name);
     }
   }
+});
+
+test("formats/README.md's snapshot names every field the schema has, and only those", () => {
+  const schema = require('../schemas/emheap-snapshot.schema.json');
+  const md = fs.readFileSync(path.join(__dirname, '..', 'formats', 'README.md'), 'utf8');
+  const section = md.slice(md.indexOf('## The snapshot (input)'));
+  const start = section.indexOf('```js');
+  const block = section.slice(start, section.indexOf('```', start + 5));
+  const named = (field) => new RegExp(`\\b${field}\\b`).test(block);
+  const fields = {
+    top: Object.keys(schema.properties),
+    summary: Object.keys(schema.properties.summary.properties),
+    site: Object.keys(schema.definitions.site.properties),
+    frame: Object.keys(schema.definitions.frame.properties),
+    growth: Object.keys(schema.definitions.growth.properties),
+  };
+  for (const [where, list] of Object.entries(fields)) {
+    assert.deepEqual(list.filter((f) => !named(f)), [], `${where} fields the README does not name`);
+  }
+  // and the README names no field of the summary the schema lacks
+  const summaryText = block.slice(block.indexOf('summary: {'), block.indexOf('},', block.indexOf('summary: {')));
+  const words = summaryText.replace(/\/\/.*$/gm, '').match(/\b[a-z][A-Za-z]+\b/g).filter((w) => w !== 'summary');
+  assert.deepEqual(words.filter((w) => !fields.summary.includes(w)), []);
 });
