@@ -5,6 +5,7 @@
 'use strict';
 
 var names = require('../model/names');
+var grouping = require('../model/grouping');
 
 var estimates = require('../model/estimates');
 var scanCaveat = require('../model/heap_section').scanCaveat;
@@ -21,30 +22,21 @@ function plural(n, one, many) {
 }
 
 // The stacks holding live blocks: [{frames: [text, ...] leaf first,
-// liveBytes, liveBlocks, siteIds}], bytes descending. Sites whose frames
-// read the same (one call reached at several wasm offsets, e.g. an unrolled
-// loop) are one stack for the reader, so they are added together.
+// liveBytes, liveBlocks, callSites}], bytes descending: the sites grouped
+// by line (model/grouping.js), so that the call sites of one line (an
+// unrolled loop, one call reached at several wasm offsets) are one stack
+// for the reader.
 function leakedStacks(snapshot) {
-  var byText = new Map();
+  var grouped = grouping.groupSnapshot(snapshot, 'line');
+  var classes = classesBySite(grouped);
   var stacks = [];
-  var classes = classesBySite(snapshot);
-  snapshot.sites.forEach(function (site) {
+  grouped.sites.forEach(function (site) {
     if (!(site.liveBytes > 0 || site.liveBlocks > 0)) return;
-    var frames = site.stack.map(function (i) { return names.frameText(snapshot.frames[i], true); });
-    if (!frames.length) frames = [UNATTRIBUTED];
-    var text = frames.join('\n');
-    var entry = byText.get(text);
-    if (!entry) {
-      entry = {frames: frames, liveBytes: 0, liveBlocks: 0, estimatedLiveBytes: 0, siteIds: []};
-      if (classes) entry.classes = emptyClasses();
-      byText.set(text, entry);
-      stacks.push(entry);
-    }
-    entry.liveBytes += site.liveBytes;
-    entry.liveBlocks += site.liveBlocks;
-    entry.estimatedLiveBytes += estimates.estimatedPart(snapshot, site);
-    entry.siteIds.push(site.id);
-    if (classes && classes.has(site.id)) addClasses(entry.classes, classes.get(site.id));
+    var frames = site.stack.map(function (i) { return names.frameText(grouped.frames[i], true); });
+    var entry = {frames: frames.length ? frames : [UNATTRIBUTED], liveBytes: site.liveBytes, liveBlocks: site.liveBlocks,
+      estimatedLiveBytes: estimates.estimatedPart(grouped, site), callSites: site.parts || 1};
+    if (classes) entry.classes = classes.get(site.id) || emptyClasses();
+    stacks.push(entry);
   });
   stacks.sort(function (a, b) { return b.liveBytes - a.liveBytes || b.liveBlocks - a.liveBlocks; });
   return stacks;

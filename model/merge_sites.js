@@ -75,9 +75,10 @@ function* mergeSitesSteps(snapshot, reshape, options) {
     if (options.seriesOfAll) timeline = withSeriesOfWholeSites(timeline, kept, parts);
     result.siteTimeline = withMergedSeries(timeline, kept);
   }
-  if (snapshot.heap) {
+  if (snapshot.heap && parts.size) {
     // the blocks of merged sites go to the merged site; the per-site heap
-    // totals are made again for the merged sites
+    // totals are made again for the merged sites (where none merged, each
+    // site keeps its id, its blocks and its totals)
     result.heap = heapSection.copyWithSites(snapshot.heap);
     yield* heapSection.remapSitesSteps(result.heap, mergedInto);
     yield* heapSection.addSiteTotalsSteps(result);
