@@ -31,7 +31,7 @@
 
 var layout = require('./layout');
 
-var MAX_SERIES = 24;
+var MAX_SERIES = require('../model/site_timeline').MAX_SERIES;
 var TOP_BY_SIZE = 8;
 var TOP_BY_GROWTH = 4;
 var SCAN_MIN_MS = 1000;

@@ -23,6 +23,8 @@
 // steadily.
 'use strict';
 
+var MAX_SERIES = require('./site_timeline').MAX_SERIES;
+
 var seriesPoints = require('./site_timeline').seriesPoints;
 
 var TENTHS = 10;
@@ -146,7 +148,7 @@ function incompleteNote(snapshot) {
   if (!n) return '';
   var by = snapshot.groupedBy || 'site';
   return n + ' ' + by + (n === 1 ? ' has' : 's have') + ' no series: the timeline follows call sites one by one (' +
-    'the largest and fastest growing, 24 at most), and did not follow every call site of ' + (n === 1 ? 'it' : 'them') +
+    'the largest and fastest growing, ' + MAX_SERIES + ' at most), and did not follow every call site of ' + (n === 1 ? 'it' : 'them') +
     ' (--by site shows the sites it followed)';
 }
 

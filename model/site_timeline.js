@@ -6,6 +6,10 @@
 // by model/growing.js and the report.
 'use strict';
 
+// The most sites a timeline follows at once (jslib/site_timeline.js): the
+// views say it where a group had some of its sites unfollowed.
+var MAX_SERIES = 24;
+
 // siteTimeline with the series of sites that became one added up: kept(id)
 // -> the id a site was merged into (itself if none). A sum is known where
 // every part is: a part made at its start (newAtFrom) held 0 before it,
@@ -50,4 +54,4 @@ function seriesPoints(timeline, series) {
   return series.liveBytes.map(function (v, k) { return {t: timeline[series.from + k].t, liveBytes: v}; });
 }
 
-module.exports = {withMergedSeries: withMergedSeries, seriesPoints: seriesPoints};
+module.exports = {MAX_SERIES: MAX_SERIES, withMergedSeries: withMergedSeries, seriesPoints: seriesPoints};

@@ -229,8 +229,8 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint32_t 
 ** freed behind emheap's back and the address handed out again (Emscripten
 ** up to 3.1.13 takes a thread's struct and stack from malloc and frees
 ** them with its builtin allocator). Both are gone now. Under the lock;
-** fills *taken (what was taken out of the books, for emheap_put_back). */
-/* Inlined into both callers by force: left to clang, free's path took a
+** fills *taken (what was taken out of the books, for emheap_put_back).
+** Inlined into both callers by force: left to clang, free's path took a
 ** call more and micro cost 1-2% more (paired, node). */
 static inline __attribute__((always_inline)) void forget_locked(void *p, uint32_t u, uint64_t *calls,
                                                                 emheap_taken *taken) {
