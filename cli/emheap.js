@@ -407,7 +407,7 @@ function siteRows(snapshot) {
   const byId = new Map(snapshot.sites.map((s) => [s.id, s]));
   return (id) => {
     const site = byId.get(id);
-    return site ? { label: siteLabel(snapshot, site), stack: stackFrames(snapshot, site), liveBytes: site.liveBytes }
+    return site ? { label: siteLabel(snapshot, site), stack: stackFrames(snapshot, site), liveBytes: site.liveBytes, callSites: site.parts || 1 }
       : { label: `(site ${id})`, stack: [], liveBytes: 0 };
   };
 }
@@ -513,7 +513,7 @@ function printGrowing(args, opts, snapshot, out) {
   text += renderTable(columns, rows.map((r) => [
     r.rank, r.verdict, (r.estimated ? '~' : '') + (r.riseBytes < 0 ? '-' : '+') + units.formatBytes(Math.abs(r.riseBytes)),
     (r.estimated ? '~' : '') + per(r),
-    r.parts ? `${Math.round(r.grewIn * r.parts)}/${r.parts} parts` : '-', approx(r, r.lastBytes),
+    r.segments ? `${Math.round(r.grewIn * r.segments)}/${r.segments} parts` : '-', approx(r, r.lastBytes),
     clip(shortName(r.label), KEY_WIDTH), stackColumn(r),
   ]));
   text += '\n"grew in": of the series cut into equal parts, those that ended higher than the one before.\n';

@@ -209,6 +209,9 @@ function checkSnapshot(s) {
   }
   const points = s.timeline ? s.timeline.length : 0;
   for (const [i, series] of (s.siteTimeline ? s.siteTimeline.series : []).entries()) {
+    if ((series.siteId === undefined) === (series.siteIds === undefined)) {
+      return `siteTimeline.series[${i}] must have one of siteId (one site) and siteIds (several)`;
+    }
     if (series.from + series.liveBytes.length > points) {
       return `siteTimeline.series[${i}] runs to point ${series.from + series.liveBytes.length}, but the timeline has ${points}`;
     }

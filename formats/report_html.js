@@ -286,7 +286,7 @@ function growingSectionHtml(snapshot) {
       '<td class="num" data-bytes="' + r.lastBytes + '">' + est + escapeHtml(formatBytes(r.lastBytes)) + '</td>' +
       '<td class="num" data-bytes="' + r.maxBytes + '">' + est + escapeHtml(formatBytes(r.maxBytes)) + '</td>' +
       '<td class="num">' + est + escapeHtml(numbers.formatBytesDelta(Math.round(r.bytesPerSecond))) + '/s</td>' +
-      '<td class="num">' + (r.parts ? escapeHtml(Math.round(r.grewIn * r.parts) + ' of ' + r.parts) : '') + '</td>' +
+      '<td class="num">' + (r.segments ? escapeHtml(Math.round(r.grewIn * r.segments) + ' of ' + r.segments) : '') + '</td>' +
       '<td class="stack">' + siteLink(snapshot, r.siteId) + '</td></tr>';
   }).join('');
   return out + '<table id="growing-table" class="sites"><thead><tr><th>verdict</th><th>live now</th><th>highest</th>' +

@@ -57,6 +57,29 @@ function nextTask(fn) {
 // wasmBinaryFile(), runtimeInitialized(), addOnExit(fn), err(text),
 // heapMax()}.
 // g: the global object. -> the profiler the library's imports use.
+// The site timeline's group of a site (jslib/site_timeline.js): the chain
+// of functions of its stack. A stack is read from this thread's table only
+// where it was taken here; a worker's stack from its (function, offset)
+// words; a site whose stack cannot be read here is a group of its own.
+function siteGroupKey(host, taker) {
+  return function (tables, s) {
+    var site = layout.readSite(tables, s, null);
+    if (site.stackKind === layout.STACK_WASM) {
+      var fns = [];
+      for (var i = site.frames.length - 2; i >= 0; i -= 2) {
+        var fn = 'w' + layout.functionOfWord(site.frames[i]);
+        if (fns[fns.length - 1] !== fn) fns.push(fn);
+      }
+      return 'worker\u0001' + fns.join('\u0001');
+    }
+    if (site.stackKind === layout.STACK_JS && !site.thread && !host.onWorker) {
+      var chain = taker.table().functionChain(site.stackRef);
+      if (chain) return chain;
+    }
+    return 'site:' + s;
+  };
+}
+
 function createProfiler(host, g) {
   var env = environment.chooseEnvironment(g, host.require, pageFiles.reportError, SLICE_MS, nextTask);
   // An app that runs in a Web Worker (not one of its pthreads) gets the
@@ -127,7 +150,7 @@ function createProfiler(host, g) {
       // download of the .wasm for its names.
       if (mode && mode.mode === 'off') return mode;
       if (!liveTimeline && settings.options().timeline !== false && typeof g.setInterval === 'function') {
-        var sites = siteTimeline.createSiteTimeline(timeline.POINTS, clock.now);
+        var sites = siteTimeline.createSiteTimeline(timeline.POINTS, clock.now, siteGroupKey(host, p.taker));
         liveTimeline = timeline.startTimeline(function (index, now, atMark) {
           var at = host.stateAddress();
           if (!at) return null;

@@ -1,60 +1,130 @@
-// site_timeline.js -- the live bytes of the sites that matter, over time:
-// one series per tracked site, a value at every point of the timeline
-// (timeline.js), so that a snapshot shows which site grows by the same
+// site_timeline.js -- the live bytes of what matters, over time: one series
+// per followed group of call sites, a value at every point of the timeline
+// (timeline.js), so that a snapshot shows which code grows by the same
 // amount every round and which one levels off (model/growing.js).
 //
-// Cost, bounded on both sides:
-//  - per point (every 100 ms, and at each mark): one read per tracked
-//    site, at most MAX_SERIES;
-//  - which sites are tracked is decided by a pass over every site (the
-//    largest now, and those that grew the most since the last pass), taken
-//    at most every SCAN_MIN_MS from the timer (at a mark sooner), and only
-//    while all passes so far took at most SCAN_SHARE of the time since the
-//    first plus SCAN_ALLOWANCE_MS (so a program's first marks, ms apart,
-//    each get one over a small table; over a million sites, ~6 ms each,
-//    they come every 0.6 s at most). Measured by `make bench`
-//    (bench/README.md).
-// Memory: MAX_SERIES rings of the timeline's length, and one number per
-// site for the growth between passes.
+// A group is the call sites of one chain of functions (keyOf, given by the
+// page: jslib/stack_table.js functionChain): at -O2 a loop unrolled or a
+// function inlined twice makes one line of source many call sites, and
+// only their sum grows the way the code does. A site is given its group
+// once, when first seen, within a time budget (GROUP_SHARE of the time,
+// GROUP_MS_PER_POINT at most per point); a site not grouped yet is in no
+// series.
 //
-// A site's series starts at the point it was first tracked; before that it
-// is unknown (its bytes are in the rest: the timeline's total less the
-// series), except for a site made since the point before (site numbers
-// only grow: each point looks at the sites made since the last one, once
-// each, the largest first): it held nothing before, and its series says so
-// (newAtFrom). That matters where the snapshot adds up runtime sites that
-// clean to one stack (a click handler's stack, raw, differs at each click):
-// their sum is known from the first part's start. When every series is
-// taken, a site larger than the smallest tracked one takes its place, and
-// the smaller one's series goes (its bytes join the rest).
+// Cost, bounded on both sides:
+//  - per point (every 100 ms, and at each mark): one read per site of each
+//    followed group, at most MAX_SERIES groups of MAX_SITES_PER_SERIES;
+//  - which groups are followed is decided by a pass over every site (the
+//    largest groups now, and those that grew the most since the last pass),
+//    taken at most every SCAN_MIN_MS from the timer (at a mark sooner), and
+//    only while all passes so far took at most SCAN_SHARE of the time since
+//    the first plus SCAN_ALLOWANCE_MS (so a program's first marks, ms
+//    apart, each get one over a small table; over a million sites they come
+//    every second or so). Measured by `make bench` (bench/README.md).
+// Memory: MAX_SERIES rings of the timeline's length; per site its group
+// (4 bytes) and its place in its group's list; per group one number for
+// the growth between passes.
+//
+// A series starts at the point its group was first followed; before that
+// it is unknown (its bytes are in the rest: the timeline's total less the
+// series), except for a group all of whose sites were made since the point
+// before: it held nothing before, and its series says so (newAtFrom). A
+// site that joins a followed group later was made since the point before
+// (it held nothing before either), or, grouped late, restarts the series
+// at this point. When every series is taken, a group larger than the
+// smallest followed one takes its place.
 'use strict';
 
 var layout = require('./layout');
 
 var MAX_SERIES = require('../model/site_timeline').MAX_SERIES;
+var MAX_SITES_PER_SERIES = require('../model/site_timeline').MAX_SITES_PER_SERIES;
 var TOP_BY_SIZE = 8;
 var TOP_BY_GROWTH = 4;
 var SCAN_MIN_MS = 1000;
 var SCAN_SHARE = 0.01;
 var SCAN_ALLOWANCE_MS = 5;
+var GROUP_SHARE = 0.02;
+var GROUP_ALLOWANCE_MS = 20;
+var GROUP_MS_PER_POINT = 4;
+var GROUP_CHECK_EVERY = 64; // sites grouped between two looks at the clock
 
 // points: the timeline's ring length. now(): ms, for timing the passes.
-function createSiteTimeline(points, now) {
-  var series = new Map(); // site id -> {from: point index, values: Float64Array(points), peak, estimated}
-  var lastBytes = new Float64Array(0); // each site's live bytes at the last pass
+// keyOf(tables, site) -> the site's group key (a string), or undefined
+// when it cannot be told yet (the site waits); none: each site its own.
+function createSiteTimeline(points, now, keyOf) {
+  var series = new Map(); // group -> {from: point index, values: Float64Array(points), peak, estimated, newAtFrom}
+  var groupOf = new Int32Array(1024); // site -> its group + 1 (0: not grouped yet)
+  var grouped = 0; // sites 0..grouped-1 have their group
+  var groupNumber = new Map(); // key -> group
+  var members = []; // group -> its sites, in the order they were grouped
+  var bornAt = []; // group -> the point its first site was grouped at, and whether that site was new then
+  var lastBytes = new Float64Array(0); // each group's live bytes at the last pass
+  var groupLive = new Float64Array(0);
   var firstPassAt = null;
   var seenCount = 0; // sites there were at the last point
   var minOkAt = -Infinity; // the timer's points pass from here
   var passes = 0;
   var passMs = 0;
+  var groupMs = 0;
 
-  // tables: layout.siteTablesInPlace's (read under the lock).
+  // Groups the sites not grouped yet, oldest first, within the budget.
+  // made: sites from here on were made since the last point.
+  function groupSites(tables, index, at, made) {
+    if (grouped >= tables.count) return;
+    var allowed = firstPassAt === null ? GROUP_ALLOWANCE_MS : GROUP_SHARE * (at - firstPassAt) + GROUP_ALLOWANCE_MS;
+    if (groupMs > allowed) return;
+    var started = now();
+    var until = started + Math.min(GROUP_MS_PER_POINT, allowed - groupMs);
+    if (groupOf.length < tables.count) {
+      var longer = new Int32Array(Math.max(tables.count, groupOf.length * 2));
+      longer.set(groupOf);
+      groupOf = longer;
+    }
+    while (grouped < tables.count) {
+      var s = grouped;
+      var key = keyOf ? keyOf(tables, s) : s;
+      if (key === undefined) break;
+      var g = groupNumber.get(key);
+      if (g === undefined) {
+        g = members.length;
+        groupNumber.set(key, g);
+        members.push([]);
+        bornAt.push({index: index, isNew: s >= made});
+      }
+      members[g].push(s);
+      groupOf[s] = g + 1;
+      grouped++;
+      var followed = series.get(g);
+      if (followed) {
+        if (members[g].length > MAX_SITES_PER_SERIES) series.delete(g);
+        else if (s < made) restart(followed, index); // held something before: unknown there
+      }
+      if (grouped % GROUP_CHECK_EVERY === 0 && now() >= until) break;
+    }
+    groupMs += now() - started;
+  }
+
+  function restart(s, index) {
+    s.from = index;
+    s.newAtFrom = false;
+    s.peak = 0;
+  }
+
+  // Live bytes per group now (groups of the sites grouped so far).
+  function liveByGroup(tables) {
+    var n = members.length;
+    if (groupLive.length < n) groupLive = new Float64Array(Math.max(n, groupLive.length * 2));
+    groupLive.fill(0, 0, n);
+    for (var s = 0; s < grouped && s < tables.count; s++) groupLive[groupOf[s] - 1] += layout.siteRawLiveBytes(tables, s);
+    return groupLive;
+  }
+
   function scan(tables, index) {
     var started = now();
-    var made = seenCount; // sites from here on were made since the last point
     if (firstPassAt === null) firstPassAt = started;
-    var n = tables.count;
-    var live = liveBytesOf(tables);
+    var live = liveByGroup(tables);
+    var n = members.length;
     var bigger = [];
     var grew = [];
     if (lastBytes.length < n) {
@@ -62,48 +132,57 @@ function createSiteTimeline(points, now) {
       longer.set(lastBytes);
       lastBytes = longer;
     }
-    for (var s = 0; s < n; s++) {
-      var b = live(s);
-      insertTop(bigger, TOP_BY_SIZE, s, b);
-      insertTop(grew, TOP_BY_GROWTH, s, b - lastBytes[s]);
-      lastBytes[s] = b;
+    for (var g = 0; g < n; g++) {
+      insertTop(bigger, TOP_BY_SIZE, g, live[g]);
+      insertTop(grew, TOP_BY_GROWTH, g, live[g] - lastBytes[g]);
+      lastBytes[g] = live[g];
     }
-    seenCount = n; // (a pass looks at every site)
     var wanted = bigger.concat(grew.filter(function (e) { return e.value > 0; }));
     var keep = new Set(wanted.map(function (e) { return e.site; }));
-    wanted.forEach(function (e) {
-      if (series.has(e.site) || !(live(e.site) > 0)) return;
-      if (series.size >= MAX_SERIES && !dropSmallest(live(e.site), keep)) return;
-      series.set(e.site, {from: index, values: new Float64Array(points), peak: 0, estimated: false, newAtFrom: e.site >= made});
-    });
+    wanted.forEach(function (e) { follow(e.site, live[e.site], index, keep); });
     passes++;
     passMs += now() - started;
     minOkAt = started + SCAN_MIN_MS;
   }
 
-  // The largest of the sites made since the last point get a series that
-  // starts at this point, with nothing before it.
-  function newSites(tables, index) {
-    var live = liveBytesOf(tables);
+  // The largest of the groups born at this point (all of whose sites were
+  // made since the last point) get a series that starts here, with nothing
+  // before it.
+  function newGroups(tables, index) {
     var top = [];
-    for (var s = seenCount; s < tables.count; s++) insertTop(top, TOP_BY_SIZE, s, live(s));
-    seenCount = tables.count;
-    top.forEach(function (e) {
-      if (!(e.value > 0) || series.has(e.site)) return;
-      if (series.size >= MAX_SERIES && !dropSmallest(e.value, new Set())) return;
-      series.set(e.site, {from: index, values: new Float64Array(points), peak: 0, estimated: false, newAtFrom: true});
-    });
+    for (var g = members.length - 1; g >= 0 && bornAt[g].index === index; g--) {
+      if (!bornAt[g].isNew || series.has(g)) continue;
+      insertTop(top, TOP_BY_SIZE, g, groupBytes(tables, g));
+    }
+    top.forEach(function (e) { follow(e.site, e.value, index, new Set()); });
   }
 
-  // Frees the series of the tracked site whose highest value is the
-  // lowest, if that is below `bytes` and the site is not wanted now.
+  function groupBytes(tables, g) {
+    var sum = 0;
+    var list = members[g];
+    for (var i = 0; i < list.length; i++) sum += layout.siteRawLiveBytes(tables, list[i]);
+    return sum;
+  }
+
+  // Starts following group g (live bytes now: `bytes`) unless it is
+  // followed, holds nothing, has too many sites, or every series is taken
+  // by a larger group or one in `keep`.
+  function follow(g, bytes, index, keep) {
+    if (series.has(g) || !(bytes > 0) || members[g].length > MAX_SITES_PER_SERIES) return;
+    if (series.size >= MAX_SERIES && !dropSmallest(bytes, keep)) return;
+    var isNew = bornAt[g].index === index && bornAt[g].isNew;
+    series.set(g, {from: index, values: new Float64Array(points), peak: 0, estimated: false, newAtFrom: isNew});
+  }
+
+  // Frees the series of the followed group whose highest value is the
+  // lowest, if that is below `bytes` and the group is not wanted now.
   function dropSmallest(bytes, keep) {
     var victim = -1;
     var lowest = Infinity;
-    series.forEach(function (s, site) {
-      if (!keep.has(site) && s.peak < lowest) {
+    series.forEach(function (s, g) {
+      if (!keep.has(g) && s.peak < lowest) {
         lowest = s.peak;
-        victim = site;
+        victim = g;
       }
     });
     if (victim < 0 || !(lowest < bytes)) return false;
@@ -118,35 +197,54 @@ function createSiteTimeline(points, now) {
     // the time allows (a program's rounds can be milliseconds apart).
     sample: function (view, statePtr, index, at, atMark, scale) {
       var tables = layout.siteTablesInPlace(view, statePtr);
+      var made = seenCount;
+      var before = members.length;
+      groupSites(tables, index, at, made);
+      seenCount = tables.count;
       var budget = firstPassAt === null ? Infinity : SCAN_SHARE * (at - firstPassAt) + SCAN_ALLOWANCE_MS;
+      // (a pass looks at every group, new ones too)
       if (passMs <= budget && (atMark || at >= minOkAt)) scan(tables, index);
-      if (tables.count > seenCount) newSites(tables, index);
+      else if (members.length > before) newGroups(tables, index);
       var slot = index % points;
-      series.forEach(function (s, site) {
-        var v = site < tables.count ? layout.siteLiveBytes(tables, site, scale) : null;
-        s.values[slot] = v ? v.bytes : 0;
-        if (s.values[slot] > s.peak) s.peak = s.values[slot];
-        if (v && v.estimated) s.estimated = true;
+      series.forEach(function (s, g) {
+        var sum = 0;
+        var list = members[g];
+        for (var i = 0; i < list.length; i++) {
+          var v = layout.siteLiveBytes(tables, list[i], scale);
+          sum += v.bytes;
+          if (v.estimated) s.estimated = true;
+        }
+        s.values[slot] = sum;
+        if (sum > s.peak) s.peak = sum;
       });
     },
     // The series over the timeline's points first..count-1 (the ones
-    // still in its ring): [{siteId, from (index in those points), liveBytes:
-    // [...], estimated?}], plus how they were chosen.
+    // still in its ring): [{siteId or siteIds (the sites summed), from
+    // (index in those points), liveBytes: [...], estimated?, newAtFrom?}],
+    // plus how they were chosen.
     read: function (first, count) {
       var out = [];
-      series.forEach(function (s, site) {
+      series.forEach(function (s, g) {
         var from = Math.max(first, s.from);
         if (from >= count) return;
         var values = [];
         for (var k = from; k < count; k++) values.push(s.values[k % points]);
-        var one = {siteId: site, from: from - first, liveBytes: values};
+        var sites = members[g];
+        var one = sites.length === 1 ? {siteId: sites[0]} : {siteIds: sites.slice()};
+        one.from = from - first;
+        one.liveBytes = values;
         if (s.estimated) one.estimated = true;
         if (s.newAtFrom && from === s.from) one.newAtFrom = true;
         out.push(one);
       });
-      return {series: out, passes: passes, passMs: Math.round(passMs * 1000) / 1000};
+      return {series: out, passes: passes, passMs: round3(passMs), groups: members.length, groupedSites: grouped,
+        groupMs: round3(groupMs)};
     },
   };
+}
+
+function round3(ms) {
+  return Math.round(ms * 1000) / 1000;
 }
 
 // Keeps `top` (at most n entries {site, value}, largest first) as the n
@@ -159,11 +257,6 @@ function insertTop(top, n, site, value) {
     k--;
   }
   top[k] = {site: site, value: value};
-}
-
-// site -> its live bytes, read straight from the table.
-function liveBytesOf(tables) {
-  return function (s) { return layout.siteRawLiveBytes(tables, s); };
 }
 
 module.exports = {createSiteTimeline: createSiteTimeline, MAX_SERIES: MAX_SERIES, SCAN_MIN_MS: SCAN_MIN_MS,

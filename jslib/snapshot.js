@@ -131,7 +131,9 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
   });
   if (timelines && timelines.points) {
     snapshot.timeline = timelines.points;
-    if (timelines.siteSeries) snapshot.siteTimeline = siteTimeline.withMergedSeries(timelines.siteSeries, kept);
+    if (timelines.siteSeries) {
+      snapshot.siteTimeline = siteTimeline.regroupSeries(timelines.siteSeries, kept, function (id) { return parts.get(id) || 1; });
+    }
   }
   if (heapSteps) {
     var heap = yield* heapSteps;

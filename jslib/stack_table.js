@@ -187,6 +187,37 @@ StackTable.prototype.resolve = function (ref) {
   return stack;
 };
 
+// Reference -> the chain of functions its raw stack passes through, leaf
+// first, as a string: wasm frames by function index, JS frames by name and
+// script, a function calling itself once. What the site timeline follows
+// (site_timeline.js): call sites of one chain are one series. Cheap (no
+// cleaning, nothing kept): the raw chain still has the runtime's and the
+// glue's frames, which can only split a chain of the cleaned stack into a
+// few, never join two. A text-path stack (resolved when it was made) is
+// read from its cleaned frames. '' for no stack.
+StackTable.prototype.functionChain = function (ref) {
+  if (!(ref > 0 && ref < this.nodeCount)) return '';
+  var parts = [];
+  var last = '';
+  if (this.nodeFrame[ref] === 0) {
+    var stack = this.stacks[this.nodeStack[ref]];
+    if (!stack) return '';
+    for (var i = 0; i < stack.frames.length; i++) {
+      var f = this.frames[stack.frames[i]];
+      last = pushFunction(parts, last, f);
+    }
+    return parts.join('\u0001');
+  }
+  for (var n = ref; n !== 0; n = this.nodeParent[n]) last = pushFunction(parts, last, this.rawFrames[this.nodeFrame[n]]);
+  return parts.join('\u0001');
+};
+
+function pushFunction(parts, last, frame) {
+  var id = frame.wasm && frame.funcIndex >= 0 ? 'w' + frame.funcIndex : (frame.name || '') + '@' + (frame.url || '');
+  if (id !== last) parts.push(id);
+  return id;
+}
+
 // A worker's stack for the C runtime (runtime/stack_capture.c): its wasm
 // frames as (function index, module offset) pairs, root first, the words
 // the main thread reads from the site (snapshot.js). Each worker has its

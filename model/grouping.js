@@ -12,11 +12,14 @@
 // totals), each with `parts`, the sites it holds: every view of it (top,
 // --since, --growing, --at peak, diff, check, report) answers by group
 // without knowing it. A group's series is kept only where every site in it
-// was followed (a sum that leaves some out would be wrong).
+// was followed (a sum that leaves some out would be wrong); the timeline
+// follows a chain of functions' call sites together, so a view by site has
+// no series for them (model/site_timeline.js).
 'use strict';
 
 var runSteps = require('./steps').runSteps;
 var mergeSitesSteps = require('./merge_sites').mergeSitesSteps;
+var perSiteSeries = require('./site_timeline').perSiteSeries;
 
 var GROUPINGS = ['function', 'line', 'site'];
 var DEFAULT_GROUPING = 'function';
@@ -47,7 +50,10 @@ function groupKey(frame) {
 // GROUPINGS; 'site': the snapshot itself).
 function* groupSnapshotSteps(snapshot, by) {
   if (GROUPINGS.indexOf(by) < 0) throw new Error('unknown grouping "' + by + '": use ' + GROUPINGS.join(', '));
-  if (by === 'site') return snapshot;
+  if (by === 'site') {
+    var own = perSiteSeries(snapshot.siteTimeline);
+    return own === snapshot.siteTimeline ? snapshot : Object.assign({}, snapshot, {siteTimeline: own});
+  }
   var frames = [];
   var indexOf = new Map(); // frame identity -> index in frames
   var newIndex = snapshot.frames.map(function (f) {
@@ -64,9 +70,11 @@ function* groupSnapshotSteps(snapshot, by) {
     if (!s.stack.length) return {identity: 'key:' + s.key, stack: s.stack, key: s.key};
     var stack = s.stack.map(function (i) { return newIndex[i]; });
     return {identity: stack.join(','), stack: stack, key: groupKey(frames[stack[0]])};
-  }, {frames: frames, seriesOfAll: true, countParts: true});
+  }, {frames: frames, countParts: true});
   var grouped = merged.snapshot;
   grouped.groupedBy = by;
+  // a series that summed several groups is none of theirs
+  if (grouped.siteTimeline) grouped.siteTimeline = perSiteSeries(grouped.siteTimeline);
   // the one stack outside the sites, which indexes frames too
   if (snapshot.outOfMemory && Array.isArray(snapshot.outOfMemory.stack)) {
     grouped.outOfMemory = Object.assign({}, snapshot.outOfMemory, {

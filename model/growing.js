@@ -36,12 +36,12 @@ var VERDICT_ORDER = ['grows without bound', 'grows, unevenly', 'levels off', 'go
 
 // One series' verdict: points [{t (ms), liveBytes}] -> {verdict, points,
 // firstBytes, lastBytes, maxBytes, riseBytes, bytesPerSecond (least squares
-// slope), grewIn (parts that grew / parts), parts, lateShare (the last
+// slope), grewIn (parts that grew / parts), segments (the parts), lateShare (the last
 // third's rise over the whole rise)}.
 function seriesVerdict(points) {
   var n = points.length;
   var out = {verdict: 'too few points', points: n, firstBytes: n ? points[0].liveBytes : 0,
-    lastBytes: n ? points[n - 1].liveBytes : 0, maxBytes: 0, riseBytes: 0, bytesPerSecond: 0, grewIn: 0, parts: 0,
+    lastBytes: n ? points[n - 1].liveBytes : 0, maxBytes: 0, riseBytes: 0, bytesPerSecond: 0, grewIn: 0, segments: 0,
     lateShare: 0};
   if (!n) return out;
   var max = 0;
@@ -63,7 +63,7 @@ function seriesVerdict(points) {
     if (previous - end >= bigDrop) fell++;
     previous = end;
   }
-  out.parts = parts;
+  out.segments = parts;
   out.grewIn = grew / parts;
   var from = Math.round(2 * (n - 1) / 3);
   var twoThirds = points[from].liveBytes;
@@ -115,7 +115,8 @@ function growingSites(snapshot) {
   var st = snapshot.siteTimeline;
   var timeline = snapshot.timeline || [];
   if (!st || !Array.isArray(st.series) || !timeline.length) return [];
-  var rows = st.series.map(function (s) {
+  // (a series of several sites is no one site's: grouping.js perSiteSeries)
+  var rows = st.series.filter(function (s) { return s.siteId !== undefined; }).map(function (s) {
     var row = Object.assign({siteId: s.siteId}, seriesVerdict(seriesPoints(timeline, s)));
     if (s.estimated) row.estimated = true;
     return row;
@@ -134,22 +135,34 @@ function whyNoSeries(snapshot) {
     return 'this snapshot has no timeline (the page or program had emheapOptions.timeline = false, or it was made by an older emheap)';
   }
   if (!snapshot.siteTimeline) return 'this snapshot has no per-site series (made by an emheap older than this one)';
-  if (!snapshot.siteTimeline.series.length && snapshot.siteTimeline.incomplete) {
+  if (!snapshot.siteTimeline.series.length && (snapshot.siteTimeline.incomplete || snapshot.siteTimeline.together)) {
     return incompleteNote(snapshot);
   }
   if (!snapshot.siteTimeline.series.length) return 'no site had live bytes at any point of the timeline';
   return null;
 }
 
-// Grouped (model/grouping.js): the groups that have no series because the
-// timeline followed some of their call sites only; '' if none.
+// Why some groups of a view have no series ('' if none have): the
+// timeline follows call sites by their chain of functions (the largest
+// and fastest growing, MAX_SERIES at most), so a group it did not follow
+// whole has none (model/site_timeline.js regroupSeries), and a view by
+// site has none for a site that was followed with others.
 function incompleteNote(snapshot) {
-  var n = snapshot.siteTimeline && snapshot.siteTimeline.incomplete;
-  if (!n) return '';
-  var by = snapshot.groupedBy || 'site';
-  return n + ' ' + by + (n === 1 ? ' has' : 's have') + ' no series: the timeline follows call sites one by one (' +
-    'the largest and fastest growing, ' + MAX_SERIES + ' at most), and did not follow every call site of ' + (n === 1 ? 'it' : 'them') +
-    ' (--by site shows the sites it followed)';
+  var st = snapshot.siteTimeline || {};
+  var notes = [];
+  var n = st.incomplete;
+  if (n) {
+    var by = snapshot.groupedBy || 'site';
+    notes.push(n + ' ' + by + (n === 1 ? ' has' : 's have') + ' no series: the timeline follows the call sites of one chain of ' +
+      'functions together (the largest and fastest growing, ' + MAX_SERIES + ' at most), and did not follow all of ' +
+      (n === 1 ? 'its' : 'their') + ' call sites');
+  }
+  if (st.together) {
+    var word = (snapshot.groupedBy || 'site') + (st.together === 1 ? ' was' : 's were');
+    notes.push(st.together + ' ' + word + ' followed only summed with others of the same chain of functions' +
+      (snapshot.groupedBy === 'function' ? '' : ': --by function shows that series'));
+  }
+  return notes.join('; ');
 }
 
 module.exports = {growingSites: growingSites, seriesVerdict: seriesVerdict, whyNoSeries: whyNoSeries,

@@ -12,16 +12,14 @@ var sortSteps = require('./sliced_sort').sortSteps;
 var ShardedMap = require('./sharded_map').ShardedMap;
 var heapSection = require('./heap_section');
 var withMergedSites = require('./growth').withMergedSites;
-var withMergedSeries = require('./site_timeline').withMergedSeries;
+var regroupSeries = require('./site_timeline').regroupSeries;
 
 var STEP_SITES = require('./steps').STEP_ITEMS;
 
 // reshape(site) -> null (the site stays as it is, merged with nothing) or
 // {identity: a string (sites of one identity merge), stack, key}.
 // options.frames: the new snapshot's frames (when reshape's stacks index
-// another frame table); options.seriesOfAll: a merged site gets a series
-// only if every part has one (a part that was not followed would be
-// missing from the sum); options.countParts: merged sites carry `parts`,
+// another frame table); options.countParts: merged sites carry `parts`,
 // how many sites each holds (2 or more). -> a generator of steps
 // returning {snapshot, changed}: a new snapshot whose sites are sorted by
 // size; changed: whether any site changed at all (if not, the snapshot
@@ -71,9 +69,7 @@ function* mergeSitesSteps(snapshot, reshape, options) {
     });
   }
   if (snapshot.siteTimeline) {
-    var timeline = snapshot.siteTimeline;
-    if (options.seriesOfAll) timeline = withSeriesOfWholeSites(timeline, kept, parts);
-    result.siteTimeline = withMergedSeries(timeline, kept);
+    result.siteTimeline = regroupSeries(snapshot.siteTimeline, kept, function (id) { return parts.get(id) || 1; });
   }
   if (snapshot.heap && parts.size) {
     // the blocks of merged sites go to the merged site; the per-site heap
@@ -84,25 +80,6 @@ function* mergeSitesSteps(snapshot, reshape, options) {
     yield* heapSection.addSiteTotalsSteps(result);
   }
   return {snapshot: result, changed: true};
-}
-
-// The series of merged sites all of whose parts have one; the others' go
-// (their sum would leave out what the parts without a series held), and
-// `incomplete` counts them.
-function withSeriesOfWholeSites(siteTimeline, kept, parts) {
-  if (!Array.isArray(siteTimeline.series)) return siteTimeline;
-  var followed = new Map(); // kept id -> parts with a series
-  siteTimeline.series.forEach(function (s) {
-    var id = kept(s.siteId);
-    followed.set(id, (followed.get(id) || 0) + 1);
-  });
-  var whole = function (s) {
-    var id = kept(s.siteId);
-    return followed.get(id) === (parts.get(id) || 1);
-  };
-  var incomplete = 0; // merged sites whose series went
-  followed.forEach(function (n, id) { if (n !== (parts.get(id) || 1)) incomplete++; });
-  return Object.assign({}, siteTimeline, {series: siteTimeline.series.filter(whole), incomplete: incomplete});
 }
 
 function copy(o) {

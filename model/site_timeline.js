@@ -1,52 +1,130 @@
-// site_timeline.js: a snapshot's per-site series over time
-// (snapshot.siteTimeline, made by jslib/site_timeline.js): series i's
-// liveBytes[k] is the site's live bytes at snapshot.timeline[from + k];
-// before `from` the site was not tracked. Shared by the snapshot builder
-// and the allocation-layer pass (sites that turn out to be one), and read
-// by model/growing.js and the report.
+// site_timeline.js: a snapshot's series over time (snapshot.siteTimeline,
+// made by jslib/site_timeline.js). The timeline follows groups of call
+// sites (those whose stacks are one chain of functions: the call sites a
+// loop unrolled are one series), so a series is the sum of the live bytes
+// of one site (`siteId`) or of several (`siteIds`); liveBytes[k] is that
+// sum at snapshot.timeline[from + k], and before `from` the sites were not
+// followed. Whenever sites merge (the snapshot's own merge of JS stacks,
+// the allocation layer, a view's grouping) the series follow in one way,
+// regroupSeries; read by model/growing.js and the report.
 'use strict';
 
-// The most sites a timeline follows at once (jslib/site_timeline.js): the
-// views say it where a group had some of its sites unfollowed.
+// The most groups a timeline follows at once (jslib/site_timeline.js), and
+// the most call sites one of them may hold: the views say it where a group
+// had some of its sites unfollowed.
 var MAX_SERIES = 24;
+var MAX_SITES_PER_SERIES = 1024;
 
-// siteTimeline with the series of sites that became one added up: kept(id)
-// -> the id a site was merged into (itself if none). A sum is known where
-// every part is: a part made at its start (newAtFrom) held 0 before it,
-// another is unknown before its start; so the sum starts at the latest
+// The sites a series is the sum of.
+function seriesSites(series) {
+  return Array.isArray(series.siteIds) ? series.siteIds : [series.siteId];
+}
+
+// siteTimeline after the snapshot's sites were merged: kept(id) -> the id
+// of the site that site `id` went into; partsOf(id) -> how many sites went
+// into site `id` (1 if it merged nothing). A merged site's series is the
+// sum of the series whose sites went into it, and exists only where those
+// series hold every site that went into it (a sum that leaves one out would
+// be wrong); series that reach several merged sites stay one series of
+// those sites, whole or not at all. `incomplete`: how many merged sites
+// lost their series so.
+//
+// When a sum is known: a part made at its start (newAtFrom) held 0 before
+// it; another is unknown before its start. So the sum starts at the latest
 // start of the parts of the second kind (the earliest start if all are of
 // the first).
-function withMergedSeries(siteTimeline, kept) {
+function regroupSeries(siteTimeline, kept, partsOf) {
   if (!siteTimeline || !Array.isArray(siteTimeline.series)) return siteTimeline;
-  var byId = new Map();
-  siteTimeline.series.forEach(function (s) {
-    var id = kept(s.siteId);
-    var parts = byId.get(id);
-    if (!parts) byId.set(id, parts = []);
-    parts.push(s);
+  var list = siteTimeline.series;
+  // series that reach a common merged site are one cluster (union-find)
+  var parent = list.map(function (_, i) { return i; });
+  var find = function (i) {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  var firstSeriesOf = new Map(); // merged site -> a series that reaches it
+  var outIds = list.map(function (s, i) {
+    var ids = [];
+    seriesSites(s).forEach(function (site) {
+      var id = kept(site);
+      if (ids.indexOf(id) < 0) ids.push(id);
+      var other = firstSeriesOf.get(id);
+      if (other === undefined) firstSeriesOf.set(id, i);
+      else parent[find(i)] = find(other);
+    });
+    return ids;
+  });
+  var clusters = new Map(); // root -> [series index]
+  list.forEach(function (_, i) {
+    var root = find(i);
+    if (!clusters.has(root)) clusters.set(root, []);
+    clusters.get(root).push(i);
   });
   var series = [];
-  byId.forEach(function (parts, id) {
-    if (parts.length === 1) {
-      series.push(parts[0].siteId === id ? parts[0] : Object.assign({}, parts[0], {siteId: id}));
+  var incomplete = 0;
+  clusters.forEach(function (members) {
+    var followed = new Map(); // merged site -> its sites that are in these series
+    var ids = [];
+    members.forEach(function (i) {
+      outIds[i].forEach(function (id) { if (ids.indexOf(id) < 0) ids.push(id); });
+      seriesSites(list[i]).forEach(function (site) {
+        var id = kept(site);
+        followed.set(id, (followed.get(id) || 0) + 1);
+      });
+    });
+    if (ids.some(function (id) { return followed.get(id) !== partsOf(id); })) {
+      incomplete += ids.length;
       return;
     }
-    var unknownBefore = parts.filter(function (p) { return !p.newAtFrom; }).map(function (p) { return p.from; });
-    var from = unknownBefore.length ? Math.max.apply(null, unknownBefore)
-      : Math.min.apply(null, parts.map(function (p) { return p.from; }));
-    var end = Math.min.apply(null, parts.map(function (p) { return p.from + p.liveBytes.length; }));
-    var values = [];
-    for (var k = from; k < end; k++) {
-      var sum = 0;
-      for (var j = 0; j < parts.length; j++) if (k >= parts[j].from) sum += parts[j].liveBytes[k - parts[j].from];
-      values.push(sum);
-    }
-    var one = {siteId: id, from: from, liveBytes: values};
-    if (parts.some(function (p) { return p.estimated; })) one.estimated = true;
-    if (!unknownBefore.length) one.newAtFrom = true;
-    series.push(one);
+    ids.sort(function (a, b) { return a - b; });
+    series.push(summed(members.map(function (i) { return list[i]; }), ids));
   });
-  return Object.assign({}, siteTimeline, {series: series});
+  var out = Object.assign({}, siteTimeline, {series: series});
+  if (incomplete) out.incomplete = incomplete;
+  else delete out.incomplete;
+  return out;
+}
+
+// The series `parts` added up, as the series of the sites `ids`.
+function summed(parts, ids) {
+  var one = ids.length === 1 ? {siteId: ids[0]} : {siteIds: ids};
+  if (parts.length === 1) {
+    var only = Object.assign({}, parts[0]);
+    delete only.siteId;
+    delete only.siteIds;
+    return Object.assign(one, only);
+  }
+  var unknownBefore = parts.filter(function (p) { return !p.newAtFrom; }).map(function (p) { return p.from; });
+  var from = unknownBefore.length ? Math.max.apply(null, unknownBefore)
+    : Math.min.apply(null, parts.map(function (p) { return p.from; }));
+  var end = Math.min.apply(null, parts.map(function (p) { return p.from + p.liveBytes.length; }));
+  var values = [];
+  for (var k = from; k < end; k++) {
+    var sum = 0;
+    for (var j = 0; j < parts.length; j++) if (k >= parts[j].from) sum += parts[j].liveBytes[k - parts[j].from];
+    values.push(sum);
+  }
+  one.from = from;
+  one.liveBytes = values;
+  if (parts.some(function (p) { return p.estimated; })) one.estimated = true;
+  if (!unknownBefore.length) one.newAtFrom = true;
+  return one;
+}
+
+// A view by site: the series of one site each. A series of several sites
+// (the timeline follows functions: their call sites are summed) is not a
+// series of any one of them; `together` counts the sites so left without
+// one.
+function perSiteSeries(siteTimeline) {
+  if (!siteTimeline || !Array.isArray(siteTimeline.series)) return siteTimeline;
+  var together = 0;
+  var series = siteTimeline.series.filter(function (s) {
+    if (!Array.isArray(s.siteIds)) return true;
+    together += s.siteIds.length;
+    return false;
+  });
+  if (!together) return siteTimeline;
+  return Object.assign({}, siteTimeline, {series: series, together: together});
 }
 
 // One series as [{t (ms), liveBytes}]: its values at the timeline's points.
@@ -54,4 +132,5 @@ function seriesPoints(timeline, series) {
   return series.liveBytes.map(function (v, k) { return {t: timeline[series.from + k].t, liveBytes: v}; });
 }
 
-module.exports = {MAX_SERIES: MAX_SERIES, withMergedSeries: withMergedSeries, seriesPoints: seriesPoints};
+module.exports = {MAX_SERIES: MAX_SERIES, MAX_SITES_PER_SERIES: MAX_SITES_PER_SERIES, seriesSites: seriesSites,
+  regroupSeries: regroupSeries, perSiteSeries: perSiteSeries, seriesPoints: seriesPoints};

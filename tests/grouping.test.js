@@ -6,6 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { groupSnapshot } = require('../model/grouping');
+const { incompleteNote, growingSites } = require('../model/growing');
 const { makeSnapshot, site } = require('./lib/fixtures');
 
 // grow_list called twice from main through two call sites each (an
@@ -82,7 +83,7 @@ test('a group keeps a series only where every one of its sites was followed', ()
   // grow_list (app.c): sites 1, 2 and 3 all followed: their sum, point by point
   const grow = g.siteTimeline.series.find((x) => x.siteId === 1);
   assert.deepEqual(grow.liveBytes, [1000, 3000, 9000]);
-  assert.equal(g.siteTimeline.incomplete, 0);
+  assert.equal(g.siteTimeline.incomplete, undefined);
   const byLine = groupSnapshot(unrolled(), 'line');
   assert.deepEqual(byLine.siteTimeline.series.find((x) => x.siteId === 1).liveBytes, [1000, 3000, 7000]);
   // one site of the group not followed: no series for it, and said
@@ -92,6 +93,35 @@ test('a group keeps a series only where every one of its sites was followed', ()
   assert.equal(p.siteTimeline.series.find((x) => x.siteId === 1), undefined);
   assert.equal(p.siteTimeline.incomplete, 1);
   assert.ok(p.siteTimeline.series.find((x) => x.siteId === 4), 'cache_put, followed whole, keeps its series');
+});
+
+test('a series the timeline followed for a chain of functions (its call sites summed) is that group\'s, whole or not at all', () => {
+  const s = unrolled();
+  s.siteTimeline.series = [
+    { siteIds: [1, 2, 3], from: 0, liveBytes: [1000, 3000, 9000] }, // the runtime's group of grow_list<main
+    { siteId: 4, from: 0, liveBytes: [500, 1000, 1500] },
+  ];
+  const g = groupSnapshot(s, 'function');
+  assert.deepEqual(g.siteTimeline.series.find((x) => x.siteId === 1), { siteId: 1, from: 0, liveBytes: [1000, 3000, 9000] });
+  assert.equal(g.siteTimeline.incomplete, undefined);
+  // by line, sites 1 and 2 (line 10) and 3 (line 11) are two groups: the sum
+  // is neither's, and both say they have none
+  const byLine = groupSnapshot(s, 'line');
+  assert.deepEqual(byLine.siteTimeline.series.map((x) => x.siteId), [4]);
+  assert.equal(byLine.siteTimeline.together, 2);
+  assert.equal(incompleteNote(byLine), '2 lines were followed only summed with others of the same chain of functions: --by function shows that series');
+  // a part not followed: the group has no series, and says so
+  const partial = unrolled();
+  partial.siteTimeline.series = [{ siteIds: [1, 2], from: 0, liveBytes: [1000, 3000, 7000] }];
+  const p = groupSnapshot(partial, 'function');
+  assert.deepEqual(p.siteTimeline.series, []);
+  assert.match(incompleteNote(p), /^1 function has no series: the timeline follows the call sites of one chain of functions together/);
+  // by site: no one site's series either
+  const bySite = groupSnapshot(s, 'site');
+  assert.deepEqual(bySite.siteTimeline.series.map((x) => x.siteId), [4]);
+  assert.equal(bySite.siteTimeline.together, 3);
+  assert.match(incompleteNote(bySite), /^3 sites were followed only summed with others of the same chain of functions: --by function/);
+  assert.deepEqual(growingSites(bySite).map((r) => r.siteId), [4]);
 });
 
 test('by site: the snapshot as it is; an unknown grouping is refused', () => {

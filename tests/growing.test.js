@@ -17,7 +17,7 @@ test('a fixed amount every round grows without bound; a cache that filled levels
   const v = seriesVerdict(series(leak));
   assert.equal(v.riseBytes, 19 * 65536);
   assert.equal(v.grewIn, 1);
-  assert.equal(v.parts, 10);
+  assert.equal(v.segments, 10);
   assert.equal(Math.round(v.bytesPerSecond), 655360, 'least squares: 64 KiB per 100 ms');
 });
 

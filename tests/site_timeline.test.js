@@ -100,7 +100,8 @@ test('the series come beside the timeline\'s points, one value for each', () => 
 });
 
 test('a site made since the last point gets a series that starts there, with nothing before; merged parts add up from the first', () => {
-  const {withMergedSeries} = require('../model/site_timeline');
+  const {regroupSeries} = require('../model/site_timeline');
+  const two = (id) => (id === 1 ? 2 : 1);
   const {view, set} = fakeState(8);
   set(1, 500);
   let clock = 0;
@@ -117,10 +118,93 @@ test('a site made since the last point gets a series that starts there, with not
   tl.sample(view, STATE, 2, clock, false, 1); // no pass: too soon
   const series = tl.read(0, 3).series;
   assert.deepEqual(series.find((x) => x.siteId === 2), {siteId: 2, from: 2, liveBytes: [50], newAtFrom: true});
-  const merged = withMergedSeries({series}, (id) => (id === 2 ? 1 : id)).series;
+  const merged = regroupSeries({series}, (id) => (id === 2 ? 1 : id), two).series;
   assert.deepEqual(merged, [{siteId: 1, from: 0, liveBytes: [500, 600, 650], newAtFrom: true}]);
   // a part whose past is unknown starts the sum where it starts
-  const unknown = withMergedSeries({series: [{siteId: 1, from: 0, liveBytes: [1, 2, 3]}, {siteId: 2, from: 1, liveBytes: [10, 10]}]},
-    (id) => (id === 2 ? 1 : id)).series;
+  const unknown = regroupSeries({series: [{siteId: 1, from: 0, liveBytes: [1, 2, 3]}, {siteId: 2, from: 1, liveBytes: [10, 10]}]},
+    (id) => (id === 2 ? 1 : id), two).series;
   assert.deepEqual(unknown, [{siteId: 1, from: 1, liveBytes: [12, 13]}]);
+});
+
+test('call sites of one chain of functions are one series: the unrolled fragments of a grower add up and get followed', () => {
+  // sites 1..20: grow_list's unrolled call sites, 600 B each and growing;
+  // sites 21..44: 24 other functions of 1000 B each, steady
+  const {view, set} = fakeState(45);
+  const keyOf = (tables, s) => (s >= 1 && s <= 20 ? 'grow_list' : 'f' + s);
+  for (let s = 21; s < 45; s++) set(s, 1000);
+  let clock = 0;
+  const tl = createSiteTimeline(100, () => clock, keyOf);
+  for (let k = 0; k < 5; k++) {
+    for (let s = 1; s <= 20; s++) set(s, 600 * (k + 1));
+    tl.sample(view, STATE, k, clock, true, 1);
+    clock += 100;
+  }
+  const read = tl.read(0, 5);
+  const grow = read.series.find((x) => x.siteIds);
+  assert.deepEqual(grow.siteIds, Array.from({length: 20}, (_, i) => i + 1));
+  assert.deepEqual(grow.liveBytes, [12000, 24000, 36000, 48000, 60000]);
+  assert.equal(grow.newAtFrom, true);
+  assert.equal(read.groups, 26); // grow_list, the 24 others, site 0
+  assert.equal(read.groupedSites, 45);
+  // each fragment alone (600 B) is smaller than every other function: one
+  // by one, none of them would have been followed at first
+  assert.ok(read.series.length <= MAX_SERIES);
+});
+
+test('a site that joins a followed group: made since the point before, it adds from there; grouped late, the series restarts', () => {
+  const {view, set} = fakeState(8);
+  const counters = (n) => view.setUint32(STATE + layout.STATE.counters + 96, n, true);
+  let ready = 3; // sites below this can be told their group
+  const keyOf = (tables, s) => (s < ready ? (s === 0 ? 'none' : 'g') : undefined);
+  counters(3);
+  set(1, 100);
+  set(2, 100);
+  let clock = 0;
+  const tl = createSiteTimeline(100, () => clock, keyOf);
+  tl.sample(view, STATE, 0, clock, false, 1);
+  // site 3, made now, in the group: it held nothing at point 0
+  counters(4);
+  ready = 4;
+  set(3, 50);
+  clock += 100;
+  tl.sample(view, STATE, 1, clock, false, 1);
+  let g = tl.read(0, 2).series.find((x) => x.siteIds);
+  assert.deepEqual(g, {siteIds: [1, 2, 3], from: 0, liveBytes: [200, 250], newAtFrom: true});
+  // site 4 is made, but its group cannot be told until a point later:
+  // what it held at point 2 is in no series, so the series starts again
+  counters(5);
+  set(4, 10);
+  clock += 100;
+  tl.sample(view, STATE, 2, clock, false, 1);
+  ready = 5;
+  clock += 100;
+  tl.sample(view, STATE, 3, clock, false, 1);
+  g = tl.read(0, 4).series.find((x) => x.siteIds);
+  assert.deepEqual(g, {siteIds: [1, 2, 3, 4], from: 3, liveBytes: [260]});
+});
+
+test('grouping waits within its budget: sites not grouped yet are in no series until they are', () => {
+  const {view, set} = fakeState(5000);
+  for (let s = 1; s < 5000; s++) set(s, 10);
+  let clock = 0;
+  let calls = 0;
+  // every key costs 0.01 ms of the clock: 4 ms per point groups ~400
+  const keyOf = (tables, s) => {
+    calls++;
+    clock += 0.01;
+    return 'f' + (s % 7);
+  };
+  const tl = createSiteTimeline(100, () => clock, keyOf);
+  tl.sample(view, STATE, 0, clock, false, 1);
+  const first = tl.read(0, 1);
+  assert.ok(first.groupedSites > 0 && first.groupedSites < 5000, `grouped ${first.groupedSites}`);
+  assert.equal(calls, first.groupedSites);
+  assert.ok(first.groupMs <= 4 + 64 * 0.01 + 1e-9, `${first.groupMs} ms`);
+  for (let k = 1; k < 40; k++) {
+    clock += 1000;
+    tl.sample(view, STATE, k, clock, false, 1);
+  }
+  const all = tl.read(0, 40);
+  assert.equal(all.groupedSites, 5000);
+  assert.equal(all.groups, 7);
 });

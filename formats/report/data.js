@@ -96,7 +96,7 @@ function sitesChartData(snapshot) {
   var st = snapshot.siteTimeline;
   if (!timeline.length || !st || !Array.isArray(st.series) || !st.series.length) return null;
   var n = timeline.length;
-  var series = st.series.map(function (s) {
+  var series = st.series.filter(function (s) { return s.siteId !== undefined; }).map(function (s) {
     var values = [];
     for (var k = 0; k < n; k++) {
       var v = k >= s.from && k - s.from < s.liveBytes.length ? s.liveBytes[k - s.from] : null;
@@ -106,6 +106,7 @@ function sitesChartData(snapshot) {
     return {siteId: s.siteId, label: s.estimated ? '~' + label : label, estimated: !!s.estimated, values: values,
       last: values[n - 1] || 0, max: values.reduce(function (a, v) { return Math.max(a, v || 0); }, 0)};
   });
+  if (!series.length) return null;
   // the largest now at the bottom, where its band is flat and easy to read
   series.sort(function (a, b) { return b.last - a.last || b.max - a.max || a.siteId - b.siteId; });
   series.forEach(function (s, i) {

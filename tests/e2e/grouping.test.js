@@ -63,12 +63,33 @@ test('--by line without debug info is by function; a bad --by is refused', (t) =
   assert.match(bad.stderr, /--by: "file" is not one of function, line, site/);
 });
 
-test('--growing by function says which functions have no series, and why', (t) => {
-  // The timeline follows call sites (24 at most): grow_list's 120 are not
-  // all followed, and a sum of some of them would be wrong.
+test('--growing by function: grow_list, summed over all its call sites, grows without bound; level_cache levels off', (t) => {
+  // The timeline follows the call sites of one chain of functions as one
+  // series: grow_list's unrolled call sites are one.
   const file = snapshotFile(t);
-  const r = runCli(['top', file, '--growing']);
-  assert.equal(r.status, 2);
-  assert.match(r.stderr, /--growing: 1 function has no series: the timeline follows call sites one by one/);
-  assert.equal(runCli(['top', file, '--growing', '--by', 'site']).status, 0);
+  const growing = json(['top', file, '--growing', '--json']);
+  assert.deepEqual(growing.sites.map((s) => [s.label, s.verdict]),
+    [['grow_list', 'grows without bound'], ['level_cache', 'levels off']]);
+  assert.equal(growing.sites[0].lastBytes, GROW_BYTES);
+  assert.ok(growing.sites[0].callSites > 1);
+  // by site no one call site has a series of its own, and that is said
+  const bySite = runCli(['top', file, '--growing', '--by', 'site']);
+  assert.equal(bySite.status, 2);
+  assert.match(bySite.stderr, /--growing: \d+ sites were followed only summed with others of the same chain of functions: --by function shows that series/);
+});
+
+test('the report by function: one grow_list row in the top table and one grow_list series in the chart', (t) => {
+  const file = snapshotFile(t);
+  const html = path.join(path.dirname(file), 'grow.html');
+  const r = runCli(['report', file, '-o', html]);
+  assert.equal(r.status, 0, r.stderr);
+  const page = fs.readFileSync(html, 'utf8');
+  const topRows = page.match(/<td class="site" title="grow_list">/g) || [];
+  assert.equal(topRows.length, 1);
+  assert.match(page, /<td class="site" title="grow_list">grow_list<\/td>/);
+  const charted = page.match(/data-series="\d+" class="charted"/g) || [];
+  assert.equal(charted.length, 2, 'grow_list and level_cache, one series each');
+  // the raw file still holds every call site
+  const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  assert.ok(raw.sites.filter((s) => s.liveBytes > 0).length > 100);
 });
