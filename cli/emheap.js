@@ -28,7 +28,8 @@ const { FORMATS, formatByName } = require('../formats/index');
 const { writeFormat } = require('../output/node_output');
 const { reportCommand } = require('./report');
 const { shortName } = require('../model/names');
-const { parseWrapperList, removeAllocationLayer } = require('../model/wrappers');
+const { parseWrapperList } = require('../model/wrappers');
+const { finishSnapshot } = require('../model/finish');
 const { peakView, memoryUse } = require('../model/peak');
 const { memoryBreakdown, breakdownText } = require('../model/memory_breakdown');
 const { scanCaveat } = require('../model/heap_section');
@@ -163,16 +164,16 @@ function commandUsage(cmd) {
   return `Usage: ${USAGE[cmd].synopsis}\n\n${USAGE[cmd].text}\n`;
 }
 
-// A checked snapshot with the program's allocation layer removed
-// (model/wrappers.js): declared by --wrappers, and detected. forText: for
-// a command that prints a table (not --json), names made printable.
-// A snapshot file as the views read it: names printable (text output),
-// the allocation layer left out, at the peak when asked, its sites grouped
-// (--by; views only: `convert` writes the file's own sites, grouped: false).
+// A snapshot file as the views read it: checked, names printable (forText:
+// a command that prints a table, not --json), finished as the page
+// finishes its own (model/finish.js: the allocation layer declared by
+// --wrappers and detected left out), at the peak when asked, its sites
+// grouped (--by; views only: `convert` writes the file's own sites,
+// grouped: false).
 function readSnapshot(file, opts, forText, grouped = true) {
   const read = readSnapshotFile(file).snapshot;
   const snapshot = forText && !opts.json ? withPrintableNames(read) : read;
-  const named = removeAllocationLayer(snapshot, parseWrapperList(opts.wrappers === undefined ? [] : opts.wrappers));
+  const named = finishSnapshot(snapshot, { wrappers: parseWrapperList(opts.wrappers === undefined ? [] : opts.wrappers) });
   const at = opts.at === undefined ? 'now' : opts.at;
   if (at !== 'now' && at !== 'peak') throw new EmheapError(`--at: "${at}" is not one of now, peak`);
   const by = opts.by === undefined ? DEFAULT_GROUPING : opts.by;

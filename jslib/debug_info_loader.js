@@ -3,7 +3,7 @@
 // full before it returns; in a page fetched in the background from attach
 // time on (the browser's cache serves the .wasm again), so the lines are
 // usually there by the first snapshot. A snapshot taken before they arrive
-// gets them afterwards (jslib/snapshot.js completeFrames).
+// gets them afterwards (model/frame_names.js, from jslib/page_files.js).
 'use strict';
 
 var debugInfo = require('../symbolize/debug_info');

@@ -13,6 +13,7 @@
 
 var layout = require('./layout');
 var snapshotModule = require('./snapshot');
+var nameFrames = require('../model/frame_names').nameFrames;
 var allocationStack = require('./out_of_memory').allocationStack;
 var growth = require('../model/growth');
 var shortStackText = require('../model/sites').shortStackText;
@@ -42,7 +43,7 @@ function growthLogger(p, host) {
       var text = function (stack, label) {
         if (stack) {
           stack.slice(0, growth.STACK_FRAMES).forEach(function (i) {
-            if (!named.frames[i]) named.frames[i] = snapshotModule.completeFrames({frames: [table.frames[i]]}, info).frames[0];
+            if (!named.frames[i]) named.frames[i] = nameFrames({frames: [table.frames[i]]}, p.taker.names()).frames[0];
           });
         }
         return stack && stack.length ? shortStackText(named, stack, growth.STACK_FRAMES) : label;

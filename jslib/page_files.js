@@ -11,7 +11,7 @@ var formats = require('../formats/index');
 var heapDump = require('../formats/heap_dump');
 var diffModel = require('../model/diff');
 var snapshotFile = require('../model/snapshot_file');
-var snapshotModule = require('./snapshot');
+var nameFrames = require('../model/frame_names').nameFrames;
 var grouping = require('../model/grouping');
 
 function reportError(e) {
@@ -57,17 +57,17 @@ function pageFiles(parts) {
   var env = parts.env;
 
   // Frames named before the debug info arrived get their names and lines
-  // once it is in (completeFrames leaves complete frames as they are).
+  // once it is in (nameFrames leaves placed frames as they are).
   var saveTaken = function (name, entry, snapshot) {
     if (!env.sink.canSave) return env.sink.saveSnapshot(name, entry, snapshot); // refused now, no name
     if (!parts.debugInfo.loaded()) {
       parts.debugInfo.whenLoaded(function () {
-        snapshotModule.completeFrames(snapshot, taker.info());
+        nameFrames(snapshot, taker.names());
         env.sink.saveSnapshot(name, entry, snapshot);
       });
       return name;
     }
-    snapshotModule.completeFrames(snapshot, taker.info());
+    nameFrames(snapshot, taker.names());
     return env.sink.saveSnapshot(name, entry, snapshot);
   };
 
@@ -170,7 +170,7 @@ function pageFiles(parts) {
         taker.needExact();
         // its heap section keeps the copy of the memory the scan read
         dump = heapDump.makeDump(taker.snapshot({heap: true}));
-        snapshotModule.completeFrames(dump.header.snapshot, taker.info());
+        nameFrames(dump.header.snapshot, taker.names());
       } catch (e) {
         return reportError(e);
       }

@@ -1,21 +1,20 @@
-// snapshot.js -- builds the snapshot object (formats/README.md) from the
-// runtime state in linear memory plus the JS stack table.
+// snapshot.js -- reads the raw snapshot from the runtime state in linear
+// memory plus the JS stack table: one site per runtime site, as the
+// runtime keyed it (by raw stack), its stack as the stack table cleaned it
+// (`stackId`: sites of one stack id are one site once finished), frames as
+// captured, the timeline's series and the heap graph as read. Nothing is
+// merged, named or sorted here: model/finish.js does that once, for the
+// page and for every file the CLI reads.
 'use strict';
 
 var layout = require('./layout');
 var TRUNCATED = require('./stack_table').TRUNCATED;
 var siteCounters = require('../model/site_counters');
-var ShardedMap = require('../model/sharded_map').ShardedMap;
-var heapSection = require('../model/heap_section');
-var sortSteps = require('../model/sliced_sort').sortSteps;
 var runSteps = require('../model/steps').runSteps;
 var ratioScales = require('../model/estimates').ratioScales;
-var baseName = require('../model/names').baseName;
 var snapshotFile = require('../model/snapshot_file');
-var growth = require('../model/growth');
 var allocatorWalk = require('./allocator_walk');
 var liveByMarkSteps = require('./marks').liveByMarkSteps;
-var siteTimeline = require('../model/site_timeline');
 
 // buffer: the wasm memory's ArrayBuffer. statePtr: 0 if the runtime has not
 // started yet (then the snapshot is of an empty heap). info: {source,
@@ -25,12 +24,12 @@ function buildSnapshot(buffer, statePtr, stackTable, info, copyArea, heapSteps, 
   return runSteps(snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps, timelines));
 }
 
-// Sites read, resolved or sorted between two yields of snapshotSteps.
+// Sites read and resolved between two yields of snapshotSteps.
 var STEP_SITES = require('../model/steps').STEP_ITEMS;
 
 // The same snapshot as a generator: the first step reads the runtime's
 // tables (a copy, under the lock: the moment the snapshot is of); the
-// others build sites, sort them and resolve frames, STEP_SITES at a time,
+// others build sites and resolve their stacks, STEP_SITES at a time,
 // so that a page can run between steps (emheap.snapshotAsync, downloads).
 // The first yield gives the snapshot being built; returns it complete.
 // copyArea: memory for the copy, from layout.copyArea (optional). heapSteps:
@@ -51,7 +50,7 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
     sites: [],
     heapGrowth: [],
   };
-  if (!statePtr) return finishFrames(snapshot, stackTable, info);
+  if (!statePtr) return finishFrames(snapshot, stackTable);
   var view = new DataView(buffer);
   var mode = layout.readMode(view, statePtr);
   snapshot.mode = mode.mode;
@@ -78,70 +77,41 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
   if (heap) snapshot.allocatorHeap = heap;
   yield snapshot; // read: capturedAt, mode and summary are final
   var workerFrames = new Map(); // function index * 2^32 + offset -> frame index
-  // JS sites are keyed in C by raw stack; two raw stacks that clean to the
-  // same frames (stack_table.js) are one site here: stack id -> its entry.
-  var byJsStack = new ShardedMap();
-  var mergedInto = new ShardedMap(); // runtime site id -> the site id it was merged into
-  var parts = new Map(); // a site id kept -> how many runtime sites it holds (2 or more)
   for (var id = 0; id < tables.count; id++) {
     if (id % STEP_SITES === STEP_SITES - 1) yield;
     var site = layout.readSite(tables, id, scales);
     if (id === 0 && site.totalAllocs === 0) continue; // nothing was ever unattributed
-    var stack = [];
     var named = siteStack(site, stackTable, workerFrames, info);
-    var key = named.label;
-    var jsStack = named.stackId;
-    if (jsStack) {
-      var same = byJsStack.get(jsStack);
-      if (same) {
-        mergedInto.set(id, same.id);
-        parts.set(same.id, (parts.get(same.id) || 1) + 1);
-        siteCounters.addSiteCounters(same, site);
-        continue;
-      }
-      stack = stackTable.stacks[jsStack].frames;
-      key = stackTable.stacks[jsStack].key;
-    }
-    var out = {id: id, key: key, stack: stack, liveBytes: 0, liveBlocks: 0, totalAllocs: 0, totalBytes: 0,
+    var out = {id: id, key: named.label, stack: [], liveBytes: 0, liveBlocks: 0, totalAllocs: 0, totalBytes: 0,
       peakLiveBytes: 0, blocksAtPeakLiveBytes: 0, liveBytesAtPeak: 0, liveBlocksAtPeak: 0, estimatedLiveBytes: 0,
       estimatedLiveBytesAtPeak: 0};
+    if (named.stackId) {
+      // raw stacks that clean to the same frames are one stack id: the
+      // finishing pass merges their sites (model/finish.js)
+      out.stack = stackTable.stacks[named.stackId].frames;
+      out.key = stackTable.stacks[named.stackId].key;
+      out.stackId = named.stackId;
+    }
     siteCounters.addSiteCounters(out, site);
-    if (jsStack) byJsStack.set(jsStack, out);
     snapshot.sites.push(out);
   }
   tables = null;
-  var kept = function (id) { return mergedInto.has(id) ? mergedInto.get(id) : id; };
   if (blocks) {
-    // what each site's live blocks came after; merged sites add theirs up
+    // what each site's live blocks came after
     var byMark = yield* liveByMarkSteps(blocks, marks.marks, mode.interval, scales.bytes);
     blocks = null;
-    var outById = new Map();
-    snapshot.sites.forEach(function (s) { outById.set(s.id, s); s.liveByMark = []; });
     yield;
-    for (var site = 0; site < byMark.length; site++) {
-      if (!byMark[site]) continue;
-      var into = outById.get(kept(site));
-      if (into) into.liveByMark = siteCounters.addLiveByMark(into.liveByMark, byMark[site]);
-    }
+    snapshot.sites.forEach(function (s) { s.liveByMark = byMark[s.id] || []; });
   }
-  snapshot.heapGrowth = snapshot.heapGrowth.map(function (g) {
-    var out = growth.withMergedSites(g, kept, function (id) { return parts.get(id) || 1; });
-    out.t = Math.round(out.t * 1000) / 1000; // a microsecond, as the timeline's
-    return out;
+  snapshot.heapGrowth.forEach(function (g) {
+    g.t = Math.round(g.t * 1000) / 1000; // a microsecond, as the timeline's
   });
   if (timelines && timelines.points) {
     snapshot.timeline = timelines.points;
-    if (timelines.siteSeries) {
-      snapshot.siteTimeline = siteTimeline.regroupSeries(timelines.siteSeries, kept, function (id) { return parts.get(id) || 1; });
-    }
+    if (timelines.siteSeries) snapshot.siteTimeline = timelines.siteSeries;
   }
-  if (heapSteps) {
-    var heap = yield* heapSteps;
-    yield* heapSection.remapSitesSteps(heap, mergedInto);
-    snapshot.heap = heap;
-  }
-  yield* sortSteps(snapshot.sites, siteCounters.bySize, STEP_SITES * 4);
-  return finishFrames(snapshot, stackTable, info);
+  if (heapSteps) snapshot.heap = yield* heapSteps;
+  return finishFrames(snapshot, stackTable);
 }
 
 // A site read by layout.readSite -> {stackId: its stack in stackTable, or
@@ -201,46 +171,9 @@ function workerStack(stackTable, cache, words, info) {
   return indices.length ? stackTable.internStack(indices) : 0;
 }
 
-function finishFrames(snapshot, stackTable, info) {
+function finishFrames(snapshot, stackTable) {
   snapshot.frames = stackTable.frames.slice();
-  return completeFrames(snapshot, info);
-}
-
-// Names and places the frames: wasm functions known only by index (no
-// name section: "wasm-function[N]") get their names (info.functionName: a
-// symbol map), wasm frames their file and line. Also for a snapshot taken
-// before the module's debug info arrived (see downloadSnapshot). The sites
-// are untouched: they were read when the snapshot was taken.
-function completeFrames(snapshot, info) {
-  snapshot.frames = snapshot.frames.map(function (f) {
-    var name = f.funcIndex >= 0 && f.name === 'wasm-function[' + f.funcIndex + ']' && info.functionName
-      ? info.functionName(f.funcIndex) : null;
-    return withSource(name ? withFields(f, {name: name}) : f, info.sourceLines);
-  });
   return snapshot;
-}
-
-// A copy of frame with some fields set.
-function withFields(frame, fields) {
-  var out = {};
-  Object.keys(frame).forEach(function (k) { out[k] = frame[k]; });
-  Object.keys(fields).forEach(function (k) { out[k] = fields[k]; });
-  return out;
-}
-
-// Adds file and line to a wasm frame when the source lines (DWARF or a
-// source map) know its offset. DWARF also names the function it files the
-// offset under: one that is not the frame's own means binaryen moved the
-// code there (symbolize/dwarf.js), and the line is another function's.
-function withSource(frame, sourceLines) {
-  if (!sourceLines || frame.offset === undefined || frame.file !== undefined) return frame;
-  var where = sourceLines.lookup(frame.offset);
-  if (!where) return frame;
-  if (where.function) {
-    var own = baseName(frame.name);
-    if (own && own !== baseName(where.function)) return frame;
-  }
-  return withFields(frame, {file: where.file, line: where.line});
 }
 
 // The allocator's heap walked now (jslib/allocator_walk.js): its free
@@ -278,6 +211,6 @@ function emptySummary(buffer, info) {
 }
 
 module.exports = {
-  buildSnapshot: buildSnapshot, snapshotSteps: snapshotSteps, completeFrames: completeFrames, readSummary: readSummary,
+  buildSnapshot: buildSnapshot, snapshotSteps: snapshotSteps, readSummary: readSummary,
   oneSiteStack: oneSiteStack, allocatorHeapNow: allocatorHeapNow,
 };

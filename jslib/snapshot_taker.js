@@ -1,7 +1,8 @@
 // snapshot_taker.js -- takes the profiled program's snapshot: the runtime's
 // tables read (jslib/snapshot.js), the heap graph when asked
-// (jslib/heap_scan.js), the program's allocation layer left out
-// (model/wrappers.js) and the timeline added. At once (snapshot), or in a
+// (jslib/heap_scan.js) and the timeline added, then finished once
+// (model/finish.js: frames named, the program's allocation layer left out,
+// sites merged and sorted). At once (snapshot), or in a
 // page a slice at a time (snapshotInSlices) so that a million sites never
 // block the page for seconds.
 //
@@ -18,8 +19,7 @@ var heapScan = require('./heap_scan');
 var StackTable = require('./stack_table').StackTable;
 var moduleSource = require('./module_source');
 var runtimeCode = require('./runtime_code').runtimeCode;
-var wrappers = require('../model/wrappers');
-var heapSection = require('../model/heap_section');
+var finish = require('../model/finish');
 var steps = require('../model/steps');
 var memoryBreakdown = require('../model/memory_breakdown').memoryBreakdown;
 
@@ -68,6 +68,13 @@ function snapshotTaker(host, parts) {
         // heap is not walked (jslib/allocator_walk.js)
         threadsRunning: !allocatorHeld && threadsMayAllocate(),
       };
+    },
+
+    // The module's names and source lines as loaded so far
+    // (model/frame_names.js).
+    names: function () {
+      parts.debugInfo.load();
+      return {functionName: parts.debugInfo.functionName, sourceLines: parts.debugInfo.sourceLines()};
     },
 
     // A pointer JS keeps (a malloc'd buffer held by a JS object, an embind
@@ -135,16 +142,7 @@ function snapshotTaker(host, parts) {
       var heapSteps = options && options.heap ? taker.scanHeapSteps(copyArea) : null;
       var snapshot = yield* snapshotModule.snapshotSteps(host.buffer(), host.stateAddress(), taker.table(),
         taker.info(!!(moment && moment.allocatorHeld)), copyArea, heapSteps, timelines);
-      var asRead = snapshot;
-      try {
-        snapshot = yield* wrappers.removeAllocationLayerSteps(snapshot, parts.settings.wrapperList());
-      } catch (e) {
-        console.warn('emheap: allocation layer not removed: ' + (e && e.message || e));
-      }
-      // per-site heap totals (a pass over every block): a snapshot whose
-      // layer was removed got them for its merged sites already
-      if (snapshot.heap && snapshot === asRead) yield* heapSection.addSiteTotalsSteps(snapshot);
-      return snapshot;
+      return yield* finish.finishSnapshotSteps(snapshot, {wrappers: parts.settings.wrapperList(), names: taker.names(), raw: true});
     },
 
     snapshot: function (options, moment) {

@@ -20,10 +20,13 @@ var STEP_SITES = require('./steps').STEP_ITEMS;
 // {identity: a string (sites of one identity merge), stack, key}.
 // options.frames: the new snapshot's frames (when reshape's stacks index
 // another frame table); options.countParts: merged sites carry `parts`,
-// how many sites each holds (2 or more). -> a generator of steps
-// returning {snapshot, changed}: a new snapshot whose sites are sorted by
-// size; changed: whether any site changed at all (if not, the snapshot
-// given).
+// how many sites each holds (2 or more); options.raw: the snapshot is a
+// raw one (jslib/snapshot.js) that no one else holds: its sites are
+// changed in place rather than copied, their `stackId` goes, and the
+// result is always new, sorted, with its heap totals. -> a generator of
+// steps returning {snapshot, changed}: a new snapshot whose sites are
+// sorted by size; changed: whether any site changed at all (if not, the
+// snapshot given).
 function* mergeSitesSteps(snapshot, reshape, options) {
   options = options || {};
   var byIdentity = new ShardedMap(); // identity -> its (merged) site
@@ -44,7 +47,8 @@ function* mergeSitesSteps(snapshot, reshape, options) {
       changed = true;
       continue;
     }
-    var out = copy(s);
+    var out = options.raw ? s : copy(s);
+    if (options.raw) delete out.stackId;
     if (shape) {
       if (shape.stack !== s.stack || shape.key !== s.key) changed = true;
       out.stack = shape.stack;
@@ -58,7 +62,7 @@ function* mergeSitesSteps(snapshot, reshape, options) {
     result.frames = options.frames;
     changed = true;
   }
-  if (!changed) return {snapshot: snapshot, changed: false};
+  if (!changed && !options.raw) return {snapshot: snapshot, changed: false};
   if (options.countParts) sites.forEach(function (s) { if (parts.has(s.id)) s.parts = parts.get(s.id); });
   yield* sortSteps(sites, siteCounters.bySize, STEP_SITES * 4);
   result.sites = sites;
@@ -75,9 +79,11 @@ function* mergeSitesSteps(snapshot, reshape, options) {
     // the blocks of merged sites go to the merged site; the per-site heap
     // totals are made again for the merged sites (where none merged, each
     // site keeps its id, its blocks and its totals)
-    result.heap = heapSection.copyWithSites(snapshot.heap);
+    result.heap = options.raw ? snapshot.heap : heapSection.copyWithSites(snapshot.heap);
     yield* heapSection.remapSitesSteps(result.heap, mergedInto);
     yield* heapSection.addSiteTotalsSteps(result);
+  } else if (snapshot.heap && options.raw) {
+    yield* heapSection.addSiteTotalsSteps(result); // a raw heap graph has none yet
   }
   return {snapshot: result, changed: true};
 }

@@ -201,8 +201,10 @@ function withDetect(wrappers, before, detect) {
   return wrappers;
 }
 
-// The same as a generator, yielding every STEP_SITES sites.
-function* removeAllocationLayerSteps(snapshot, options) {
+// The same as a generator, yielding every STEP_SITES sites. raw: the
+// snapshot is a raw one (model/finish.js): its sites of one stack are
+// merged too, in place.
+function* removeAllocationLayerSteps(snapshot, options, raw) {
   options = options || {names: [], detect: true};
   var before = snapshot.wrappers;
   var done = before ? (before.declared || []).concat(before.detected || []) : [];
@@ -224,8 +226,15 @@ function* removeAllocationLayerSteps(snapshot, options) {
     libraryLeaves = leafSite.stack.length > 1 && library[leafSite.stack[0]];
   }
   if (!declared.length && !detected.length && !libraryLeaves) { // files stay as they were
-    if (detect || (before && before.detect === false)) return snapshot;
-    var marked = copy(snapshot);
+    var same = snapshot;
+    if (raw) {
+      // one site per stack id: no identity text to build per site
+      same = (yield* mergeSitesSteps(snapshot, function (s) {
+        return {identity: s.stackId ? 'i' + s.stackId : 'key:' + s.key, stack: s.stack, key: s.key};
+      }, {raw: true})).snapshot;
+    }
+    if (detect || (before && before.detect === false)) return same;
+    var marked = copy(same);
     marked.wrappers = withDetect({declared: (before && before.declared) || [], detected: (before && before.detected) || []},
       before, detect);
     return marked;
@@ -239,7 +248,7 @@ function* removeAllocationLayerSteps(snapshot, options) {
     var stack = d ? s.stack.slice(d) : s.stack;
     return {identity: stack.length ? stack.join(',') : 'key:' + s.key, stack: stack,
       key: d ? siteKey(snapshot.frames[stack[0]]) : s.key};
-  });
+  }, {raw: !!raw});
   var result = merged.changed ? merged.snapshot : copy(snapshot);
   result.wrappers = {
     declared: ((before && before.declared) || []).concat(declared),

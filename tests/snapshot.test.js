@@ -1,11 +1,16 @@
-// snapshot.test.js -- completing the frames of a snapshot taken before the
-// module's debug info arrived (jslib/snapshot.js completeFrames; the page
-// does this when Ctrl+Shift+H comes early, tests/e2e/browser.test.js).
+// snapshot.test.js -- the raw snapshot read from a runtime state
+// (jslib/snapshot.js) and its finishing pass (model/finish.js): naming the
+// frames (model/frame_names.js; also what the page does to a snapshot taken
+// before the module's debug info arrived, tests/e2e/browser.test.js),
+// merging the sites of one stack, the order of sites.
 'use strict';
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const {completeFrames} = require('../jslib/snapshot');
+const {nameFrames} = require('../model/frame_names');
+const {finishSnapshot} = require('../model/finish');
+
+const completeFrames = nameFrames;
 
 const info = {
   functionName: (i) => ({7: 'leak_memory', 9: 'main'})[i] || null,
@@ -103,8 +108,12 @@ test('JS sites whose raw stacks clean to the same frames are one site; others st
     {ref: fromB, liveBytes: 50, liveBlocks: 2},
     {ref: 1e6, liveBytes: 7, liveBlocks: 1}, // unknown reference: unattributed
   ]);
-  const snap = buildSnapshot(buffer, ptr, stacks, {source: '', preRunDone: true});
+  const raw = buildSnapshot(buffer, ptr, stacks, {source: '', preRunDone: true});
+  assert.deepEqual(raw.sites.map((s) => [s.id, s.stackId]), [[1, stacks.resolve(fromA)], [2, stacks.resolve(fromA)], [3, undefined]],
+    'raw: one site per runtime site, with its stack id');
+  const snap = finishSnapshot(raw, {raw: true});
   assert.equal(snap.sites.length, 2);
+  assert.ok(snap.sites.every((s) => s.stackId === undefined), 'stack ids are not in a finished snapshot');
   assert.deepEqual(snap.sites.map((s) => [s.id, s.liveBytes, s.liveBlocks, s.totalBytes]), [[1, 150, 3, 150], [3, 7, 1, 7]]);
   assert.equal(snap.sites[1].key, '(unattributed)');
 });
@@ -145,9 +154,14 @@ test('a snapshot built in steps (snapshotAsync, downloads) is the snapshot built
   const small = {sites: new Uint8Array(64), pool: new Uint8Array(64)};
   assert.deepEqual({...buildSnapshot(buffer2, ptr2, stacks, info, small), capturedAt: 0}, {...atOnce, capturedAt: 0});
   assert.ok(small.sites.every((b) => b === 0), 'a small area is not written');
-  for (let i = 1; i < stepped.sites.length; i++) {
-    const a = stepped.sites[i - 1];
-    const b = stepped.sites[i];
+  const rawCount = stepped.sites.length;
+  const rawBytes = stepped.sites.reduce((a, x) => a + x.liveBytes, 0);
+  const finished = finishSnapshot(stepped, {raw: true}); // (changes the raw sites: they are its own)
+  assert.ok(finished.sites.length < rawCount, 'the sites of one stack merged');
+  assert.equal(finished.sites.reduce((a, x) => a + x.liveBytes, 0), rawBytes);
+  for (let i = 1; i < finished.sites.length; i++) {
+    const a = finished.sites[i - 1];
+    const b = finished.sites[i];
     assert.ok(a.liveBytes > b.liveBytes || (a.liveBytes === b.liveBytes && (a.totalBytes > b.totalBytes || a.id < b.id)), `order at ${i}`);
   }
 });

@@ -1,0 +1,47 @@
+// frame_names.js -- names and places a snapshot's frames: a wasm function
+// known only by its index (no name section: "wasm-function[N]") gets its
+// name from the module's symbols, a wasm frame its file and line from the
+// module's DWARF or source map. Run by the finishing pass
+// (model/finish.js), and again on a snapshot taken before the module's
+// debug info arrived (jslib/page_files.js); a frame already placed stays as
+// it is.
+'use strict';
+
+var baseName = require('./names').baseName;
+
+// names: {functionName(funcIndex) -> name or null, sourceLines:
+// {lookup(offset) -> {file, line, function?} or null} or null}.
+// -> the snapshot, its frames replaced by named ones.
+function nameFrames(snapshot, names) {
+  snapshot.frames = snapshot.frames.map(function (f) {
+    var name = f.funcIndex >= 0 && f.name === 'wasm-function[' + f.funcIndex + ']' && names.functionName
+      ? names.functionName(f.funcIndex) : null;
+    return withSource(name ? withFields(f, {name: name}) : f, names.sourceLines);
+  });
+  return snapshot;
+}
+
+// A copy of frame with some fields set.
+function withFields(frame, fields) {
+  var out = {};
+  Object.keys(frame).forEach(function (k) { out[k] = frame[k]; });
+  Object.keys(fields).forEach(function (k) { out[k] = fields[k]; });
+  return out;
+}
+
+// Adds file and line to a wasm frame when the source lines (DWARF or a
+// source map) know its offset. DWARF also names the function it files the
+// offset under: one that is not the frame's own means binaryen moved the
+// code there (symbolize/dwarf.js), and the line is another function's.
+function withSource(frame, sourceLines) {
+  if (!sourceLines || frame.offset === undefined || frame.file !== undefined) return frame;
+  var where = sourceLines.lookup(frame.offset);
+  if (!where) return frame;
+  if (where.function) {
+    var own = baseName(frame.name);
+    if (own && own !== baseName(where.function)) return frame;
+  }
+  return withFields(frame, {file: where.file, line: where.line});
+}
+
+module.exports = {nameFrames: nameFrames};
