@@ -30,7 +30,8 @@ function withFields(frame, fields) {
 }
 
 // Adds file and line to a wasm frame when the source lines (DWARF or a
-// source map) know its offset. DWARF also names the function it files the
+// source map) know its offset (lineInferred: from the row before it,
+// symbolize/source_map.js). DWARF also names the function it files the
 // offset under: one that is not the frame's own means binaryen moved the
 // code there (symbolize/dwarf.js), and the line is another function's.
 function withSource(frame, sourceLines) {
@@ -41,7 +42,9 @@ function withSource(frame, sourceLines) {
     var own = baseName(frame.name);
     if (own && own !== baseName(where.function)) return frame;
   }
-  return withFields(frame, {file: where.file, line: where.line});
+  var place = {file: where.file, line: where.line};
+  if (where.inferred) place.lineInferred = true;
+  return withFields(frame, place);
 }
 
 module.exports = {nameFrames: nameFrames};

@@ -18,6 +18,7 @@
 'use strict';
 
 var runSteps = require('./steps').runSteps;
+var lineText = require('./names').lineText;
 var mergeSitesSteps = require('./merge_sites').mergeSitesSteps;
 var perSiteSeries = require('./site_timeline').perSiteSeries;
 
@@ -35,6 +36,7 @@ function groupFrame(frame, by) {
   var identity = frame.name + '\u0000' + (frame.module || '') + '\u0000' + (frame.file || '') + (frame.recursive ? '\u0000r' : '');
   if (by === 'line' && frame.file !== undefined && frame.line !== undefined) {
     out.line = frame.line;
+    if (frame.lineInferred) out.lineInferred = true;
     identity += ':' + frame.line;
   }
   return {identity: identity, frame: out};
@@ -43,7 +45,7 @@ function groupFrame(frame, by) {
 // A group's key (what views print as its name): the leaf's function, and
 // its file:line by line.
 function groupKey(frame) {
-  return frame.line !== undefined ? frame.name + ' ' + frame.file + ':' + frame.line : frame.name;
+  return frame.line !== undefined ? frame.name + ' ' + frame.file + lineText(frame) : frame.name;
 }
 
 // -> a generator of steps returning the snapshot grouped `by` (one of
@@ -63,6 +65,8 @@ function* groupSnapshotSteps(snapshot, by) {
       i = frames.length;
       frames.push(g.frame);
       indexOf.set(g.identity, i);
+    } else if (frames[i].lineInferred && !g.frame.lineInferred) {
+      delete frames[i].lineInferred; // a call on that line has a row of its own: the line is known
     }
     return i;
   });

@@ -26,14 +26,21 @@ function baseName(name) {
 }
 
 // "leak_memory leaky.c:42" when the frame has a source location, else its
-// name. The wasm module is left out: in one app it is the same on every
-// frame.
+// name; "leaky.c:~42" for a line inferred from the row before the call's
+// (symbolize/source_map.js). The wasm module is left out: in one app it
+// is the same on every frame.
 function frameText(frame, short) {
   var name = (short ? shortName(frame.name) : frame.name) + (frame.recursive ? ' (recursive)' : '');
   if (frame.file !== undefined && frame.file !== '') {
-    return name + ' ' + frame.file + (frame.line !== undefined ? ':' + frame.line : '');
+    return name + ' ' + frame.file + lineText(frame);
   }
   return name;
+}
+
+// ":42", ":~42" (inferred), or '' without a line.
+function lineText(frame) {
+  if (frame.line === undefined) return '';
+  return ':' + (frame.lineInferred ? '~' : '') + frame.line;
 }
 
 // A C++ name without what makes it unreadable in a table: libc++'s ABI
@@ -100,4 +107,4 @@ function siteKey(frame) {
   return frame.name;
 }
 
-module.exports = {baseName: baseName, frameText: frameText, shortName: shortName, siteKey: siteKey};
+module.exports = {baseName: baseName, frameText: frameText, lineText: lineText, shortName: shortName, siteKey: siteKey};

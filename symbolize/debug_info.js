@@ -27,6 +27,7 @@ function Found(warn) {
   this.functionNames = null;
   this.sourceLines = null;
   this.codeStart = -1;
+  this.bodyStarts = null; // where the functions start: a source map's lookup keeps to one
   this.readOnlyData = {unknown: "the module's bytes could not be read"};
   this.moduleRead = false;
   this.warn = warn;
@@ -37,6 +38,7 @@ Found.prototype.useModule = function (bytes) {
   var custom = sections.customSections(bytes);
   this.functionNames = custom.name ? sections.functionNames(custom) : null;
   this.codeStart = sections.codeSectionStart(bytes);
+  this.bodyStarts = sections.functionBodyStarts(bytes);
   this.readOnlyData = readOnlyData(bytes);
   this.moduleRead = true;
   if (custom['.debug_info'] && this.useDwarf(custom)) return {dwarf: '', map: ''};
@@ -71,7 +73,7 @@ Found.prototype.useSymbols = function (text) {
 
 Found.prototype.useMap = function (text) {
   try {
-    this.sourceLines = sourceMap.parseSourceMap(JSON.parse(text));
+    this.sourceLines = sourceMap.parseSourceMap(JSON.parse(text), this.bodyStarts);
   } catch (e) {
     this.warn('emheap: ignoring the source map: ' + (e && e.message || e));
   }

@@ -22,8 +22,10 @@ function cleanPath(p) {
   return String(p).replace(/^(\.\.?\/)+/, '');
 }
 
-// json: the parsed source map (version 3). Returns {lookup(offset)} where
-// lookup gives {file, line} or null.
+// json: the parsed source map (version 3). bodyStarts: where the module's
+// function bodies start (wasm_sections.js functionBodyStarts), or null.
+// Returns {lookup(offset)} where lookup gives {file, line, inferred?} or
+// null.
 //
 // Which line an offset gets. A frame's offset is its call instruction.
 // When wasm-opt inlines a callee (operator new[] into the caller), the
@@ -35,7 +37,15 @@ function cleanPath(p) {
 // header line: a source map has no inlining records, and the nearest earlier
 // app line was tried and named the previous statement, which misleads more
 // than a header line does.)
-function parseSourceMap(json) {
+//
+// Where the call's offset has no row of its own but follows a row without
+// a source (a 1-field segment: binaryen's Emscripten 4.x/5.x at -O3 inlines
+// emheap's own operator new[] into the caller and leaves its code so), the
+// line is the nearest earlier row of the same function that has one, and
+// says it was inferred. A row of another function is never used: with
+// bodyStarts, a function whose code before the offset has no row gets no
+// line (without them, the last row before the offset, as before).
+function parseSourceMap(json, bodyStarts) {
   if (!json || json.version !== 3 || typeof json.mappings !== 'string' || !Array.isArray(json.sources)) {
     throw new Error('not a version 3 source map');
   }
@@ -65,8 +75,19 @@ function parseSourceMap(json) {
     lookup: function (offset) {
       var at = lastAtOrBefore(offsets, offset);
       if (at < 0) return null;
+      var start = -Infinity; // the function's first byte, where known
+      if (bodyStarts) {
+        var body = lastAtOrBefore(bodyStarts, offset);
+        if (body >= 0) start = bodyStarts[body];
+        if (offsets[at] < start) return null; // the row is another function's
+      }
       while (at > 0 && offsets[at - 1] === offsets[at]) at--; // the first entry at that offset
-      return files[at] < 0 ? null : {file: sources[files[at]], line: lines[at]};
+      if (files[at] >= 0) return {file: sources[files[at]], line: lines[at]};
+      if (!bodyStarts) return null;
+      for (var k = at - 1; k >= 0 && offsets[k] >= start; k--) {
+        if (files[k] >= 0) return {file: sources[files[k]], line: lines[k], inferred: true};
+      }
+      return null;
     },
   };
 }

@@ -66,6 +66,30 @@ function codeSectionStart(bytes) {
   return -1;
 }
 
+// Module offsets where the code section's function bodies start (each
+// body's size field), ascending: which function an offset is in, for a
+// source map, which knows only offsets (source_map.js). null without code.
+function functionBodyStarts(bytes) {
+  var at = {pos: 8};
+  while (at.pos < bytes.length) {
+    var id = bytes[at.pos++];
+    var size = readLEB(bytes, at);
+    if (id === 10) {
+      var end = at.pos + size;
+      var count = readLEB(bytes, at);
+      var starts = new Float64Array(count);
+      for (var i = 0; i < count && at.pos < end; i++) {
+        starts[i] = at.pos;
+        var bodySize = readLEB(bytes, at);
+        at.pos += bodySize;
+      }
+      return starts;
+    }
+    at.pos += size;
+  }
+  return null;
+}
+
 // The "sourceMappingURL" section holds one name-encoded string, and so does
 // "external_debug_info" (emcc -gseparate-dwarf: where the DWARF file is).
 function externalDebugInfoURL(sections) {
@@ -101,6 +125,7 @@ function functionNames(sections) {
 }
 
 module.exports = {
-  customSections: customSections, codeSectionStart: codeSectionStart, sourceMappingURL: sourceMappingURL,
+  customSections: customSections, codeSectionStart: codeSectionStart, functionBodyStarts: functionBodyStarts,
+  sourceMappingURL: sourceMappingURL,
   externalDebugInfoURL: externalDebugInfoURL, functionNames: functionNames, readName: readName, readLEB: readLEB,
 };

@@ -129,3 +129,19 @@ test('by site: the snapshot as it is; an unknown grouping is refused', () => {
   assert.equal(groupSnapshot(s, 'site'), s);
   assert.throws(() => groupSnapshot(s, 'file'), /unknown grouping "file": use function, line, site/);
 });
+
+test('by line, an inferred line (no row of its own: model/frame_names.js) is marked ~ until a call on that line has a row', () => {
+  const { frameText } = require('../model/names');
+  const s = unrolled();
+  s.frames[0] = Object.assign({}, s.frames[0], { lineInferred: true });
+  s.frames[1] = Object.assign({}, s.frames[1], { lineInferred: true });
+  const g = groupSnapshot(s, 'line');
+  const row = g.sites.find((x) => /^grow_list app\.c:~?10$/.test(x.key));
+  assert.equal(row.key, 'grow_list app.c:~10');
+  assert.equal(frameText(g.frames[row.stack[0]]), 'grow_list app.c:~10');
+  // one of line 10's calls with a row of its own: the line is known
+  const known = unrolled();
+  known.frames[0] = Object.assign({}, known.frames[0], { lineInferred: true });
+  const k = groupSnapshot(known, 'line');
+  assert.equal(k.sites.find((x) => /^grow_list app\.c:~?10$/.test(x.key)).key, 'grow_list app.c:10');
+});

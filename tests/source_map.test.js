@@ -21,10 +21,16 @@ function vlq(n) {
   return out;
 }
 
-// entries: [offset, source index, line (1-based)] in offset order.
+// entries: [offset, source index, line (1-based)] in offset order; [offset]
+// alone: code with no source (a 1-field segment).
 function map(sources, entries) {
   let prev = [0, 0, 0, 0];
   const segments = entries.map(([offset, source, line]) => {
+    if (source === undefined) {
+      const s = vlq(offset - prev[0]);
+      prev = [offset, prev[1], prev[2], prev[3]];
+      return s;
+    }
     const now = [offset, source, line - 1, 0];
     const s = now.map((x, i) => vlq(x - prev[i])).join('');
     prev = now;
@@ -49,4 +55,39 @@ test('several entries at one offset (an inlined callee): the first, the caller\'
   assert.deepEqual(m.lookup(0x58f), {file: 'leaks.cpp', line: 14});
   assert.deepEqual(m.lookup(0x593), {file: 'leaks.cpp', line: 14});
   assert.deepEqual(m.lookup(0x580), {file: 'system/lib/libcxx/src/new.cpp', line: 142});
+});
+
+test('a call with no row of its own after code with no source: the nearest earlier row of its function, said to be inferred', () => {
+  // Emscripten 4.x/5.x -O3 -gsource-map: binaryen inlines emheap's operator
+  // new[] into the caller and its code has no source (a 1-field segment);
+  // the call into the runtime follows it.
+  const bodies = new Float64Array([0x100, 0x200, 0x300]); // three functions
+  const m = parseSourceMap(map(['app.cpp'], [
+    [0x110, 0, 10], [0x120, 0, 11], [0x130], // use_new_array: line 11, then new[]'s code
+    [0x210, 0, 20], // another function
+    [0x320], // a third whose code before the call has no row at all
+  ]), bodies);
+  assert.deepEqual(m.lookup(0x138), {file: 'app.cpp', line: 11, inferred: true});
+  assert.deepEqual(m.lookup(0x124), {file: 'app.cpp', line: 11}, 'a row of its own: not inferred');
+  assert.equal(m.lookup(0x328), null, 'no row of its own function before it: no line');
+  assert.equal(m.lookup(0x308), null, 'the row before it is another function\'s');
+  assert.deepEqual(m.lookup(0x218), {file: 'app.cpp', line: 20});
+  // without the function starts, as before: nothing is inferred
+  const plain = parseSourceMap(map(['app.cpp'], [[0x110, 0, 10], [0x120, 0, 11], [0x130]]));
+  assert.equal(plain.lookup(0x138), null);
+});
+
+test('functionBodyStarts: where each body of the code section starts', (t) => {
+  const {functionBodyStarts} = require('../symbolize/wasm_sections');
+  const {assemble} = require('./lib/wat');
+  const bytes = assemble(t, `(module
+    (func $a (result i32) i32.const 1)
+    (func $b (param i32) (result i32) local.get 0 i32.const 2 i32.add))`);
+  const starts = functionBodyStarts(bytes);
+  assert.equal(starts.length, 2);
+  // each start is a body's size field: the body's bytes follow it and end
+  // where the next starts
+  assert.equal(bytes[starts[0]], starts[1] - starts[0] - 1);
+  assert.ok(starts[1] + 1 + bytes[starts[1]] <= bytes.length);
+  assert.equal(bytes[starts[1] + 1 + bytes[starts[1]] - 1], 0x0b, 'the second body ends with end');
 });
