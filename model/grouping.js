@@ -6,7 +6,9 @@
 //  - by line: each frame's function and file:line, where debug info gives
 //    one (a frame without a line stays its function);
 //  - by site: the call sites as the runtime recorded them (the file's own
-//    sites, which a diff and the heap graph keep).
+//    sites, which a diff and the heap graph keep);
+//  - by module: the chain of modules (wasm files, scripts) the stack passes
+//    through: per-module totals, where frames name their module.
 // A grouped snapshot is a snapshot whose sites are the groups (merged by
 // model/merge_sites.js, with their marks, series, growth events and heap
 // totals), each with `parts`, the sites it holds: every view of it (top,
@@ -22,13 +24,20 @@ var lineText = require('./names').lineText;
 var mergeSitesSteps = require('./merge_sites').mergeSitesSteps;
 var perSiteSeries = require('./site_timeline').perSiteSeries;
 
-var GROUPINGS = ['function', 'line', 'site'];
+var GROUPINGS = ['function', 'line', 'site', 'module'];
 var DEFAULT_GROUPING = 'function';
+var NO_MODULE = '(no module)';
 
 // A frame as the grouping sees it: -> {identity, frame (the group's
 // frame)}. A function is its name in its file (two static functions of
-// one name in two files are two functions) and module.
+// one name in two files are two functions) and module. By module, a frame
+// is its module alone (a wasm file, a script), and the views' rows are
+// the chains of modules.
 function groupFrame(frame, by) {
+  if (by === 'module') {
+    var module = frame.module !== undefined && frame.module !== '' ? frame.module : NO_MODULE;
+    return {identity: module, frame: {name: module}};
+  }
   var out = {name: frame.name};
   if (frame.module !== undefined) out.module = frame.module;
   if (frame.file !== undefined) out.file = frame.file;
@@ -73,6 +82,7 @@ function* groupSnapshotSteps(snapshot, by) {
   var merged = yield* mergeSitesSteps(snapshot, function (s) {
     if (!s.stack.length) return {identity: 'key:' + s.key, stack: s.stack, key: s.key};
     var stack = s.stack.map(function (i) { return newIndex[i]; });
+    if (by === 'module') stack = stack.filter(function (f, k) { return k === 0 || f !== stack[k - 1]; }); // a module's run of frames is one
     return {identity: stack.join(','), stack: stack, key: groupKey(frames[stack[0]])};
   }, {frames: frames, countParts: true});
   var grouped = merged.snapshot;
