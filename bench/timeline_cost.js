@@ -4,10 +4,14 @@
 // runtime state laid out as the runtime lays it out (jslib/layout.js): 1,000,
 // 100,000 and 1,000,000 sites with live bytes in random order.
 //
-//   point     one point of the site series: a read of every tracked site
-//             (at most MAX_SERIES), what each timer tick and each mark adds;
-//   pass      one pass over every site that picks the tracked ones, at most
-//             once a second from the timer and within 1% of the time;
+//   group     each site put in its group (the call sites of one chain of
+//             functions) once, a slice per point within 2% of the time:
+//             per 1,000 sites, and the points it took;
+//   point     one point of the series: a read of every site of each
+//             followed group (at most MAX_SERIES groups), what each timer
+//             tick and each mark adds;
+//   pass      one pass over every site that picks the followed groups, at
+//             most once a second from the timer and within 1% of the time;
 //   by mark   at a snapshot of a program with marks, the live blocks put
 //             by the mark they came after (per million blocks).
 //
@@ -53,21 +57,33 @@ function timeOf(fn) {
 function main() {
   for (const count of SIZES) {
     const view = memoryWithSites(count);
+    // the timeline's clock: the real one, moved on by each sample's gap
     let clock = 0;
-    const now = () => clock;
-    const timeline = createSiteTimeline(POINTS, now);
+    const now = () => clock + performance.now();
+    // Sites in groups of ten (the call sites of one chain of functions),
+    // keyed by a string as the page's keys are (stack_table.functionChain).
+    const keyOf = (tables, site) => 'w7\u0001w' + (site % Math.max(1, count / 10)) + '\u0001w3';
+    const timeline = createSiteTimeline(POINTS, now, keyOf);
+    // Grouping: every site once, a slice per point, within its budget.
+    let index = 0;
+    let groupPoints = 0;
+    while (timeline.read(0, index).groupedSites < count) {
+      clock += 1e9;
+      timeline.sample(view, STATE, index++, now(), false, 1);
+      groupPoints++;
+    }
+    const grouped = timeline.read(0, index);
     // Passes: every sample is a mark far enough apart that the budget allows one.
     const pass = [];
-    let index = 0;
     for (let r = 0; r < RUNS; r++) {
       clock += 1e9;
-      pass.push(timeOf(() => timeline.sample(view, STATE, index++, clock, true, 1)));
+      pass.push(timeOf(() => timeline.sample(view, STATE, index++, now(), true, 1)));
     }
     // Points: the timer's ticks right after a pass (no pass due).
     const point = [];
     for (let r = 0; r < RUNS; r++) {
       clock += 1;
-      point.push(timeOf(() => timeline.sample(view, STATE, index++, clock, false, 1)));
+      point.push(timeOf(() => timeline.sample(view, STATE, index++, now(), false, 1)));
     }
     const tracked = timeline.read(0, index).series.length;
     // By mark: a million blocks over 64 marks.
@@ -88,6 +104,7 @@ function main() {
       // the timer's passes come at most once a second, and never above the share
       passesShareAtMost: Number(Math.max(Math.min(passMs / 1000, SCAN_SHARE), 0).toFixed(5)),
       byMarkMsPerMillionBlocks: Number(median(byMark).toFixed(1)),
+      groups: grouped.groups, groupMsPer1000Sites: Number((grouped.groupMs / count * 1000).toFixed(3)), groupPoints,
     }));
   }
 }

@@ -15,13 +15,16 @@ const {BUILD} = require('../lib/paths');
 const ROUNDS = 12;
 const GROW_BYTES = ROUNDS * 10 * 1000;
 
-function snapshotFile(t) {
+// The program's snapshot saved as a file (and the page's top of it:
+// pageTop).
+function snapshotFile(t, pageTop) {
   const r = runWasmProgram(path.join(BUILD, 'grow_unrolled.js'));
   assert.equal(r.status, 0, r.stderr);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-grouping-'));
   t.after(() => fs.rmSync(dir, {recursive: true, force: true}));
   const file = path.join(dir, 'grow.json');
   fs.writeFileSync(file, JSON.stringify(r.tagged.SNAPSHOT));
+  if (pageTop) pageTop.top = r.tagged.TOP;
   return file;
 }
 
@@ -92,4 +95,14 @@ test('the report by function: one grow_list row in the top table and one grow_li
   // the raw file still holds every call site
   const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
   assert.ok(raw.sites.filter((s) => s.liveBytes > 0).length > 100);
+});
+
+test('the page and the CLI give the same top for the same snapshot: one finishing pass, one grouping', (t) => {
+  const page = {};
+  const file = snapshotFile(t, page);
+  const cli = json(['top', file, '--json', '--top', '0']);
+  assert.equal(page.top.by, 'function');
+  assert.ok(page.top.sites.length >= 2);
+  assert.deepEqual(page.top.sites, cli.sites);
+  assert.equal(page.top.totalSites, cli.totalSites);
 });

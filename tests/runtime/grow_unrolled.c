@@ -5,7 +5,8 @@
 ** (an unrolled loop of 10 mallocs, and two callers: 20 call sites) while
 ** level_cache keeps the newest 40 of its blocks and frees the rest. By
 ** function, grow_list is one row: ROUNDS x 10 x 1000 B since "warm".
-** Prints the snapshot at the end (SNAPSHOT {...}).
+** Prints the snapshot at the end (SNAPSHOT {...}) and the page's
+** emheap.top() of it (TOP {...}).
 */
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,11 @@ int main(void) {
     grow_list(r + 100);
     emheap_mark("round");
   }
-  EM_ASM({ console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot())); });
+  /* the snapshot, and the page's own top of it: the CLI must say the same */
+  EM_ASM({
+    var snapshot = Module['emheap'].snapshot();
+    console.log('SNAPSHOT ' + JSON.stringify(snapshot));
+    console.log('TOP ' + JSON.stringify(Module['emheap'].top({}, snapshot)));
+  });
   return 0;
 }
