@@ -8,7 +8,7 @@ var peak = require('../model/peak');
 var breakdownText = require('../model/memory_breakdown').breakdownText;
 var snapshotOptions = require('./snapshot_taker').snapshotOptions;
 var marks = require('../model/marks');
-var grouping = require('../model/grouping');
+var view = require('../model/view');
 var sites = require('../model/sites');
 
 var VERSION = '0.1.0';
@@ -27,24 +27,27 @@ function makeApi(p) {
   // list the marks; liveSince ranks what was allocated after one.
   api['mark'] = function (name) { return p.mark(name); };
   // Where the live memory is, largest first, as `emheap top --json` ranks
-  // it: options {by: 'function' (default) | 'line' | 'site', sort: 'bytes'
-  // | 'count' | 'allocs' | 'retained' | 'shallow', top: N (0: all, the
-  // default)}, of a snapshot taken now (or the one given).
+  // it: options {by: 'function' (default) | 'line' | 'site' | 'module',
+  // sort: 'bytes' | 'count' | 'allocs' | 'retained' | 'shallow', top: N (0:
+  // all, the default), focus, ignore, hide: regexes as pprof's (a string
+  // or a RegExp; model/focus.js)}, of a snapshot taken now (or the one
+  // given).
   api['top'] = function (options, snapshot) {
     var o = options || {};
     var sort = o['sort'] || 'bytes';
     if (!sites.SORTS[sort]) throw new Error('emheap.top: sort "' + sort + '" is not one of ' + Object.keys(sites.SORTS).join(', '));
-    var grouped = grouping.groupSnapshot(snapshot || p.taker.snapshot(), o['by'] || grouping.DEFAULT_GROUPING);
+    var grouped = view.view(snapshot || p.taker.snapshot(), view.viewOptions(o));
     var result = sites.topSites(grouped, {sort: sort, top: o['top'] || 0});
     result['by'] = grouped.groupedBy || 'site';
+    if (grouped.focus) result['focus'] = grouped.focus;
     return result;
   };
   // What was allocated after mark `since` (a name, or '#N') and before
   // mark `until` (optional), still live (model/marks.js), in a snapshot
-  // taken now (or the one given), grouped by options.by as emheap.top.
+  // taken now (or the one given), grouped and filtered by options as
+  // emheap.top.
   api['liveSince'] = function (since, until, snapshot, options) {
-    var by = (options && options['by']) || grouping.DEFAULT_GROUPING;
-    return marks.liveSince(grouping.groupSnapshot(snapshot || p.taker.snapshot(), by), since, until);
+    return marks.liveSince(view.view(snapshot || p.taker.snapshot(), view.viewOptions(options)), since, until);
   };
   api['addRoot'] = p.taker.addRoot;
   api['removeRoot'] = p.taker.removeRoot;

@@ -12,7 +12,7 @@ var heapDump = require('../formats/heap_dump');
 var diffModel = require('../model/diff');
 var snapshotFile = require('../model/snapshot_file');
 var nameFrames = require('../model/frame_names').nameFrames;
-var grouping = require('../model/grouping');
+var view = require('../model/view');
 
 function reportError(e) {
   console.error('emheap: ' + String(e && e.message || e).replace(/^emheap: /, ''));
@@ -76,9 +76,9 @@ function pageFiles(parts) {
   var compare = function (before, after, options) {
     var result;
     try {
-      var by = (options && options['by']) || grouping.DEFAULT_GROUPING;
-      before = grouping.groupSnapshot(asSnapshot(before, 'before'), by);
-      after = grouping.groupSnapshot(after === undefined || after === null ? taker.snapshot() : asSnapshot(after, 'after'), by);
+      var asked = view.viewOptions(options);
+      before = view.view(asSnapshot(before, 'before'), asked);
+      after = view.view(after === undefined || after === null ? taker.snapshot() : asSnapshot(after, 'after'), asked);
       result = diffModel.diffSnapshots(before, after);
     } catch (e) {
       return reportError(e);

@@ -70,3 +70,13 @@ test('by module: per-module totals, a module\'s run of frames one', () => {
   assert.deepEqual(g.sites.map((x) => [x.key, x.stack.map((i) => g.frames[i].name).join(' < '), x.liveBytes]),
     [['game.wasm', 'game.wasm', 9000], ['game.wasm', 'game.wasm < page.js', 700]]);
 });
+
+test('a view: filtered, then grouped; the page\'s options (a RegExp or a string) checked', () => {
+  const { view, viewOptions } = require('../model/view');
+  const v = view(game(), viewOptions({ by: 'function', hide: /^pool_/, ignore: 'texture' }));
+  assert.deepEqual(rows(v), [['spawn_enemy', 3000], ['load_level', 1000], ['spawn_enemy', 700]]);
+  assert.equal(v.focus.hide, '^pool_');
+  assert.equal(v.focus.liveBytes, 4700);
+  assert.deepEqual(viewOptions(undefined), { by: 'function' });
+  assert.throws(() => viewOptions({ by: 'file' }), /unknown grouping "file": use function, line, site, module/);
+});
