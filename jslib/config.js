@@ -9,10 +9,12 @@
 
 var MAX_STACK_DEPTH = require('./stack_table').MAX_STACK_DEPTH;
 var LEAK_EXIT_ON = require('./leak_report').LEAK_EXIT_ON;
+var DEFAULT_LEAK_BY = require('./leak_report').DEFAULT_LEAK_BY;
+var GROUPINGS = require('../model/grouping').GROUPINGS;
 var parseWrapperList = require('../model/wrappers').parseWrapperList;
 
 // The fields of Module.emheapOptions emheap knows.
-var OPTION_NAMES = ['mode', 'samplingInterval', 'stackDepth', 'seed', 'leakReport', 'leakExitCode', 'leakExitOn',
+var OPTION_NAMES = ['mode', 'samplingInterval', 'stackDepth', 'seed', 'leakReport', 'leakExitCode', 'leakExitOn', 'leakBy',
   'timeline', 'wrappers', 'contexts', 'outOfMemory', 'growth'];
 
 var given = function (v) { return v !== undefined && v !== null && v !== ''; };
@@ -134,22 +136,29 @@ function readWrapperList(linkWrappers, options, outside, warn) {
 }
 
 // The leak report at exit, asked for by options {leakReport: true | 'file',
-// leakExitCode: N, leakExitOn: 'live' | 'leaked' | 'direct'} or, under node
-// (env: process.env, else null), by EMHEAP_LEAK_REPORT=1 | <file>,
-// EMHEAP_LEAK_EXIT_CODE=N, EMHEAP_LEAK_EXIT_ON=..., which win. An exit code
-// alone also asks for the report. {file, exitCode, exitOn}, or null if not
-// asked.
+// leakExitCode: N, leakExitOn: 'live' | 'leaked' | 'direct', leakBy:
+// 'line' | 'function' | 'site' | 'module'} or, under node (env:
+// process.env, else null), by EMHEAP_LEAK_REPORT=1 | <file>,
+// EMHEAP_LEAK_EXIT_CODE=N, EMHEAP_LEAK_EXIT_ON=..., EMHEAP_LEAK_BY=...,
+// which win. An exit code alone also asks for the report. {file, exitCode,
+// exitOn, by}, or null if not asked.
 function readLeakConfig(options, env, warn) {
   var report = options.leakReport;
   var code = options.leakExitCode;
   var on = options.leakExitOn;
+  var by = options.leakBy;
   if (env) {
     var asked = env['EMHEAP_LEAK_REPORT'];
     if (given(asked)) report = asked === '0' ? false : asked === '1' ? true : asked;
     if (env['EMHEAP_LEAK_EXIT_CODE']) code = env['EMHEAP_LEAK_EXIT_CODE'];
     if (env['EMHEAP_LEAK_EXIT_ON']) on = env['EMHEAP_LEAK_EXIT_ON'];
+    if (env['EMHEAP_LEAK_BY']) by = env['EMHEAP_LEAK_BY'];
   }
-  var config = {file: typeof report === 'string' ? report : '', exitCode: 0, exitOn: 'live'};
+  var config = {file: typeof report === 'string' ? report : '', exitCode: 0, exitOn: 'live', by: DEFAULT_LEAK_BY};
+  if (given(by)) {
+    if (GROUPINGS.indexOf(by) >= 0) config.by = by;
+    else warn('emheap: ignoring leakBy "' + by + '": use ' + GROUPINGS.join(', '));
+  }
   if (given(code)) {
     var n = Number(code);
     if (n >= 1 && n <= 255 && Math.floor(n) === n) config.exitCode = n;

@@ -34,7 +34,7 @@ function installExitReport(config, host, env, taker) {
       } catch (e) {
         snapshot = null;
       }
-      result = leakReport.leakReport(snapshot || taker.snapshot());
+      result = leakReport.leakReport(snapshot || taker.snapshot(), config.by);
     } catch (e) {
       console.error('emheap: no leak report: ' + (e && e.message || e));
       return false;

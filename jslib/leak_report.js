@@ -21,13 +21,17 @@ function plural(n, one, many) {
   return thousands(n) + ' ' + (n === 1 ? one : many);
 }
 
+// How the report groups its stacks unless told (leakBy, EMHEAP_LEAK_BY):
+// by line, as LeakSanitizer's report reads.
+var DEFAULT_LEAK_BY = 'line';
+
 // The stacks holding live blocks: [{frames: [text, ...] leaf first,
 // liveBytes, liveBlocks, callSites}], bytes descending: the sites grouped
-// by line (model/grouping.js), so that the call sites of one line (an
-// unrolled loop, one call reached at several wasm offsets) are one stack
-// for the reader.
-function leakedStacks(snapshot) {
-  var grouped = grouping.groupSnapshot(snapshot, 'line');
+// `by` (model/grouping.js; by line unless told), so that the call sites of
+// one line (an unrolled loop, one call reached at several wasm offsets)
+// are one stack for the reader.
+function leakedStacks(snapshot, by) {
+  var grouped = grouping.groupSnapshot(snapshot, by || DEFAULT_LEAK_BY);
   var classes = classesBySite(grouped);
   var stacks = [];
   grouped.sites.forEach(function (site) {
@@ -90,8 +94,11 @@ function unseenLine(summary) {
     'new (std::nothrow) does); blocks like these that are still live are in no number here';
 }
 
-function leakReport(snapshot) {
-  var stacks = leakedStacks(snapshot);
+// snapshot -> {leaked, liveBytes, liveBlocks, stacks, text, ...}; by: the
+// grouping of its stacks (one of model/grouping.js GROUPINGS; by line
+// unless given).
+function leakReport(snapshot, by) {
+  var stacks = leakedStacks(snapshot, by);
   var requested = snapshot.summary.lostAllocs ? null : requestedLiveBytes(snapshot);
   var usable = snapshot.summary.liveBytes;
   var liveBytes = requested === null ? usable : requested;
@@ -166,5 +173,5 @@ function failsOn(result, on) {
   return result.classes.direct[0] + result.classes.indirect[0] > 0;
 }
 
-module.exports = {leakReport: leakReport, leakedStacks: leakedStacks, thousands: thousands, failsOn: failsOn,
+module.exports = {leakReport: leakReport, leakedStacks: leakedStacks, DEFAULT_LEAK_BY: DEFAULT_LEAK_BY, thousands: thousands, failsOn: failsOn,
   LEAK_EXIT_ON: LEAK_EXIT_ON};

@@ -89,11 +89,13 @@ test('wrapper lists add up from the link line, the options and the outside', () 
 test('the leak report: asked by options or the environment (which wins); an exit code alone asks too', () => {
   const w = collect();
   assert.equal(readLeakConfig({}, null, w.warn), null);
-  assert.deepEqual(readLeakConfig({leakReport: true}, null, w.warn), {file: '', exitCode: 0, exitOn: 'live'});
-  assert.deepEqual(readLeakConfig({leakReport: true}, {EMHEAP_LEAK_REPORT: 'leaks.txt', EMHEAP_LEAK_EXIT_ON: 'leaked'}, w.warn),
-    {file: 'leaks.txt', exitCode: 0, exitOn: 'leaked'});
+  assert.deepEqual(readLeakConfig({leakReport: true}, null, w.warn), {file: '', exitCode: 0, exitOn: 'live', by: 'line'});
+  assert.deepEqual(readLeakConfig({leakReport: true, leakBy: 'site'}, {EMHEAP_LEAK_REPORT: 'leaks.txt', EMHEAP_LEAK_EXIT_ON: 'leaked',
+    EMHEAP_LEAK_BY: 'function'}, w.warn), {file: 'leaks.txt', exitCode: 0, exitOn: 'leaked', by: 'function'});
   assert.equal(readLeakConfig({leakReport: true}, {EMHEAP_LEAK_REPORT: '0'}, w.warn), null);
-  assert.deepEqual(readLeakConfig({leakExitCode: 3}, null, w.warn), {file: '', exitCode: 3, exitOn: 'live'});
+  assert.deepEqual(readLeakConfig({leakExitCode: 3, leakBy: 'site'}, null, w.warn), {file: '', exitCode: 3, exitOn: 'live', by: 'site'});
   assert.equal(readLeakConfig({leakExitCode: 300, leakExitOn: 'sometimes'}, null, w.warn), null);
   assert.equal(w.said.length, 2);
+  assert.deepEqual(readLeakConfig({leakReport: true, leakBy: 'file'}, null, w.warn), {file: '', exitCode: 0, exitOn: 'live', by: 'line'});
+  assert.equal(w.said[2], 'emheap: ignoring leakBy "file": use function, line, site, module');
 });

@@ -97,3 +97,17 @@ test('blocks freed that emheap never saw allocated: said, clean or not', () => {
   assert.match(leaky.text, /2 blocks \(48 bytes\) freed that emheap never saw allocated: .* still live are in no number here/);
   assert.doesNotMatch(leakReport(snapshot([], {liveBytes: 0, liveBlocks: 0})).text, /never saw/);
 });
+
+test('grouped as asked (leakBy, EMHEAP_LEAK_BY): by line two stacks of leak_memory stay apart, by function they are one', () => {
+  const snap = () => {
+    const s = snapshot([site(1, [0, 1], 8192, 2), site(2, [4, 1], 4096, 1)],
+      {liveBytes: 12288, liveBlocks: 3, requestedLiveBytes: 12288, allocatorRoundingBytes: 0});
+    s.frames.push({name: 'leak_memory', file: 'app.c', line: 44, module: 'app.wasm'}); // 4: the next line
+    return s;
+  };
+  assert.deepEqual(leakReport(snap()).stacks.map((x) => [x.frames[0], x.liveBytes, x.callSites]),
+    [['leak_memory app.c:42', 8192, 1], ['leak_memory app.c:44', 4096, 1]]);
+  assert.deepEqual(leakReport(snap(), 'function').stacks.map((x) => [x.frames[0], x.liveBytes, x.callSites]),
+    [['leak_memory app.c', 12288, 2]]);
+  assert.deepEqual(leakReport(snap(), 'site').stacks.map((x) => x.liveBytes), [8192, 4096]);
+});
