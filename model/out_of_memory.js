@@ -18,13 +18,15 @@
 const { formatBytes, formatCount } = require('./numbers');
 const { topSites, shortStackText } = require('./sites');
 const { memoryBreakdown, breakdownText } = require('./memory_breakdown');
+const { groupSnapshot, DEFAULT_GROUPING } = require('./grouping');
 
 const TOP_SITES = 5;
 const STACK_FRAMES = 4;
 
 // -> the lines (no prefix, no newline) for a snapshot taken at an
-// out-of-memory, or [] for any other snapshot.
-function outOfMemoryLines(snapshot) {
+// out-of-memory, or [] for any other snapshot; its rows grouped `by`
+// (model/grouping.js; by function unless given).
+function outOfMemoryLines(snapshot, by) {
   const oom = snapshot.outOfMemory;
   if (!oom) return [];
   const s = snapshot.summary;
@@ -42,16 +44,20 @@ function outOfMemoryLines(snapshot) {
   lines.push(`  the allocation: ${oom.stack && oom.stack.length ? shortStackText(snapshot, oom.stack, STACK_FRAMES) : '(no stack could be taken)'}`);
   const breakdown = memoryBreakdown(snapshot);
   if (breakdown) lines.push(`  ${breakdownText(breakdown)}`);
-  const top = topSites(snapshot, { sort: 'bytes', top: TOP_SITES });
+  // the rows as every view groups them (by function unless the snapshot
+  // is grouped already: `emheap top --by`)
+  const view = snapshot.groupedBy ? snapshot : groupSnapshot(snapshot, by || DEFAULT_GROUPING);
+  const word = view.groupedBy || 'site';
+  const top = topSites(view, { sort: 'bytes', top: TOP_SITES });
   if (top.sites.length && s.liveBytes > 0) {
-    lines.push(`  top sites by live bytes (${formatCount(top.totalSites)} sites):`);
+    lines.push(`  top ${word}s by live bytes (${formatCount(top.totalSites)} ${word}s):`);
     for (const row of top.sites) {
       if (row.liveBytes <= 0) break;
       const share = (100 * row.liveBytes / s.liveBytes).toFixed(1).padStart(5);
-      const stack = snapshot.sites.find((site) => site.id === row.id).stack;
+      const stack = view.sites.find((site) => site.id === row.id).stack;
       // a site with no stack says why by its label ("(unattributed)", or
       // the main thread's sites in a snapshot a worker took)
-      lines.push(`    ${share}%  ${formatBytes(row.liveBytes).padStart(10)}  ${stack.length ? shortStackText(snapshot, stack, STACK_FRAMES) : row.label}`);
+      lines.push(`    ${share}%  ${formatBytes(row.liveBytes).padStart(10)}  ${stack.length ? shortStackText(view, stack, STACK_FRAMES) : row.label}`);
     }
   }
   return lines;

@@ -27,8 +27,11 @@ test('the lines: what could not be met, where, what the memory holds, the sites 
   assert.equal(lines[1], '  the allocation: leak_memory app.c:42 < parse_chunk parser.c:7 < load_level < main app.c:100 < ...');
   assert.equal(lines[2], "  wasm memory 16.00 MiB: 1.00 MiB static data and stacks, 5.79 KiB live in 10 blocks, 64.00 KiB emheap's " +
     "tables, 13.93 MiB free or the allocator's own, 1.00 MiB never handed to the allocator");
-  assert.equal(lines[3], '  top sites by live bytes (5 sites):');
-  assert.equal(lines[4], '     69.0%    4.00 KiB  leak_memory app.c:42 < parse_chunk parser.c:7 < load_level < main app.c:100');
+  assert.equal(lines[3], '  top functions by live bytes (5 functions):');
+  assert.equal(lines[4], '     69.0%    4.00 KiB  leak_memory app.c < parse_chunk parser.c < load_level < main app.c');
+  const bySite = outOfMemoryLines(oomSnapshot(), 'site');
+  assert.equal(bySite[3], '  top sites by live bytes (5 sites):');
+  assert.equal(bySite[4], '     69.0%    4.00 KiB  leak_memory app.c:42 < parse_chunk parser.c:7 < load_level < main app.c:100');
   assert.equal(lines.length, 4 + 4, 'sites with no live bytes are left out');
   const grown = outOfMemoryLines(oomSnapshot({how: 'null', requestedBytes: 123456, neededMemoryBytes: 0, memoryLimitBytes: 2048 * MiB}));
   assert.equal(grown[0], 'out of memory: a request of 123,456 bytes returned NULL (wasm memory 16.00 MiB, its limit 2.00 GiB)');
