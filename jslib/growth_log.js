@@ -40,16 +40,37 @@ function growthLogger(p, host) {
       // names and places as a snapshot's (debug info, once it is loaded),
       // for the frames printed
       var named = {frames: []};
-      var text = function (stack, label) {
+      // byFunction: the frames without their lines (a row that may hold
+      // several call sites of each function)
+      var text = function (stack, label, byFunction) {
         if (stack) {
           stack.slice(0, growth.STACK_FRAMES).forEach(function (i) {
             if (!named.frames[i]) named.frames[i] = nameFrames({frames: [table.frames[i]]}, p.taker.names()).frames[0];
           });
         }
-        return stack && stack.length ? shortStackText(named, stack, growth.STACK_FRAMES) : label;
+        if (!stack || !stack.length) return label;
+        if (!byFunction) return shortStackText(named, stack, growth.STACK_FRAMES);
+        var functions = {frames: named.frames.map(function (f) { return f && {name: f.name, file: f.file}; })};
+        return shortStackText(functions, stack, growth.STACK_FRAMES);
       };
-      var bySite = new Map(top.map(function (t) { return [t.siteId, text(t.stack, t.label)]; }));
-      var lines = growth.growthEventLines(g, text(causeStack, UNATTRIBUTED), function (id) { return bySite.get(id); });
+      // the top's call sites of one chain of functions are one row, as
+      // every view groups them (model/grouping.js); a function with call
+      // sites outside the runtime's top may hold more ("at least")
+      var keptOf = new Map(); // site id -> the id of its function chain's first row
+      var firstOf = new Map(); // function chain -> that id
+      var rows = new Map(); // that id -> how many rows it holds
+      top.forEach(function (t) {
+        var chain = t.stack && t.stack.length ? t.stack.map(function (i) { return table.frames[i].name; }).join('\u0001')
+          : 'site:' + t.siteId;
+        var first = firstOf.has(chain) ? firstOf.get(chain) : t.siteId;
+        firstOf.set(chain, first);
+        keptOf.set(t.siteId, first);
+        rows.set(first, (rows.get(first) || 0) + 1);
+      });
+      var grouped = growth.withMergedSites(g, function (id) { return keptOf.has(id) ? keptOf.get(id) : id; },
+        function (id) { return rows.get(id) > 1 ? Infinity : 1; });
+      var bySite = new Map(top.map(function (t) { return [t.siteId, text(t.stack, t.label, true)]; }));
+      var lines = growth.growthEventLines(grouped, text(causeStack, UNATTRIBUTED), function (id) { return bySite.get(id); });
       lines[0] = 'wasm memory grew ' + lines[0] + ' (growth ' + serial + ')';
       host.err(lines.map(function (line) { return 'emheap: ' + line; }).join('\n'));
     } catch (e) {
