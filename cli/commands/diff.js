@@ -1,0 +1,101 @@
+// diff.js: `emheap diff BEFORE AFTER`: what changed between two snapshots
+// of one page session, row by row, in the columns of Chrome DevTools' heap
+// comparison (model/diff.js matches the rows and makes the numbers).
+'use strict';
+
+const units = require('../units');
+const { renderTable, clip } = require('../table');
+const { readView } = require('../read_view');
+const { WRAPPERS, BY, TOP, JSON_OUTPUT, sortOrder, topCount } = require('../common_options');
+const { KEY_WIDTH, STACK_WIDTH, rowWord, rowsWord } = require('../snapshot_text');
+const { stackText } = require('../../model/sites');
+const { diffSnapshots, sortDiffRows, diffReport, DIFF_SORTS } = require('../../model/diff');
+const { shortName } = require('../../model/names');
+
+const SORT = {
+  name: 'sort', kind: 'value', arg: Object.keys(DIFF_SORTS).join('|'),
+  help: 'bytes: by size delta (default); count: by # delta; allocs: by # new (largest first)',
+};
+
+const COLUMNS_NOTE = `Columns, as in Chrome DevTools' heap comparison:
+  # New        allocations made in between      # Deleted   blocks freed in between
+  # Delta      change in live blocks            Alloc. Size bytes allocated in between
+  Freed Size   bytes freed in between           Size Delta  change in live bytes`;
+
+// Both snapshots had the heap graph: the blocks themselves, matched by id
+// (model/diff.js blockChanges), per shown row its largest new and deleted.
+function blockChangesText(blocks, shown) {
+  const b = units.formatBytes;
+  let text = `\nblocks (heap graphs, matched by block id): ${units.formatCount(blocks.new)} new (${b(blocks.newBytes)}), ` +
+    `${units.formatCount(blocks.deleted)} deleted (${b(blocks.deletedBytes)})\n`;
+  shown.forEach((r, i) => {
+    if (!r.blocks || !r.blocks.instances.length) return;
+    text += `#${i + 1} ${clip(shortName(r.label), KEY_WIDTH)}: ${r.blocks.new} new, ${r.blocks.deleted} deleted\n`;
+    for (const x of r.blocks.instances) {
+      text += `  ${x.change === 'new' ? '+' : '-'} 0x${x.address.toString(16)}  ${units.formatBytesExact(x.size)}  id @${x.id}\n`;
+    }
+  });
+  return text;
+}
+
+function run({ args, opts }, out) {
+  const sort = sortOrder(opts, DIFF_SORTS);
+  const top = topCount(opts);
+  const before = readView(args[0], opts, { printable: true });
+  const after = readView(args[1], opts, { printable: true });
+  if (opts.json) {
+    out(JSON.stringify(diffReport(before, after, { sort, top, files: args }), null, 2) + '\n');
+    return 0;
+  }
+  const diff = diffSnapshots(before, after);
+  const ranked = sortDiffRows(diff.rows, sort);
+  const shown = top > 0 ? ranked.slice(0, top) : ranked;
+  const t = diff.totals;
+  const b = units.formatBytes;
+  const c = units.formatCount;
+  let text = `BEFORE ${args[0]} (captured ${before.capturedAt})\nAFTER  ${args[1]} (captured ${after.capturedAt})\n\n`;
+  text += renderTable(
+    [{ title: 'totals (exact)', align: 'left' }, { title: 'before', align: 'right' }, { title: 'after', align: 'right' }, { title: 'delta', align: 'right' }],
+    [
+      ['live bytes', b(t.liveBytes.before), b(t.liveBytes.after), units.formatBytesDelta(t.liveBytes.delta)],
+      ['live blocks', c(t.liveBlocks.before), c(t.liveBlocks.after), units.formatCountDelta(t.liveBlocks.delta)],
+      ['bytes allocated ever', b(t.totalBytes.before), b(t.totalBytes.after), units.formatBytesDelta(t.totalBytes.delta)],
+      ['allocation calls', c(t.allocCalls.before), c(t.allocCalls.after), units.formatCountDelta(t.allocCalls.delta)],
+      ['free calls', c(t.freeCalls.before), c(t.freeCalls.after), units.formatCountDelta(t.freeCalls.delta)],
+      ['sites', c(t.sites.before), c(t.sites.after), units.formatCountDelta(t.sites.delta)],
+    ]);
+  text += '\n';
+  if (shown.length === 0) {
+    text += `no ${rowWord(after)} changed\n`;
+  } else {
+    const columns = [
+      { title: '# New', align: 'right' }, { title: '# Deleted', align: 'right' }, { title: '# Delta', align: 'right' },
+      { title: 'Alloc. Size', align: 'right' }, { title: 'Freed Size', align: 'right' }, { title: 'Size Delta', align: 'right' },
+      { title: rowWord(after), align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
+    ];
+    const row = (r, label, stack) => [
+      c(r.newAllocs), c(r.freedBlocks), units.formatCountDelta(r.countDelta),
+      b(r.allocBytes), b(r.freedBytes), units.formatBytesDelta(r.sizeDelta), label, stack,
+    ];
+    const rows = shown.map((r) => row(r, clip(shortName(r.label), KEY_WIDTH) + (r.status === 'both' ? '' : ` (${r.status})`),
+      clip(stackText(r.stack.map(shortName)), STACK_WIDTH)));
+    rows.push(row(diff.sum, `total of ${c(ranked.length)} changed ${rowsWord(after)}`, ''));
+    text += renderTable(columns, rows);
+    text += `\n${shown.length} of ${ranked.length} changed ${rowsWord(after)}, sorted by ${DIFF_SORTS[sort].title}` +
+      (shown.length < ranked.length ? ' (--top 0 shows all)' : '') + '\n';
+    if (diff.blocks) text += blockChangesText(diff.blocks, shown);
+  }
+  for (const note of diff.notes) text += `note: ${note}\n`;
+  out(text);
+  return 0;
+}
+
+module.exports = {
+  name: 'diff',
+  summary: 'What changed between two snapshots of one page session (BEFORE taken first). Rows are grouped by --by, as in ' +
+    'emheap top (default: by function), and matched by their key, and by full stack where keys collide.',
+  positional: ['BEFORE', 'AFTER'],
+  options: [BY, SORT, TOP, JSON_OUTPUT, WRAPPERS],
+  notes: COLUMNS_NOTE,
+  run,
+};

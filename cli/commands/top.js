@@ -1,0 +1,55 @@
+// top.js: `emheap top FILE`: where a snapshot's live memory was allocated,
+// largest first; or, with --since/--between, what came after a mark and is
+// still live; or, with --growing, which rows keep growing. Each view is a
+// file of its own (top_table.js, top_since.js, top_growing.js).
+'use strict';
+
+const { readView } = require('../read_view');
+const { withMoreHelp } = require('../options');
+const { WRAPPERS, BY, TOP, JSON_OUTPUT, AT, INSTANCES } = require('../common_options');
+const { SORTS } = require('../../model/sites');
+const { printTop } = require('./top_table');
+const { printSince } = require('./top_since');
+const { printGrowing } = require('./top_growing');
+
+const SORT = {
+  name: 'sort', kind: 'value', arg: Object.keys(SORTS).join('|'),
+  help: "bytes: by live bytes (default); count: by live blocks; allocs: by allocations ever made; retained: by the bytes the row's " +
+    'blocks keep alive, shallow: by their own bytes (both need a snapshot with the heap graph: emheap.snapshot({heap: true}))',
+};
+
+const SINCE = {
+  name: 'since', kind: 'value', arg: 'MARK',
+  help: 'only what was allocated after MARK and is still live, by row (exact in exact mode: every block knows which marks ' +
+    'it came after). MARK is a name (the latest mark of that name) or #N, mark number N. Marks are made by ' +
+    'emheap_mark(name) in C, emheap.mark(name) in JS, Ctrl+Shift+M in the page',
+};
+
+const BETWEEN = {
+  name: 'between', kind: 'pair', arg: 'MARK MARK',
+  help: 'only what was allocated after the first mark and before the second, still live',
+};
+
+const GROWING = {
+  name: 'growing', kind: 'flag',
+  help: 'the rows the timeline followed, by how steadily they grew over the run, each with a verdict: "grows without ' +
+    'bound" (grew all through: a leak, or a structure nobody trims) or "levels off" (rose, then flat: a cache), and its rate',
+};
+
+module.exports = {
+  name: 'top',
+  summary: "Where a snapshot's live memory was allocated, largest first: per row (a function's stack by default, --by), " +
+    'its live bytes and blocks, the allocations it made and their bytes, and its stack; with the heap graph also what it ' +
+    'retains and its leaks. Or only what came after a mark and is still live (--since, --between), or which rows keep ' +
+    'growing (--growing).',
+  positional: ['FILE'],
+  options: [BY, SORT, TOP, withMoreHelp(INSTANCES, '; none by default, 5 with --json'), AT, SINCE, BETWEEN, GROWING,
+    JSON_OUTPUT, WRAPPERS],
+  exclusive: [['since', 'between', 'growing']],
+  run({ args, opts }, out) {
+    const snapshot = readView(args[0], opts, { printable: true });
+    if (opts.since !== undefined || opts.between !== undefined) return printSince(args, opts, snapshot, out);
+    if (opts.growing) return printGrowing(args, opts, snapshot, out);
+    return printTop(args, opts, snapshot, out);
+  },
+};
