@@ -18,7 +18,22 @@ const WRAPPERS = {
 const BY = {
   name: 'by', kind: 'value', arg: GROUPINGS.join('|'),
   help: 'function (default): rows by the chain of function names: the call sites of one function that a loop ' +
-    'unrolled or an inlining made many are one row; line: by function and source line; site: each call site as recorded',
+    'unrolled or an inlining made many are one row; line: by function and source line (file:~N: a line inferred ' +
+    'from the row before the call); site: each call site as recorded; module: by the chain of modules (wasm ' +
+    'files, scripts), per-module totals',
+};
+
+// pprof's -focus, -ignore and -hide (model/focus.js): a frame matches when
+// the regex finds its function name, its file or its module.
+const FOCUS = {
+  name: 'focus', kind: 'value', arg: 'REGEX',
+  help: 'only the rows with a frame that matches REGEX (its function name, file or module); the header says what ' +
+    'share of the heap they hold',
+};
+const IGNORE = { name: 'ignore', kind: 'value', arg: 'REGEX', help: 'leave out the rows with a frame that matches REGEX' };
+const HIDE = {
+  name: 'hide', kind: 'value', arg: 'REGEX',
+  help: 'take the frames that match REGEX out of every stack before grouping (plumbing that every row passes through)',
 };
 
 const TOP = { name: 'top', kind: 'value', arg: 'N', help: 'show the first N rows (default 20; 0 = all)' };
@@ -62,6 +77,6 @@ const topCount = (opts) => (opts.top === undefined ? 20 : units.parseWhole(opts.
 const outputFile = (opts) => (opts.o !== undefined ? opts.o : opts.output);
 
 module.exports = {
-  WRAPPERS, BY, TOP, JSON_OUTPUT, AT, INSTANCES, OUTPUT, FORCE,
+  WRAPPERS, BY, FOCUS, IGNORE, HIDE, TOP, JSON_OUTPUT, AT, INSTANCES, OUTPUT, FORCE,
   sortOrder, topCount, outputFile,
 };

@@ -1,8 +1,10 @@
 // read_view.js: a snapshot file as the commands look at it: read and
 // checked (cli/read_snapshot.js), finished as the page finishes its own
 // (model/finish.js: the allocation layer declared by --wrappers and the one
-// detected left out), at the peak when --at asks, its sites grouped as --by
-// says; and the one error for a view that needs the heap graph and has none.
+// detected left out), at the peak when --at asks, filtered (--focus,
+// --ignore, --hide) and grouped (--by) as the page's views are
+// (model/view.js); and the one error for a view that needs the heap graph
+// and has none.
 'use strict';
 
 const { EmheapError } = require('./errors');
@@ -11,9 +13,10 @@ const { withPrintableNames } = require('./table');
 const { finishSnapshot } = require('../model/finish');
 const { parseWrapperList } = require('../model/wrappers');
 const { peakView } = require('../model/peak');
-const { GROUPINGS, DEFAULT_GROUPING, groupSnapshot } = require('../model/grouping');
+const { GROUPINGS, DEFAULT_GROUPING } = require('../model/grouping');
+const { view: viewOf } = require('../model/view');
 
-// file, the command's options (wrappers, at, by, json) ->
+// file, the command's options (wrappers, at, by, focus, ignore, hide, json) ->
 // the snapshot to show.
 //   printable: names made printable, for a command that prints a table (not
 //     with --json, which keeps them as they are)
@@ -34,7 +37,13 @@ function readView(file, opts, { printable = false, grouped = true } = {}) {
         '(it was taken by an emheap older than this one)');
     }
   }
-  return grouped ? groupSnapshot(view, by) : view;
+  if (!grouped) return view;
+  try {
+    return viewOf(view, { by, focus: opts.focus, ignore: opts.ignore, hide: opts.hide });
+  } catch (e) {
+    if (e.userError) throw new EmheapError(e.message);
+    throw e;
+  }
 }
 
 // `what` (an option or a command) reads the heap graph: one line saying why

@@ -14,6 +14,7 @@ const { shortName } = require('../model/names');
 const { memoryUse } = require('../model/peak');
 const { memoryBreakdown, breakdownText } = require('../model/memory_breakdown');
 const { scanCaveat } = require('../model/heap_section');
+const { focusNote } = require('../model/focus');
 
 // Characters shown per row in tables, after C++ names are shortened
 // (model/names.js); --json has everything in full.
@@ -47,9 +48,10 @@ function snapshotHeader(file, snap) {
     `${modeNote(snap)}\n` +
     (snap.view === 'peak'
       ? `at the peak of live bytes: ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}, ` +
-        `${plural(snap.sites.length, 'site')} (per-site numbers are those of that moment)\n`
+        `${plural(snap.sites.length, rowWord(snap))} (per-row numbers are those of that moment)\n`
       : `live (usable sizes) ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}${sizesNote(snap)}; ` +
-        `peak ${units.formatBytes(s.peakLiveBytes)}; ${plural(snap.sites.length, 'site')}\n`) +
+        `peak ${units.formatBytes(s.peakLiveBytes)}; ${plural(snap.sites.length, rowWord(snap))}\n`) +
+    (snap.focus ? `${focusNote(snap, units.formatBytes)}\n` : '') +
     memoryNote(snap) + growthNote(snap) + marksNote(snap) + leakNote(snap) + layerNote(snap) + outOfMemoryNote(snap);
 }
 

@@ -5,7 +5,7 @@
 
 const { readView, needHeapGraph } = require('../read_view');
 const { withMoreHelp } = require('../options');
-const { WRAPPERS, BY, TOP, JSON_OUTPUT, INSTANCES } = require('../common_options');
+const { WRAPPERS, BY, FOCUS, IGNORE, HIDE, TOP, JSON_OUTPUT, INSTANCES } = require('../common_options');
 const { SORTS } = require('../../model/sites');
 const { printTop } = require('./top_table');
 
@@ -21,7 +21,7 @@ module.exports = {
     "the dump's memory is scanned again here, with the page's code, so the numbers are the page's. Rows by retained " +
     'bytes, each with the blocks that retain the most, and the leaks by class (reachable, directly or indirectly leaked).',
   positional: ['DUMP'],
-  options: [BY, SORT, TOP, withMoreHelp(INSTANCES, '; default 3'), JSON_OUTPUT, WRAPPERS],
+  options: [BY, FOCUS, IGNORE, HIDE, SORT, TOP, withMoreHelp(INSTANCES, '; default 3'), JSON_OUTPUT, WRAPPERS],
   notes: 'A dump is read wherever a snapshot is: emheap top, convert (--to heapsnapshot), diff.',
   run({ args, opts }, out) {
     const withDefaults = Object.assign({ sort: 'retained', instances: '3' }, opts);

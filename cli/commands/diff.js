@@ -6,7 +6,7 @@
 const units = require('../units');
 const { renderTable, clip } = require('../table');
 const { readView } = require('../read_view');
-const { WRAPPERS, BY, TOP, JSON_OUTPUT, sortOrder, topCount } = require('../common_options');
+const { WRAPPERS, BY, FOCUS, IGNORE, HIDE, TOP, JSON_OUTPUT, sortOrder, topCount } = require('../common_options');
 const { KEY_WIDTH, STACK_WIDTH, rowWord, rowsWord } = require('../snapshot_text');
 const { stackText } = require('../../model/sites');
 const { diffSnapshots, sortDiffRows, diffReport, DIFF_SORTS } = require('../../model/diff');
@@ -95,7 +95,7 @@ module.exports = {
   summary: 'What changed between two snapshots of one page session (BEFORE taken first). Rows are grouped by --by, as in ' +
     'emheap top (default: by function), and matched by their key, and by full stack where keys collide.',
   positional: ['BEFORE', 'AFTER'],
-  options: [BY, SORT, TOP, JSON_OUTPUT, WRAPPERS],
+  options: [BY, FOCUS, IGNORE, HIDE, SORT, TOP, JSON_OUTPUT, WRAPPERS],
   notes: COLUMNS_NOTE,
   run,
 };

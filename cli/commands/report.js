@@ -9,7 +9,7 @@ const { EmheapError } = require('../errors');
 const units = require('../units');
 const { readView } = require('../read_view');
 const { withMoreHelp } = require('../options');
-const { WRAPPERS, BY, OUTPUT, FORCE, outputFile } = require('../common_options');
+const { WRAPPERS, BY, FOCUS, IGNORE, HIDE, OUTPUT, FORCE, outputFile } = require('../common_options');
 const { defaultOutput, checkTarget, writeReplacing } = require('../output_file');
 const { reportCommand } = require('../report');
 
@@ -35,6 +35,6 @@ module.exports = {
     "growths of the wasm memory and the peak; the top rows' series stacked; why the wasm memory is this big; the top rows; " +
     'what was allocated after each mark; which rows keep growing. It needs no network: open it from disk.',
   positional: ['FILE'],
-  options: [BY, withMoreHelp(OUTPUT, ` by ${SUFFIX}`), FORCE, WRAPPERS],
+  options: [BY, FOCUS, IGNORE, HIDE, withMoreHelp(OUTPUT, ` by ${SUFFIX}`), FORCE, WRAPPERS],
   run,
 };

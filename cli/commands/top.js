@@ -6,7 +6,7 @@
 
 const { readView } = require('../read_view');
 const { withMoreHelp } = require('../options');
-const { WRAPPERS, BY, TOP, JSON_OUTPUT, AT, INSTANCES } = require('../common_options');
+const { WRAPPERS, BY, FOCUS, IGNORE, HIDE, TOP, JSON_OUTPUT, AT, INSTANCES } = require('../common_options');
 const { SORTS } = require('../../model/sites');
 const { printTop } = require('./top_table');
 const { printSince } = require('./top_since');
@@ -43,7 +43,7 @@ module.exports = {
     'retains and its leaks. Or only what came after a mark and is still live (--since, --between), or which rows keep ' +
     'growing (--growing).',
   positional: ['FILE'],
-  options: [BY, SORT, TOP, withMoreHelp(INSTANCES, '; none by default, 5 with --json'), AT, SINCE, BETWEEN, GROWING,
+  options: [BY, FOCUS, IGNORE, HIDE, SORT, TOP, withMoreHelp(INSTANCES, '; none by default, 5 with --json'), AT, SINCE, BETWEEN, GROWING,
     JSON_OUTPUT, WRAPPERS],
   exclusive: [['since', 'between', 'growing']],
   run({ args, opts }, out) {

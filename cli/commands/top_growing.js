@@ -28,7 +28,8 @@ function printGrowing(args, opts, snapshot, out) {
   if (opts.json) {
     out(JSON.stringify({
       file: args[0], capturedAt: snapshot.capturedAt, mode: snapshot.mode, timelinePoints: snapshot.timeline.length,
-      timelineSeconds: span, totalSites: all.length, sites: rows.map((r) => Object.assign({}, r, { liveBytes: undefined })),
+      timelineSeconds: span, focus: snapshot.focus, totalSites: all.length,
+      sites: rows.map((r) => Object.assign({}, r, { liveBytes: undefined })),
     }, null, 2) + '\n');
     return 0;
   }

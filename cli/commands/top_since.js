@@ -42,7 +42,7 @@ function printSince(args, opts, snapshot, out) {
     out(JSON.stringify({
       file: args[0], capturedAt: snapshot.capturedAt, mode: snapshot.mode, marks: snapshot.marks,
       since: result.since, until: result.until, liveBytes: result.liveBytes, liveBlocks: result.liveBlocks,
-      estimatedLiveBytes: result.estimatedLiveBytes, totalSites: result.sites.length, sites: rows,
+      estimatedLiveBytes: result.estimatedLiveBytes, focus: snapshot.focus, totalSites: result.sites.length, sites: rows,
     }, null, 2) + '\n');
     return 0;
   }

@@ -106,3 +106,26 @@ test('the page and the CLI give the same top for the same snapshot: one finishin
   assert.deepEqual(page.top.sites, cli.sites);
   assert.equal(page.top.totalSites, cli.totalSites);
 });
+
+test('--focus, --ignore, --hide and --by module, as pprof\'s options; the header says what a filtered view holds', (t) => {
+  const file = snapshotFile(t);
+  const all = json(['top', file, '--json', '--top', '0']);
+  const cache = all.sites.find((s) => s.label === 'level_cache');
+  const focus = json(['top', file, '--json', '--top', '0', '--focus', '^level_']);
+  assert.deepEqual(focus.sites.map((s) => [s.label, s.liveBytes]), [['level_cache', cache.liveBytes]]);
+  assert.equal(focus.focus.liveBytes, cache.liveBytes);
+  assert.equal(focus.focus.allLiveBytes, all.sites.reduce((a, s) => a + s.liveBytes, 0));
+  const ignore = json(['top', file, '--json', '--top', '0', '--ignore', 'grow_list']);
+  assert.deepEqual(ignore.sites.map((s) => s.label), focus.sites.map((s) => s.label));
+  const hidden = json(['top', file, '--json', '--top', '0', '--hide', '^main$']);
+  assert.ok(hidden.sites.every((s) => s.stack.every((f) => f.name !== 'main')));
+  assert.equal(hidden.sites.find((s) => s.label === 'grow_list').liveBytes, GROW_BYTES);
+  const modules = json(['top', file, '--json', '--top', '0', '--by', 'module']);
+  assert.equal(modules.sites.reduce((a, s) => a + s.liveBytes, 0), all.sites.reduce((a, s) => a + s.liveBytes, 0));
+  assert.ok(modules.sites.length < all.sites.length);
+  const text = runCli(['top', file, '--focus', '^level_']).stdout;
+  assert.match(text, /^--focus "\^level_": [\d.]+ KiB \([\d.]+%\) of [\d.]+ KiB live, \d+ of \d+ sites$/m);
+  const bad = runCli(['top', file, '--hide', '[']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--hide: "\[" is not a regular expression/);
+});
