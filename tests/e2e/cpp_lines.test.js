@@ -123,13 +123,17 @@ for (const build of ['O0', 'O1', 'O2', 'O3', 'O2g']) {
 test('-O2 -gsource-map only: a line the map gives is the app line or a library line, never a wrong app line', () => {
   // Without DWARF, binaryen inlines the use_* functions into main and the
   // source map holds the innermost line of inlined libc++ code at most
-  // calls (docs/using.md: C++ lines need -gseparate-dwarf), or no line
-  // where it inlined emheap's operator new[] (built without -g).
+  // calls (docs/using.md: C++ lines need -gseparate-dwarf). Where it
+  // inlined emheap's operator new[] (built without -g: code with no row,
+  // Emscripten 4.x and 5.x), the call has no row of its own and its line is
+  // inferred from the row before it in the same function: the app's line.
   const snap = snapshotOf('O2map');
   const appLines = new Set(Object.values(LINES));
   let app = 0;
   for (const s of snap.sites.filter((x) => x.liveBytes > 0)) {
     const f = leaf(snap, s);
+    if (/^use_new_array/.test(f.name)) assert.ok(f.line !== undefined, `new[] has a line: ${JSON.stringify(f)}`);
+    if (f.lineInferred) assert.equal(f.line, LINES['new[]'], `an inferred line is new[]'s own: ${JSON.stringify(f)}`);
     if (FILE.test(f.file || '')) {
       assert.ok(appLines.has(f.line), `${f.name} at app line ${f.line}`);
       app++;
