@@ -14,7 +14,7 @@
 'use strict';
 
 var wrappers = require('./wrappers');
-var nameFrames = require('./frame_names').nameFrames;
+var nameFramesSteps = require('./frame_names').nameFramesSteps;
 var runSteps = require('./steps').runSteps;
 
 // options: {wrappers: {names, detect} (wrappers.parseWrapperList's; none:
@@ -23,7 +23,7 @@ var runSteps = require('./steps').runSteps;
 // generator of steps returning the finished snapshot.
 function* finishSnapshotSteps(snapshot, options) {
   options = options || {};
-  if (options.names) nameFrames(snapshot, options.names);
+  if (options.names) yield* nameFramesSteps(snapshot, options.names);
   return yield* wrappers.removeAllocationLayerSteps(snapshot, options.wrappers || {names: [], detect: true}, !!options.raw);
 }
 

@@ -8,16 +8,29 @@
 'use strict';
 
 var baseName = require('./names').baseName;
+var runSteps = require('./steps').runSteps;
+var STEP_FRAMES = require('./steps').STEP_ITEMS;
 
 // names: {functionName(funcIndex) -> name or null, sourceLines:
 // {lookup(offset) -> {file, line, function?} or null} or null}.
 // -> the snapshot, its frames replaced by named ones.
 function nameFrames(snapshot, names) {
-  snapshot.frames = snapshot.frames.map(function (f) {
+  return runSteps(nameFramesSteps(snapshot, names));
+}
+
+// The same in steps (model/steps.js): a million sites can have a million
+// frames, and a page runs between the steps.
+function* nameFramesSteps(snapshot, names) {
+  var frames = snapshot.frames;
+  var named = new Array(frames.length);
+  for (var i = 0; i < frames.length; i++) {
+    if (i % STEP_FRAMES === STEP_FRAMES - 1) yield;
+    var f = frames[i];
     var name = f.funcIndex >= 0 && f.name === 'wasm-function[' + f.funcIndex + ']' && names.functionName
       ? names.functionName(f.funcIndex) : null;
-    return withSource(name ? withFields(f, {name: name}) : f, names.sourceLines);
-  });
+    named[i] = withSource(name ? withFields(f, {name: name}) : f, names.sourceLines);
+  }
+  snapshot.frames = named;
   return snapshot;
 }
 
@@ -47,4 +60,4 @@ function withSource(frame, sourceLines) {
   return withFields(frame, place);
 }
 
-module.exports = {nameFrames: nameFrames};
+module.exports = {nameFrames: nameFrames, nameFramesSteps: nameFramesSteps};
