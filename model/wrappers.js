@@ -86,11 +86,27 @@ function matcher(names) {
   });
   return function (name) {
     if (typeof name !== 'string') return false;
-    var bare = name.indexOf('(') > 0 ? name.slice(0, name.indexOf('(')) : name;
+    var bare = withoutParameters(name);
     if (exact.has(name) || exact.has(bare)) return true;
     for (var i = 0; i < patterns.length; i++) if (patterns[i].test(name) || patterns[i].test(bare)) return true;
     return false;
   };
+}
+
+// "Pool<void (int)>::get(unsigned long) const" -> "Pool<void (int)>::get":
+// the parameter list is the bracket that closes the name, found from the
+// end ("(anonymous namespace)::f(int)" keeps its namespace).
+function withoutParameters(name) {
+  var end = name.length;
+  if (/ const$/.test(name)) end -= 6;
+  if (name.charAt(end - 1) !== ')') return name;
+  var depth = 0;
+  for (var i = end - 1; i > 0; i--) {
+    var c = name.charAt(i);
+    if (c === ')') depth++;
+    else if (c === '(' && --depth === 0) return name.slice(0, i);
+  }
+  return name;
 }
 
 function escapeRegExp(s) {
