@@ -22,8 +22,9 @@
 //    apart, each get one over a small table; over a million sites they come
 //    every second or so). Measured by `make bench` (bench/README.md).
 // Memory: MAX_SERIES rings of the timeline's length; per site its group
-// (4 bytes) and its place in its group's list; per group one number for
-// the growth between passes.
+// and the next site of its group (8 bytes); per group about 60 bytes (its
+// list's head and size, when it was made, its bytes at the last pass, its
+// key's hash), all in typed arrays: no JS object per site or group.
 //
 // A series starts at the point its group was first followed; before that
 // it is unknown (its bytes are in the rest: the timeline's total less the
@@ -36,6 +37,7 @@
 'use strict';
 
 var layout = require('./layout');
+var IntHash = require('./int_hash').IntHash;
 
 var MAX_SERIES = require('../model/site_timeline').MAX_SERIES;
 var MAX_SITES_PER_SERIES = require('../model/site_timeline').MAX_SITES_PER_SERIES;
@@ -54,19 +56,46 @@ var GROUP_CHECK_EVERY = 64; // sites grouped between two looks at the clock
 // when it cannot be told yet (the site waits); none: each site its own.
 function createSiteTimeline(points, now, keyOf) {
   var series = new Map(); // group -> {from: point index, values: Float64Array(points), peak, estimated, newAtFrom}
+  // Typed arrays only, grown by doubling: a million sites and groups cost
+  // no JS object each (the collector would walk them at every pass).
   var groupOf = new Int32Array(1024); // site -> its group + 1 (0: not grouped yet)
+  var nextSite = new Int32Array(1024); // site -> the next site of its group, -1 at the end
   var grouped = 0; // sites 0..grouped-1 have their group
-  var groupNumber = new Map(); // key -> group
-  var members = []; // group -> its sites, in the order they were grouped
-  var bornAt = []; // group -> the point its first site was grouped at, and whether that site was new then
-  var lastBytes = new Float64Array(0); // each group's live bytes at the last pass
-  var groupLive = new Float64Array(0);
+  var keys = new IntHash(); // a key's hash (three words) -> its group + 1
+  var groupCount = 0;
+  var firstSite = new Int32Array(256); // group -> its newest site
+  var groupSize = new Int32Array(256); // group -> how many sites
+  var bornIndex = new Float64Array(256); // group -> the point its first site was grouped at
+  var bornNew = new Uint8Array(256); // group -> 1 if that site was made since the point before
+  var lastBytes = new Float64Array(256); // each group's live bytes at the last pass
+  var groupLive = new Float64Array(256);
   var firstPassAt = null;
   var seenCount = 0; // sites there were at the last point
   var minOkAt = -Infinity; // the timer's points pass from here
   var passes = 0;
   var passMs = 0;
   var groupMs = 0;
+
+  // The group of a key, made if new.
+  function groupOfKey(key, index, isNew) {
+    var h = keyWords(key);
+    var g = keys.get(h[0], h[1], h[2]) - 1;
+    if (g >= 0) return g;
+    g = groupCount++;
+    if (g === firstSite.length) {
+      firstSite = grown(firstSite, Int32Array);
+      groupSize = grown(groupSize, Int32Array);
+      bornIndex = grown(bornIndex, Float64Array);
+      bornNew = grown(bornNew, Uint8Array);
+      lastBytes = grown(lastBytes, Float64Array);
+      groupLive = grown(groupLive, Float64Array);
+    }
+    firstSite[g] = -1;
+    bornIndex[g] = index;
+    bornNew[g] = isNew ? 1 : 0;
+    keys.add(h[0], h[1], h[2], g + 1);
+    return g;
+  }
 
   // Groups the sites not grouped yet, oldest first, within the budget.
   // made: sites from here on were made since the last point.
@@ -76,28 +105,23 @@ function createSiteTimeline(points, now, keyOf) {
     if (groupMs > allowed) return;
     var started = now();
     var until = started + Math.min(GROUP_MS_PER_POINT, allowed - groupMs);
-    if (groupOf.length < tables.count) {
-      var longer = new Int32Array(Math.max(tables.count, groupOf.length * 2));
-      longer.set(groupOf);
-      groupOf = longer;
+    while (groupOf.length < tables.count) {
+      groupOf = grown(groupOf, Int32Array);
+      nextSite = grown(nextSite, Int32Array);
     }
     while (grouped < tables.count) {
       var s = grouped;
       var key = keyOf ? keyOf(tables, s) : s;
       if (key === undefined) break;
-      var g = groupNumber.get(key);
-      if (g === undefined) {
-        g = members.length;
-        groupNumber.set(key, g);
-        members.push([]);
-        bornAt.push({index: index, isNew: s >= made});
-      }
-      members[g].push(s);
+      var g = groupOfKey(key, index, s >= made);
+      nextSite[s] = firstSite[g];
+      firstSite[g] = s;
+      groupSize[g]++;
       groupOf[s] = g + 1;
       grouped++;
       var followed = series.get(g);
       if (followed) {
-        if (members[g].length > MAX_SITES_PER_SERIES) series.delete(g);
+        if (groupSize[g] > MAX_SITES_PER_SERIES) series.delete(g);
         else if (s < made) restart(followed, index); // held something before: unknown there
       }
       if (grouped % GROUP_CHECK_EVERY === 0 && now() >= until) break;
@@ -113,10 +137,9 @@ function createSiteTimeline(points, now, keyOf) {
 
   // Live bytes per group now (groups of the sites grouped so far).
   function liveByGroup(tables) {
-    var n = members.length;
-    if (groupLive.length < n) groupLive = new Float64Array(Math.max(n, groupLive.length * 2));
-    groupLive.fill(0, 0, n);
-    for (var s = 0; s < grouped && s < tables.count; s++) groupLive[groupOf[s] - 1] += layout.siteRawLiveBytes(tables, s);
+    groupLive.fill(0, 0, groupCount);
+    var end = Math.min(grouped, tables.count);
+    for (var s = 0; s < end; s++) groupLive[groupOf[s] - 1] += layout.siteRawLiveBytes(tables, s);
     return groupLive;
   }
 
@@ -124,14 +147,9 @@ function createSiteTimeline(points, now, keyOf) {
     var started = now();
     if (firstPassAt === null) firstPassAt = started;
     var live = liveByGroup(tables);
-    var n = members.length;
+    var n = groupCount;
     var bigger = [];
     var grew = [];
-    if (lastBytes.length < n) {
-      var longer = new Float64Array(Math.max(n, lastBytes.length * 2));
-      longer.set(lastBytes);
-      lastBytes = longer;
-    }
     for (var g = 0; g < n; g++) {
       insertTop(bigger, TOP_BY_SIZE, g, live[g]);
       insertTop(grew, TOP_BY_GROWTH, g, live[g] - lastBytes[g]);
@@ -150,8 +168,8 @@ function createSiteTimeline(points, now, keyOf) {
   // before it.
   function newGroups(tables, index) {
     var top = [];
-    for (var g = members.length - 1; g >= 0 && bornAt[g].index === index; g--) {
-      if (!bornAt[g].isNew || series.has(g)) continue;
+    for (var g = groupCount - 1; g >= 0 && bornIndex[g] === index; g--) {
+      if (!bornNew[g] || series.has(g)) continue;
       insertTop(top, TOP_BY_SIZE, g, groupBytes(tables, g));
     }
     top.forEach(function (e) { follow(e.site, e.value, index, new Set()); });
@@ -159,8 +177,7 @@ function createSiteTimeline(points, now, keyOf) {
 
   function groupBytes(tables, g) {
     var sum = 0;
-    var list = members[g];
-    for (var i = 0; i < list.length; i++) sum += layout.siteRawLiveBytes(tables, list[i]);
+    for (var s = firstSite[g]; s >= 0; s = nextSite[s]) sum += layout.siteRawLiveBytes(tables, s);
     return sum;
   }
 
@@ -168,9 +185,9 @@ function createSiteTimeline(points, now, keyOf) {
   // followed, holds nothing, has too many sites, or every series is taken
   // by a larger group or one in `keep`.
   function follow(g, bytes, index, keep) {
-    if (series.has(g) || !(bytes > 0) || members[g].length > MAX_SITES_PER_SERIES) return;
+    if (series.has(g) || !(bytes > 0) || groupSize[g] > MAX_SITES_PER_SERIES) return;
     if (series.size >= MAX_SERIES && !dropSmallest(bytes, keep)) return;
-    var isNew = bornAt[g].index === index && bornAt[g].isNew;
+    var isNew = bornIndex[g] === index && bornNew[g] === 1;
     series.set(g, {from: index, values: new Float64Array(points), peak: 0, estimated: false, newAtFrom: isNew});
   }
 
@@ -198,19 +215,18 @@ function createSiteTimeline(points, now, keyOf) {
     sample: function (view, statePtr, index, at, atMark, scale) {
       var tables = layout.siteTablesInPlace(view, statePtr);
       var made = seenCount;
-      var before = members.length;
+      var before = groupCount;
       groupSites(tables, index, at, made);
       seenCount = tables.count;
       var budget = firstPassAt === null ? Infinity : SCAN_SHARE * (at - firstPassAt) + SCAN_ALLOWANCE_MS;
       // (a pass looks at every group, new ones too)
       if (passMs <= budget && (atMark || at >= minOkAt)) scan(tables, index);
-      else if (members.length > before) newGroups(tables, index);
+      else if (groupCount > before) newGroups(tables, index);
       var slot = index % points;
       series.forEach(function (s, g) {
         var sum = 0;
-        var list = members[g];
-        for (var i = 0; i < list.length; i++) {
-          var v = layout.siteLiveBytes(tables, list[i], scale);
+        for (var site = firstSite[g]; site >= 0; site = nextSite[site]) {
+          var v = layout.siteLiveBytes(tables, site, scale);
           sum += v.bytes;
           if (v.estimated) s.estimated = true;
         }
@@ -229,18 +245,52 @@ function createSiteTimeline(points, now, keyOf) {
         if (from >= count) return;
         var values = [];
         for (var k = from; k < count; k++) values.push(s.values[k % points]);
-        var sites = members[g];
-        var one = sites.length === 1 ? {siteId: sites[0]} : {siteIds: sites.slice()};
+        var sites = [];
+        for (var site = firstSite[g]; site >= 0; site = nextSite[site]) sites.push(site);
+        sites.sort(function (a, b) { return a - b; });
+        var one = sites.length === 1 ? {siteId: sites[0]} : {siteIds: sites};
         one.from = from - first;
         one.liveBytes = values;
         if (s.estimated) one.estimated = true;
         if (s.newAtFrom && from === s.from) one.newAtFrom = true;
         out.push(one);
       });
-      return {series: out, passes: passes, passMs: round3(passMs), groups: members.length, groupedSites: grouped,
+      return {series: out, passes: passes, passMs: round3(passMs), groups: groupCount, groupedSites: grouped,
         groupMs: round3(groupMs)};
     },
   };
+}
+
+// A group key (a string, or a number) as three 32-bit words for IntHash:
+// two hashes of a string and its length (two chains that collide in all
+// three would be summed as one series; the views then find it spans two
+// groups and give it to neither: model/site_timeline.js).
+var WORDS = new Int32Array(3);
+function keyWords(key) {
+  if (typeof key === 'number') {
+    WORDS[0] = key | 0;
+    WORDS[1] = (key / 4294967296) | 0;
+    WORDS[2] = -1;
+    return WORDS;
+  }
+  var a = 0x811c9dc5;
+  var b = 0x2545f491;
+  for (var i = 0; i < key.length; i++) {
+    var c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+  }
+  WORDS[0] = a;
+  WORDS[1] = b;
+  WORDS[2] = key.length;
+  return WORDS;
+}
+
+// A typed array twice as long, its values kept.
+function grown(array, Type) {
+  var longer = new Type(array.length * 2);
+  longer.set(array);
+  return longer;
 }
 
 function round3(ms) {

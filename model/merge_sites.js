@@ -17,7 +17,8 @@ var regroupSeries = require('./site_timeline').regroupSeries;
 var STEP_SITES = require('./steps').STEP_ITEMS;
 
 // reshape(site) -> null (the site stays as it is, merged with nothing) or
-// {identity: a string (sites of one identity merge), stack, key}.
+// {identity: a string or a number (sites of one identity merge), stack,
+// key}.
 // options.frames: the new snapshot's frames (when reshape's stacks index
 // another frame table); options.countParts: merged sites carry `parts`,
 // how many sites each holds (2 or more); options.raw: the snapshot is a

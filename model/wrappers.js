@@ -244,9 +244,10 @@ function* removeAllocationLayerSteps(snapshot, options, raw) {
   if (!declared.length && !detected.length && !libraryLeaves) { // files stay as they were
     var same = snapshot;
     if (raw) {
-      // one site per stack id: no identity text to build per site
+      // one site per stack id: the id itself is the identity (a number: no
+      // text to build per site, no string to hash)
       same = (yield* mergeSitesSteps(snapshot, function (s) {
-        return {identity: s.stackId ? 'i' + s.stackId : 'key:' + s.key, stack: s.stack, key: s.key};
+        return {identity: s.stackId ? s.stackId : 'key:' + s.key, stack: s.stack, key: s.key};
       }, {raw: true})).snapshot;
     }
     if (detect || (before && before.detect === false)) return same;
