@@ -1,7 +1,8 @@
 // snapshot.js -- reads the raw snapshot from the runtime state in linear
 // memory plus the JS stack table: one site per runtime site, as the
 // runtime keyed it (by raw stack), its stack as the stack table cleaned it
-// (`stackId`: sites of one stack id are one site once finished), frames as
+// (`rawStackIds[i]`: site i's stack id, 0 for none; sites of one stack id
+// are one site once finished), frames as
 // captured, the timeline's series and the heap graph as read. Nothing is
 // merged, named or sorted here: model/finish.js does that once, for the
 // page and for every file the CLI reads.
@@ -77,6 +78,9 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
   if (heap) snapshot.allocatorHeap = heap;
   yield snapshot; // read: capturedAt, mode and summary are final
   var workerFrames = new Map(); // function index * 2^32 + offset -> frame index
+  // beside the sites, not on them: a property deleted from a million
+  // objects later would turn each into a slow dictionary
+  var stackIds = [];
   for (var id = 0; id < tables.count; id++) {
     if (id % STEP_SITES === STEP_SITES - 1) yield;
     var site = layout.readSite(tables, id, scales);
@@ -90,11 +94,12 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
       // finishing pass merges their sites (model/finish.js)
       out.stack = stackTable.stacks[named.stackId].frames;
       out.key = stackTable.stacks[named.stackId].key;
-      out.stackId = named.stackId;
     }
     siteCounters.addSiteCounters(out, site);
     snapshot.sites.push(out);
+    stackIds.push(named.stackId || 0);
   }
+  snapshot.rawStackIds = stackIds;
   tables = null;
   if (blocks) {
     // what each site's live blocks came after

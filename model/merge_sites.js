@@ -16,14 +16,14 @@ var regroupSeries = require('./site_timeline').regroupSeries;
 
 var STEP_SITES = require('./steps').STEP_ITEMS;
 
-// reshape(site) -> null (the site stays as it is, merged with nothing) or
+// reshape(site, index) -> null (the site stays as it is, merged with nothing) or
 // {identity: a string or a number (sites of one identity merge), stack,
 // key}.
 // options.frames: the new snapshot's frames (when reshape's stacks index
 // another frame table); options.countParts: merged sites carry `parts`,
 // how many sites each holds (2 or more); options.raw: the snapshot is a
 // raw one (jslib/snapshot.js) that no one else holds: its sites are
-// changed in place rather than copied, their `stackId` goes, and the
+// changed in place rather than copied, its `rawStackIds` go, and the
 // result is always new, sorted, with its heap totals. -> a generator of
 // steps returning {snapshot, changed}: a new snapshot whose sites are
 // sorted by size; changed: whether any site changed at all (if not, the
@@ -38,7 +38,7 @@ function* mergeSitesSteps(snapshot, reshape, options) {
   for (var i = 0; i < snapshot.sites.length; i++) {
     if (i % STEP_SITES === STEP_SITES - 1) yield;
     var s = snapshot.sites[i];
-    var shape = reshape(s);
+    var shape = reshape(s, i);
     var identity = shape ? shape.identity : 'site:' + s.id;
     var same = byIdentity.get(identity);
     if (same) {
@@ -49,7 +49,6 @@ function* mergeSitesSteps(snapshot, reshape, options) {
       continue;
     }
     var out = options.raw ? s : copy(s);
-    if (options.raw) delete out.stackId;
     if (shape) {
       if (shape.stack !== s.stack || shape.key !== s.key) changed = true;
       out.stack = shape.stack;
@@ -59,6 +58,7 @@ function* mergeSitesSteps(snapshot, reshape, options) {
     sites.push(out);
   }
   var result = copy(snapshot);
+  delete result.rawStackIds;
   if (options.frames) {
     result.frames = options.frames;
     changed = true;

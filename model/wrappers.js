@@ -246,8 +246,9 @@ function* removeAllocationLayerSteps(snapshot, options, raw) {
     if (raw) {
       // one site per stack id: the id itself is the identity (a number: no
       // text to build per site, no string to hash)
-      same = (yield* mergeSitesSteps(snapshot, function (s) {
-        return {identity: s.stackId ? s.stackId : 'key:' + s.key, stack: s.stack, key: s.key};
+      var ids = snapshot.rawStackIds || [];
+      same = (yield* mergeSitesSteps(snapshot, function (s, i) {
+        return {identity: ids[i] ? ids[i] : 'key:' + s.key, stack: s.stack, key: s.key};
       }, {raw: true})).snapshot;
     }
     if (detect || (before && before.detect === false)) return same;

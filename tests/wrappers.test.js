@@ -167,18 +167,20 @@ test('C++ standard library frames at the leaf end always go, counted', () => {
 
 test('finishSnapshot raw: sites of one stack id are one, and lose the id', () => {
   const frames = [{ name: 'draw', offset: 1 }, { name: 'main', offset: 2 }];
-  const raw = () => snap(frames, [
-    Object.assign({ id: 1, key: 'draw+0x1', stack: [0, 1], stackId: 7 }, counters(10, 1)),
-    Object.assign({ id: 2, key: 'draw+0x1', stack: [0, 1], stackId: 7 }, counters(30, 2)),
-    Object.assign({ id: 3, key: 'main+0x2', stack: [1], stackId: 8 }, counters(5, 1)),
-  ]);
+  const raw = () => Object.assign(snap(frames, [
+    Object.assign({ id: 1, key: 'draw+0x1', stack: [0, 1] }, counters(10, 1)),
+    Object.assign({ id: 2, key: 'draw+0x1', stack: [0, 1] }, counters(30, 2)),
+    Object.assign({ id: 3, key: 'main+0x2', stack: [1] }, counters(5, 1)),
+  ]), { rawStackIds: [7, 7, 8] });
   const f = finishSnapshot(raw(), { raw: true });
   // sites 1 and 2 (stack id 7): 10+30 bytes, 1+2 blocks; sorted by live bytes
-  assert.deepEqual(f.sites.map((x) => [x.id, x.liveBytes, x.liveBlocks, 'stackId' in x]), [[1, 40, 3, false], [3, 5, 1, false]]);
+  assert.deepEqual(f.sites.map((x) => [x.id, x.liveBytes, x.liveBlocks]), [[1, 40, 3], [3, 5, 1]]);
+  assert.equal(f.rawStackIds, undefined);
   assert.equal(f.wrappers, undefined, 'no layer: nothing said');
   // with a layer removed too: the stack ids still go
   const g = finishSnapshot(raw(), { raw: true, wrappers: parseWrapperList('draw') });
-  assert.deepEqual(g.sites.map((x) => [x.key, x.liveBytes, 'stackId' in x]), [['main+0x2', 45, false]]);
+  assert.deepEqual(g.sites.map((x) => [x.key, x.liveBytes]), [['main+0x2', 45]]);
+  assert.equal(g.rawStackIds, undefined);
   // not raw: one site per site, as the file has them
   const n = finishSnapshot(raw());
   assert.equal(n.sites.length, 3);
