@@ -43,16 +43,13 @@ function regroupSeries(siteTimeline, kept, partsOf) {
     return i;
   };
   var firstSeriesOf = new Map(); // merged site -> a series that reaches it
-  var outIds = list.map(function (s, i) {
-    var ids = [];
+  list.forEach(function (s, i) {
     seriesSites(s).forEach(function (site) {
       var id = kept(site);
-      if (ids.indexOf(id) < 0) ids.push(id);
       var other = firstSeriesOf.get(id);
       if (other === undefined) firstSeriesOf.set(id, i);
       else parent[find(i)] = find(other);
     });
-    return ids;
   });
   var clusters = new Map(); // root -> [series index]
   list.forEach(function (_, i) {
@@ -64,14 +61,13 @@ function regroupSeries(siteTimeline, kept, partsOf) {
   var incomplete = 0;
   clusters.forEach(function (members) {
     var followed = new Map(); // merged site -> its sites that are in these series
-    var ids = [];
     members.forEach(function (i) {
-      outIds[i].forEach(function (id) { if (ids.indexOf(id) < 0) ids.push(id); });
       seriesSites(list[i]).forEach(function (site) {
         var id = kept(site);
         followed.set(id, (followed.get(id) || 0) + 1);
       });
     });
+    var ids = Array.from(followed.keys());
     if (ids.some(function (id) { return followed.get(id) !== partsOf(id); })) {
       incomplete += ids.length;
       return;

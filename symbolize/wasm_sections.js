@@ -70,24 +70,17 @@ function codeSectionStart(bytes) {
 // body's size field), ascending: which function an offset is in, for a
 // source map, which knows only offsets (source_map.js). null without code.
 function functionBodyStarts(bytes) {
-  var at = {pos: 8};
-  while (at.pos < bytes.length) {
-    var id = bytes[at.pos++];
-    var size = readLEB(bytes, at);
-    if (id === 10) {
-      var end = at.pos + size;
-      var count = readLEB(bytes, at);
-      var starts = new Float64Array(count);
-      for (var i = 0; i < count && at.pos < end; i++) {
-        starts[i] = at.pos;
-        var bodySize = readLEB(bytes, at);
-        at.pos += bodySize;
-      }
-      return starts;
-    }
-    at.pos += size;
+  var start = codeSectionStart(bytes);
+  if (start < 0) return null;
+  var at = {pos: start};
+  var count = readLEB(bytes, at);
+  var starts = new Float64Array(count);
+  for (var i = 0; i < count && at.pos < bytes.length; i++) {
+    starts[i] = at.pos;
+    var bodySize = readLEB(bytes, at);
+    at.pos += bodySize;
   }
-  return null;
+  return starts;
 }
 
 // The "sourceMappingURL" section holds one name-encoded string, and so does
