@@ -11,10 +11,18 @@
 function* sortSteps(array, compare, step) {
   var n = array.length;
   var done = 1;
-  while (done < n && compare(array[done - 1], array[done]) <= 0) done++;
+  var work = 0;
+  // the pass that finds an array in order yields too: at 1M sites it took
+  // 50-70 ms of one step in Chromium
+  while (done < n && compare(array[done - 1], array[done]) <= 0) {
+    done++;
+    if (++work >= step) {
+      work = 0;
+      yield;
+    }
+  }
   if (done >= n) return array;
   var RUN = 16;
-  var work = 0;
   for (var lo = 0; lo < n; lo += RUN) {
     var hi = Math.min(lo + RUN, n);
     for (var i = lo + 1; i < hi; i++) {

@@ -95,6 +95,10 @@ test('dlmalloc: one segment, chunks in use and free, the top chunk; found with e
     // the state's address given, as a number or as findDlmallocState's range
     assert.deepEqual(walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, DATA, STATE), r);
     assert.deepEqual(walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, null, [STATE, STATE + 472]), r);
+    // a view that starts off a word boundary is read through a copy of its words
+    const shifted = new Uint8Array(h.view.byteLength + 2);
+    shifted.set(new Uint8Array(h.view.buffer), 2);
+    assert.deepEqual(walkAllocator(new DataView(shifted.buffer, 2), 'dlmalloc', h.heapBase, h.breakNow, DATA), r, lock);
   }
 });
 

@@ -4,7 +4,7 @@
 
 const {test} = require('node:test');
 const assert = require('node:assert/strict');
-const {runSteps, stepsAsPauses, runInSlices} = require('../model/steps');
+const {runSteps, stepsAsPauses, runInSlices, FRESH_TASK} = require('../model/steps');
 
 function* count(n, log) {
   for (let i = 0; i < n; i++) {
@@ -46,6 +46,28 @@ test('runInSlices stops when a slice has run sliceMs, goes on in the next task, 
   while (queue.length) queue.shift()();
   assert.equal(await done, 20);
   assert.ok(tasks >= 3 && tasks < 20, `${tasks} tasks for 20 steps of 2 ms in 5 ms slices`);
+});
+
+test('runInSlices starts the step after FRESH_TASK in a task of its own; runSteps takes it as a step', async () => {
+  const log = [];
+  const queue = [];
+  const nextTask = (fn) => { log.push('task'); queue.push(fn); };
+  function* work() {
+    log.push('quick');
+    yield;
+    log.push('quick');
+    yield FRESH_TASK;
+    log.push('long, at once');
+    yield;
+    return 'read';
+  }
+  const done = runInSlices(work(), 1000, nextTask);
+  while (queue.length) queue.shift()();
+  assert.equal(await done, 'read');
+  assert.deepEqual(log, ['quick', 'quick', 'task', 'long, at once']);
+  log.length = 0;
+  assert.equal(runSteps(work()), 'read');
+  assert.deepEqual(log, ['quick', 'quick', 'long, at once']);
 });
 
 test('runInSlices rejects with what a step throws', async () => {

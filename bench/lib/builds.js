@@ -67,6 +67,7 @@ const WORKLOADS = {
   live_blocks: {sources: [{file: path.join(ROOT, 'bench', 'workloads', 'live_blocks.c')}]},
   sites: {sources: [{file: path.join(OUT, 'gen', 'sites.c')}]}, // written by bench/gen-sites.js
   sites1m: {sources: [{file: path.join(OUT, 'gen', 'sites1m.c')}]}, // the same, 1,000,000 sites
+  sites5m: {sources: [{file: path.join(OUT, 'gen', 'sites5m.c')}]}, // 100,000 sites, 50 blocks each: 5,000,000 live blocks
 };
 
 // What bin/emheap-config prints for `args`, as an argument list, or {error}.
