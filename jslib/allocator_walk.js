@@ -1,7 +1,8 @@
 // allocator_walk.js -- the allocator's own view of its heap, read from JS:
 // how many bytes are free (and in how many pieces, the largest, the free
-// span at the top) and how many are in use, counted by walking the
-// allocator's chunk or region headers in linear memory. Nothing is called
+// span at the top) and how many are in use, read from the allocator's
+// chunk or region headers in linear memory (dlmalloc's free chunks through
+// its bins, where the heap is one segment). Nothing is called
 // in wasm and nothing is written: a DataView over the memory is all it
 // takes, so it also works on a copy, at an abort, or from another thread.
 //
@@ -27,8 +28,14 @@
 //   top        the chunk at gm->top, size gm->topsize, PINUSE set; behind
 //              it TOP_FOOT_SIZE (40) bytes up to the segment's end, whose
 //              first head word reads 40 (init_top).
-//   state      struct malloc_state (`_gm_`, in the static data): word 2
-//              dvsize, 3 topsize, 4 least_addr, 5 dv, 6 top, 108 footprint,
+//   bins       every free chunk but dv and top is in one: small bin i
+//              (chunks of i * 8 bytes, below 256) a ring through fd/bk
+//              (words 2, 3) from its header in the state; tree bin i a trie
+//              (child[0], child[1], parent: words 4-6) of rings of one size.
+//   state      struct malloc_state (`_gm_`, in the static data): word 0
+//              smallmap, 1 treemap (a bit per bin that holds chunks), 2
+//              dvsize, 3 topsize, 4 least_addr, 5 dv, 6 top, 10 smallbins
+//              (33 two-word headers), 76 treebins (32 roots), 108 footprint,
 //              111 mflags, then the lock when built with USE_LOCKS (mflags
 //              has USE_LOCK_BIT 2): one int (spin lock: wasm workers
 //              without pthreads, 4.x) or a pthread_mutex_t of 6 words
@@ -85,6 +92,11 @@ var DL_SEG_NO_LOCK = 112;
 var DL_SEG_SPIN_LOCK = 113; // MLOCK_T int
 var DL_SEG_PTHREAD_LOCK = 118; // MLOCK_T pthread_mutex_t: int __i[6] on wasm32
 var DL_STATE_TAIL = 6; // seg (4 words), extp, exts
+var DL_SMALLMAP = 0;
+var DL_TREEMAP = 1;
+var DL_SMALLBINS = 10; // smallbins[(NSMALLBINS + 1) * 2]: bin i's header is a chunk at word 10 + 2i
+var DL_TREEBINS = 76; // treebins[NTREEBINS]
+var DL_NBINS = 32; // NSMALLBINS, NTREEBINS
 
 var EM_MIN_REGION = 16; // sizeof(Region)
 var EM_FREE_FLAG = 1;
@@ -164,7 +176,7 @@ function findDlmallocState(view, data, heapBase, breakNow) {
 
 function fail(why) { return {error: why}; }
 
-function walkDlmalloc(view, heapBase, breakNow, dataRange, stateAt) {
+function walkDlmalloc(view, heapBase, breakNow, dataRange, stateAt, how) {
   var word = wordReader(view);
   var at;
   if (isAddr(stateAt) && stateAt > 0) at = stateAt;
@@ -213,9 +225,18 @@ function walkDlmalloc(view, heapBase, breakNow, dataRange, stateAt) {
   if (total !== footprint) return fail('dlmalloc: segments hold ' + total + ' bytes, footprint says ' + footprint);
 
   var out = {allocator: 'dlmalloc', freeBytes: 0, freeBlocks: 0, largestFreeBytes: topsize, topFreeBytes: topsize,
-    inUseBytes: 0, inUseBlocks: 0, overheadBytes: 0, segments: segs.length, topEndsAtBreak: false, stateAt: at};
-  var walk = {words: wordArray(view), top: top, topsize: topsize, dv: dv, dvsize: dvsize, records: records,
-    budget: budget, topSeen: false, dvSeen: dvsize === 0};
+    inUseBytes: 0, overheadBytes: 0, segments: segs.length, topEndsAtBreak: false, stateAt: at, how: 'chunks'};
+  var walk = {words: wordArray(view), at: at, top: top, topsize: topsize, dv: dv, dvsize: dvsize, records: records,
+    budget: budget, topSeen: false, dvSeen: dvsize === 0,
+    smallmap: word(at + DL_SMALLMAP * 4), treemap: word(at + DL_TREEMAP * 4)};
+  if (segs.length === 1 && how !== 'chunks') {
+    out.how = 'bins';
+    var whyNot = walkDlmallocBins(walk, segs[0].base, segs[0].end, out);
+    if (whyNot) return fail('dlmalloc: ' + whyNot);
+    out.topEndsAtBreak = segs[0].end === breakNow;
+    return out;
+  }
+  out.inUseBlocks = 0;
   segs.sort(function (a, b) { return a.base - b.base; });
   for (var i = 0; i < segs.length; i++) {
     var why = walkDlmallocSegment(walk, segs[i].base, segs[i].end, out);
@@ -296,6 +317,110 @@ function walkDlmallocSegment(walk, base, end, out) {
   out.inUseBytes += inUseBytes;
   out.inUseBlocks += inUseBlocks;
   return null;
+}
+
+// The free chunks as dlmalloc's bins hold them, not every chunk: what it
+// costs is the free chunks' number, not the live blocks' (the walk of
+// every chunk of 5M live blocks took 31-97 ms of the page's task at
+// Ctrl+Shift+H). For a heap of one segment: its in-use bytes are then
+// what the segment holds less the free chunks, the top and the overhead
+// (with more segments, walkDlmallocSegment's walk of every chunk).
+// Every free chunk but the designated victim (dv) and top is in a bin
+// (dlmalloc.c insert_chunk): small bin i holds the chunks of i * 8 bytes
+// in a ring through fd/bk that starts at the bin's header in the state;
+// tree bin i, chunks of 256 bytes and more in its size range, in a trie
+// whose nodes each head a ring of chunks of the node's size. Each chunk is
+// checked as the walk of every chunk checks it (free, its foot, the next
+// chunk's PINUSE clear, between the first chunk and top), each ring's
+// links both ways, each node's parent, each bin against smallmap and
+// treemap, each chunk's size against its bin. walk: as
+// walkDlmallocSegment's, plus smallmap, treemap, at. -> null, or what did
+// not fit.
+function walkDlmallocBins(walk, base, end, out) {
+  var words = walk.words;
+  var top = walk.top;
+  var first = base + ((8 - ((base + 8) & 7)) & 7);
+  if (!(top >= first && top < end)) return 'top not in the segment';
+  // a free chunk at p: its size, or -1 (why in walk.why)
+  var freeChunk = function (p) {
+    if (--walk.budget < 0) return fail1('too many free chunks (a ring that does not close?)');
+    if ((p & 7) || p < first || p + DL_MIN_CHUNK > top) return fail1('free chunk at ' + p + ' outside [first chunk, top)');
+    var head = words[(p + 4) >>> 2];
+    var size = head - (head & 7);
+    if ((head & 3) !== 1 || size < DL_MIN_CHUNK || p + size > top) return fail1('free chunk at ' + p + ' has head ' + head);
+    if (words[(p + size) >>> 2] !== size || (words[(p + size + 4) >>> 2] & 1)) return fail1('free chunk at ' + p + ' has no matching foot');
+    out.freeBytes += size;
+    out.freeBlocks++;
+    if (size > out.largestFreeBytes) out.largestFreeBytes = size;
+    return size;
+  };
+  var why = null;
+  function fail1(text) { why = text; return -1; }
+  // the small bins: bin i's header is a chunk at word DL_SMALLBINS + 2i of
+  // the state, whose fd and bk are the ring's first and last
+  for (var i = 0; i < DL_NBINS; i++) {
+    var bin = walk.at + (DL_SMALLBINS + 2 * i) * 4;
+    var prev = bin;
+    for (var p = words[(bin + 8) >>> 2]; p !== bin; p = words[(p + 8) >>> 2]) {
+      var size = freeChunk(p);
+      if (size < 0) return why;
+      if (size !== i * 8) return 'chunk of ' + size + ' bytes in small bin ' + i;
+      if (words[(p + 12) >>> 2] !== prev) return 'small bin ' + i + ': broken ring at ' + p;
+      prev = p;
+    }
+    if (words[(bin + 12) >>> 2] !== prev) return 'small bin ' + i + ': broken ring at its header';
+    if (((walk.smallmap >>> i) & 1) !== (prev !== bin ? 1 : 0)) return 'smallmap disagrees with small bin ' + i;
+  }
+  // the tree bins: nodes (child[0] at 16, child[1] at 20, parent at 24)
+  for (var t = 0; t < DL_NBINS; t++) {
+    var slot = walk.at + (DL_TREEBINS + t) * 4;
+    var root = words[slot >>> 2];
+    if (((walk.treemap >>> t) & 1) !== (root !== 0 ? 1 : 0)) return 'treemap disagrees with tree bin ' + t;
+    var nodes = root ? [root, slot] : [];
+    while (nodes.length) {
+      var parent = nodes.pop();
+      var node = nodes.pop();
+      var nodeSize = freeChunk(node);
+      if (nodeSize < 0) return why;
+      if (treeIndex(nodeSize) !== t) return 'chunk of ' + nodeSize + ' bytes in tree bin ' + t;
+      if (words[(node + 24) >>> 2] !== parent) return 'tree bin ' + t + ': node at ' + node + ' has another parent';
+      var last = node;
+      for (var u = words[(node + 8) >>> 2]; u !== node; u = words[(u + 8) >>> 2]) {
+        if (freeChunk(u) !== nodeSize) return why || 'tree bin ' + t + ': chunks of two sizes in one ring at ' + u;
+        if (words[(u + 12) >>> 2] !== last || words[(u + 24) >>> 2] !== 0) return 'tree bin ' + t + ': broken ring at ' + u;
+        last = u;
+      }
+      if (words[(node + 12) >>> 2] !== last) return 'tree bin ' + t + ': broken ring at ' + node;
+      for (var c = 16; c <= 20; c += 4) {
+        var child = words[(node + c) >>> 2];
+        if (child) nodes.push(child, node);
+      }
+    }
+  }
+  if (walk.dvsize) {
+    if (freeChunk(walk.dv) !== walk.dvsize) return why || 'dv size disagrees';
+  }
+  var topsize = walk.topsize;
+  if (top + topsize + DL_TOP_FOOT !== end) return 'top (' + topsize + ' bytes) does not end ' + DL_TOP_FOOT + ' bytes before its segment';
+  var th = words[(top + 4) >>> 2];
+  if (th - (th & 7) !== topsize || !(th & 1)) return 'top head disagrees with topsize';
+  if (words[(top + topsize + 4) >>> 2] !== DL_TOP_FOOT) return 'no top foot after top';
+  out.overheadBytes += first - base + DL_TOP_FOOT;
+  out.inUseBytes = end - base - out.overheadBytes - out.freeBytes - topsize;
+  if (out.inUseBytes < 0) return 'the free chunks hold more than the segment';
+  walk.topSeen = true;
+  walk.dvSeen = true;
+  return null;
+}
+
+// dlmalloc.c compute_tree_index: the tree bin of a chunk of `size` bytes
+// (256 and more): two bins per power of two.
+function treeIndex(size) {
+  var x = size >>> 8;
+  if (x === 0) return 0;
+  if (x > 0xFFFF) return DL_NBINS - 1;
+  var k = 31 - Math.clz32(x);
+  return (k << 1) + ((size >>> (k + 7)) & 1);
 }
 
 // A root region at r: a used region (size at both ends) whose words 1 and
@@ -416,18 +541,21 @@ function walkEmmalloc(view, heapBase, breakNow, dataRange) {
 // The allocator's heap as it stands in `view` (a DataView over the whole
 // wasm memory): {allocator, freeBytes, freeBlocks, largestFreeBytes,
 // topFreeBytes, inUseBytes, inUseBlocks, overheadBytes, segments,
-// topEndsAtBreak} (and dlmalloc's stateAt), or {error} saying what did not
-// fit. `allocator`: 'dlmalloc' or 'emmalloc'; heapBase: __heap_base;
-// breakNow: the sbrk break; dataRange: [start, end) of the static data
-// (where `_gm_` and `listOfAllRegions` live); dlmallocStateAt: the
-// malloc_state's address, or findDlmallocState's [start, end), when known.
-function walkAllocator(view, allocator, heapBase, breakNow, dataRange, dlmallocStateAt) {
+// topEndsAtBreak} (and dlmalloc's stateAt and `how`), or {error} saying
+// what did not fit. `allocator`: 'dlmalloc' or 'emmalloc'; heapBase:
+// __heap_base; breakNow: the sbrk break; dataRange: [start, end) of the
+// static data (where `_gm_` and `listOfAllRegions` live); dlmallocStateAt:
+// the malloc_state's address, or findDlmallocState's [start, end), when
+// known. how (dlmalloc): 'chunks' walks every chunk; else a heap of one
+// segment is read through its free bins (how: 'bins'), which does not
+// count the blocks in use (no inUseBlocks).
+function walkAllocator(view, allocator, heapBase, breakNow, dataRange, dlmallocStateAt, how) {
   try {
     if (!view || typeof view.getUint32 !== 'function') return fail('no memory to read');
     if (!isAddr(heapBase) || !isAddr(breakNow) || heapBase > breakNow || breakNow > view.byteLength) {
       return fail('heap base ' + heapBase + ' and break ' + breakNow + ' do not fit the memory (' + view.byteLength + ' bytes)');
     }
-    if (allocator === 'dlmalloc') return walkDlmalloc(view, heapBase, breakNow, dataRange, dlmallocStateAt);
+    if (allocator === 'dlmalloc') return walkDlmalloc(view, heapBase, breakNow, dataRange, dlmallocStateAt, how);
     if (allocator === 'emmalloc') return walkEmmalloc(view, heapBase, breakNow, dataRange);
     return fail('allocator ' + allocator + ' is not walked (only dlmalloc and emmalloc)');
   } catch (e) {

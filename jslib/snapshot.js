@@ -182,7 +182,9 @@ function finishFrames(snapshot, stackTable) {
 }
 
 // The allocator's heap walked now (jslib/allocator_walk.js): its free
-// blocks, the largest, the free span at the top, its blocks in use; or
+// blocks, the largest, the free span at the top, its blocks in use (for
+// dlmalloc read through its free bins: what they cost is the free chunks'
+// number, not the live blocks', in the step a page runs at once); or
 // {error} saying why not; or null for an allocator that is not walked
 // (mimalloc, a custom one). Not while another thread may be inside malloc
 // (info.threadsRunning): a heap read half way through a change could pass
@@ -193,8 +195,10 @@ function allocatorHeapNow(view, statePtr, summary, info) {
   if (info.threadsRunning) return {error: 'not walked: other threads may be allocating'};
   var walk = allocatorWalk.walkAllocator(view, allocator, summary.heapBase, summary.breakNow, layout.readDataRange(view, statePtr));
   if (walk.error) return {error: walk.error};
-  return {freeBytes: walk.freeBytes, freeBlocks: walk.freeBlocks, largestFreeBytes: walk.largestFreeBytes,
-    topFreeBytes: walk.topFreeBytes, inUseBytes: walk.inUseBytes, inUseBlocks: walk.inUseBlocks};
+  var heap = {freeBytes: walk.freeBytes, freeBlocks: walk.freeBlocks, largestFreeBytes: walk.largestFreeBytes,
+    topFreeBytes: walk.topFreeBytes, inUseBytes: walk.inUseBytes};
+  if (walk.inUseBlocks !== undefined) heap.inUseBlocks = walk.inUseBlocks; // not where read through dlmalloc's bins
+  return heap;
 }
 
 // Global counters only: cheap at any heap size (getSnapshotJson uses it).

@@ -171,7 +171,7 @@ function snapshotTaker(host, parts) {
       var area = state ? layout.copyArea(new DataView(host.buffer()), state, !!(options && options.heap)) : null;
       return steps.runInSlices((function* () {
         if (area) yield* area.touchSteps();
-        yield steps.FRESH_TASK; // the read and the walk, at once, start a task
+        yield steps.FRESH_TASK; // the read and the walk, at once: a task of their own, unless the touch was quick
         return yield* taker.snapshotSteps(area, options);
       })(), parts.sliceMs, parts.nextTask);
     },

@@ -15,11 +15,14 @@
 var STEP_ITEMS = 500;
 
 // What a generator of steps yields before a step that must run whole and
-// is long (reading the runtime's tables and walking the allocator's heap
-// at once, 40-70 ms at 5M blocks): runInSlices starts it in a task of its
-// own, not at the end of a slice that has already run its sliceMs. Other
-// drivers take it as any step.
+// is long (reading the runtime's tables and the allocator's free blocks at
+// once): runInSlices starts it in a task of its
+// own, not at the end of a slice that has already run for FRESH_TASK_MS
+// or more. A slice just begun runs it (a small heap is then read in the
+// task that asked, at the moment of the call). Other drivers take it as
+// any step.
 var FRESH_TASK = {freshTask: true};
+var FRESH_TASK_MS = 4;
 
 // Runs a generator of steps to its end; returns what it returns.
 function runSteps(steps) {
@@ -51,7 +54,8 @@ function runInSlices(steps, sliceMs, nextTask) {
         for (;;) {
           var next = steps.next();
           if (next.done) return resolve(next.value);
-          if (Date.now() - start > sliceMs || next.value === FRESH_TASK) return nextTask(slice);
+          var ran = Date.now() - start;
+          if (ran > sliceMs || (next.value === FRESH_TASK && ran >= FRESH_TASK_MS)) return nextTask(slice);
         }
       } catch (e) {
         reject(e);
@@ -61,4 +65,4 @@ function runInSlices(steps, sliceMs, nextTask) {
   });
 }
 
-module.exports = {STEP_ITEMS: STEP_ITEMS, FRESH_TASK: FRESH_TASK, runSteps: runSteps, runInSlices: runInSlices, stepsAsPauses: stepsAsPauses};
+module.exports = {STEP_ITEMS: STEP_ITEMS, FRESH_TASK: FRESH_TASK, FRESH_TASK_MS: FRESH_TASK_MS, runSteps: runSteps, runInSlices: runInSlices, stepsAsPauses: stepsAsPauses};

@@ -33,6 +33,60 @@ function putChunks(m, at, chunks, prevInUse = true) {
   return {at, prevInUse};
 }
 
+// dlmalloc's bins as init_bins and insert_chunk leave them: every small
+// bin's header pointing at itself when empty, each free chunk but dv in
+// its bin (small: a ring from the header; large: a trie of rings, a node's
+// children in child[0]/child[1], parent at 24), smallmap and treemap.
+const SMALLBINS = 10;
+const TREEBINS = 76;
+
+function treeIndex(size) {
+  const x = size >>> 8;
+  if (x === 0) return 0;
+  if (x > 0xFFFF) return 31;
+  const k = 31 - Math.clz32(x);
+  return (k << 1) + ((size >>> (k + 7)) & 1);
+}
+
+function linkBins(m, state, free) {
+  const header = (i) => state + (SMALLBINS + 2 * i) * 4;
+  for (let i = 0; i < 32; i++) { m.put(header(i) + 8, header(i)); m.put(header(i) + 12, header(i)); }
+  let smallmap = 0;
+  let treemap = 0;
+  const nodes = {}; // tree bin -> [node addresses, in the order attached]
+  for (const {at, size} of free) {
+    if (size < 256) {
+      const h = header(size >>> 3);
+      const last = m.get(h + 12);
+      m.put(last + 8, at); m.put(at + 12, last); m.put(at + 8, h); m.put(h + 12, at);
+      smallmap |= 1 << (size >>> 3);
+      continue;
+    }
+    const t = treeIndex(size);
+    const slot = state + (TREEBINS + t) * 4;
+    const list = nodes[t] || (nodes[t] = []);
+    const same = list.find((n) => (m.get(n + 4) & ~7) === size);
+    if (same) { // into the ring of the node of its size
+      const next = m.get(same + 8);
+      m.put(at + 8, next); m.put(at + 12, same); m.put(next + 12, at); m.put(same + 8, at); m.put(at + 24, 0);
+      continue;
+    }
+    m.put(at + 8, at); m.put(at + 12, at); m.put(at + 16, 0); m.put(at + 20, 0);
+    if (!list.length) {
+      m.put(slot, at);
+      m.put(at + 24, slot);
+      treemap = (treemap | (1 << t)) >>> 0;
+    } else { // the first node with a free child slot
+      const parent = list.find((n) => !m.get(n + 16) || !m.get(n + 20));
+      m.put(parent + (m.get(parent + 16) ? 20 : 16), at);
+      m.put(at + 24, parent);
+    }
+    list.push(at);
+  }
+  m.put(state, smallmap);
+  m.put(state + 4, treemap);
+}
+
 // One segment [heapBase, heapBase + segSize): chunks, then top up to
 // TOP_FOOT_SIZE (40) before the end, whose head reads 40 (init_top).
 function dlHeap({lock = 'none', heapBase = 4096, segSize = 8192, chunks, dv = -1, foreignAbove = 0}) {
@@ -61,6 +115,7 @@ function dlHeap({lock = 'none', heapBase = 4096, segSize = 8192, chunks, dv = -1
     [0, 42, 1, 0, 0, 0].forEach((v, i) => w(112 + i, v));
   }
   if (lock === 'spin') w(112, 1);
+  linkBins(m, STATE, chunks.map((c, i) => ({at: starts[i], size: c.size, free: c.free && i !== dv})).filter((c) => c.free));
   const seg = SEG_WORD[lock];
   w(seg, heapBase);
   w(seg + 1, segSize);
@@ -79,13 +134,17 @@ test('dlmalloc: one segment, chunks in use and free, the top chunk; found with e
   for (const lock of ['none', 'spin', 'pthread']) {
     const h = dlHeap({lock, chunks: CHUNKS, dv: 4});
     assert.deepEqual(findDlmallocState(h.view, DATA, h.heapBase, h.breakNow), [STATE, STATE + (SEG_WORD[lock] + 6) * 4], lock);
-    const r = walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, DATA);
+    const r = walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, DATA, null, 'chunks');
     assert.equal(r.error, undefined, lock);
     assert.equal(r.allocator, 'dlmalloc');
+    assert.equal(r.how, 'chunks');
     assert.equal(r.freeBytes, 48 + 64);
     assert.equal(r.freeBlocks, 2);
     assert.equal(r.inUseBytes, 32 + 24 + 16 + 40);
     assert.equal(r.inUseBlocks, 4);
+    // read through the free bins: the same, but for the blocks in use, not counted
+    const {inUseBlocks, ...bins} = r;
+    assert.deepEqual(walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, DATA), {...bins, how: 'bins'}, lock);
     assert.equal(r.topFreeBytes, h.topsize);
     assert.equal(r.largestFreeBytes, h.topsize);
     assert.equal(r.segments, 1);
@@ -93,12 +152,60 @@ test('dlmalloc: one segment, chunks in use and free, the top chunk; found with e
     assert.equal(r.stateAt, STATE);
     assert.equal(sums(r), 8192, 'in use + free + top + TOP_FOOT_SIZE = the segment');
     // the state's address given, as a number or as findDlmallocState's range
-    assert.deepEqual(walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, DATA, STATE), r);
-    assert.deepEqual(walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, null, [STATE, STATE + 472]), r);
+    assert.deepEqual(walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, DATA, STATE, 'chunks'), r);
+    assert.deepEqual(walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, null, [STATE, STATE + 472], 'chunks'), r);
     // a view that starts off a word boundary is read through a copy of its words
     const shifted = new Uint8Array(h.view.byteLength + 2);
     shifted.set(new Uint8Array(h.view.buffer), 2);
-    assert.deepEqual(walkAllocator(new DataView(shifted.buffer, 2), 'dlmalloc', h.heapBase, h.breakNow, DATA), r, lock);
+    assert.deepEqual(walkAllocator(new DataView(shifted.buffer, 2), 'dlmalloc', h.heapBase, h.breakNow, DATA, null, 'chunks'), r, lock);
+  }
+});
+
+// Free chunks in every kind of bin: small bins, a tree bin whose node has
+// a ring of two chunks of its size and a child, another tree bin, and dv.
+const BINNED = [
+  {size: 32}, {size: 48, free: true}, {size: 24}, {size: 304, free: true}, {size: 16}, {size: 304, free: true},
+  {size: 40}, {size: 352, free: true}, {size: 32}, {size: 512, free: true}, {size: 24}, {size: 64, free: true}, {size: 16},
+];
+
+test('dlmalloc: read through its free bins, a heap gives what the walk of every chunk gives', () => {
+  const h = dlHeap({chunks: BINNED, dv: 11});
+  const chunks = walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, DATA, null, 'chunks');
+  assert.equal(chunks.error, undefined);
+  const bins = walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, DATA);
+  assert.equal(bins.how, 'bins');
+  assert.equal(bins.freeBlocks, 6);
+  assert.equal(bins.freeBytes, 48 + 304 + 304 + 352 + 512 + 64);
+  assert.equal(bins.largestFreeBytes, Math.max(512, h.topsize));
+  const {inUseBlocks, how, ...same} = chunks;
+  assert.deepEqual({...bins, how: undefined}, {...same, how: undefined});
+  assert.equal(sums(bins), 8192);
+});
+
+test('dlmalloc: free bins that do not hold together give {error}', () => {
+  const at = (i) => dlHeap({chunks: BINNED, dv: 11}).starts[i];
+  const treeSlot = (t) => STATE + (76 + t) * 4;
+  const cases = {
+    'a ring\'s back link wrong': [/broken ring/, (h) => h.m.put(h.starts[5] + 12, h.starts[1])],
+    'smallmap without the bin of 48': [/smallmap/, (h) => h.m.put(STATE, 0)],
+    'treemap without its bins': [/treemap/, (h) => h.m.put(STATE + 4, 0)],
+    'a tree in the bin of another size': [/512 bytes in tree bin 3/, (h) => {
+      h.m.put(treeSlot(3), h.m.get(treeSlot(2)));
+      h.m.put(STATE + 4, h.m.get(STATE + 4) | 8);
+    }],
+    'a child whose parent is another': [/another parent/, (h) => h.m.put(h.starts[7] + 24, h.starts[9])],
+    'a free chunk\'s foot wrong': [/no matching foot/, (h) => h.m.put(h.starts[3] + 304, 8)],
+    'a binned chunk in use': [/has head/, (h) => h.m.put(h.starts[1] + 4, 48 | 3)],
+    'dv in use': [/has head/, (h) => h.m.put(h.starts[11] + 4, 64 | 3)],
+    'a ring that does not come back': [/broken ring|too many/, (h) => h.m.put(h.starts[5] + 8, h.starts[5])],
+    'top foot missing': [/top foot/, (h) => h.m.put(h.top + h.topsize + 4, 0)],
+  };
+  assert.equal(at(3) + 304 + 16, at(5), 'the layout the cases spoil');
+  for (const [name, [reason, spoil]] of Object.entries(cases)) {
+    const h = dlHeap({chunks: BINNED, dv: 11});
+    spoil(h);
+    const r = walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, DATA, STATE);
+    assert.match(r.error || '', reason, name);
   }
 });
 
@@ -188,7 +295,7 @@ test('dlmalloc: inconsistent heaps give {error}', () => {
   for (const [name, [reason, spoil]] of Object.entries(cases)) {
     const h = dlHeap({chunks: CHUNKS, dv: 4});
     spoil(h);
-    const r = walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, DATA, STATE);
+    const r = walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, DATA, STATE, 'chunks');
     assert.match(r.error, reason, name);
   }
   // a segment list that loops back on itself

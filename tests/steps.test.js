@@ -4,7 +4,7 @@
 
 const {test} = require('node:test');
 const assert = require('node:assert/strict');
-const {runSteps, stepsAsPauses, runInSlices, FRESH_TASK} = require('../model/steps');
+const {runSteps, stepsAsPauses, runInSlices, FRESH_TASK, FRESH_TASK_MS} = require('../model/steps');
 
 function* count(n, log) {
   for (let i = 0; i < n; i++) {
@@ -48,12 +48,14 @@ test('runInSlices stops when a slice has run sliceMs, goes on in the next task, 
   assert.ok(tasks >= 3 && tasks < 20, `${tasks} tasks for 20 steps of 2 ms in 5 ms slices`);
 });
 
-test('runInSlices starts the step after FRESH_TASK in a task of its own; runSteps takes it as a step', async () => {
+test('runInSlices starts the step after FRESH_TASK in a task of its own once the slice has run a while', async () => {
   const log = [];
   const queue = [];
   const nextTask = (fn) => { log.push('task'); queue.push(fn); };
-  function* work() {
+  function* work(busyMs) {
     log.push('quick');
+    const until = Date.now() + busyMs;
+    while (Date.now() < until) { /* work */ }
     yield;
     log.push('quick');
     yield FRESH_TASK;
@@ -61,12 +63,19 @@ test('runInSlices starts the step after FRESH_TASK in a task of its own; runStep
     yield;
     return 'read';
   }
-  const done = runInSlices(work(), 1000, nextTask);
+  // the slice has run FRESH_TASK_MS and more: the long step waits for a task of its own
+  let done = runInSlices(work(FRESH_TASK_MS + 2), 1000, nextTask);
   while (queue.length) queue.shift()();
   assert.equal(await done, 'read');
   assert.deepEqual(log, ['quick', 'quick', 'task', 'long, at once']);
+  // a slice just begun runs it at once, in the task that asked
   log.length = 0;
-  assert.equal(runSteps(work()), 'read');
+  done = runInSlices(work(0), 1000, nextTask);
+  assert.deepEqual(log, ['quick', 'quick', 'long, at once']);
+  assert.equal(await done, 'read');
+  // runSteps takes it as a step
+  log.length = 0;
+  assert.equal(runSteps(work(0)), 'read');
   assert.deepEqual(log, ['quick', 'quick', 'long, at once']);
 });
 

@@ -68,6 +68,14 @@ $(TEST_BUILD)/memory_growth.threads.js: tests/runtime/memory_growth.c $(B)/emhea
 	$(EMCC) $(TEST_CFLAGS) -pthread -DGROW_ON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -Wno-pthreads-mem-growth -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1 -o $@
 
+# A heap of free chunks of many sizes between blocks in use
+# (tests/runtime/free_bins.c), with both allocators.
+FREE_BINS_PROGRAMS := $(foreach v,dlmalloc emmalloc,$(TEST_BUILD)/free_bins.$(v).js)
+TEST_PROGRAMS += $(FREE_BINS_PROGRAMS)
+$(FREE_BINS_PROGRAMS): $(TEST_BUILD)/free_bins.%.js: tests/runtime/free_bins.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -sMALLOC=$* -o $@
+
 # Marks and rounds: both allocators, a pthread per round, serials numbered
 # again in the middle of the run.
 MARKS_PROGRAMS := $(foreach v,dlmalloc emmalloc threads wrap,$(TEST_BUILD)/marks_rounds.$(v).js)
