@@ -57,10 +57,16 @@ function groupKey(frame) {
   return frame.line !== undefined ? frame.name + ' ' + frame.file + lineText(frame) : frame.name;
 }
 
+// -> by, if it is one of GROUPINGS; else throws saying which there are.
+function checkGrouping(by) {
+  if (GROUPINGS.indexOf(by) < 0) throw new Error('unknown grouping "' + by + '": use ' + GROUPINGS.join(', '));
+  return by;
+}
+
 // -> a generator of steps returning the snapshot grouped `by` (one of
 // GROUPINGS; 'site': the snapshot itself).
 function* groupSnapshotSteps(snapshot, by) {
-  if (GROUPINGS.indexOf(by) < 0) throw new Error('unknown grouping "' + by + '": use ' + GROUPINGS.join(', '));
+  checkGrouping(by);
   if (by === 'site') {
     var own = perSiteSeries(snapshot.siteTimeline);
     return own === snapshot.siteTimeline ? snapshot : Object.assign({}, snapshot, {siteTimeline: own});
@@ -102,5 +108,5 @@ function groupSnapshot(snapshot, by) {
   return runSteps(groupSnapshotSteps(snapshot, by));
 }
 
-module.exports = {GROUPINGS: GROUPINGS, DEFAULT_GROUPING: DEFAULT_GROUPING, groupSnapshot: groupSnapshot,
+module.exports = {GROUPINGS: GROUPINGS, DEFAULT_GROUPING: DEFAULT_GROUPING, checkGrouping: checkGrouping, groupSnapshot: groupSnapshot,
   groupSnapshotSteps: groupSnapshotSteps};

@@ -26,10 +26,8 @@ function view(snapshot, options) {
 // JS is minified), checked.
 function viewOptions(o) {
   o = o || {};
-  var out = {by: o['by'] || grouping.DEFAULT_GROUPING};
-  if (grouping.GROUPINGS.indexOf(out.by) < 0) {
-    throw new Error('unknown grouping "' + out.by + '": use ' + grouping.GROUPINGS.join(', '));
-  }
+  // checked now, before a page takes the snapshot the view is of
+  var out = {by: grouping.checkGrouping(o['by'] || grouping.DEFAULT_GROUPING)};
   ['focus', 'ignore', 'hide'].forEach(function (k) {
     if (o[k] !== undefined && o[k] !== null) out[k] = o[k] instanceof RegExp ? o[k].source : String(o[k]);
   });

@@ -56,13 +56,16 @@ $(TEST_BUILD)/out_of_memory.plain.js: tests/runtime/out_of_memory.c
 	$(EMCC) $(TEST_CFLAGS) $< -o $@
 
 # The memory grows (tests/runtime/memory_growth.c): with both allocators in
-# the default mode, and with the growths on a pthread.
-MEMORY_GROWTH_PROGRAMS := $(foreach v,dlmalloc emmalloc threads,$(TEST_BUILD)/memory_growth.$(v).js)
+# the default mode, with the growths on a pthread, and from two call sites.
+MEMORY_GROWTH_PROGRAMS := $(foreach v,dlmalloc emmalloc threads twosites,$(TEST_BUILD)/memory_growth.$(v).js)
 TEST_PROGRAMS += $(MEMORY_GROWTH_PROGRAMS)
 $(TEST_BUILD)/memory_growth.dlmalloc.js $(TEST_BUILD)/memory_growth.emmalloc.js: $(TEST_BUILD)/memory_growth.%.js: \
     tests/runtime/memory_growth.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -sMALLOC=$* -o $@
+$(TEST_BUILD)/memory_growth.twosites.js: tests/runtime/memory_growth.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -DTWO_CALL_SITES $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -o $@
 $(TEST_BUILD)/memory_growth.threads.js: tests/runtime/memory_growth.c $(B)/emheap-mt.o $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -pthread -DGROW_ON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \

@@ -127,6 +127,31 @@ for (const variant of ['dlmalloc', 'emmalloc', 'threads']) {
   });
 }
 
+// grow_cache allocating from two call sites in turn: the runtime ranks two
+// sites of one function at each growth, and the log shows them as one row
+// (grouped by function, as every view is), its bytes their sum, said as
+// "at least" (the function may have call sites outside the runtime's top).
+test('two call sites in grow_cache: the growth log shows one grow_cache row, "at least" their sum', (t) => {
+  const {run, snapshot} = runIn(t, 'twosites', {EMHEAP_GROWTH: 'log'});
+  const growers = snapshot.sites.filter((s) => /^grow_cache/.test(s.key));
+  assert.equal(growers.length, 2, snapshot.sites.map((s) => s.key).join(', '));
+  assert.equal(growers[0].liveBytes + growers[1].liveBytes, 12 * REQUEST);
+  const ids = new Set(growers.map((s) => s.id));
+  const events = snapshot.heapGrowth;
+  const logged = loggedGrowths(run.stderr);
+  assert.equal(logged.length, events.length, run.stderr);
+  let merged = 0;
+  logged.forEach(([, second], i) => {
+    const rows = events[i].top.filter((r) => ids.has(r.siteId));
+    const sum = rows.reduce((a, r) => a + r.liveBytes, 0);
+    assert.equal(second.split('grow_cache').length - 1, 1, second);
+    const bytes = rows.length > 1 ? `at least ${(sum / MIB).toFixed(2)} MiB` : `${(sum / MIB).toFixed(2)} MiB`;
+    assert.equal(second, `  the most live then: ${bytes} grow_cache < main; 2.00 MiB load_assets < main`);
+    if (rows.length > 1) merged++;
+  });
+  assert.ok(merged >= 2, `${merged} growths ranked both call sites`);
+});
+
 // The allocator's heap as emheap walked it (jslib/allocator_walk.js) is
 // what the allocator's own mallinfo() says at the same moment: dlmalloc
 // counts the top chunk among its free blocks with its 40-byte foot;

@@ -4,7 +4,8 @@
 ** keeps 3 MiB a call until the memory has grown past 16 MiB several times.
 ** Built with memory growth (-sALLOW_MEMORY_GROWTH) and both allocators;
 ** with -DGROW_ON_THREAD -pthread, grow_cache runs on a pthread (the growths
-** happen on a worker). Prints the snapshot at the end (SNAPSHOT {...}),
+** happen on a worker); with -DTWO_CALL_SITES, grow_cache allocates from
+** two call sites in turn (one function, two sites). Prints the snapshot at the end (SNAPSHOT {...}),
 ** and what the allocator's own mallinfo() says of its heap at the same
 ** moment (MALLINFO {...}), against which the test checks emheap's walk of
 ** that heap (jslib/allocator_walk.js).
@@ -35,7 +36,12 @@ static void *load_assets(int i) {
 }
 
 static void *grow_cache(int i) {
+#ifdef TWO_CALL_SITES
+  /* two call sites, one function: every other block from each */
+  char *p = (i & 1) ? calloc(1, (3 << 20) + (tag & 1)) : malloc((3 << 20) + (tag & 1));
+#else
   char *p = malloc((3 << 20) + (tag & 1));
+#endif
   if (p) memset(p, i, 64);
   return p;
 }
