@@ -31,6 +31,7 @@ var v8 = require('./v8_stack');
 var layout = require('./layout'); // a worker stack's function words: FRAME_TRUNCATED, FRAME_JS
 var stackText = require('./stack_text');
 var IntHash = require('./int_hash').IntHash;
+var grown = require('./typed_arrays').grown;
 var siteKey = require('../model/names').siteKey;
 var ShardedMap = require('../model/sharded_map').ShardedMap;
 
@@ -386,12 +387,6 @@ StackTable.prototype.newNode = function (parent, raw) {
   this.nodeFrame[id] = raw;
   return id;
 };
-
-function grown(array) {
-  var bigger = new Int32Array(array.length * 2);
-  bigger.set(array);
-  return bigger;
-}
 
 // A V8 call site as the text parser sees it: String(site) is the part of a
 // stack line after "at ".
