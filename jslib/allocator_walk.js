@@ -268,12 +268,9 @@ function walkDlmallocSegment(walk, base, end, out) {
   for (;;) {
     if (--budget < 0) return 'too many chunks';
     if (q === top) {
-      // the top chunk, then TOP_FOOT_SIZE to the segment's end (init_top)
-      var topsize = walk.topsize;
-      if (!holdsTop || top + topsize + DL_TOP_FOOT !== end) return 'top (' + topsize + ' bytes) does not end ' + DL_TOP_FOOT + ' bytes before its segment';
-      var th = words[(top + 4) >>> 2];
-      if (th - (th & 7) !== topsize || !(th & 1)) return 'top head disagrees with topsize';
-      if (words[(top + topsize + 4) >>> 2] !== DL_TOP_FOOT) return 'no top foot after top';
+      // (q is always in [base, end): here the segment holds top)
+      var topWrong = checkTop(walk, end);
+      if (topWrong) return topWrong;
       out.overheadBytes += DL_TOP_FOOT;
       walk.topSeen = true;
       break;
@@ -341,7 +338,7 @@ function walkDlmallocBins(walk, base, end, out) {
   var top = walk.top;
   var first = base + ((8 - ((base + 8) & 7)) & 7);
   if (!(top >= first && top < end)) return 'top not in the segment';
-  // a free chunk at p: its size, or -1 (why in walk.why)
+  // a free chunk at p, counted: its size, or -1 (and `why` says what)
   var freeChunk = function (p) {
     if (--walk.budget < 0) return fail1('too many free chunks (a ring that does not close?)');
     if ((p & 7) || p < first || p + DL_MIN_CHUNK > top) return fail1('free chunk at ' + p + ' outside [first chunk, top)');
@@ -400,16 +397,23 @@ function walkDlmallocBins(walk, base, end, out) {
   if (walk.dvsize) {
     if (freeChunk(walk.dv) !== walk.dvsize) return why || 'dv size disagrees';
   }
+  var topWrong = checkTop(walk, end);
+  if (topWrong) return topWrong;
+  out.overheadBytes += first - base + DL_TOP_FOOT;
+  out.inUseBytes = end - base - out.overheadBytes - out.freeBytes - walk.topsize;
+  if (out.inUseBytes < 0) return 'the free chunks hold more than the segment';
+  return null;
+}
+
+// The top chunk, then TOP_FOOT_SIZE to the end of its segment (init_top):
+// -> null, or what did not fit. walk: as walkDlmallocSegment's.
+function checkTop(walk, end) {
+  var top = walk.top;
   var topsize = walk.topsize;
   if (top + topsize + DL_TOP_FOOT !== end) return 'top (' + topsize + ' bytes) does not end ' + DL_TOP_FOOT + ' bytes before its segment';
-  var th = words[(top + 4) >>> 2];
+  var th = walk.words[(top + 4) >>> 2];
   if (th - (th & 7) !== topsize || !(th & 1)) return 'top head disagrees with topsize';
-  if (words[(top + topsize + 4) >>> 2] !== DL_TOP_FOOT) return 'no top foot after top';
-  out.overheadBytes += first - base + DL_TOP_FOOT;
-  out.inUseBytes = end - base - out.overheadBytes - out.freeBytes - topsize;
-  if (out.inUseBytes < 0) return 'the free chunks hold more than the segment';
-  walk.topSeen = true;
-  walk.dvSeen = true;
+  if (walk.words[(top + topsize + 4) >>> 2] !== DL_TOP_FOOT) return 'no top foot after top';
   return null;
 }
 
@@ -492,7 +496,7 @@ function walkEmmalloc(view, heapBase, breakNow, dataRange) {
     var end = roots[i].end;
     var r = roots[i].at;
     var prevFree = false;
-    var lastSize = 0; // the region before the current one (0: none)
+    var lastSize = 0; // the size of the region before the current one
     for (;;) {
       if (--budget < 0) return fail('emmalloc: too many regions');
       // r is 4-aligned and below end (<= the break): the root was checked,
@@ -510,7 +514,7 @@ function walkEmmalloc(view, heapBase, breakNow, dataRange) {
       if (isSentinel) {
         if (free) return fail('emmalloc: block ending at ' + end + ' has no sentinel');
         out.overheadBytes += size;
-        if (!isRoot && lastSize && prevFree && end === breakNow) {
+        if (!isRoot && prevFree && end === breakNow) {
           // the free region just under the top sentinel: the top span
           out.freeBytes -= lastSize;
           out.freeBlocks--;
