@@ -1,7 +1,7 @@
 // layout.js -- reads the runtime's state out of linear memory, and writes
 // the few fields JS may set (mode, sampling interval, seed, paused).
 //
-// Mirrors runtime/state_layout.h (layout version 14); the C side pins
+// Mirrors runtime/state_layout.h (layout version 15); the C side pins
 // these offsets with static asserts, tests/e2e/runtime.test.js checks that both
 // sides read the same numbers. Never calls into wasm. In a threaded program
 // (runtime built with -pthread) every read of the tables happens under the
@@ -11,7 +11,7 @@
 
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 
-var LAYOUT_VERSION = 14;
+var LAYOUT_VERSION = 15;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
@@ -20,7 +20,8 @@ var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   heapBase: 4344, sbrkPtrAddr: 4348, blocksAtPeak: 4352, blockSerial: 4356, roots: 4360, countSlotCount: 4364,
   totalAtPeak: 4368, contextChecks: 4376, logGrowths: 4380, recordedBytes: 4384, recordedUsable: 4392,
   recordedAtPeak: 4400, usableAtPeak: 4408, estimates: 4416, estimatesAtPeak: 4448, thinnedAt: 4480,
-  unseenFrees: 4488, unseenBytes: 4496, startMs: 4504, markCount: 4512, serialRenumbers: 4516, marks: 4520};
+  unseenFrees: 4488, unseenBytes: 4496, startMs: 4504, markCount: 4512, serialRenumbers: 4516, marks: 4520,
+  ageSerial: 12712, agePointCount: 12724, agePoints: 12728};
 // The block table (runtime/block_table.c): per 4 KiB region, a table of
 // 12-byte entries, 8 bytes in: (offset / 4 | site << 10, size | slack << 27,
 // serial | sampled << 31), serial 0 = empty; huge blocks in 16-byte slots
@@ -31,7 +32,12 @@ var OFFSET_MASK = (1 << (REGION_SHIFT - ALIGN_SHIFT)) - 1;
 var ENTRY_WORDS = 3;
 var BLOCK_SITE_MASK = 0xFFFFF;
 var BLOCK_SIZE_MASK = 0x7FFFFFF;
-var SITE_SIZE = 120;
+var SITE_SIZE = 176;
+// A site's lifetime counts (emheap_site.ended_by_age, ended_by_time, temporary)
+var AGE_BUCKETS = 8;
+var TIME_BUCKETS = 4;
+var AGE_POINTS = 1024;
+var COUNT_SATURATED = 0xFFFFFFFF;
 var GROWTH_LOG = 64;
 var GROWTH_SIZE = 64;
 var GROWTH_TOP = 3;
@@ -375,6 +381,7 @@ function readRoots(view, at) {
 // and given on its own too (estimatedLiveBytes, ...AtPeak).
 function readSite(tables, s, scales) {
   var view = tables.sites;
+  var site;
   var at = s * SITE_SIZE;
   var kind = view.getUint32(at + 48, true);
   var ref = view.getUint32(at + 52, true);
@@ -399,7 +406,7 @@ function readSite(tables, s, scales) {
   var k = scales || {bytes: 1, blocks: 1, bytesAtPeak: 1, blocksAtPeak: 1};
   // (down: the sites never add up to more than the exact total)
   var scaled = function (whole, part, scale) { return whole - part + Math.floor(part * scale); };
-  return {
+  site = {
     liveBytes: scaled(liveBytes, estBytes, k.bytes),
     estimatedLiveBytes: Math.floor(estBytes * k.bytes),
     totalBytes: view.getFloat64(at + 16, true),
@@ -415,6 +422,32 @@ function readSite(tables, s, scales) {
     thread: view.getUint32(at + 60, true), // 0: the main thread
     frames: frames,
   };
+  readLifetimes(view, at, site);
+  return site;
+}
+
+// A site's lifetime counts, onto `site` when any is not 0 (a site whose
+// blocks all live carries none): endedByAge, endedByTime (arrays),
+// temporaryAllocs, and lifetimesAtLeast when a count saturated.
+function readLifetimes(view, at, site) {
+  var any = 0;
+  var saturated = false;
+  var read = function (offset) {
+    var n = view.getUint32(at + offset, true);
+    any += n;
+    if (n === COUNT_SATURATED) saturated = true;
+    return n;
+  };
+  var byAge = [];
+  for (var i = 0; i < AGE_BUCKETS; i++) byAge.push(read(120 + 4 * i));
+  var byTime = [];
+  for (var j = 0; j < TIME_BUCKETS; j++) byTime.push(read(152 + 4 * j));
+  var temporary = read(168);
+  if (!any) return;
+  site.endedByAge = byAge;
+  site.endedByTime = byTime;
+  site.temporaryAllocs = temporary;
+  if (saturated) site.lifetimesAtLeast = true;
 }
 
 // The last min(heapGrowths, GROWTH_LOG) growth events, oldest first:
@@ -483,6 +516,23 @@ function writeMark(view, statePtr, nameBytes, t) {
 
 // UTF-8 bytes -> text; a byte that is not UTF-8 reads as U+FFFD.
 // (TextDecoder refuses views of shared memory, hence the copy above.)
+// The runtime's age clock (jslib/age_clock.js): its points' count, point
+// k's serial, point k made now (block_serial then; count k + 1), and
+// bound i's serial. Under the lock.
+function readAgePointCount(view, statePtr) {
+  return view.getUint32(statePtr + STATE.agePointCount, true);
+}
+function readAgePoint(view, statePtr, k) {
+  return view.getUint32(statePtr + STATE.agePoints + (k % AGE_POINTS) * 4, true);
+}
+function writeAgePoint(view, statePtr, k) {
+  view.setUint32(statePtr + STATE.agePoints + (k % AGE_POINTS) * 4, view.getUint32(statePtr + STATE.blockSerial, true), true);
+  view.setUint32(statePtr + STATE.agePointCount, k + 1, true);
+}
+function writeAgeSerial(view, statePtr, i, serial) {
+  view.setUint32(statePtr + STATE.ageSerial + 4 * i, serial, true);
+}
+
 function utf8Text(bytes) {
   return new TextDecoder().decode(bytes);
 }
@@ -534,6 +584,8 @@ function contextChecks(view, statePtr) {
 
 module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, isRecursiveWord: isRecursiveWord,
   functionOfWord: functionOfWord,
+  readAgePointCount: readAgePointCount, readAgePoint: readAgePoint, writeAgePoint: writeAgePoint,
+  writeAgeSerial: writeAgeSerial, AGE_BUCKETS: AGE_BUCKETS, TIME_BUCKETS: TIME_BUCKETS, AGE_POINTS: AGE_POINTS,
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_WASM: STACK_WASM,
   FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,

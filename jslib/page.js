@@ -28,6 +28,7 @@ var contextsLoader = require('./contexts_loader').contextsLoader;
 var snapshotTaker = require('./snapshot_taker').snapshotTaker;
 var timeline = require('./timeline');
 var siteTimeline = require('./site_timeline');
+var createAgeClock = require('./age_clock').createAgeClock;
 var markMaker = require('./marks').markMaker;
 var ratioScales = require('../model/estimates').ratioScales;
 var installExitReport = require('./exit_report').installExitReport;
@@ -155,6 +156,8 @@ function createProfiler(host, g) {
       if (mode && mode.mode === 'off') return mode;
       if (!liveTimeline && settings.options().timeline !== false && typeof g.setInterval === 'function') {
         var sites = siteTimeline.createSiteTimeline(timeline.POINTS, clock.now, siteGroupKey(host, p.taker));
+        // lifetimes in time are counted in exact mode only (runtime/record.c)
+        var ageClock = mode && mode.mode === 'exact' ? createAgeClock() : null;
         liveTimeline = timeline.startTimeline(function (index, now, atMark) {
           var at = host.stateAddress();
           if (!at) return null;
@@ -167,12 +170,14 @@ function createProfiler(host, g) {
             if (mode && mode.mode !== 'off') {
               sites.sample(v, at, index, now, atMark, ratioScales(counters, layout.readEstimateSums(v, at)).bytes);
             }
+            if (ageClock) ageClock.tick(v, at, now);
             return counters;
           });
         }, {now: clock.now, setInterval: function (fn, ms) { return g.setInterval(fn, ms); }},
         // the runtime's start (a state whose layout checked): the origin
         // of its growths' times too
         mode && layout.readStartMs(view, state) > 0 ? layout.readStartMs(view, state) : clock.now(), sites);
+        liveTimeline.ageResolutionMs = ageClock ? function () { return ageClock.resolutionMs(clock.now()); } : null;
       }
       if (!env.node) debugInfo.load(); // node loads on first snapshot
       return mode;

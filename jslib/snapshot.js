@@ -11,6 +11,7 @@
 var layout = require('./layout');
 var TRUNCATED = require('./stack_table').TRUNCATED;
 var siteCounters = require('../model/site_counters');
+var lifetimesInfo = require('../model/lifetimes').lifetimesInfo;
 var runSteps = require('../model/steps').runSteps;
 var ratioScales = require('../model/estimates').ratioScales;
 var snapshotFile = require('../model/snapshot_file');
@@ -74,6 +75,7 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
     });
     if (marks.dropped) snapshot.marksDropped = marks.dropped;
   }
+  snapshot.lifetimes = lifetimesInfo(mode.mode, snapshot.summary, timelines ? timelines.ageResolutionMs : null);
   var heap = allocatorHeapNow(view, statePtr, snapshot.summary, info);
   if (heap) snapshot.allocatorHeap = heap;
   yield snapshot; // read: capturedAt, mode and summary are final

@@ -132,7 +132,8 @@ function snapshotTaker(host, parts) {
       var timelines = null;
       if (timeline) {
         timeline.sample(true); // the last point is the snapshot's own totals (and a pass over the sites)
-        timelines = {points: timeline.points(), siteSeries: timeline.siteSeries()};
+        timelines = {points: timeline.points(), siteSeries: timeline.siteSeries(),
+          ageResolutionMs: timeline.ageResolutionMs ? timeline.ageResolutionMs() : null};
       }
       // the heap graph first, in the same task as the tables' copy: the
       // same moment for a program without threads (one synchronous scan; a

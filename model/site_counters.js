@@ -26,6 +26,23 @@ function addSiteCounters(into, from) {
     if (into[k] !== undefined) into[k] += Math.round(from[k] || 0);
   }
   if (into.liveByMark && from.liveByMark) into.liveByMark = addLiveByMark(into.liveByMark, from.liveByMark);
+  addLifetimes(into, from);
+}
+
+// How long the blocks lived (jslib/layout.js readLifetimes: present on a
+// site some of whose blocks ended, layout 15 on): added up into new arrays,
+// for `into`'s may be shared with the snapshot it was copied from.
+var LIFETIME_ARRAYS = ['endedByAge', 'endedByTime'];
+function addLifetimes(into, from) {
+  if (!from.endedByAge) return;
+  for (var i = 0; i < LIFETIME_ARRAYS.length; i++) {
+    var k = LIFETIME_ARRAYS[i];
+    var a = into[k];
+    var b = from[k] || [];
+    into[k] = b.map(function (n, j) { return n + (a ? a[j] || 0 : 0); });
+  }
+  into.temporaryAllocs = (into.temporaryAllocs || 0) + (from.temporaryAllocs || 0);
+  if (from.lifetimesAtLeast) into.lifetimesAtLeast = true;
 }
 
 // Two sites' live bytes by mark (site.liveByMark: [after, bytes, blocks,

@@ -80,6 +80,7 @@ typedef struct emheap_taken {
   emheap_block block; /* its record, when kind is EMHEAP_TAKEN_RECORDED */
   uint32_t usable;    /* the usable bytes counted dead */
   uint32_t kind;
+  uint32_t ended;     /* what its site's lifetime counts got (record.c count_ended), or 0 */
 } emheap_taken;
 enum {
   EMHEAP_TAKEN_RECORDED,   /* its record was removed and its site charged */

@@ -10,13 +10,15 @@
 ** the same lock.
 **
 ** Serials are 31 bits (block_table.c). When the next would pass 2^31 - 1,
-** the live blocks are numbered again from 1, period by period (a period:
-** the blocks made between two kept marks), and each kept mark gets the
-** last number of the period before it: every block then still compares
-** with every mark as it did. Two passes over the recorded blocks, once per
-** 2^31 allocations recorded. A block's identity across snapshots (its
-** serial) changes there: a diff of snapshots taken on both sides of it
-** matches sites, not blocks.
+** the live blocks are numbered again: those of the last 2^30 serials move
+** down as one, keeping their distances (lifetimes in allocations stay
+** exact); the older ones are numbered from 1, period by period (a period:
+** the blocks between two kept marks or age points), and each such mark or
+** point gets the last number of the period before it: every block then
+** still compares with every mark and point as it did. Two passes over the
+** recorded blocks, once per 2^30 allocations recorded. A block's identity
+** across snapshots (its serial) changes there: a diff of snapshots taken
+** on both sides of it matches sites, not blocks.
 */
 #include <emscripten/emscripten.h>
 
@@ -67,53 +69,92 @@ void emheap_mark(const char *name) {
   emheap_js_marked(number);
 }
 
-/* The kept marks, oldest first: their serials never go down. */
+/* Every field that holds a block serial: the kept marks, the age clock's
+** points and its thresholds (state_layout.h). */
+#define MAX_BOUNDS (EMHEAP_MARK_LOG + EMHEAP_AGE_POINTS + EMHEAP_AGE_TIMES)
+
+/* The serials of the last 2^30 blocks keep their distances (a lifetime in
+** allocations, record.c count_ended, stays exact); the older ones, at
+** least 2^30 allocations old, all sit in the top age bucket however they
+** are numbered. */
+#define YOUNG_SERIALS (1u << 30)
+
 typedef struct renumbering {
-  uint32_t marks;                          /* how many are kept */
-  uint32_t bound[EMHEAP_MARK_LOG];         /* their serials */
-  uint32_t next[EMHEAP_MARK_LOG + 1];      /* per period: its next number (pass 2), or its count (pass 1) */
+  uint32_t cut;                     /* serials above it are young */
+  uint32_t bounds;                  /* the serial fields at or below the cut */
+  uint32_t *field[MAX_BOUNDS];      /* ... ordered by their values, */
+  uint32_t value[MAX_BOUNDS];       /* ... which are these, ascending */
+  uint32_t next[MAX_BOUNDS + 1];    /* per period: its count (pass 1), its next number (pass 2) */
+  uint32_t young;                   /* the young fields, */
+  uint32_t *young_field[MAX_BOUNDS];
+  uint32_t old_count;               /* the blocks at or below the cut */
 } renumbering;
 
-/* The period of a block with serial s: how many kept marks came before it. */
+/* The period of an old block with serial s: how many bounds are below it. */
 static uint32_t period_of(const renumbering *r, uint32_t s) {
-  uint32_t lo = 0, hi = r->marks;
+  uint32_t lo = 0, hi = r->bounds;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
-    if (r->bound[mid] < s) lo = mid + 1;
+    if (r->value[mid] < s) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
+/* A field in the old bounds, kept in order (insertion: marks and points
+** come in ascending runs, so this is near linear), or in the young ones. */
+static void add_field(renumbering *r, uint32_t *field) {
+  if (*field > r->cut) {
+    r->young_field[r->young++] = field;
+    return;
+  }
+  uint32_t i = r->bounds++;
+  while (i && r->value[i - 1] > *field) {
+    r->value[i] = r->value[i - 1];
+    r->field[i] = r->field[i - 1];
+    i--;
+  }
+  r->value[i] = *field;
+  r->field[i] = field;
+}
+
 static void count_block(uint32_t *serial, void *ctx) {
   renumbering *r = ctx;
-  r->next[period_of(r, *serial & ~EMHEAP_BLOCK_WEIGHTED)]++;
+  uint32_t s = *serial & ~EMHEAP_BLOCK_WEIGHTED;
+  if (s <= r->cut) r->next[period_of(r, s)]++;
 }
 
 static void number_block(uint32_t *serial, void *ctx) {
   renumbering *r = ctx;
-  uint32_t p = period_of(r, *serial & ~EMHEAP_BLOCK_WEIGHTED);
-  *serial = r->next[p]++ | (*serial & EMHEAP_BLOCK_WEIGHTED);
+  uint32_t s = *serial & ~EMHEAP_BLOCK_WEIGHTED;
+  uint32_t n = s <= r->cut ? r->next[period_of(r, s)]++ : s - r->cut + r->old_count;
+  *serial = n | (*serial & EMHEAP_BLOCK_WEIGHTED);
 }
 
 uint32_t emheap_serials_renumber(void) {
-  static renumbering r; /* 1 KiB: not on a thread's small stack; under the lock */
-  uint32_t count = emheap_g.mark_count;
-  uint32_t kept = count < EMHEAP_MARK_LOG ? count : EMHEAP_MARK_LOG;
-  uint32_t first = count - kept + 1u; /* the oldest kept mark's number */
-  r.marks = kept;
-  for (uint32_t j = 0; j < kept; j++) r.bound[j] = emheap_g.marks[(first + j - 1u) % EMHEAP_MARK_LOG].serial;
-  for (uint32_t p = 0; p <= kept; p++) r.next[p] = 0;
+  static renumbering r; /* 14 KiB: not on a thread's small stack; under the lock */
+  uint32_t last = emheap_g.block_serial;
+  r.cut = last > YOUNG_SERIALS ? last - YOUNG_SERIALS : 0;
+  r.bounds = r.young = 0;
+  uint32_t marks = emheap_g.mark_count < EMHEAP_MARK_LOG ? emheap_g.mark_count : EMHEAP_MARK_LOG;
+  for (uint32_t j = 0; j < marks; j++) add_field(&r, &emheap_g.marks[j].serial);
+  uint32_t points = emheap_g.age_point_count < EMHEAP_AGE_POINTS ? emheap_g.age_point_count : EMHEAP_AGE_POINTS;
+  for (uint32_t j = 0; j < points; j++) add_field(&r, &emheap_g.age_points[j]);
+  for (uint32_t j = 0; j < EMHEAP_AGE_TIMES; j++) add_field(&r, &emheap_g.age_serial[j]);
+  for (uint32_t p = 0; p <= r.bounds; p++) r.next[p] = 0;
   emheap_blocks_each_serial(count_block, &r);
-  /* counts -> first numbers; mark j ends period j */
+  /* counts -> first numbers; bound p (the end of period p) gets the
+  ** number of old blocks at or below it */
   uint32_t at = 1;
-  for (uint32_t p = 0; p <= kept; p++) {
+  for (uint32_t p = 0; p <= r.bounds; p++) {
     uint32_t n = r.next[p];
     r.next[p] = at;
     at += n;
-    if (p < kept) emheap_g.marks[(first + p - 1u) % EMHEAP_MARK_LOG].serial = at - 1u;
+    if (p < r.bounds) *r.field[p] = at - 1u;
   }
+  r.old_count = at - 1u;
+  for (uint32_t j = 0; j < r.young; j++) *r.young_field[j] = *r.young_field[j] - r.cut + r.old_count;
   emheap_blocks_each_serial(number_block, &r);
   emheap_g.serial_renumbers++;
-  return at - 1u;
+  return last - r.cut + r.old_count;
 }

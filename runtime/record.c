@@ -145,6 +145,38 @@ static inline uint32_t usable_of(const emheap_block *b, uint32_t now) {
 
 static inline int is_weighted(const emheap_block *b) { return (b->serial & EMHEAP_BLOCK_WEIGHTED) != 0; }
 
+/* Under the lock: a recorded block ended (freed, or moved or resized by
+** realloc); counts how long it lived at its site (emheap_site.ended_*).
+** Only in exact mode before it thins, where every allocation is recorded
+** and so serials count allocations; the caller checks that. Returns what
+** it counted, for emheap_put_back to take back: 1 << 31 | age bucket |
+** time bucket << 4 | temporary << 8. */
+#define ENDED_COUNTED 0x80000000u
+static inline uint32_t count_ended(const emheap_block *b) {
+  uint32_t serial = b->serial;
+  uint32_t age = emheap_g.block_serial - serial; /* blocks recorded after it */
+  uint32_t by_age = age ? 1u + (31u - (uint32_t)__builtin_clz(age)) / 4u : 0u;
+  if (by_age >= EMHEAP_AGE_BUCKETS) by_age = EMHEAP_AGE_BUCKETS - 1u;
+  const uint32_t *older = emheap_g.age_serial; /* made at least 1 s, 10 s, 100 s before the newest point */
+  uint32_t by_time = (serial <= older[0]) + (serial <= older[1]) + (serial <= older[2]);
+  uint32_t temporary = serial == emheap_self.last_serial && emheap_self.last_renumber == emheap_g.serial_renumbers;
+  emheap_site *s = &emheap_g.sites[emheap_block_site(b)];
+  s->ended_by_age[by_age] += s->ended_by_age[by_age] != UINT32_MAX;
+  s->ended_by_time[by_time] += s->ended_by_time[by_time] != UINT32_MAX;
+  s->temporary += temporary & (s->temporary != UINT32_MAX);
+  return ENDED_COUNTED | by_age | by_time << 4 | temporary << 8;
+}
+
+/* A failed realloc's block lives on: what count_ended counted goes back
+** (a saturated count stays). Under the lock. */
+static void uncount_ended(const emheap_block *b, uint32_t ended) {
+  emheap_site *s = &emheap_g.sites[emheap_block_site(b)];
+  uint32_t *age = &s->ended_by_age[ended & 15u], *time = &s->ended_by_time[(ended >> 4) & 15u];
+  if (*age != UINT32_MAX) (*age)--;
+  if (*time != UINT32_MAX) (*time)--;
+  if ((ended >> 8) & 1u && s->temporary != UINT32_MAX) s->temporary--;
+}
+
 /* Under the lock, which it releases: charges the new block p (n bytes
 ** asked for, u usable) to site; weighted: recorded by sampling. */
 static inline void *record_locked(void *p, uint32_t u, uint32_t n, int weighted, uint64_t *calls, uint32_t site) {
@@ -159,8 +191,11 @@ static inline void *record_locked(void *p, uint32_t u, uint32_t n, int weighted,
     }
     charge(site, n, u, weighted, 1);
     emheap_g.counters.sampled_allocs++;
+    emheap_self.last_serial = emheap_g.block_serial; /* the serial it just got */
+    emheap_self.last_renumber = emheap_g.serial_renumbers;
     if (EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_set(p);
   } else {
+    emheap_self.last_serial = 0; /* it allocated: its block before is no longer its last */
     emheap_g.counters.lost_allocs++;
     emheap_g.counters.lost_bytes += u;
     /* No site table at all (it could not be made): exact mode can no
@@ -238,7 +273,9 @@ static inline __attribute__((always_inline)) void forget_locked(void *p, uint32_
   emheap_count_one_call(calls);
   uint32_t gone = u;
   int found = emheap_blocks_remove((uint32_t)(uintptr_t)p, b);
-  if (!found && emheap_record_threshold == 0) {
+  uint32_t exact = emheap_record_threshold == 0; /* exact mode, not thinned */
+  taken->ended = 0;
+  if (!found && exact) {
     /* Exact mode, not thinned: every block emheap counted has a record,
     ** so this one was allocated around malloc (mimalloc's nothrow new,
     ** an app's operator new that calls the allocator itself). It was
@@ -252,6 +289,7 @@ static inline __attribute__((always_inline)) void forget_locked(void *p, uint32_
   if (found) {
     uint32_t was = usable_of(b, u);
     charge(emheap_block_site(b), b->size, was, is_weighted(b), -1);
+    if (exact && !is_weighted(b)) taken->ended = count_ended(b);
     /* emmalloc grows a live block when it pads an aligned neighbour
     ** (allocator.h): the pad was never counted live, and goes back to free
     ** space with the block; what was counted goes. Elsewhere a record of
@@ -278,6 +316,7 @@ __attribute__((noinline)) void emheap_take_out(void *p, uint32_t u, emheap_taken
     emheap_count_unrecorded_free(u, NULL);
     taken->kind = EMHEAP_TAKEN_UNRECORDED;
     taken->usable = u;
+    taken->ended = 0;
     return;
   }
   emheap_lock();
@@ -296,6 +335,7 @@ __attribute__((noinline)) void emheap_put_back(void *p, const emheap_taken *take
   int flag = 0;
   if (taken->kind == EMHEAP_TAKEN_RECORDED) {
     const emheap_block *b = &taken->block;
+    if (taken->ended) uncount_ended(b, taken->ended);
     if (emheap_blocks_put_back(b)) {
       charge_block(emheap_block_site(b), b->size, usable_of(b, taken->usable), is_weighted(b), 1, 0);
       flag = 1;

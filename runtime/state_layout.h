@@ -79,6 +79,16 @@
 ** values are its values at the peak and are copied to *_at_peak. So a site
 ** held, at the peak: live_bytes if peak_epoch != the global peak_epoch,
 ** else live_at_peak / blocks_at_peak. */
+/* A site's lifetime buckets (emheap_site.ended_by_*): log-16 of the
+** blocks recorded after the ended one, and decades of seconds from the
+** timeline's points (emheap_state.age_serial). */
+#define EMHEAP_AGE_BUCKETS 8
+#define EMHEAP_TIME_BUCKETS 4
+#define EMHEAP_AGE_TIMES (EMHEAP_TIME_BUCKETS - 1)
+/* The points the age clock keeps (jslib/age_clock.js writes one per point
+** of its timeline, every 100 ms or more): enough to reach 100 s back. */
+#define EMHEAP_AGE_POINTS 1024
+
 typedef struct emheap_site {
   uint64_t key;           /*  0 identity of the stack (tagged by source) */
   double live_bytes;      /*  8 */
@@ -101,7 +111,18 @@ typedef struct emheap_site {
   double est_blocks;      /* 96 the part of live_blocks that is */
   double est_at_peak;     /* 104 est_bytes at the peak, valid as live_at_peak is */
   double est_blocks_at_peak; /* 112 */
-} emheap_site;            /* 120 bytes */
+  /* How long its blocks lived, counted at free in exact mode until it
+  ** thins (record.c count_ended): never for blocks recorded by sampling.
+  ** A block ends at free or when realloc moves or resizes it. Counts
+  ** saturate at 2^32 - 1 (JS says "at least" then). */
+  uint32_t ended_by_age[EMHEAP_AGE_BUCKETS];   /* 120 by the blocks recorded after it, of any
+                                                  thread: 0, 1-15, 16-255, ... 16^6 and more */
+  uint32_t ended_by_time[EMHEAP_TIME_BUCKETS]; /* 152 by time: under 1 s, 1-10 s, 10-100 s, 100 s
+                                                  and more (emheap_state.age_serial) */
+  uint32_t temporary;     /* 168 blocks freed before their thread allocated again (heaptrack's
+                             temporary allocations; a realloc that moves or resizes ends one) */
+  uint32_t reserved;      /* 172 */
+} emheap_site;            /* 176 bytes */
 
 /* Sums over the live blocks charged with estimates (emheap_site.est_*),
 ** for the ratio estimator JS applies (jslib/layout.js): what those blocks
@@ -255,11 +276,24 @@ typedef struct emheap_state {
   uint32_t mark_count;        /* 4512 marks ever made; mark n (from 1) is marks[(n - 1) % LOG] */
   uint32_t serial_renumbers;  /* 4516 times the live blocks' serials were numbered again */
   emheap_mark_record marks[EMHEAP_MARK_LOG]; /* 4520 ring (JS writes it too, under the lock) */
+  /* The age clock (JS writes it under the lock at each point of its
+  ** timeline, jslib/age_clock.js): a block whose serial is at most
+  ** age_serial[i] was made at least 1, 10, 100 s (i = 0, 1, 2) before the
+  ** newest point; 0 = no point that old yet. Serials in age_points and
+  ** age_serial are renumbered with the blocks' (marks.c). */
+  uint32_t age_serial[EMHEAP_AGE_TIMES]; /* 12712 */
+  uint32_t age_point_count;   /* 12724 points ever written; point k at age_points[k % N] */
+  uint32_t age_points[EMHEAP_AGE_POINTS]; /* 12728 block_serial at each point */
 } emheap_state;
 
 extern emheap_state emheap_g;
 
-_Static_assert(sizeof(emheap_site) == 120, "JS reads 120-byte sites");
+_Static_assert(sizeof(emheap_site) == 176, "JS reads 176-byte sites");
+_Static_assert(offsetof(emheap_site, ended_by_age) == 120, "layout");
+_Static_assert(offsetof(emheap_site, ended_by_time) == 152, "layout");
+_Static_assert(offsetof(emheap_site, temporary) == 168, "layout");
+_Static_assert(offsetof(emheap_state, age_serial) == 12712, "layout");
+_Static_assert(offsetof(emheap_state, age_points) == 12728, "layout");
 _Static_assert(offsetof(emheap_site, est_bytes) == 88, "layout");
 _Static_assert(sizeof(emheap_counters) == 144, "JS reads 144 bytes of counters");
 _Static_assert(offsetof(emheap_state, counters) == 16, "layout");

@@ -1,6 +1,7 @@
 /*
 ** thread_state.h -- what each thread keeps for itself: its sampling
-** countdown and random state (sampler.c, record.c), its serial for JS
+** countdown and random state (sampler.c, record.c), its last block's
+** serial (record.c: temporary allocations), its serial for JS
 ** stacks, a worker's stack as it hands it to the runtime
 ** (stack_capture.c), and in threaded builds its counting slot
 ** (thread_counts.h).
@@ -31,6 +32,10 @@ typedef struct emheap_thread_state {
   uint32_t count_slot_tried;  /* a slot was looked for: none was free, or the thread exited */
   uint32_t exit_watched;      /* its exit runs thread_exit.c's hook */
   void *tsd;                  /* its TSD array when malloc'd (thread_exit.c), else NULL */
+  uint32_t last_serial;       /* the serial of its last recorded block, 0 if its last allocation has
+                                 none: freeing that block is a temporary allocation (record.c) */
+  uint32_t last_renumber;     /* emheap_state.serial_renumbers then: a serial from before a
+                                 renumbering names no block any more */
 } emheap_thread_state;
 
 extern _Thread_local emheap_thread_state emheap_self;

@@ -79,6 +79,17 @@ $(FREE_BINS_PROGRAMS): $(TEST_BUILD)/free_bins.%.js: tests/runtime/free_bins.c $
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -sMALLOC=$* -o $@
 
+# Lifetimes and temporary allocations: both allocators, and serials
+# numbered again among the temporaries.
+LIFETIMES_PROGRAMS := $(foreach v,dlmalloc emmalloc wrap,$(TEST_BUILD)/lifetimes.$(v).js)
+TEST_PROGRAMS += $(LIFETIMES_PROGRAMS)
+$(TEST_BUILD)/lifetimes.dlmalloc.js $(TEST_BUILD)/lifetimes.emmalloc.js: $(TEST_BUILD)/lifetimes.%.js: tests/runtime/lifetimes.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=$* -o $@
+$(TEST_BUILD)/lifetimes.wrap.js: tests/runtime/lifetimes.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -DWRAP_SERIALS $< $(TEST_LDFLAGS) -o $@
+
 # Marks and rounds: both allocators, a pthread per round, serials numbered
 # again in the middle of the run.
 MARKS_PROGRAMS := $(foreach v,dlmalloc emmalloc threads wrap,$(TEST_BUILD)/marks_rounds.$(v).js)

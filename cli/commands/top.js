@@ -11,6 +11,7 @@ const { SORTS } = require('../../model/sites');
 const { printTop } = require('./top_table');
 const { printSince } = require('./top_since');
 const { printGrowing } = require('./top_growing');
+const { printTemporary, printLifetimes } = require('./top_lifetimes');
 
 const SORT = {
   name: 'sort', kind: 'value', arg: Object.keys(SORTS).join('|'),
@@ -36,20 +37,35 @@ const GROWING = {
     'bound" (grew all through: a leak, or a structure nobody trims) or "levels off" (rose, then flat: a cache), and its rate',
 };
 
+const TEMPORARY = {
+  name: 'temporary', kind: 'flag',
+  help: 'the rows by their temporary allocations (blocks freed before their thread allocated again, as heaptrack ' +
+    'counts them), with their share of the row\'s allocations; exact mode',
+};
+
+const LIFETIMES = {
+  name: 'lifetimes', kind: 'flag',
+  help: 'how long each row\'s blocks lived: those that ended (freed, or moved by realloc) by the allocations made after ' +
+    'them (0, 1-15, 16-255, ... in powers of 16) and by time (under 1 s, 1-10 s, 10-100 s, more), and those still ' +
+    'live; exact mode',
+};
+
 module.exports = {
   name: 'top',
   summary: "Where a snapshot's live memory was allocated, largest first: per row (a function's stack by default, --by), " +
     'its live bytes and blocks, the allocations it made and their bytes, and its stack; with the heap graph also what it ' +
-    'retains and its leaks. Or only what came after a mark and is still live (--since, --between), or which rows keep ' +
-    'growing (--growing).',
+    'retains and its leaks. Or only what came after a mark and is still live (--since, --between), which rows keep ' +
+    'growing (--growing), make temporary allocations (--temporary), or how long their blocks lived (--lifetimes).',
   positional: ['FILE'],
   options: [BY, FOCUS, IGNORE, HIDE, SORT, TOP, withMoreHelp(INSTANCES, '; none by default, 5 with --json'), AT, SINCE, BETWEEN, GROWING,
-    JSON_OUTPUT, WRAPPERS],
-  exclusive: [['since', 'between', 'growing']],
+    TEMPORARY, LIFETIMES, JSON_OUTPUT, WRAPPERS],
+  exclusive: [['since', 'between', 'growing', 'temporary', 'lifetimes']],
   run({ args, opts }, out) {
     const snapshot = readView(args[0], opts, { printable: true });
     if (opts.since !== undefined || opts.between !== undefined) return printSince(args, opts, snapshot, out);
     if (opts.growing) return printGrowing(args, opts, snapshot, out);
+    if (opts.temporary) return printTemporary(args, opts, snapshot, out);
+    if (opts.lifetimes) return printLifetimes(args, opts, snapshot, out);
     return printTop(args, opts, snapshot, out);
   },
 };

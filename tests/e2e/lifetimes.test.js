@@ -1,0 +1,108 @@
+// lifetimes.test.js -- how long blocks live and temporary allocations
+// (runtime/record.c count_ended, jslib/age_clock.js, model/lifetimes.js,
+// cli/commands/top_lifetimes.js): tests/runtime/lifetimes.c makes 100,000
+// temporaries in make_temporaries, keeps a cache of 1,000 blocks and frees
+// 300 of them 100,000+ allocations later, keeps 200 blocks, and churns
+// 5,000 blocks in batches of 50 freed in the order made. Each count below
+// follows from that program: `top --temporary` and `top --lifetimes` must
+// give them exactly, with both allocators and with the block serials
+// numbered again among the temporaries.
+'use strict';
+
+const {test} = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const {runWasmProgram} = require('../lib/run_wasm');
+const {runCli} = require('../lib/cli');
+const {validateSnapshot} = require('../lib/schemas');
+const {BUILD} = require('../lib/paths');
+
+const TEMPORARIES = 100000;
+const CHURN = 5000;
+const BATCH = 50;
+const BATCHES = CHURN / BATCH;
+const CACHE = 1000;
+const DROPPED = 300;
+const KEPT = 200;
+
+function runIn(t, variant) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-lifetimes-'));
+  t.after(() => fs.rmSync(dir, {recursive: true, force: true}));
+  const run = runWasmProgram(path.join(BUILD, `lifetimes.${variant}.js`), {cwd: dir});
+  assert.equal(run.status, 0, run.stderr.slice(-2000));
+  const snapshot = run.tagged.SNAPSHOT;
+  assert.ok(snapshot, 'the program printed its snapshot');
+  const file = path.join(dir, 'lifetimes.json');
+  fs.writeFileSync(file, JSON.stringify(snapshot));
+  const cli = (args) => {
+    const r = runCli(args, {cwd: dir});
+    assert.equal(r.status, 0, r.stderr);
+    return args.includes('--json') ? JSON.parse(r.stdout) : r.stdout;
+  };
+  return {run, snapshot, file, cli};
+}
+
+const row = (sites, name) => {
+  const found = sites.filter((s) => s.label === name);
+  assert.equal(found.length, 1, `one row for ${name}: ${sites.map((s) => s.label).join(', ')}`);
+  return found[0];
+};
+const bucket = (r, label) => r.byAge.find((b) => b.bucket === label).blocks;
+
+for (const variant of ['dlmalloc', 'emmalloc', 'wrap']) {
+  test(`${variant}: --temporary puts make_temporaries first at exactly 100,000, --lifetimes buckets every block where the program put it`, (t) => {
+    const {run, snapshot, file, cli} = runIn(t, variant);
+    assert.deepEqual(validateSnapshot(snapshot), []);
+    assert.equal(snapshot.lifetimes.counted, true);
+    if (variant === 'wrap') assert.equal(run.tagged.RENUMBERS.count, 1, 'the serials were numbered again once');
+
+    const temporary = cli(['top', file, '--temporary', '--json']);
+    assert.equal(temporary.by, 'function');
+    assert.equal(temporary.sites[0].label, 'make_temporaries');
+    assert.equal(temporary.sites[0].temporaryAllocs, TEMPORARIES);
+    assert.equal(temporary.sites[0].shareOfAllocs, 1);
+    // the last block of each batch is freed before churn allocates again
+    assert.equal(row(temporary.sites, 'churn').temporaryAllocs, BATCHES);
+    assert.ok(!temporary.sites.some((s) => /fill_cache|keep_blocks/.test(s.label)), 'no temporaries in the cache or the kept blocks');
+    const text = cli(['top', file, '--temporary']);
+    assert.match(text, /1 +100,000 +100% +100,000 +make_temporaries/);
+
+    const lifetimes = cli(['top', file, '--lifetimes', '--json']);
+    const temps = row(lifetimes.sites, 'make_temporaries');
+    assert.equal(temps.ended, TEMPORARIES);
+    assert.equal(bucket(temps, '0'), TEMPORARIES, 'every temporary in the shortest bucket');
+    assert.equal(temps.live, 0);
+    assert.deepEqual([temps.min, temps.median, temps.max], ['0', '0', '0']);
+    const churn = row(lifetimes.sites, 'churn');
+    // block i of a batch is followed by 49 - i more before the frees
+    assert.deepEqual([bucket(churn, '0'), bucket(churn, '1-16'), bucket(churn, '16-256')], [BATCHES, 15 * BATCHES, 34 * BATCHES]);
+    assert.equal(churn.ended, CHURN);
+    const cache = row(lifetimes.sites, 'fill_cache');
+    assert.equal(cache.live, CACHE - DROPPED, 'the cache among the still live');
+    assert.equal(cache.ended, DROPPED);
+    // freed after the 100,000 temporaries and more; in the wrap run its
+    // blocks are 2^31 serials old
+    assert.equal(bucket(cache, variant === 'wrap' ? '16M+' : '64K-1M'), DROPPED);
+    const kept = row(lifetimes.sites, 'keep_blocks');
+    assert.deepEqual([kept.ended, kept.live, kept.median], [0, KEPT, null]);
+    // the run is short: every ended block under 1 s, if time is shown
+    if (temps.byTime) assert.equal(temps.byTime[0].blocks, TEMPORARIES);
+    assert.match(cli(['top', file, '--lifetimes']), /make_temporaries/);
+  });
+}
+
+test('--temporary and --lifetimes refuse a sampled snapshot, and with --at peak, saying why', (t) => {
+  const {snapshot, file} = runIn(t, 'dlmalloc');
+  const dir = path.dirname(file);
+  const sampled = path.join(dir, 'sampled.json');
+  fs.writeFileSync(sampled, JSON.stringify(Object.assign({}, snapshot, {mode: 'sampled', samplingInterval: 4096,
+    lifetimes: {counted: false, why: 'lifetimes are counted in exact mode only: in sampled mode most blocks have no record'}})));
+  const r = runCli(['top', sampled, '--temporary'], {cwd: dir});
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /exact mode only/);
+  const peak = runCli(['top', file, '--lifetimes', '--at', 'peak'], {cwd: dir});
+  assert.notEqual(peak.status, 0);
+  assert.match(peak.stderr, /not at the peak/);
+});
