@@ -354,6 +354,12 @@ emheapAddToLibrary({
   },
 
   // A mark made by emheap_mark (runtime/marks.c), outside the lock.
+  emheap_js_mark_locked__deps: ['$EMHEAP'],
+  emheap_js_mark_locked__sig: 'vi',
+  emheap_js_mark_locked: function (number) {
+    if (EMHEAP.profiler) EMHEAP.profiler['markLocked'](number >>> 0);
+  },
+
   emheap_js_marked__deps: ['$EMHEAP'],
   emheap_js_marked__sig: 'vi',
   emheap_js_marked: function (number) {

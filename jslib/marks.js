@@ -25,8 +25,9 @@ function nameBytes(name) {
 }
 
 // host: {buffer(), stateAddress()}; onMark(number): told after each mark
-// made here (the timelines take a point). -> mark(name) -> {number, name, t}.
-function markMaker(host, onMark) {
+// made here (the timelines take a point); onMarkLocked(number): told
+// before the lock that made it is let go. -> mark(name) -> {number, name, t}.
+function markMaker(host, onMark, onMarkLocked) {
   return function (name) {
     if (name !== undefined && name !== null && typeof name !== 'string') {
       throw new Error('emheap.mark(name): name must be a string (or nothing, for "mark N")');
@@ -45,7 +46,9 @@ function markMaker(host, onMark) {
       t = Math.max(0, clock.now() - layout.readStartMs(view, state));
       var count = view.getUint32(state + layout.STATE.markCount, true);
       bytes = name ? nameBytes(name) : new TextEncoder().encode('mark ' + (count + 1));
-      return layout.writeMark(view, state, bytes, t);
+      var made = layout.writeMark(view, state, bytes, t);
+      if (onMarkLocked) onMarkLocked(made);
+      return made;
     });
     onMark(number);
     return {number: number, name: new TextDecoder().decode(bytes), t: Math.round(t * 1000) / 1000};

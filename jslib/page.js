@@ -29,6 +29,7 @@ var snapshotTaker = require('./snapshot_taker').snapshotTaker;
 var timeline = require('./timeline');
 var siteTimeline = require('./site_timeline');
 var createAgeClock = require('./age_clock').createAgeClock;
+var createMarkRanges = require('./mark_ranges').createMarkRanges;
 var markMaker = require('./marks').markMaker;
 var ratioScales = require('../model/estimates').ratioScales;
 var installExitReport = require('./exit_report').installExitReport;
@@ -110,6 +111,7 @@ function createProfiler(host, g) {
   var debugInfo = debugInfoLoader(host, env, warn);
   var contexts = contextsLoader(host, env, settings);
   var liveTimeline = null;
+  var markRanges = null; // exact mode, main thread (mark_ranges.js)
   var pendingPause; // pause() before the runtime attached
 
   var p = {
@@ -118,7 +120,7 @@ function createProfiler(host, g) {
     debugInfo: debugInfo,
     contexts: contexts,
     taker: snapshotTaker(host, {env: env, settings: settings, debugInfo: debugInfo, contexts: contexts,
-      timeline: function () { return liveTimeline; }, sliceMs: SLICE_MS, nextTask: nextTask}),
+      timeline: function () { return liveTimeline; }, markRanges: function () { return markRanges; }, sliceMs: SLICE_MS, nextTask: nextTask}),
 
     setPaused: function (paused) {
       var state = host.stateAddress();
@@ -154,6 +156,7 @@ function createProfiler(host, g) {
       // Off counts nothing and names no site: no timer, and no second
       // download of the .wasm for its names.
       if (mode && mode.mode === 'off') return mode;
+      if (mode && mode.mode === 'exact' && !host.onWorker && !markRanges) markRanges = createMarkRanges();
       if (!liveTimeline && settings.options().timeline !== false && typeof g.setInterval === 'function') {
         var sites = siteTimeline.createSiteTimeline(timeline.POINTS, clock.now, siteGroupKey(host, p.taker));
         // lifetimes in time are counted in exact mode only (runtime/record.c)
@@ -195,7 +198,17 @@ function createProfiler(host, g) {
   p.marked = function () {
     if (liveTimeline && !host.onWorker) liveTimeline.sample(true);
   };
-  p.mark = markMaker(host, p.marked);
+  // The same mark, still under the runtime's lock (this thread holds it):
+  // what each site holds at that moment (mark_ranges.js).
+  p.markLocked = function (number) {
+    if (!markRanges) return;
+    try {
+      markRanges.atMark(new DataView(host.buffer()), host.stateAddress(), number);
+    } catch (e) {
+      console.error('emheap: mark ' + number + ' keeps no range: ' + String(e && e.message || e));
+    }
+  };
+  p.mark = markMaker(host, p.marked, p.markLocked);
   p.files = pageFiles.pageFiles({taker: p.taker, debugInfo: debugInfo, env: env});
   p.api = makeApi(p);
   // a worker app answers the page's keys (its pthreads do not: one answer)

@@ -38,7 +38,8 @@ var STEP_SITES = require('../model/steps').STEP_ITEMS;
 // the heap graph of the same moment (jslib/heap_scan.js scanHeapSteps: its
 // memory already copied, the graph still to make, in steps), or none.
 // timelines: {points (the timeline's), siteSeries (site_timeline.js
-// read's, or null)}, or none.
+// read's, or null), ageResolutionMs (age_clock.js), markRanges
+// (mark_ranges.js read's)}, or none; points may be absent.
 function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps, timelines) {
   var snapshot = {
     format: snapshotFile.SNAPSHOT_FORMAT,
@@ -83,6 +84,12 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
   // beside the sites, not on them: a property deleted from a million
   // objects later would turn each into a slow dictionary
   var stackIds = [];
+  // what each site held at the last marks (jslib/mark_ranges.js)
+  var ranges = timelines && timelines.markRanges && timelines.markRanges.marks.length ? timelines.markRanges : null;
+  if (ranges) {
+    snapshot.markRanges = {marks: ranges.marks};
+    if (ranges.estimated.length) snapshot.markRanges.estimated = ranges.estimated;
+  }
   for (var id = 0; id < tables.count; id++) {
     if (id % STEP_SITES === STEP_SITES - 1) yield;
     var site = layout.readSite(tables, id, scales);
@@ -98,6 +105,11 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
       out.key = stackTable.stacks[named.stackId].key;
     }
     siteCounters.addSiteCounters(out, site);
+    var range = ranges && ranges.bySite.get(id);
+    if (range) {
+      out.rangeMarks = range.marks;
+      out.rangeLiveAfter = range.after;
+    }
     snapshot.sites.push(out);
     stackIds.push(named.stackId || 0);
   }

@@ -10,6 +10,7 @@
 // pthreads(), runtimeInitialized(), onWorker, wasmBinaryFile()};
 // parts: {env, settings, debugInfo (debug_info_loader.js), contexts
 // (contexts_loader.js), timeline() (timeline.js startTimeline's, or null),
+// markRanges() (mark_ranges.js createMarkRanges's, or null),
 // sliceMs, nextTask}.
 'use strict';
 
@@ -134,6 +135,11 @@ function snapshotTaker(host, parts) {
         timeline.sample(true); // the last point is the snapshot's own totals (and a pass over the sites)
         timelines = {points: timeline.points(), siteSeries: timeline.siteSeries(),
           ageResolutionMs: timeline.ageResolutionMs ? timeline.ageResolutionMs() : null};
+      }
+      var ranges = parts.markRanges ? parts.markRanges() : null;
+      if (ranges) {
+        timelines = timelines || {};
+        timelines.markRanges = ranges.read();
       }
       // the heap graph first, in the same task as the tables' copy: the
       // same moment for a program without threads (one synchronous scan; a

@@ -27,6 +27,55 @@ function addSiteCounters(into, from) {
   }
   if (into.liveByMark && from.liveByMark) into.liveByMark = addLiveByMark(into.liveByMark, from.liveByMark);
   addLifetimes(into, from);
+  if (from.rangeMarks) into.rangeMarks = into.rangeMarks ? addRangeMarks(into.rangeMarks, from.rangeMarks) : from.rangeMarks;
+  if (from.rangeLiveAfter) {
+    into.rangeLiveAfter = into.rangeLiveAfter ? addRangeLiveAfter(into.rangeLiveAfter, from.rangeLiveAfter) : from.rangeLiveAfter;
+  }
+}
+
+// What two sites held at the kept marks (site.rangeMarks: [mark, liveBytes,
+// liveBlocks, totalBytes, totalAllocs, ...] ascending by mark; a site's
+// values at a mark are those of its latest entry at or before it, zeros
+// before its first), added up: an entry at every mark either has, each the
+// sum of both sites' values then. A new array.
+var RANGE_ENTRY = 5;
+function addRangeMarks(a, b) {
+  var out = [];
+  var i = 0;
+  var j = 0;
+  var va = [0, 0, 0, 0];
+  var vb = [0, 0, 0, 0];
+  while (i < a.length || j < b.length) {
+    var mark = Math.min(i < a.length ? a[i] : Infinity, j < b.length ? b[j] : Infinity);
+    if (i < a.length && a[i] === mark) { va = a.slice(i + 1, i + RANGE_ENTRY); i += RANGE_ENTRY; }
+    if (j < b.length && b[j] === mark) { vb = b.slice(j + 1, j + RANGE_ENTRY); j += RANGE_ENTRY; }
+    out.push(mark, va[0] + vb[0], va[1] + vb[1], va[2] + vb[2], va[3] + vb[3]);
+  }
+  return out;
+}
+
+// Two sites' live blocks at each kept mark by the mark they came after
+// (site.rangeLiveAfter: [mark, after, bytes, blocks, ...] ascending by
+// mark, then after), added up. A new array.
+function addRangeLiveAfter(a, b) {
+  var out = [];
+  var i = 0;
+  var j = 0;
+  var before = function (x, k, y, l) { return x[k] < y[l] || (x[k] === y[l] && x[k + 1] < y[l + 1]); };
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && before(a, i, b, j))) {
+      out.push(a[i], a[i + 1], a[i + 2], a[i + 3]);
+      i += 4;
+    } else if (i >= a.length || before(b, j, a, i)) {
+      out.push(b[j], b[j + 1], b[j + 2], b[j + 3]);
+      j += 4;
+    } else {
+      out.push(a[i], a[i + 1], a[i + 2] + b[j + 2], a[i + 3] + b[j + 3]);
+      i += 4;
+      j += 4;
+    }
+  }
+  return out;
 }
 
 // How long the blocks lived (jslib/layout.js readLifetimes: present on a
@@ -98,5 +147,6 @@ function liveHeaviestFirst(sites) {
   return runSteps(liveHeaviestFirstSteps(sites));
 }
 
-module.exports = {SITE_COUNTERS: SITE_COUNTERS, addSiteCounters: addSiteCounters, addLiveByMark: addLiveByMark, bySize: bySize, liveHeaviestFirst: liveHeaviestFirst,
+module.exports = {SITE_COUNTERS: SITE_COUNTERS, addSiteCounters: addSiteCounters, addLiveByMark: addLiveByMark,
+  addRangeMarks: addRangeMarks, addRangeLiveAfter: addRangeLiveAfter, bySize: bySize, liveHeaviestFirst: liveHeaviestFirst,
   liveHeaviestFirstSteps: liveHeaviestFirstSteps};

@@ -28,6 +28,9 @@
 /* JS side (jslib/library_emheap.js): mark `number` was just made; outside
 ** the lock. The main thread takes a point of the timelines then. */
 extern void emheap_js_marked(uint32_t number);
+/* The same, still under the lock: the main thread records what each site
+** holds at the mark then (jslib/mark_ranges.js), at the mark's moment. */
+extern void emheap_js_mark_locked(uint32_t number);
 extern double emheap_js_now(void);
 
 /* "mark N" into out (at least 16 bytes). */
@@ -65,6 +68,7 @@ void emheap_mark(const char *name) {
   if (name && name[0]) copy_name(m->name, name);
   else default_name(m->name, number);
   emheap_g.mark_count = number;
+  emheap_js_mark_locked(number);
   emheap_unlock();
   emheap_js_marked(number);
 }

@@ -12,6 +12,7 @@ const { printTop } = require('./top_table');
 const { printSince } = require('./top_since');
 const { printGrowing } = require('./top_growing');
 const { printTemporary, printLifetimes } = require('./top_lifetimes');
+const { printBetween } = require('./top_between');
 
 const SORT = {
   name: 'sort', kind: 'value', arg: Object.keys(SORTS).join('|'),
@@ -27,8 +28,10 @@ const SINCE = {
 };
 
 const BETWEEN = {
-  name: 'between', kind: 'pair', arg: 'MARK MARK',
-  help: 'only what was allocated after the first mark and before the second, still live',
+  name: 'between', kind: 'pair', arg: 'MARK MARK|now',
+  help: 'what the range from the first mark to the second (or now) did, by row: bytes and blocks made and freed in ' +
+    'it, made in it and live at its end, made before and freed in it, made before and live through it (exact mode; ' +
+    'the runtime records what each site holds at the last 16 marks made on the main thread)',
 };
 
 const GROWING = {
@@ -54,7 +57,8 @@ module.exports = {
   name: 'top',
   summary: "Where a snapshot's live memory was allocated, largest first: per row (a function's stack by default, --by), " +
     'its live bytes and blocks, the allocations it made and their bytes, and its stack; with the heap graph also what it ' +
-    'retains and its leaks. Or only what came after a mark and is still live (--since, --between), which rows keep ' +
+    'retains and its leaks. Or only what came after a mark and is still live (--since), what a range between marks did ' +
+    '(--between), which rows keep ' +
     'growing (--growing), make temporary allocations (--temporary), or how long their blocks lived (--lifetimes).',
   positional: ['FILE'],
   options: [BY, FOCUS, IGNORE, HIDE, SORT, TOP, withMoreHelp(INSTANCES, '; none by default, 5 with --json'), AT, SINCE, BETWEEN, GROWING,
@@ -62,7 +66,8 @@ module.exports = {
   exclusive: [['since', 'between', 'growing', 'temporary', 'lifetimes']],
   run({ args, opts }, out) {
     const snapshot = readView(args[0], opts, { printable: true });
-    if (opts.since !== undefined || opts.between !== undefined) return printSince(args, opts, snapshot, out);
+    if (opts.since !== undefined) return printSince(args, opts, snapshot, out);
+    if (opts.between !== undefined) return printBetween(args, opts, snapshot, out);
     if (opts.growing) return printGrowing(args, opts, snapshot, out);
     if (opts.temporary) return printTemporary(args, opts, snapshot, out);
     if (opts.lifetimes) return printLifetimes(args, opts, snapshot, out);

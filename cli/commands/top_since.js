@@ -1,6 +1,5 @@
-// top_since.js: `emheap top --since MARK` and `--between A B`: what was
-// allocated after a mark (and before another) and is still live, by row
-// (model/marks.js).
+// top_since.js: `emheap top --since MARK`: what was allocated after a mark
+// and is still live, by row (model/marks.js).
 'use strict';
 
 const { EmheapError } = require('../errors');
@@ -16,16 +15,16 @@ const { shortName } = require('../../model/names');
 // The snapshot already read (args[0] names it) -> exit code.
 function printSince(args, opts, snapshot, out) {
   if (snapshot.view === 'peak') {
-    throw new EmheapError('--since and --between read the blocks live when the snapshot was taken, not at the peak: ' +
+    throw new EmheapError('--since reads the blocks live when the snapshot was taken, not at the peak: ' +
       'leave --at peak out');
   }
   if (opts.sort !== undefined || opts.instances !== undefined) {
-    throw new EmheapError('--since and --between rank by live bytes; --sort and --instances do not apply');
+    throw new EmheapError('--since ranks by live bytes; --sort and --instances do not apply');
   }
   const top = topCount(opts);
   let result;
   try {
-    result = opts.between ? liveSince(snapshot, opts.between[0], opts.between[1]) : liveSince(snapshot, opts.since);
+    result = liveSince(snapshot, opts.since);
   } catch (e) {
     if (e.userError) throw new EmheapError(`${args[0]}: ${e.message}`);
     throw e;

@@ -3,10 +3,12 @@
 // cli/commands/top_lifetimes.js): tests/runtime/lifetimes.c makes 100,000
 // temporaries in make_temporaries, keeps a cache of 1,000 blocks and frees
 // 300 of them 100,000+ allocations later, keeps 200 blocks, and churns
-// 5,000 blocks in batches of 50 freed in the order made. Each count below
-// follows from that program: `top --temporary` and `top --lifetimes` must
-// give them exactly, with both allocators and with the block serials
-// numbered again among the temporaries.
+// 5,000 blocks in batches of 50 freed in the order made, between the marks
+// "start" and "end"; then frees 100 more of the cache and keeps 50 more.
+// Each count below follows from that program: `top --temporary`, `top
+// --lifetimes` and `top --between` must give them exactly, with both
+// allocators and with the block serials numbered again among the
+// temporaries (model/ranges.js, jslib/mark_ranges.js).
 'use strict';
 
 const {test} = require('node:test');
@@ -26,6 +28,10 @@ const BATCHES = CHURN / BATCH;
 const CACHE = 1000;
 const DROPPED = 300;
 const KEPT = 200;
+const DROPPED_AFTER = 100;
+const KEPT_AFTER = 50;
+// churn's batch b asks 64 + (b & 7) bytes a block
+const CHURN_BYTES = Array.from({length: BATCHES}, (_, b) => BATCH * (64 + (b & 7))).reduce((x, y) => x + y, 0);
 
 function runIn(t, variant) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-lifetimes-'));
@@ -80,16 +86,48 @@ for (const variant of ['dlmalloc', 'emmalloc', 'wrap']) {
     assert.deepEqual([bucket(churn, '0'), bucket(churn, '1-16'), bucket(churn, '16-256')], [BATCHES, 15 * BATCHES, 34 * BATCHES]);
     assert.equal(churn.ended, CHURN);
     const cache = row(lifetimes.sites, 'fill_cache');
-    assert.equal(cache.live, CACHE - DROPPED, 'the cache among the still live');
-    assert.equal(cache.ended, DROPPED);
+    assert.equal(cache.live, CACHE - DROPPED - DROPPED_AFTER, 'the cache among the still live');
+    assert.equal(cache.ended, DROPPED + DROPPED_AFTER);
     // freed after the 100,000 temporaries and more; in the wrap run its
     // blocks are 2^31 serials old
-    assert.equal(bucket(cache, variant === 'wrap' ? '16M+' : '64K-1M'), DROPPED);
+    assert.equal(bucket(cache, variant === 'wrap' ? '16M+' : '64K-1M'), DROPPED + DROPPED_AFTER);
     const kept = row(lifetimes.sites, 'keep_blocks');
-    assert.deepEqual([kept.ended, kept.live, kept.median], [0, KEPT, null]);
+    assert.deepEqual([kept.ended, kept.live, kept.median], [0, KEPT + KEPT_AFTER, null]);
     // the run is short: every ended block under 1 s, if time is shown
     if (temps.byTime) assert.equal(temps.byTime[0].blocks, TEMPORARIES);
     assert.match(cli(['top', file, '--lifetimes']), /make_temporaries/);
+  });
+}
+
+const cls = (bytes, blocks) => ({bytes, blocks});
+
+for (const variant of ['dlmalloc', 'emmalloc', 'wrap']) {
+  test(`${variant}: --between start end gives the four classes of every function exactly, and --between start now the range to the snapshot`, (t) => {
+    const {file, cli} = runIn(t, variant);
+    const range = cli(['top', file, '--between', 'start', 'end', '--json']);
+    assert.equal(range.estimated, false);
+    assert.equal(range.start.name, 'start');
+    assert.equal(range.end.name, 'end');
+    const classes = (r) => ({inFreedIn: r.inFreedIn, inLiveAtEnd: r.inLiveAtEnd, beforeFreedIn: r.beforeFreedIn,
+      beforeLiveThrough: r.beforeLiveThrough});
+    const none = cls(0, 0);
+    assert.deepEqual(classes(row(range.sites, 'fill_cache')),
+      {inFreedIn: none, inLiveAtEnd: none, beforeFreedIn: cls(DROPPED * 256, DROPPED), beforeLiveThrough: cls((CACHE - DROPPED) * 256, CACHE - DROPPED)});
+    assert.deepEqual(classes(row(range.sites, 'keep_blocks')),
+      {inFreedIn: none, inLiveAtEnd: cls(KEPT * 128, KEPT), beforeFreedIn: none, beforeLiveThrough: none});
+    assert.deepEqual(classes(row(range.sites, 'churn')),
+      {inFreedIn: cls(CHURN_BYTES, CHURN), inLiveAtEnd: none, beforeFreedIn: none, beforeLiveThrough: none});
+    assert.ok(!range.sites.some((s) => s.label === 'make_temporaries'), 'all made and freed before the range');
+    assert.equal(range.sites.length, 3, range.sites.map((s) => s.label).join(', '));
+    assert.deepEqual(range.totals.inFreedIn, cls(CHURN_BYTES, CHURN));
+
+    const toNow = cli(['top', file, '--between', 'start', 'now', '--json']);
+    assert.equal(toNow.end, 'now');
+    assert.deepEqual(classes(row(toNow.sites, 'fill_cache')).beforeFreedIn, cls((DROPPED + DROPPED_AFTER) * 256, DROPPED + DROPPED_AFTER));
+    assert.deepEqual(classes(row(toNow.sites, 'keep_blocks')).inLiveAtEnd, cls((KEPT + KEPT_AFTER) * 128, KEPT + KEPT_AFTER));
+    const text = cli(['top', file, '--between', 'start', 'end']);
+    assert.match(text, /from mark #1 "start" .* to mark #2 "end" .*\(bytes \/ blocks; exact\)/);
+    assert.match(text, /made and freed in it: .* \/ 5,000/);
   });
 }
 

@@ -4,8 +4,8 @@
 // "warm", then in each of 12 rounds keeps 64 KiB more at grow_list while
 // cache_put's cache levels off at 96 KiB from round 3; load_assets' 100 KiB
 // came before the mark. `emheap top --since warm` ranks grow_list first
-// with exactly its 12 rounds' bytes, `--between` counts only the rounds in
-// between, and `--growing` says grow_list grows without bound and the
+// with exactly its 12 rounds' bytes, `--between` splits rounds 4-6 into
+// what they made, kept and freed, and `--growing` says grow_list grows without bound and the
 // cache levels off. The same with both allocators, with the rounds on a
 // pthread, and with the block serials numbered again in round 5. In
 // headless Chromium, Ctrl+Shift+M and emheap.mark() add marks and
@@ -50,7 +50,7 @@ function runIn(t, variant, env) {
 const byLabel = (sites, re) => sites.find((s) => re.test(s.label));
 
 for (const variant of ['dlmalloc', 'emmalloc', 'threads', 'wrap']) {
-  test(`${variant}: --since warm ranks grow_list first with exactly its bytes, --between counts the rounds in between, --growing tells the grower from the cache`, (t) => {
+  test(`${variant}: --since warm ranks grow_list first with exactly its bytes, --between splits the rounds in between, --growing tells the grower from the cache`, (t) => {
     const {run, snapshot, file, cli} = runIn(t, variant);
     assert.deepEqual(validateSnapshot(snapshot), []);
     assert.deepEqual(snapshot.marks.map((m) => m.name), ['warm', ...Array.from({length: ROUNDS}, (_, i) => `round ${i + 1}`)]);
@@ -81,9 +81,17 @@ for (const variant of ['dlmalloc', 'emmalloc', 'threads', 'wrap']) {
     assert.equal(cli(['convert', file, '--to', 'speedscope', '-o', converted]).status, 0);
     assert.deepEqual(cli(['top', converted, '--since', 'warm', '--json']).json.sites, since.sites);
 
-    // rounds 4, 5 and 6: grow_list's, and none of the cache's (all evicted since)
+    // rounds 4, 5 and 6: grow_list kept 3 rounds more; the cache's 24
+    // entries from before were all evicted, and 24 new ones kept
     const between = cli(['top', file, '--between', 'round 3', 'round 6', '--json']).json;
-    assert.deepEqual(between.sites.map((s) => [s.label.replace(/\+.*/, ''), s.liveBytes]), [['grow_list', 3 * PER_ROUND]]);
+    const classes = (re) => {
+      const r = byLabel(between.sites, re);
+      return [r.inFreedIn.bytes, r.inLiveAtEnd.bytes, r.beforeFreedIn.bytes, r.beforeLiveThrough.bytes];
+    };
+    assert.deepEqual(classes(/^grow_list/), [0, 3 * PER_ROUND, 0, 3 * PER_ROUND]);
+    assert.deepEqual(classes(/^cache_put/), [0, CACHE, CACHE, 0]);
+    assert.deepEqual(classes(/^load_assets/), [0, 0, 0, ASSETS]);
+    assert.equal(between.estimated, false);
     // the last three rounds hold the whole cache
     const last = cli(['top', file, '--since', 'round 9', '--json']).json;
     assert.equal(byLabel(last.sites, /^cache_put/).liveBytes, CACHE);

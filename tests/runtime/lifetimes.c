@@ -5,7 +5,8 @@
 ** made (temporary allocations); after "start", keep_blocks keeps 200
 ** blocks, churn makes 5,000 in batches of 50, each batch freed in the
 ** order it was made, and drop_from_cache frees 300 of the cache; then the
-** mark "end". Prints the snapshot (SNAPSHOT {...}). Run by
+** mark "end", after which 100 more of the cache go and keep_blocks keeps
+** 50 more. Prints the snapshot (SNAPSHOT {...}). Run by
 ** tests/e2e/lifetimes.test.js, which knows every count above.
 **
 ** -DWRAP_SERIALS: the block serial is set near 2^31 just before
@@ -29,9 +30,11 @@
 #define KEPT 200
 #define CHURN 5000
 #define BATCH 50
+#define DROPPED_AFTER 100
+#define KEPT_AFTER 50
 
 static void *cache[CACHE];
-static void *kept[KEPT];
+static void *kept[KEPT + KEPT_AFTER];
 static volatile unsigned sink;
 
 static void *fill_cache(int i) {
@@ -91,6 +94,8 @@ int main(void) {
   for (int i = 0; i < CHURN / BATCH; i++) batch(i);
   for (int i = 0; i < CACHE_DROPPED; i++) drop(i);
   emheap_mark("end");
+  for (int i = CACHE_DROPPED; i < CACHE_DROPPED + DROPPED_AFTER; i++) drop(i);
+  for (int i = KEPT; i < KEPT + KEPT_AFTER; i++) kept[i] = keep(i);
   EM_ASM({ console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot())); });
 #ifdef WRAP_SERIALS
   EM_ASM({ console.log('RENUMBERS {"count": ' + $0 + '}'); }, *(volatile uint32_t *)((char *)emheap_state_address() + 4516));
