@@ -5,7 +5,9 @@
 // the header (file, source, mode, live bytes and the peak), the live bytes
 // over time with the marks, the growths of the wasm memory and the peak,
 // the top sites over time (stacked), why the wasm memory is this big, the
-// top sites table, what was allocated since a mark, and what keeps growing.
+// top sites table, what was allocated since a mark, what a range between
+// marks did, what keeps growing, the temporary allocations and how long
+// blocks live (formats/report/time_sections.js).
 //
 // The charts are drawn in the page by uPlot (npm uplot, MIT), whose script
 // and CSS the caller passes in (cli/report.js reads them from
@@ -31,6 +33,7 @@ var marksModel = require('../model/marks');
 var reportData = require('./report/data');
 var reportPage = require('./report/page');
 var growing = require('../model/growing');
+var timeSections = require('./report/time_sections');
 
 var formatBytes = numbers.formatBytes;
 var formatCount = numbers.formatCount;
@@ -79,6 +82,9 @@ function bytesCell(bytes, estimatedText, attr) {
 function siteLink(snapshot, id) {
   return '<a href="#site-' + id + '">' + escapeHtml(growth.siteText(snapshot, id)) + '</a>';
 }
+
+// for the sections made in formats/report/
+var helpers = {escapeHtml: escapeHtml, siteLink: siteLink};
 
 function headerHtml(snapshot, file) {
   var s = snapshot.summary || {};
@@ -318,7 +324,10 @@ function reportHtml(snapshot, opts) {
     memorySectionHtml(snapshot) + '\n' +
     topSectionHtml(snapshot, data) + '\n' +
     sinceSectionHtml(snapshot) + '\n' +
+    timeSections.rangeSectionHtml(snapshot, helpers) + '\n' +
     growingSectionHtml(snapshot) + '\n' +
+    timeSections.temporarySectionHtml(snapshot, helpers) + '\n' +
+    timeSections.lifetimesSectionHtml(snapshot, helpers) + '\n' +
     '<footer>Made by <code>emheap report</code>. Charts by uPlot (MIT, github.com/leeoniya/uPlot), in this file. ' +
     'Nothing here loads from the network.</footer>\n' +
     '<script type="application/json" id="report-data">' + jsonForScript(data) + '</script>\n' +

@@ -10,6 +10,8 @@ var snapshotOptions = require('./snapshot_taker').snapshotOptions;
 var marks = require('../model/marks');
 var view = require('../model/view');
 var sites = require('../model/sites');
+var ranges = require('../model/ranges');
+var lifetimes = require('../model/lifetimes');
 
 var VERSION = '0.1.0';
 
@@ -49,6 +51,27 @@ function makeApi(p) {
   api['liveSince'] = function (since, until, snapshot, options) {
     return marks.liveSince(view.view(snapshot || p.taker.snapshot(), view.viewOptions(options)), since, until);
   };
+  // What the range from mark `start` to mark `end` ('now', or nothing: a
+  // snapshot taken now) did, by row, in four classes (model/ranges.js), as
+  // `emheap top --between --json`; exact mode.
+  api['between'] = function (start, end, snapshot, options) {
+    return ranges.betweenRows(view.view(snapshot || p.taker.snapshot(), view.viewOptions(options)), start, end === undefined ? 'now' : end);
+  };
+  // The rows by their temporary allocations, and how long each row's
+  // blocks lived (model/lifetimes.js), as `emheap top --temporary --json`
+  // and `--lifetimes --json`; exact mode.
+  api['temporary'] = function (snapshot, options) {
+    return lifetimes.temporaryRows(countedView(snapshot, options));
+  };
+  api['lifetimes'] = function (snapshot, options) {
+    return lifetimes.lifetimeRows(countedView(snapshot, options));
+  };
+  function countedView(snapshot, options) {
+    var v = view.view(snapshot || p.taker.snapshot(), view.viewOptions(options));
+    var why = lifetimes.notCountedText(v);
+    if (why) throw new Error('emheap: ' + why);
+    return v;
+  }
   api['addRoot'] = p.taker.addRoot;
   api['removeRoot'] = p.taker.removeRoot;
   api['getSnapshotJson'] = p.taker.summaryJson;

@@ -12,6 +12,8 @@
 // which (snapshot.lifetimes).
 'use strict';
 
+var sites = require('./sites');
+
 // Lower bounds of the buckets (runtime/state_layout.h EMHEAP_AGE_BUCKETS,
 // EMHEAP_TIME_BUCKETS); the last bucket has none above.
 var AGE_BOUNDS = [0, 1, 16, 256, 4096, 65536, 1048576, 16777216];
@@ -147,6 +149,40 @@ function temporaryRanking(snapshot) {
   return {rows: rows, temporary: temporary, allocs: allocs};
 }
 
-module.exports = {AGE_BOUNDS: AGE_BOUNDS, TIME_BOUNDS_MS: TIME_BOUNDS_MS, lifetimesInfo: lifetimesInfo, ageLabel: ageLabel,
+// The rows of `emheap top --temporary --json` and emheap.temporary():
+// {temporaryAllocs, totalAllocs (all rows'), sites: [{rank, id, label,
+// stack, temporaryAllocs, totalAllocs, shareOfAllocs, atLeast?}]}.
+function temporaryRows(snapshot) {
+  var ranking = temporaryRanking(snapshot);
+  return {
+    temporaryAllocs: ranking.temporary, totalAllocs: ranking.allocs,
+    sites: ranking.rows.map(function (r, i) {
+      var row = {rank: i + 1, id: r.site.id, label: sites.siteLabel(snapshot, r.site), stack: sites.stackFrames(snapshot, r.site),
+        temporaryAllocs: r.temporary, totalAllocs: r.site.totalAllocs, shareOfAllocs: r.share};
+      if (r.site.lifetimesAtLeast) row.atLeast = true;
+      return row;
+    }),
+  };
+}
+
+// The rows of `emheap top --lifetimes --json` and emheap.lifetimes(): every
+// row that allocated, most allocations first, with rowLifetimes' fields;
+// {note, timeShown, sites}.
+function lifetimeRows(snapshot) {
+  var withTime = timeShown(snapshot);
+  var rows = snapshot.sites.filter(function (s) { return s.totalAllocs > 0; })
+    .sort(function (a, b) { return b.totalAllocs - a.totalAllocs || a.id - b.id; });
+  return {
+    note: lifetimesNote(snapshot), timeShown: withTime,
+    sites: rows.map(function (s, i) {
+      var row = {rank: i + 1, id: s.id, label: sites.siteLabel(snapshot, s), stack: sites.stackFrames(snapshot, s), totalAllocs: s.totalAllocs};
+      var l = rowLifetimes(s, withTime);
+      Object.keys(l).forEach(function (k) { row[k] = l[k]; });
+      return row;
+    }),
+  };
+}
+
+module.exports = {temporaryRows: temporaryRows, lifetimeRows: lifetimeRows,AGE_BOUNDS: AGE_BOUNDS, TIME_BOUNDS_MS: TIME_BOUNDS_MS, lifetimesInfo: lifetimesInfo, ageLabel: ageLabel,
   timeLabel: timeLabel, spread: spread, rowLifetimes: rowLifetimes, notCountedText: notCountedText, timeShown: timeShown,
   lifetimesNote: lifetimesNote, temporaryRanking: temporaryRanking};

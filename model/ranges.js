@@ -18,6 +18,7 @@
 'use strict';
 
 var findMark = require('./marks').findMark;
+var sites = require('./sites');
 
 var CLASSES = ['inFreedIn', 'inLiveAtEnd', 'beforeFreedIn', 'beforeLiveThrough'];
 
@@ -119,4 +120,22 @@ function between(snapshot, startSpec, endSpec) {
   return {start: start, end: end, totals: totals, sites: sites, estimated: estimated};
 }
 
-module.exports = {CLASSES: CLASSES, between: between, valuesAt: valuesAt, liveAfter: liveAfter};
+// The result of between() as `emheap top --between --json` and
+// emheap.between() give it: its rows with a rank, label and stack, by the
+// bytes the range made and freed.
+function betweenRows(snapshot, startSpec, endSpec) {
+  var result = between(snapshot, startSpec, endSpec);
+  var byId = new Map(snapshot.sites.map(function (s) { return [s.id, s]; }));
+  var moved = function (r) { return r.inFreedIn.bytes + r.inLiveAtEnd.bytes + r.beforeFreedIn.bytes; };
+  result.sites.sort(function (a, b) { return moved(b) - moved(a) || b.beforeLiveThrough.bytes - a.beforeLiveThrough.bytes || a.id - b.id; });
+  result.sites = result.sites.map(function (r, i) {
+    var site = byId.get(r.id);
+    var row = {rank: i + 1, id: r.id, label: sites.siteLabel(snapshot, site), stack: sites.stackFrames(snapshot, site),
+      callSites: site.parts || 1};
+    CLASSES.forEach(function (k) { row[k] = r[k]; });
+    return row;
+  });
+  return result;
+}
+
+module.exports = {betweenRows: betweenRows, CLASSES: CLASSES, between: between, valuesAt: valuesAt, liveAfter: liveAfter};

@@ -8,9 +8,8 @@ const { EmheapError } = require('../errors');
 const units = require('../units');
 const { renderTable, clip } = require('../table');
 const { topCount } = require('../common_options');
-const { siteRows } = require('../site_rows');
 const { KEY_WIDTH, rowWord, rowsWord, stackColumn, snapshotHeader } = require('../snapshot_text');
-const { between, CLASSES } = require('../../model/ranges');
+const { betweenRows, CLASSES } = require('../../model/ranges');
 const { shortName } = require('../../model/names');
 
 const TITLES = {
@@ -20,9 +19,6 @@ const TITLES = {
 
 const markText = (m) => (m ? `mark #${m.number} "${m.name}" (at ${(m.t / 1000).toFixed(3)} s)` : 'now');
 
-// Rows by what the range moved: bytes made in it plus bytes freed in it.
-const weight = (r) => r.inFreedIn.bytes + r.inLiveAtEnd.bytes + r.beforeFreedIn.bytes;
-
 function printBetween(args, opts, snapshot, out) {
   if (opts.sort !== undefined || opts.instances !== undefined) {
     throw new EmheapError('--between ranks rows by the bytes the range made and freed; --sort and --instances do not apply');
@@ -30,21 +26,17 @@ function printBetween(args, opts, snapshot, out) {
   const top = topCount(opts);
   let result;
   try {
-    result = between(snapshot, opts.between[0], opts.between[1]);
+    result = betweenRows(snapshot, opts.between[0], opts.between[1]);
   } catch (e) {
     if (e.userError) throw new EmheapError(`${args[0]}: ${e.message}`);
     throw e;
   }
-  const ranked = result.sites.slice().sort((a, b) => weight(b) - weight(a) || b.beforeLiveThrough.bytes - a.beforeLiveThrough.bytes ||
-    a.id - b.id);
-  const shown = top > 0 ? ranked.slice(0, top) : ranked;
-  const siteRow = siteRows(snapshot);
-  const rows = shown.map((r, i) => Object.assign({ rank: i + 1 }, siteRow(r.id), r));
+  const rows = top > 0 ? result.sites.slice(0, top) : result.sites;
   if (opts.json) {
     out(JSON.stringify({
       file: args[0], capturedAt: snapshot.capturedAt, mode: snapshot.mode, by: rowWord(snapshot), start: result.start,
       end: result.end || 'now', estimated: result.estimated, keptMarks: snapshot.markRanges.marks, totals: result.totals,
-      totalRows: ranked.length, sites: rows,
+      totalRows: result.sites.length, sites: rows,
     }, null, 2) + '\n');
     return 0;
   }
@@ -61,11 +53,11 @@ function printBetween(args, opts, snapshot, out) {
       { title: '#', align: 'right' }, ...CLASSES.map((k) => ({ title: TITLES[k], align: 'right' })),
       { title: rowWord(snapshot), align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
     ], rows.map((r) => [r.rank, ...CLASSES.map((k) => cell(r[k])), clip(shortName(r.label), KEY_WIDTH), stackColumn(r)]));
-    text += `\n${rows.length} of ${ranked.length} ${rowsWord(snapshot)}, by the bytes the range made and freed` +
-      (rows.length < ranked.length ? ' (--top 0 shows all)' : '') + '\n';
+    text += `\n${rows.length} of ${result.sites.length} ${rowsWord(snapshot)}, by the bytes the range made and freed` +
+      (rows.length < result.sites.length ? ' (--top 0 shows all)' : '') + '\n';
   }
   out(text);
   return 0;
 }
 
-module.exports = { printBetween };
+module.exports = { printBetween, TITLES };

@@ -264,6 +264,23 @@ function pageScript(d, uPlot, formatBytes, formatCount) {
     });
   }
 
+  // the range view: show the table of the pair picked (time_sections.js)
+  var rangeStart = d.getElementById('range-start');
+  var rangeEnd = d.getElementById('range-end');
+  if (rangeStart && rangeEnd) {
+    var showRange = function () {
+      var key = rangeStart.value + '-' + rangeEnd.value;
+      var any = false;
+      Array.prototype.forEach.call(d.querySelectorAll('.range'), function (div) {
+        div.hidden = div.getAttribute('data-range') !== key;
+        if (!div.hidden) any = true;
+      });
+      d.getElementById('range-none').hidden = any;
+    };
+    rangeStart.addEventListener('change', showRange);
+    rangeEnd.addEventListener('change', showRange);
+  }
+
   addEventListener('resize', function () {
     charts.forEach(function (c) { c.u.setSize({width: widthOf(c.el), height: c.u.height}); });
   });

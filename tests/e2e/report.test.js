@@ -7,7 +7,8 @@
 // snapshot whose names are HTML stays text, and an older file without the
 // parts over time still opens. The snapshot comes from
 // tests/fixtures/report/snapshots.js (EMHEAP_REPORT_SNAPSHOT swaps it), and
-// from a real run of tests/runtime/marks_rounds.c.
+// from real runs of tests/runtime/marks_rounds.c and lifetimes.c (the range
+// between two marks picked in the page, the temporaries, the lifetimes).
 'use strict';
 
 const { describe, it, before, after } = require('node:test');
@@ -24,6 +25,7 @@ const { memoryBreakdown, breakdownText } = require('../../model/memory_breakdown
 const { reportSnapshot, hostileSnapshot, oldSnapshot } = require('../fixtures/report/snapshots');
 const { runWasmProgram } = require('../lib/run_wasm');
 const { BUILD } = require('../lib/paths');
+const { readView } = require('../../cli/read_view');
 
 const skip = CHROMIUM_SKIP;
 
@@ -186,6 +188,52 @@ describe('emheap report in Chromium', { skip }, () => {
       await r.page.selectOption('#since-select', '1');
       const shown = await r.page.evaluate(() => Array.from(document.querySelectorAll('.since'), (d) => !d.hidden));
       assert.deepEqual(shown, Array.from({ length: marks }, (_, i) => i === 1));
+    });
+  });
+
+  // tests/runtime/lifetimes.c (tests/e2e/lifetimes.test.js knows its counts)
+  const LIFETIMES_PROGRAM = path.join(BUILD, 'lifetimes.dlmalloc.js');
+  describe('a real run of lifetimes.c: the range between two marks, the temporaries, the lifetimes', { skip: !fs.existsSync(LIFETIMES_PROGRAM) && 'run make test first' }, () => {
+    it('shows the range start..end, switches to start..now when picked, and ranks make_temporaries first', async () => {
+      const run = runWasmProgram(LIFETIMES_PROGRAM);
+      assert.equal(run.status, 0, run.stderr.slice(-2000));
+      const file = path.join(tmp, 'lifetimes.json');
+      fs.writeFileSync(file, JSON.stringify(run.tagged.SNAPSHOT));
+      const r = await open(readView(file, {}), 'lifetimes');
+      try {
+        const rangeRows = () => r.page.evaluate(() => {
+          const shown = Array.from(document.querySelectorAll('.range')).filter((d) => !d.hidden);
+          return shown.map((d) => ({key: d.getAttribute('data-range'), rows: Array.from(d.querySelectorAll('tbody tr[data-site]'), (tr) => ({
+            name: tr.querySelector('.stack').textContent.replace(/\s.*/, ''),
+            blocks: Array.from(tr.querySelectorAll('td[data-blocks]'), (td) => Number(td.getAttribute('data-blocks'))),
+          }))}));
+        });
+        let shown = await rangeRows();
+        assert.equal(shown.length, 1);
+        assert.equal(shown[0].key, '1-2');
+        const byName = (rows, name) => rows.find((x) => x.name === name).blocks;
+        assert.deepEqual(byName(shown[0].rows, 'churn'), [5000, 0, 0, 0]);
+        assert.deepEqual(byName(shown[0].rows, 'fill_cache'), [0, 0, 300, 700]);
+        assert.deepEqual(byName(shown[0].rows, 'keep_blocks'), [0, 200, 0, 0]);
+        await r.page.selectOption('#range-end', 'now');
+        shown = await rangeRows();
+        assert.equal(shown[0].key, '1-now');
+        assert.deepEqual(byName(shown[0].rows, 'fill_cache'), [0, 0, 400, 600]);
+        assert.deepEqual(byName(shown[0].rows, 'keep_blocks'), [0, 250, 0, 0]);
+        const temporary = await r.page.evaluate(() => ({
+          total: document.getElementById('temporary-total').getAttribute('data-count'),
+          first: document.querySelector('#temporary-table tbody tr .stack').textContent,
+          count: document.querySelector('#temporary-table tbody tr td[data-count]').getAttribute('data-count'),
+          lifetimes: document.querySelectorAll('#lifetimes-table tbody tr').length,
+        }));
+        assert.equal(temporary.total, '100100');
+        assert.match(temporary.first, /^make_temporaries/);
+        assert.equal(temporary.count, '100000');
+        assert.equal(temporary.lifetimes, 4);
+        assert.deepEqual(r.problems(), []);
+      } finally {
+        await r.context.close();
+      }
     });
   });
 
