@@ -484,7 +484,15 @@ async function exportTiming(page, withGraph) {
     }));
     graph.push({ms: m.ms, pause: m.pause, peakHeapMB: m.peakHeapMB, heapBeforeMB: m.heapBeforeMB, ...m.value});
   }
-  return {...out, times: runs, graph};
+  // A mark made in the page: in exact mode it records what every site
+  // holds and the live blocks by mark (jslib/mark_ranges.js), at once.
+  // Last: a snapshot with marks reads the blocks' ages too.
+  const marks = await page.evaluate(() => [1, 2, 3].map((i) => {
+    const t0 = performance.now();
+    globalThis.emheap.mark('bench ' + i);
+    return performance.now() - t0;
+  }));
+  return {...out, times: runs, graph, markMs: marks};
 }
 
 const EXPORT_CELLS = [
@@ -519,7 +527,7 @@ async function exportTable(ctx, notes) {
     if (!r.error && !r.extra) r = {error: 'no timing'};
     if (r.error) {
       const brief = notes.cell('error', r.error, `export ${workload} ${name}`, {brief: true});
-      rows.push([name, notes.cell('error', r.error, `export ${workload} ${name}`), ...Array(7).fill(brief)]);
+      rows.push([name, notes.cell('error', r.error, `export ${workload} ${name}`), ...Array(8).fill(brief)]);
       results.push({workload, config: name, error: r.error});
       continue;
     }
@@ -530,7 +538,7 @@ async function exportTable(ctx, notes) {
       Math.round(x.times[0].total).toLocaleString('en-US'), Math.round(med('total')).toLocaleString('en-US'),
       `${Math.round(med('heapBeforeMB'))} -> ${Math.round(Math.max(...x.times.map((t) => t.peakHeapMB)))}`,
       Math.round(Math.max(...x.times.map((t) => t.pause))).toLocaleString('en-US'),
-      fixed(x.bytes / 1048576, 1)]);
+      fixed(x.bytes / 1048576, 1), x.markMs ? fixed(median(x.markMs), 1) : '-']);
     results.push({workload, config: name, allocMs: r.result.ms, ...x});
     const g = x.graph || [];
     if (g.length) {
@@ -541,7 +549,8 @@ async function exportTable(ctx, notes) {
     }
   }
   const md = table(['configuration', 'live blocks', 'sites', 'snapshot() ms, synchronous (median)',
-    'first Ctrl+Shift+H export ms', 'median export ms (of 3)', 'JS heap MB before -> peak', 'longest pause ms', 'speedscope file MB'], rows) +
+    'first Ctrl+Shift+H export ms', 'median export ms (of 3)', 'JS heap MB before -> peak', 'longest pause ms', 'speedscope file MB',
+    'emheap.mark() ms (median of 3)'], rows) +
     '\n\n' + pauseVerdict(results) +
     '\n\nHeap graph, `emheap.snapshotAsync({heap: true})` (median of 2):\n\n' +
     table(['configuration', 'live blocks', 'sites', 'edges', 'ms', 'longest pause ms', 'JS heap MB before -> peak'], graphRows);
@@ -719,7 +728,8 @@ function report(info, speed, targets, memory, exported, notes, cells, started) {
       'download is done: the tables are read and the allocator\'s heap walked at once, the snapshot and the file',
       'built in 30 ms slices. Peak JS',
       'heap: CDP Runtime.getHeapUsage, polled every 20 ms; longest pause: the largest gap of a 10 ms timer from',
-      'the call to the download. `snapshot()` is the synchronous API, timed apart.', '',
+      'the call to the download. `snapshot()` is the synchronous API, timed apart. `emheap.mark()`: a mark, which in',
+      'exact mode records what each site holds and the live blocks by mark (jslib/mark_ranges.js), after the exports.', '',
       exported.md, '');
   }
   if (notes.list().length) out.push('## Notes: errors and n/a, in full', '', ...notes.markdown(), '');

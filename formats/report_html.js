@@ -4,6 +4,7 @@
 // mails as one attachment and keeps in a CI artifact. It holds, in order:
 // the header (file, source, mode, live bytes and the peak), the live bytes
 // over time with the marks, the growths of the wasm memory and the peak,
+// the allocation rate,
 // the top sites over time (stacked), why the wasm memory is this big, the
 // top sites table, what was allocated since a mark, what a range between
 // marks did, what keeps growing, the temporary allocations and how long
@@ -320,6 +321,7 @@ function reportHtml(snapshot, opts) {
     '<style>\n' + reportPage.CSS + '\n</style>\n</head>\n<body>\n' +
     headerHtml(snapshot, o.file) + '\n' +
     liveSectionHtml(snapshot, data) + '\n' +
+    timeSections.rateSectionHtml(snapshot, data, helpers) + '\n' +
     sitesSectionHtml(snapshot, data) + '\n' +
     memorySectionHtml(snapshot) + '\n' +
     topSectionHtml(snapshot, data) + '\n' +

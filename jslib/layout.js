@@ -229,6 +229,12 @@ function siteRawLiveBytes(tables, s) {
   return tables.sites.getFloat64(s * SITE_SIZE + 8, true);
 }
 
+// A site's bytes (which 0) or blocks (1) ever allocated, as the runtime
+// keeps them (estimates in sampled mode).
+function siteRawTotals(tables, s, which) {
+  return tables.sites.getFloat64(s * SITE_SIZE + (which ? 32 : 16), true);
+}
+
 function siteTables(view, statePtr, siteCount, place, into) {
   var sites = view.getUint32(statePtr + STATE.sites, true);
   var pool = view.getUint32(statePtr + STATE.framePool, true);
@@ -583,7 +589,7 @@ function contextChecks(view, statePtr) {
 }
 
 module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, isRecursiveWord: isRecursiveWord,
-  functionOfWord: functionOfWord,
+  functionOfWord: functionOfWord, siteRawTotals: siteRawTotals,
   readAgePointCount: readAgePointCount, readAgePoint: readAgePoint, writeAgePoint: writeAgePoint,
   writeAgeSerial: writeAgeSerial, AGE_BUCKETS: AGE_BUCKETS, TIME_BUCKETS: TIME_BUCKETS, AGE_POINTS: AGE_POINTS,
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_WASM: STACK_WASM,

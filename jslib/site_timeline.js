@@ -63,7 +63,8 @@ var GROUP_SITES_ALWAYS = 256;
 // keyOf(tables, site) -> the site's group key (a string), or undefined
 // when it cannot be told yet (the site waits); none: each site its own.
 function createSiteTimeline(points, now, keyOf) {
-  var series = new Map(); // group -> {from: point index, values: Float64Array(points), peak, estimated, newAtFrom}
+  var series = new Map(); // group -> {from: point index, values, totalBytes, totalAllocs: Float64Array(points), peak,
+  //                                  estimated, newAtFrom}
   // Typed arrays only, grown by doubling: a million sites and groups cost
   // no JS object each (the collector would walk them at every pass).
   var groupOf = new Int32Array(1024); // site -> its group + 1 (0: not grouped yet)
@@ -197,7 +198,8 @@ function createSiteTimeline(points, now, keyOf) {
     if (series.has(g) || !(bytes > 0) || groupSize[g] > MAX_SITES_PER_SERIES) return;
     if (series.size >= MAX_SERIES && !dropSmallest(bytes, keep)) return;
     var isNew = bornIndex[g] === index && bornNew[g] === 1;
-    series.set(g, {from: index, values: new Float64Array(points), peak: 0, estimated: false, newAtFrom: isNew});
+    series.set(g, {from: index, values: new Float64Array(points), totalBytes: new Float64Array(points),
+      totalAllocs: new Float64Array(points), peak: 0, estimated: false, newAtFrom: isNew});
   }
 
   // Frees the series of the followed group whose highest value is the
@@ -234,18 +236,26 @@ function createSiteTimeline(points, now, keyOf) {
       var slot = index % points;
       series.forEach(function (s, g) {
         var sum = 0;
+        var bytes = 0;
+        var allocs = 0;
         for (var site = firstSite[g]; site >= 0; site = nextSite[site]) {
           var v = layout.siteLiveBytes(tables, site, scale);
           sum += v.bytes;
           if (v.estimated) s.estimated = true;
+          bytes += layout.siteRawTotals(tables, site, 0);
+          allocs += layout.siteRawTotals(tables, site, 1);
         }
         s.values[slot] = sum;
+        s.totalBytes[slot] = bytes;
+        s.totalAllocs[slot] = allocs;
         if (sum > s.peak) s.peak = sum;
       });
     },
     // The series over the timeline's points first..count-1 (the ones
     // still in its ring): [{siteId or siteIds (the sites summed), from
-    // (index in those points), liveBytes: [...], estimated?, newAtFrom?}],
+    // (index in those points), liveBytes: [...], totalBytes: [...] and
+    // totalAllocs: [...] (allocated so far, for the allocation rate),
+    // estimated?, newAtFrom?}],
     // plus how they were chosen.
     read: function (first, count) {
       var out = [];
@@ -253,13 +263,21 @@ function createSiteTimeline(points, now, keyOf) {
         var from = Math.max(first, s.from);
         if (from >= count) return;
         var values = [];
-        for (var k = from; k < count; k++) values.push(s.values[k % points]);
+        var bytes = [];
+        var allocs = [];
+        for (var k = from; k < count; k++) {
+          values.push(s.values[k % points]);
+          bytes.push(s.totalBytes[k % points]);
+          allocs.push(s.totalAllocs[k % points]);
+        }
         var sites = [];
         for (var site = firstSite[g]; site >= 0; site = nextSite[site]) sites.push(site);
         sites.sort(function (a, b) { return a - b; });
         var one = sites.length === 1 ? {siteId: sites[0]} : {siteIds: sites};
         one.from = from - first;
         one.liveBytes = values;
+        one.totalBytes = bytes;
+        one.totalAllocs = allocs;
         if (s.estimated) one.estimated = true;
         if (s.newAtFrom && from === s.from) one.newAtFrom = true;
         out.push(one);

@@ -11,29 +11,34 @@ function createTimeline(points, start) {
   var bytes = new Float64Array(points);
   var blocks = new Float64Array(points);
   var allocated = new Float64Array(points);
+  var calls = new Float64Array(points);
   var count = 0;
   return {
-    // c: {liveBytes, liveBlocks, totalBytes}
+    // c: {liveBytes, liveBlocks, totalBytes, and the calls: mallocCalls,
+    // callocCalls, reallocCalls, memalignCalls}
     add: function (now, c) {
       var i = count % points;
       t[i] = Math.max(0, now - start);
       bytes[i] = c.liveBytes;
       blocks[i] = c.liveBlocks;
       allocated[i] = c.totalBytes;
+      calls[i] = (c.mallocCalls || 0) + (c.callocCalls || 0) + (c.reallocCalls || 0) + (c.memalignCalls || 0);
       count++;
     },
     // The index the next point gets; the first still kept.
     count: function () { return count; },
     first: function () { return Math.max(0, count - points); },
-    // [{t, liveBytes, liveBlocks, totalBytes}], oldest first; t rounded to
-    // a microsecond. totalBytes (bytes ever allocated) tells between which
-    // two points the peak came (summary.totalAtPeak).
+    // [{t, liveBytes, liveBlocks, totalBytes, allocCalls}], oldest first;
+    // t rounded to a microsecond. totalBytes (bytes ever allocated) tells
+    // between which two points the peak came (summary.totalAtPeak); it
+    // and allocCalls (allocation calls so far) give the allocation rate
+    // (model/allocation_rate.js).
     points: function () {
       var out = [];
       for (var k = Math.max(0, count - points); k < count; k++) {
         var i = k % points;
         out.push({'t': Math.round(t[i] * 1000) / 1000, 'liveBytes': bytes[i], 'liveBlocks': blocks[i],
-          'totalBytes': allocated[i]});
+          'totalBytes': allocated[i], 'allocCalls': calls[i]});
       }
       return out;
     },

@@ -94,14 +94,22 @@ function summed(parts, ids) {
   var from = unknownBefore.length ? Math.max.apply(null, unknownBefore)
     : Math.min.apply(null, parts.map(function (p) { return p.from; }));
   var end = Math.min.apply(null, parts.map(function (p) { return p.from + p.liveBytes.length; }));
-  var values = [];
-  for (var k = from; k < end; k++) {
-    var sum = 0;
-    for (var j = 0; j < parts.length; j++) if (k >= parts[j].from) sum += parts[j].liveBytes[k - parts[j].from];
-    values.push(sum);
-  }
+  // (a part made at its start, newAtFrom, had allocated nothing before it)
+  var sumOf = function (key) {
+    var values = [];
+    for (var k = from; k < end; k++) {
+      var sum = 0;
+      for (var j = 0; j < parts.length; j++) if (k >= parts[j].from) sum += parts[j][key][k - parts[j].from];
+      values.push(sum);
+    }
+    return values;
+  };
   one.from = from;
-  one.liveBytes = values;
+  one.liveBytes = sumOf('liveBytes');
+  if (parts.every(function (p) { return Array.isArray(p.totalBytes) && Array.isArray(p.totalAllocs); })) {
+    one.totalBytes = sumOf('totalBytes');
+    one.totalAllocs = sumOf('totalAllocs');
+  }
   if (parts.some(function (p) { return p.estimated; })) one.estimated = true;
   if (!unknownBefore.length) one.newAtFrom = true;
   return one;

@@ -13,7 +13,7 @@ const { frameText } = require('./names');
 // What to do when emheap's tables had no room for everything (fixed heaps):
 // said by `emheap top` and by the leak report (jslib/leak_report.js).
 const TABLE_ROOM_ADVICE = 'to record everything, give the heap room for emheap\'s tables (up to 64 bytes per ' +
-  'live block and 160 per stack, within 1/16 of the heap): a larger -sINITIAL_MEMORY, or -sALLOW_MEMORY_GROWTH';
+  'live block and 216 per stack, within 1/16 of the heap): a larger -sINITIAL_MEMORY, or -sALLOW_MEMORY_GROWTH';
 
 // The most sites the runtime keeps (runtime/state_layout.h
 // EMHEAP_MAX_SITES): a full table charges new stacks to (unattributed).

@@ -216,13 +216,15 @@ test('escapeHtml and jsonForScript', () => {
 test('a file without timeline, marks or per-site series: the page says what is missing and why', () => {
   const snap = oldSnapshot();
   const html = reportHtml(snap, UPLOT);
-  assert.deepEqual(reportData(snap), { live: null, sites: null });
-  assert.doesNotMatch(html, /id="chart-live"|id="chart-sites"/);
+  assert.deepEqual(reportData(snap), { live: null, sites: null, rate: null });
+  assert.doesNotMatch(html, /id="chart-live"|id="chart-sites"|id="chart-rate"/);
   const missing = [...html.matchAll(/<p class="missing">([^<]*)<\/p>/g)].map((m) => m[1]);
   assert.ok(missing.some((t) => /no timeline/.test(t)), missing.join('\n'));
   assert.ok(missing.some((t) => /No chart of the sites over time/.test(t) && /layout 14/.test(t)), missing.join('\n'));
   assert.ok(missing.some((t) => /No marks in this snapshot/.test(t)), missing.join('\n'));
   assert.ok(missing.some((t) => /No verdicts/.test(t)), missing.join('\n'));
+  assert.ok(missing.some((t) => /no lifetimes: it was taken by an emheap older/.test(t)), missing.join('\n'));
+  assert.ok(missing.some((t) => /No mark of this snapshot recorded|Ranges need exact mode/.test(t)), missing.join('\n'));
   // (fixtures.js's snapshot predates the breakdown's numbers)
   assert.ok(missing.some((t) => /files before layout 4/.test(t)), missing.join('\n'));
   assert.equal(tableRows(html, 'top-table').length, topSites(snap, { top: 20 }).sites.length);
@@ -231,6 +233,8 @@ test('a file without timeline, marks or per-site series: the page says what is m
   const timed = Object.assign(oldSnapshot(), { timeline: [{ t: 0, liveBytes: 10, liveBlocks: 1 }, { t: 100, liveBytes: 5932, liveBlocks: 10 }] });
   const data = reportData(timed);
   assert.equal(data.sites, null);
+  assert.equal(data.rate, null, 'points without calls: no allocation rate');
+  assert.match(reportHtml(timed, UPLOT), /No allocation rate: the timeline has no calls allocated so far at its points/);
   assert.deepEqual(data.live.marks, []);
   assert.equal(data.live.peak.from, null);
   assert.match(reportHtml(timed, UPLOT), /id="chart-live"/);

@@ -24,6 +24,10 @@ function fakeState(count) {
   return {view, set};
 }
 
+// A series without its allocation totals (tested apart below).
+const live = (x) => (Array.isArray(x) ? x.map(live)
+  : Object.fromEntries(Object.entries(x).filter(([k]) => k !== 'totalBytes' && k !== 'totalAllocs')));
+
 test('insertTop keeps the n largest, largest first', () => {
   const top = [];
   [[1, 5], [2, 9], [3, 1], [4, 7], [5, 9]].forEach(([s, v]) => insertTop(top, 3, s, v));
@@ -50,7 +54,7 @@ test('a pass picks the largest sites and those that grew the most; points read t
   tl.sample(view, STATE, 2, clock, true, 0.5);
   read = tl.read(0, 3);
   const two = read.series.find((x) => x.siteId === 2);
-  assert.deepEqual(two, {siteId: 2, from: 2, liveBytes: [5000]});
+  assert.deepEqual(live(two), {siteId: 2, from: 2, liveBytes: [5000]});
   assert.deepEqual(read.series.find((x) => x.siteId === 39).liveBytes, [390, 390, 390]);
   // a point after a full second passes again from the timer
   clock += SCAN_MIN_MS;
@@ -95,7 +99,7 @@ test('the series come beside the timeline\'s points, one value for each', () => 
   const points = tl.points();
   assert.equal(points.length, 5);
   const series = tl.siteSeries().series;
-  assert.deepEqual(series, [{siteId: 1, from: 0, liveBytes: [100, 100, 101, 102, 103], newAtFrom: true}]);
+  assert.deepEqual(live(series), [{siteId: 1, from: 0, liveBytes: [100, 100, 101, 102, 103], newAtFrom: true}]);
   assert.equal(series[0].liveBytes.length, points.length);
 });
 
@@ -117,9 +121,9 @@ test('a site made since the last point gets a series that starts there, with not
   clock += 100;
   tl.sample(view, STATE, 2, clock, false, 1); // no pass: too soon
   const series = tl.read(0, 3).series;
-  assert.deepEqual(series.find((x) => x.siteId === 2), {siteId: 2, from: 2, liveBytes: [50], newAtFrom: true});
+  assert.deepEqual(live(series.find((x) => x.siteId === 2)), {siteId: 2, from: 2, liveBytes: [50], newAtFrom: true});
   const merged = regroupSeries({series}, (id) => (id === 2 ? 1 : id), two).series;
-  assert.deepEqual(merged, [{siteId: 1, from: 0, liveBytes: [500, 600, 650], newAtFrom: true}]);
+  assert.deepEqual(live(merged), [{siteId: 1, from: 0, liveBytes: [500, 600, 650], newAtFrom: true}]);
   // a part whose past is unknown starts the sum where it starts
   const unknown = regroupSeries({series: [{siteId: 1, from: 0, liveBytes: [1, 2, 3]}, {siteId: 2, from: 1, liveBytes: [10, 10]}]},
     (id) => (id === 2 ? 1 : id), two).series;
@@ -169,7 +173,7 @@ test('a site that joins a followed group: made since the point before, it adds f
   clock += 100;
   tl.sample(view, STATE, 1, clock, false, 1);
   let g = tl.read(0, 2).series.find((x) => x.siteIds);
-  assert.deepEqual(g, {siteIds: [1, 2, 3], from: 0, liveBytes: [200, 250], newAtFrom: true});
+  assert.deepEqual(live(g), {siteIds: [1, 2, 3], from: 0, liveBytes: [200, 250], newAtFrom: true});
   // site 4 is made, but its group cannot be told until a point later:
   // what it held at point 2 is in no series, so the series starts again
   counters(5);
@@ -180,7 +184,7 @@ test('a site that joins a followed group: made since the point before, it adds f
   clock += 100;
   tl.sample(view, STATE, 3, clock, false, 1);
   g = tl.read(0, 4).series.find((x) => x.siteIds);
-  assert.deepEqual(g, {siteIds: [1, 2, 3, 4], from: 3, liveBytes: [260]});
+  assert.deepEqual(live(g), {siteIds: [1, 2, 3, 4], from: 3, liveBytes: [260]});
 });
 
 test('grouping waits within its budget: sites not grouped yet are in no series until they are', () => {
@@ -207,4 +211,29 @@ test('grouping waits within its budget: sites not grouped yet are in no series u
   const all = tl.read(0, 40);
   assert.equal(all.groupedSites, 5000);
   assert.equal(all.groups, 7);
+});
+
+test('each series keeps its sites\' bytes and blocks allocated so far at the same points; merged parts add them up', () => {
+  const {view, set} = fakeState(3);
+  const total = (site, bytes, blocks) => {
+    view.setFloat64(SITES_AT + site * layout.SITE_SIZE + 16, bytes, true);
+    view.setFloat64(SITES_AT + site * layout.SITE_SIZE + 32, blocks, true);
+  };
+  const tl = createSiteTimeline(POINTS, () => 0);
+  set(1, 100);
+  total(1, 100, 1);
+  tl.sample(view, STATE, 0, 0, true, 1);
+  set(1, 150);
+  total(1, 400, 5);
+  tl.sample(view, STATE, 1, 100, true, 1);
+  const one = tl.read(0, 2).series.find((x) => x.siteId === 1);
+  assert.deepEqual([one.totalBytes, one.totalAllocs], [[100, 400], [1, 5]]);
+  const {regroupSeries} = require('../model/site_timeline');
+  const merged = regroupSeries({series: [
+    {siteId: 1, from: 0, liveBytes: [1, 2], totalBytes: [10, 20], totalAllocs: [1, 2]},
+    {siteId: 2, from: 1, liveBytes: [5], totalBytes: [7], totalAllocs: [3], newAtFrom: true}]}, () => 1, () => 2).series;
+  assert.deepEqual(merged, [{siteId: 1, from: 0, liveBytes: [1, 7], totalBytes: [10, 27], totalAllocs: [1, 5]}]);
+  const withoutTotals = regroupSeries({series: [{siteId: 1, from: 0, liveBytes: [1]}, {siteId: 2, from: 0, liveBytes: [2], totalBytes: [3], totalAllocs: [1]}]},
+    () => 1, () => 2).series;
+  assert.deepEqual(withoutTotals, [{siteId: 1, from: 0, liveBytes: [3]}], 'a part without totals (an older file): none for the sum');
 });

@@ -81,7 +81,7 @@ $(FREE_BINS_PROGRAMS): $(TEST_BUILD)/free_bins.%.js: tests/runtime/free_bins.c $
 
 # Lifetimes and temporary allocations: both allocators, and serials
 # numbered again among the temporaries.
-LIFETIMES_PROGRAMS := $(foreach v,dlmalloc emmalloc wrap,$(TEST_BUILD)/lifetimes.$(v).js)
+LIFETIMES_PROGRAMS := $(foreach v,dlmalloc emmalloc wrap threads,$(TEST_BUILD)/lifetimes.$(v).js)
 TEST_PROGRAMS += $(LIFETIMES_PROGRAMS)
 $(TEST_BUILD)/lifetimes.dlmalloc.js $(TEST_BUILD)/lifetimes.emmalloc.js: $(TEST_BUILD)/lifetimes.%.js: tests/runtime/lifetimes.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
@@ -89,6 +89,10 @@ $(TEST_BUILD)/lifetimes.dlmalloc.js $(TEST_BUILD)/lifetimes.emmalloc.js: $(TEST_
 $(TEST_BUILD)/lifetimes.wrap.js: tests/runtime/lifetimes.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -DWRAP_SERIALS $< $(TEST_LDFLAGS) -o $@
+$(TEST_BUILD)/lifetimes.threads.js: tests/runtime/lifetimes.c $(B)/emheap-mt.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread -DON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
+	  --profiling-funcs -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1 -o $@
 
 # Marks and rounds: both allocators, a pthread per round, serials numbered
 # again in the middle of the run.

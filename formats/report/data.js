@@ -1,13 +1,14 @@
 // data.js: what the report's charts draw, from a snapshot: the live bytes
 // over time with the marks, the growths and the window in which the peak
-// came (chart 1), and the followed sites' series stacked with "everything
-// else" on top (chart 2); as one JSON value the page's script reads
+// came (chart 1), the followed sites' series stacked with "everything
+// else" on top (chart 2), and the allocation rate (chart 3); as one JSON value the page's script reads
 // (formats/report/page.js). Pure; the rules of formats/README.md.
 'use strict';
 
 var numbers = require('../../model/numbers');
 var growth = require('../../model/growth');
 var growing = require('../../model/growing');
+var allocationRate = require('../../model/allocation_rate').allocationRate;
 
 var formatBytes = numbers.formatBytes;
 var formatBytesExact = numbers.formatBytesExact;
@@ -155,10 +156,38 @@ function whyNoSiteSeries(snapshot) {
     '. Files of emheap before layout 14 have none.';
 }
 
+// The third chart's data: the allocation rate over the run (bytes and
+// calls per second, model/allocation_rate.js), and the bytes per second of
+// each site the second chart draws, in its colour; null without the
+// numbers.
+function rateChartData(snapshot, sites) {
+  var rate = allocationRate(snapshot);
+  if (!rate) return null;
+  var colorOf = {};
+  (sites ? sites.series : []).forEach(function (s) { colorOf[s.siteId] = s; });
+  return {
+    t: rate.t,
+    bytes: rate.bytesPerSecond,
+    calls: rate.callsPerSecond,
+    series: rate.groups.filter(function (g) { return colorOf[g.siteId]; }).map(function (g) {
+      var one = colorOf[g.siteId];
+      return {siteId: g.siteId, label: one.label, color: one.color, values: g.bytesPerSecond, estimated: !!g.estimated};
+    }),
+  };
+}
+
+// Why there is no allocation rate, in words.
+function whyNoRate(snapshot) {
+  if (!(snapshot.timeline || []).length) return whyNoTimeline(snapshot);
+  return 'No allocation rate: the timeline has ' + (snapshot.timeline.length < 2 ? 'one point' :
+    'no calls allocated so far at its points (files of emheap before layout 15)') + '.';
+}
+
 // Everything the page's script draws, as one JSON value.
 function reportData(snapshot) {
-  return {live: liveChartData(snapshot), sites: sitesChartData(snapshot)};
+  var sites = sitesChartData(snapshot);
+  return {live: liveChartData(snapshot), sites: sites, rate: rateChartData(snapshot, sites)};
 }
 
 module.exports = {reportData: reportData, peakWindow: peakWindow, peakWindowText: peakWindowText, seconds: seconds,
-  whyNoTimeline: whyNoTimeline, whyNoSiteSeries: whyNoSiteSeries, PALETTE: PALETTE};
+  whyNoTimeline: whyNoTimeline, whyNoSiteSeries: whyNoSiteSeries, whyNoRate: whyNoRate, PALETTE: PALETTE};

@@ -186,6 +186,31 @@ function pageScript(d, uPlot, formatBytes, formatCount) {
     }, [L.t, L.bytes], el)});
   }
 
+  var R = data.rate;
+  if (R) {
+    var rateEl = d.getElementById('chart-rate');
+    var perSecond = function (u, v) { return v === null || v === undefined ? '--' : formatBytes(v) + '/s'; };
+    var rateSeries = [{label: 'time', value: function (u, v) { return v === null || v === undefined ? '--' : v.toFixed(3) + ' s'; }},
+      {label: 'bytes allocated', stroke: '#1f5fbf', width: 2, points: {show: false}, value: perSecond},
+      {label: 'calls', scale: 'calls', stroke: '#888', width: 1, dash: [4, 3], points: {show: false},
+        value: function (u, v) { return v === null || v === undefined ? '--' : formatCount(Math.round(v)) + '/s'; }}];
+    var rateColumns = [R.t, R.bytes, R.calls];
+    R.series.forEach(function (one) {
+      rateSeries.push({label: (one.estimated ? '~' : '') + one.label, stroke: one.color, width: 1, points: {show: false}, value: perSecond});
+      rateColumns.push(one.values);
+    });
+    charts.push({el: rateEl, u: new uPlot({
+      width: widthOf(rateEl), height: 220,
+      cursor: {sync: {key: 'emheap'}},
+      scales: {x: xScale(range), y: {range: function (u, min, max) { return [0, max * 1.1 || 1]; }},
+        calls: {range: function (u, min, max) { return [0, max * 1.1 || 1]; }}},
+      axes: [{values: secondsTick}, {values: function (u, vals) { return vals.map(function (v) { return formatBytes(v).replace('.00 ', ' ') + '/s'; }); },
+        size: 80}, {scale: 'calls', side: 1, grid: {show: false}, size: 60,
+        values: function (u, vals) { return vals.map(function (v) { return formatCount(Math.round(v)); }); }}],
+      series: rateSeries,
+    }, rateColumns, rateEl)});
+  }
+
   if (S) {
     var box = d.getElementById('chart-sites');
     box.classList.add('sites-chart');

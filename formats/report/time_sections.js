@@ -1,4 +1,5 @@
-// time_sections.js: the report's sections on how long memory lives: what a
+// time_sections.js: the report's sections on memory over time: the
+// allocation rate's chart, what a
 // range between two marks did (the four classes of model/ranges.js, a
 // table per pair of marks, picked with two lists in the page), the
 // temporary allocations, and each row's lifetimes (model/lifetimes.js).
@@ -10,6 +11,7 @@
 var numbers = require('../../model/numbers');
 var ranges = require('../../model/ranges');
 var lifetimes = require('../../model/lifetimes');
+var reportData = require('./data');
 
 var ROWS = 20;          // rows of each table
 var RANGE_MARKS = 8;    // the last marks with records a range can start or end at
@@ -110,4 +112,16 @@ function lifetimesSectionHtml(snapshot, h) {
     '<table id="lifetimes-table" class="sites"><thead>' + head + '</thead><tbody>' + rows + '</tbody></table></section>';
 }
 
-module.exports = {rangeSectionHtml: rangeSectionHtml, temporarySectionHtml: temporarySectionHtml, lifetimesSectionHtml: lifetimesSectionHtml};
+// The allocation rate's chart (drawn by formats/report/page.js from
+// data.rate), or why there is none.
+function rateSectionHtml(snapshot, data, h) {
+  var out = '<section id="rate"><h2>Allocation rate</h2>';
+  if (!data.rate) return out + '<p class="missing">' + h.escapeHtml(reportData.whyNoRate(snapshot)) + '</p></section>';
+  return out + '<div id="chart-rate" class="chart"></div><p class="caption">' + h.escapeHtml('Bytes allocated per second ' +
+    '(usable sizes, what the allocator handed out) and allocation calls per second (malloc, calloc, realloc, memalign; ' +
+    'right axis) between each two points of the timeline; the sites of the chart above in their colours (the bytes ' +
+    'they asked for).' + (data.rate.series.some(function (x) { return x.estimated; }) ? ' ~: estimates (sampled blocks).' : '')) +
+    '</p></section>';
+}
+
+module.exports = {rateSectionHtml: rateSectionHtml, rangeSectionHtml: rangeSectionHtml, temporarySectionHtml: temporarySectionHtml, lifetimesSectionHtml: lifetimesSectionHtml};

@@ -26,6 +26,7 @@ const { reportSnapshot, hostileSnapshot, oldSnapshot } = require('../fixtures/re
 const { runWasmProgram } = require('../lib/run_wasm');
 const { BUILD } = require('../lib/paths');
 const { readView } = require('../../cli/read_view');
+const { allocationRate } = require('../../model/allocation_rate');
 
 const skip = CHROMIUM_SKIP;
 
@@ -100,13 +101,26 @@ describe('emheap report in Chromium', { skip }, () => {
       assert.deepEqual(r.dialogs, []);
     });
 
-    it('draws both charts: uPlot canvases with many colours on them', async () => {
-      assert.equal(await r.page.getAttribute('body', 'data-charts'), '2');
+    it('draws its charts: uPlot canvases with many colours on them, and the allocation rate where the points have calls', async () => {
+      const rate = allocationRate(snap);
+      const charts = rate ? ['chart-live', 'chart-rate', 'chart-sites'] : ['chart-live', 'chart-sites'];
+      assert.equal(await r.page.getAttribute('body', 'data-charts'), String(charts.length));
       const canvases = await canvasColours(r.page);
-      assert.deepEqual(canvases.map((c) => c.chart), ['chart-live', 'chart-sites']);
+      assert.deepEqual(canvases.map((c) => c.chart), charts);
       for (const c of canvases) {
+        if (c.chart === 'chart-rate') {
+          // lines, not bands: less ink
+          assert.ok(c.colours > 3 && c.inked > c.pixels / 200, JSON.stringify(c));
+          continue;
+        }
         assert.ok(c.colours > 8, JSON.stringify(c));
         assert.ok(c.inked > c.pixels / 20, JSON.stringify(c));
+      }
+      if (rate) {
+        // the page draws the model's numbers: its first series is the bytes per second
+        const drawn = await r.page.evaluate(() => JSON.parse(document.getElementById('report-data').textContent).rate.bytes);
+        assert.deepEqual(drawn, rate.bytesPerSecond);
+        assert.ok(rate.bytesPerSecond.some((v) => v > 0), 'the run allocated between points');
       }
     });
 

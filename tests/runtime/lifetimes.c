@@ -9,6 +9,10 @@
 ** 50 more. Prints the snapshot (SNAPSHOT {...}). Run by
 ** tests/e2e/lifetimes.test.js, which knows every count above.
 **
+** -DON_THREAD (with -pthread): make_temporaries and churn run on a
+** pthread, the marks are made on the main thread; a temporary is a block
+** freed before its own thread allocated again, so the counts stay.
+**
 ** -DWRAP_SERIALS: the block serial is set near 2^31 just before
 ** make_temporaries, so that the serials are numbered again among the
 ** temporaries (runtime/marks.c): the lifetimes must not change, but for
@@ -21,6 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <emscripten.h>
+#ifdef ON_THREAD
+#include <pthread.h>
+#endif
 
 #include "emheap.h"
 
@@ -83,15 +90,37 @@ static void (*volatile drop)(int) = drop_from_cache;
 extern void *emheap_state_address(void);
 #endif
 
+static void *temporaries(void *arg) {
+  (void)arg;
+  for (int i = 0; i < TEMPORARIES; i++) temporary(i);
+  return NULL;
+}
+
+static void *batches(void *arg) {
+  (void)arg;
+  for (int i = 0; i < CHURN / BATCH; i++) batch(i);
+  return NULL;
+}
+
+/* fn on a pthread of its own (-DON_THREAD), or here */
+static void run(void *(*fn)(void *)) {
+#ifdef ON_THREAD
+  pthread_t t;
+  if (pthread_create(&t, NULL, fn, NULL) == 0) pthread_join(t, NULL);
+#else
+  fn(NULL);
+#endif
+}
+
 int main(void) {
   for (int i = 0; i < CACHE; i++) cache[i] = fill(i);
 #ifdef WRAP_SERIALS
   *(volatile uint32_t *)((char *)emheap_state_address() + 4356) = 0x7FFFFFFFu - 100u;
 #endif
-  for (int i = 0; i < TEMPORARIES; i++) temporary(i);
+  run(temporaries);
   emheap_mark("start");
   for (int i = 0; i < KEPT; i++) kept[i] = keep(i);
-  for (int i = 0; i < CHURN / BATCH; i++) batch(i);
+  run(batches);
   for (int i = 0; i < CACHE_DROPPED; i++) drop(i);
   emheap_mark("end");
   for (int i = CACHE_DROPPED; i < CACHE_DROPPED + DROPPED_AFTER; i++) drop(i);
