@@ -136,7 +136,7 @@ static void number_block(uint32_t *serial, void *ctx) {
 }
 
 uint32_t emheap_serials_renumber(void) {
-  static renumbering r; /* 14 KiB: not on a thread's small stack; under the lock */
+  static renumbering r; /* 18 KiB: not on a thread's small stack; under the lock */
   uint32_t last = emheap_g.block_serial;
   r.cut = last > YOUNG_SERIALS ? last - YOUNG_SERIALS : 0;
   r.bounds = r.young = 0;

@@ -81,8 +81,11 @@ $(FREE_BINS_PROGRAMS): $(TEST_BUILD)/free_bins.%.js: tests/runtime/free_bins.c $
 
 # Lifetimes and temporary allocations: both allocators, and serials
 # numbered again among the temporaries.
-LIFETIMES_PROGRAMS := $(foreach v,dlmalloc emmalloc wrap threads,$(TEST_BUILD)/lifetimes.$(v).js)
+LIFETIMES_PROGRAMS := $(foreach v,dlmalloc emmalloc wrap threads,$(TEST_BUILD)/lifetimes.$(v).js) $(TEST_BUILD)/lifetimes_time.js
 TEST_PROGRAMS += $(LIFETIMES_PROGRAMS)
+$(TEST_BUILD)/lifetimes_time.js: tests/runtime/lifetimes_time.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -o $@
 $(TEST_BUILD)/lifetimes.dlmalloc.js $(TEST_BUILD)/lifetimes.emmalloc.js: $(TEST_BUILD)/lifetimes.%.js: tests/runtime/lifetimes.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=$* -o $@

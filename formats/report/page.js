@@ -167,6 +167,7 @@ function pageScript(d, uPlot, formatBytes, formatCount) {
     return 'rgb(' + mix(n >> 16) + ',' + mix((n >> 8) & 255) + ',' + mix(n & 255) + ')';
   }
 
+  var pickRange = null; // (t0, t1 in seconds): the range view's marks nearest a drag's ends, once it is set up
   var L = data.live;
   var S = data.sites;
   var range = L || S;
@@ -183,6 +184,10 @@ function pageScript(d, uPlot, formatBytes, formatCount) {
           value: function (u, v, si, i) { return v === null || v === undefined ? '--' : exact(v) + ' in ' + formatCount(L.blocks[i]) + ' blocks'; }},
       ],
       plugins: [annotations(L)],
+      // a drag over the chart picks the range view's marks (pickRange below)
+      hooks: {setSelect: [function (u) {
+        if (pickRange && u.select.width > 2) pickRange(u.posToVal(u.select.left, 'x'), u.posToVal(u.select.left + u.select.width, 'x'));
+      }]},
     }, [L.t, L.bytes], el)});
   }
 
@@ -304,6 +309,23 @@ function pageScript(d, uPlot, formatBytes, formatCount) {
     };
     rangeStart.addEventListener('change', showRange);
     rangeEnd.addEventListener('change', showRange);
+    // A range runs between marks: a drag from t0 to t1 picks the last mark
+    // at or before t0 (else the first) and the first after it at or after
+    // t1 (else now).
+    pickRange = function (t0, t1) {
+      var at = function (o) { return Number(o.getAttribute('data-t')); };
+      var starts = Array.prototype.slice.call(rangeStart.options);
+      var start = starts[0];
+      starts.forEach(function (o) { if (at(o) <= t0) start = o; });
+      var end = null;
+      Array.prototype.forEach.call(rangeEnd.options, function (o) {
+        if (!end && o.value !== 'now' && Number(o.value) > Number(start.value) && at(o) >= t1) end = o;
+      });
+      rangeStart.value = start.value;
+      rangeEnd.value = end ? end.value : 'now';
+      showRange();
+      d.getElementById('range').scrollIntoView({block: 'nearest'});
+    };
   }
 
   addEventListener('resize', function () {

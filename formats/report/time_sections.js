@@ -3,6 +3,8 @@
 // range between two marks did (the four classes of model/ranges.js, a
 // table per pair of marks, picked with two lists in the page), the
 // temporary allocations, and each row's lifetimes (model/lifetimes.js).
+// A range is picked with two lists, or by a drag over the live bytes
+// chart (the marks nearest its ends).
 // The tables are made here, whole; the page's script only shows the one
 // picked (formats/report/page.js), so the file needs no server.
 //
@@ -45,14 +47,15 @@ function rangeSectionHtml(snapshot, h) {
   var options = function (list, selected) {
     return list.map(function (m) {
       var v = m ? String(m.number) : 'now';
-      return '<option value="' + v + '"' + (v === selected ? ' selected' : '') + '>' + h.escapeHtml(label(m)) + '</option>';
+      return '<option value="' + v + '"' + (m ? ' data-t="' + m.t / 1000 + '"' : '') + (v === selected ? ' selected' : '') + '>' +
+        h.escapeHtml(label(m)) + '</option>';
     }).join('');
   };
   var firstEnd = marks.length > 1 ? String(marks[1].number) : 'now';
   return out + '<p><label>From mark <select id="range-start">' + options(marks, String(marks[0].number)) + '</select></label> ' +
     '<label>to <select id="range-end">' + options(marks.slice(1).concat([null]), firstEnd) + '</select></label>: ' +
     'bytes and blocks by function, in four classes (exact in exact mode; the runtime records what each site holds at ' +
-    'the last 16 marks made on the main thread).</p>' + tables.join('') +
+    'the last 16 marks made on the main thread). A drag over the live bytes chart picks the marks nearest its ends.</p>' + tables.join('') +
     '<p class="missing" id="range-none" hidden>The end must come after the start.</p></section>';
 }
 

@@ -37,7 +37,7 @@ const CHURN_BYTES = Array.from({length: BATCHES}, (_, b) => BATCH * (64 + (b & 7
 function runIn(t, variant) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-lifetimes-'));
   t.after(() => fs.rmSync(dir, {recursive: true, force: true}));
-  const run = runWasmProgram(path.join(BUILD, `lifetimes.${variant}.js`), {cwd: dir});
+  const run = runWasmProgram(path.join(BUILD, variant === 'time' ? 'lifetimes_time.js' : `lifetimes.${variant}.js`), {cwd: dir});
   assert.equal(run.status, 0, run.stderr.slice(-2000));
   const snapshot = run.tagged.SNAPSHOT;
   assert.ok(snapshot, 'the program printed its snapshot');
@@ -132,6 +132,17 @@ for (const variant of ['dlmalloc', 'emmalloc', 'wrap', 'threads']) {
     assert.match(text, /\d +[\d.]+ KiB \/ 5,000 +\. +\. +\. +churn/);
   });
 }
+
+test('in time: blocks held 1.6 s count in "1-10 s", blocks held 0.2 s under 1 s (the age clock, from the timeline\'s points)', (t) => {
+  const {snapshot, file, cli} = runIn(t, 'time');
+  const info = snapshot.lifetimes;
+  assert.equal(info.counted, true);
+  assert.ok(info.timeResolutionMs > 0 && info.timeResolutionMs < 1000, JSON.stringify(info));
+  const lifetimes = cli(['top', file, '--lifetimes', '--json']);
+  const held = (name) => row(lifetimes.sites, name).byTime.map((b) => b.blocks);
+  assert.deepEqual(held('hold_long'), [0, 10, 0, 0]);
+  assert.deepEqual(held('hold_short'), [10, 0, 0, 0]);
+});
 
 test('--temporary and --lifetimes refuse a sampled snapshot, and with --at peak, saying why', (t) => {
   const {snapshot, file} = runIn(t, 'dlmalloc');

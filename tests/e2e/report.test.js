@@ -208,7 +208,7 @@ describe('emheap report in Chromium', { skip }, () => {
   // tests/runtime/lifetimes.c (tests/e2e/lifetimes.test.js knows its counts)
   const LIFETIMES_PROGRAM = path.join(BUILD, 'lifetimes.dlmalloc.js');
   describe('a real run of lifetimes.c: the range between two marks, the temporaries, the lifetimes', { skip: !fs.existsSync(LIFETIMES_PROGRAM) && 'run make test first' }, () => {
-    it('shows the range start..end, switches to start..now when picked, and ranks make_temporaries first', async () => {
+    it('shows the range start..end, switches to start..now when picked or dragged over, and ranks make_temporaries first', async () => {
       const run = runWasmProgram(LIFETIMES_PROGRAM);
       assert.equal(run.status, 0, run.stderr.slice(-2000));
       const file = path.join(tmp, 'lifetimes.json');
@@ -244,6 +244,26 @@ describe('emheap report in Chromium', { skip }, () => {
         assert.match(temporary.first, /^make_temporaries/);
         assert.equal(temporary.count, '100000');
         assert.equal(temporary.lifetimes, 4);
+        // a drag over the live bytes chart between the two marks' lines
+        // picks start..end (the x scale runs from live.xMin to live.xMax)
+        const live = await r.page.evaluate(() => JSON.parse(document.getElementById('report-data').textContent).live);
+        const over = await (await r.page.$('#chart-live .u-over')).boundingBox();
+        const x = (t) => over.x + (t - live.xMin) / (live.xMax - live.xMin) * over.width;
+        assert.equal(live.marks.length, 2);
+        const a = {x: x(live.marks[0].t)};
+        const b = {x: x(live.marks[1].t)};
+        assert.ok(b.x - a.x > 8, `the marks are ${b.x - a.x} px apart`);
+        const drag = async (x0, x1) => {
+          const y = over.y + over.height / 2;
+          await r.page.mouse.move(x0, y);
+          await r.page.mouse.down();
+          await r.page.mouse.move((x0 + x1) / 2, y, {steps: 4});
+          await r.page.mouse.move(x1, y, {steps: 4});
+          await r.page.mouse.up();
+        };
+        assert.equal((await rangeRows())[0].key, '1-now', 'as picked in the lists above');
+        await drag(a.x + 2, b.x - 2);
+        assert.equal((await rangeRows())[0].key, '1-2');
         assert.deepEqual(r.problems(), []);
       } finally {
         await r.context.close();
