@@ -20,6 +20,14 @@ function checkCounted(args, opts, snapshot, option) {
   if (why) throw new EmheapError(`${args[0]}: ${option}: ${why}`);
 }
 
+// --json: what the view is of, and `fields`.
+function printJson(out, args, snapshot, fields) {
+  out(JSON.stringify(Object.assign({
+    file: args[0], capturedAt: snapshot.capturedAt, mode: snapshot.mode, by: rowWord(snapshot), lifetimes: snapshot.lifetimes,
+  }, fields), null, 2) + '\n');
+  return 0;
+}
+
 const percent = (share) => `${(100 * share).toFixed(share >= 0.1 || share === 0 ? 0 : 1)}%`;
 
 // --temporary: the rows with temporary allocations, most first.
@@ -29,11 +37,8 @@ function printTemporary(args, opts, snapshot, out) {
   const result = lifetimes.temporaryRows(snapshot);
   const shown = top > 0 ? result.sites.slice(0, top) : result.sites;
   if (opts.json) {
-    out(JSON.stringify({
-      file: args[0], capturedAt: snapshot.capturedAt, mode: snapshot.mode, by: rowWord(snapshot), lifetimes: snapshot.lifetimes,
-      temporaryAllocs: result.temporaryAllocs, totalAllocs: result.totalAllocs, totalRows: result.sites.length, sites: shown,
-    }, null, 2) + '\n');
-    return 0;
+    return printJson(out, args, snapshot, {temporaryAllocs: result.temporaryAllocs, totalAllocs: result.totalAllocs,
+      totalRows: result.sites.length, sites: shown});
   }
   let text = snapshotHeader(args[0], snapshot) + '\n' +
     `temporary allocations (freed before their thread allocated again): ${units.formatCount(result.temporaryAllocs)} of ` +
@@ -64,13 +69,7 @@ function printLifetimes(args, opts, snapshot, out) {
   const top = topCount(opts);
   const result = lifetimes.lifetimeRows(snapshot);
   const shown = top > 0 ? result.sites.slice(0, top) : result.sites;
-  if (opts.json) {
-    out(JSON.stringify({
-      file: args[0], capturedAt: snapshot.capturedAt, mode: snapshot.mode, by: rowWord(snapshot), lifetimes: snapshot.lifetimes,
-      note: result.note, totalRows: result.sites.length, sites: shown,
-    }, null, 2) + '\n');
-    return 0;
-  }
+  if (opts.json) return printJson(out, args, snapshot, {note: result.note, totalRows: result.sites.length, sites: shown});
   let text = snapshotHeader(args[0], snapshot) + '\n' + result.note + '\n\n';
   if (!shown.length) {
     text += `no ${rowWord(snapshot)} allocated\n`;
