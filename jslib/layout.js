@@ -38,6 +38,9 @@ var AGE_BUCKETS = 8;
 var TIME_BUCKETS = 4;
 var AGE_POINTS = 1024;
 var COUNT_SATURATED = 0xFFFFFFFF;
+// ... as one run of 32-bit words at 120: the age buckets, the time buckets, temporary
+var LIFETIMES_AT = 120;
+var LIFETIME_WORDS = AGE_BUCKETS + TIME_BUCKETS + 1;
 var GROWTH_LOG = 64;
 var GROWTH_SIZE = 64;
 var GROWTH_TOP = 3;
@@ -437,22 +440,18 @@ function readSite(tables, s, scales) {
 // temporaryAllocs, and lifetimesAtLeast when a count saturated.
 function readLifetimes(view, at, site) {
   var any = 0;
+  for (var w = 0; w < LIFETIME_WORDS; w++) any += view.getUint32(at + LIFETIMES_AT + 4 * w, true);
+  if (!any) return; // no array made: most sites of a big heap hold live blocks only
+  var words = [];
   var saturated = false;
-  var read = function (offset) {
-    var n = view.getUint32(at + offset, true);
-    any += n;
+  for (var k = 0; k < LIFETIME_WORDS; k++) {
+    var n = view.getUint32(at + LIFETIMES_AT + 4 * k, true);
     if (n === COUNT_SATURATED) saturated = true;
-    return n;
-  };
-  var byAge = [];
-  for (var i = 0; i < AGE_BUCKETS; i++) byAge.push(read(120 + 4 * i));
-  var byTime = [];
-  for (var j = 0; j < TIME_BUCKETS; j++) byTime.push(read(152 + 4 * j));
-  var temporary = read(168);
-  if (!any) return;
-  site.endedByAge = byAge;
-  site.endedByTime = byTime;
-  site.temporaryAllocs = temporary;
+    words.push(n);
+  }
+  site.endedByAge = words.slice(0, AGE_BUCKETS);
+  site.endedByTime = words.slice(AGE_BUCKETS, AGE_BUCKETS + TIME_BUCKETS);
+  site.temporaryAllocs = words[AGE_BUCKETS + TIME_BUCKETS];
   if (saturated) site.lifetimesAtLeast = true;
 }
 
@@ -522,6 +521,10 @@ function writeMark(view, statePtr, nameBytes, t) {
 
 // UTF-8 bytes -> text; a byte that is not UTF-8 reads as U+FFFD.
 // (TextDecoder refuses views of shared memory, hence the copy above.)
+function utf8Text(bytes) {
+  return new TextDecoder().decode(bytes);
+}
+
 // The runtime's age clock (jslib/age_clock.js): its points' count, point
 // k's serial, point k made now (block_serial then; count k + 1), and
 // bound i's serial. Under the lock.
@@ -537,10 +540,6 @@ function writeAgePoint(view, statePtr, k) {
 }
 function writeAgeSerial(view, statePtr, i, serial) {
   view.setUint32(statePtr + STATE.ageSerial + 4 * i, serial, true);
-}
-
-function utf8Text(bytes) {
-  return new TextDecoder().decode(bytes);
 }
 
 // When the runtime started, on jslib/clock.js's clock (ms): the origin of

@@ -99,7 +99,7 @@ function createMarkRanges(keep) {
       var numbers = kept.map(function (m) { return m.number; }).concat([number]);
       // exact mode thinned (a fixed heap full of emheap's tables): sites
       // hold estimates from then on
-      var thinned = layout.readCounters(view, statePtr).thinnedAtBytes !== undefined;
+      var thinned = layout.readMode(view, statePtr).samplingInterval > 0;
       kept.push({number: number, entries: entries, after: blocksPass(view, statePtr, numbers), thinned: thinned});
       if (kept.length > keep) dropOldest();
     },

@@ -132,34 +132,27 @@ function lifetimesNote(snapshot) {
   return text;
 }
 
-// Rows ranked by temporary allocations: [{site, temporary, share (of the
-// row's allocations)}], most first, rows with none left out; and the
-// total of temporaries and of allocations.
-function temporaryRanking(snapshot) {
-  var rows = [];
+// The rows of `emheap top --temporary --json` and emheap.temporary():
+// {temporaryAllocs, totalAllocs (all rows'), sites: [{rank, id, label,
+// stack, temporaryAllocs, totalAllocs, shareOfAllocs, atLeast?}]}.
+// Rows with none are left out; most first, ties by site id.
+function temporaryRows(snapshot) {
   var temporary = 0;
   var allocs = 0;
+  var ranked = [];
   snapshot.sites.forEach(function (s) {
     allocs += s.totalAllocs || 0;
     if (!s.temporaryAllocs) return;
     temporary += s.temporaryAllocs;
-    rows.push({site: s, temporary: s.temporaryAllocs, share: s.totalAllocs ? s.temporaryAllocs / s.totalAllocs : 0});
+    ranked.push(s);
   });
-  rows.sort(function (a, b) { return b.temporary - a.temporary || a.site.id - b.site.id; });
-  return {rows: rows, temporary: temporary, allocs: allocs};
-}
-
-// The rows of `emheap top --temporary --json` and emheap.temporary():
-// {temporaryAllocs, totalAllocs (all rows'), sites: [{rank, id, label,
-// stack, temporaryAllocs, totalAllocs, shareOfAllocs, atLeast?}]}.
-function temporaryRows(snapshot) {
-  var ranking = temporaryRanking(snapshot);
+  ranked.sort(function (a, b) { return b.temporaryAllocs - a.temporaryAllocs || a.id - b.id; });
   return {
-    temporaryAllocs: ranking.temporary, totalAllocs: ranking.allocs,
-    sites: ranking.rows.map(function (r, i) {
-      var row = {rank: i + 1, id: r.site.id, label: sites.siteLabel(snapshot, r.site), stack: sites.stackFrames(snapshot, r.site),
-        temporaryAllocs: r.temporary, totalAllocs: r.site.totalAllocs, shareOfAllocs: r.share};
-      if (r.site.lifetimesAtLeast) row.atLeast = true;
+    temporaryAllocs: temporary, totalAllocs: allocs,
+    sites: ranked.map(function (s, i) {
+      var row = {rank: i + 1, id: s.id, label: sites.siteLabel(snapshot, s), stack: sites.stackFrames(snapshot, s),
+        temporaryAllocs: s.temporaryAllocs, totalAllocs: s.totalAllocs, shareOfAllocs: s.totalAllocs ? s.temporaryAllocs / s.totalAllocs : 0};
+      if (s.lifetimesAtLeast) row.atLeast = true;
       return row;
     }),
   };
@@ -185,4 +178,4 @@ function lifetimeRows(snapshot) {
 
 module.exports = {temporaryRows: temporaryRows, lifetimeRows: lifetimeRows,AGE_BOUNDS: AGE_BOUNDS, TIME_BOUNDS_MS: TIME_BOUNDS_MS, lifetimesInfo: lifetimesInfo, ageLabel: ageLabel,
   timeLabel: timeLabel, spread: spread, rowLifetimes: rowLifetimes, notCountedText: notCountedText, timeShown: timeShown,
-  lifetimesNote: lifetimesNote, temporaryRanking: temporaryRanking};
+  lifetimesNote: lifetimesNote};

@@ -21,6 +21,9 @@ var findMark = require('./marks').findMark;
 var sites = require('./sites');
 
 var CLASSES = ['inFreedIn', 'inLiveAtEnd', 'beforeFreedIn', 'beforeLiveThrough'];
+// ... in words, as the CLI's and the report's columns say them
+var CLASS_TITLES = {inFreedIn: 'made and freed in it', inLiveAtEnd: 'made in it, live at its end',
+  beforeFreedIn: 'made before, freed in it', beforeLiveThrough: 'made before, live through it'};
 
 function userError(message) {
   var e = new Error(message);
@@ -138,4 +141,4 @@ function betweenRows(snapshot, startSpec, endSpec) {
   return result;
 }
 
-module.exports = {betweenRows: betweenRows, CLASSES: CLASSES, between: between, valuesAt: valuesAt, liveAfter: liveAfter};
+module.exports = {betweenRows: betweenRows, CLASSES: CLASSES, CLASS_TITLES: CLASS_TITLES, between: between, valuesAt: valuesAt, liveAfter: liveAfter};

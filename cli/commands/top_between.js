@@ -9,13 +9,8 @@ const units = require('../units');
 const { renderTable, clip } = require('../table');
 const { topCount } = require('../common_options');
 const { KEY_WIDTH, rowWord, rowsWord, stackColumn, snapshotHeader } = require('../snapshot_text');
-const { betweenRows, CLASSES } = require('../../model/ranges');
+const { betweenRows, CLASSES, CLASS_TITLES: TITLES } = require('../../model/ranges');
 const { shortName } = require('../../model/names');
-
-const TITLES = {
-  inFreedIn: 'made and freed in it', inLiveAtEnd: 'made in it, live at its end',
-  beforeFreedIn: 'made before, freed in it', beforeLiveThrough: 'made before, live through it',
-};
 
 const markText = (m) => (m ? `mark #${m.number} "${m.name}" (at ${(m.t / 1000).toFixed(3)} s)` : 'now');
 
@@ -60,4 +55,4 @@ function printBetween(args, opts, snapshot, out) {
   return 0;
 }
 
-module.exports = { printBetween, TITLES };
+module.exports = { printBetween };

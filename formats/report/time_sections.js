@@ -18,9 +18,6 @@ var reportData = require('./data');
 var ROWS = 20;          // rows of each table
 var RANGE_MARKS = 8;    // the last marks with records a range can start or end at
 
-var TITLES = {inFreedIn: 'made and freed in it', inLiveAtEnd: 'made in it, live at its end',
-  beforeFreedIn: 'made before, freed in it', beforeLiveThrough: 'made before, live through it'};
-
 // h: {escapeHtml, siteLink(snapshot, id)} from report_html.js.
 function rangeSectionHtml(snapshot, h) {
   var out = '<section id="range"><h2>What a range did</h2>';
@@ -65,7 +62,7 @@ function rangeTableHtml(snapshot, r, h) {
     return '<td class="num" data-bytes="' + c.bytes + '" data-blocks="' + c.blocks + '">' +
       (c.blocks ? h.escapeHtml(tilde + numbers.formatBytes(c.bytes) + ' / ' + numbers.formatCount(c.blocks)) : '.') + '</td>';
   };
-  var head = '<tr><th>#</th>' + ranges.CLASSES.map(function (k) { return '<th>' + TITLES[k] + '</th>'; }).join('') + '<th>site</th></tr>';
+  var head = '<tr><th>#</th>' + ranges.CLASSES.map(function (k) { return '<th>' + ranges.CLASS_TITLES[k] + '</th>'; }).join('') + '<th>site</th></tr>';
   var totals = '<tr class="totals"><td></td>' + ranges.CLASSES.map(function (k) { return cell(r.totals[k]); }).join('') +
     '<td>all</td></tr>';
   var rows = r.sites.slice(0, ROWS).map(function (s) {
