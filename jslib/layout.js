@@ -1,7 +1,7 @@
 // layout.js -- reads the runtime's state out of linear memory, and writes
 // the few fields JS may set (mode, sampling interval, seed, paused).
 //
-// Mirrors runtime/state_layout.h (layout version 15); the C side pins
+// Mirrors runtime/state_layout.h (layout version 16); the C side pins
 // these offsets with static asserts, tests/e2e/runtime.test.js checks that both
 // sides read the same numbers. Never calls into wasm. In a threaded program
 // (runtime built with -pthread) every read of the tables happens under the
@@ -11,17 +11,17 @@
 
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 
-var LAYOUT_VERSION = 15;
+var LAYOUT_VERSION = 16;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
-  sites: 160, framePool: 176, samplingInterval: 188, blockRegions: 192, blockRegionCount: 196,
+  siteChunks: 160, framePool: 176, samplingInterval: 188, blockRegions: 192, blockRegionCount: 196,
   blockCount: 200, allocator: 204, lock: 208, threaded: 212, hugeBlocks: 216, hugeSlots: 220, seed: 224, countSlots: 236, growth: 240, peakEpoch: 4336, peakBreak: 4340,
   heapBase: 4344, sbrkPtrAddr: 4348, blocksAtPeak: 4352, blockSerial: 4356, roots: 4360, countSlotCount: 4364,
   totalAtPeak: 4368, contextChecks: 4376, logGrowths: 4380, recordedBytes: 4384, recordedUsable: 4392,
   recordedAtPeak: 4400, usableAtPeak: 4408, estimates: 4416, estimatesAtPeak: 4448, thinnedAt: 4480,
   unseenFrees: 4488, unseenBytes: 4496, startMs: 4504, markCount: 4512, serialRenumbers: 4516, marks: 4520,
-  ageSerial: 12712, agePointCount: 12724, agePoints: 12728};
+  ageSerial: 12712, agePointCount: 12724, agePoints: 12728, siteBase: 16824};
 // The block table (runtime/block_table.c): per 4 KiB region, a table of
 // 12-byte entries, 8 bytes in: (offset / 4 | site << 10, size | slack << 27,
 // serial | sampled << 31), serial 0 = empty; huge blocks in 16-byte slots
@@ -33,6 +33,11 @@ var ENTRY_WORDS = 3;
 var BLOCK_SITE_MASK = 0xFFFFF;
 var BLOCK_SIZE_MASK = 0x7FFFFFF;
 var SITE_SIZE = 176;
+// The site table's chunks (runtime/state_layout.h): chunk 0 holds sites
+// 0-255, chunk k >= 1 sites 2^(k+7) to 2^(k+8) - 1.
+var SITE_CHUNK0_BITS = 8;
+function siteChunk(s) { return (32 - SITE_CHUNK0_BITS) - Math.clz32(s | ((1 << SITE_CHUNK0_BITS) - 1)); }
+function siteChunkFirst(k) { return k ? 1 << (k + SITE_CHUNK0_BITS - 1) : 0; }
 // A site's lifetime counts (emheap_site.ended_by_age, ended_by_time, temporary)
 var AGE_BUCKETS = 8;
 var TIME_BUCKETS = 4;
@@ -191,62 +196,83 @@ function readMode(view, statePtr) {
 // Copies the site table (siteCount records) and the frame pool out of
 // linear memory: a memcpy taken under the lock, so that the sites can be
 // read afterwards a slice at a time while the app runs on, grows or moves
-// its tables. `into` (optional, from copyArea) is memory made and touched
-// beforehand: used when large enough.
+// its tables. The chunks go end to end, so that in the copy site s is at
+// s * SITE_SIZE. `into` (optional, from copyArea) is memory made and
+// touched beforehand: used when large enough.
 //
 // Why `into`: the copy itself is ~4 ms at 1M sites (64 MB), but into fresh
 // memory it took 225 ms under node and 250-320 ms in headless Chromium,
 // the time the kernel takes to give the new pages on first write. A page
 // touches its copy area in slices before it takes the lock.
 function copySiteTables(view, statePtr, siteCount, into) {
-  return siteTables(view, statePtr, siteCount, function (from, length, area) {
-    if (!from || !length) return new DataView(new ArrayBuffer(0));
-    var to = area && area.length >= length ? area : new Uint8Array(length);
-    to.set(new Uint8Array(view.buffer, from, length));
-    return new DataView(to.buffer, to.byteOffset, length);
-  }, into);
+  var tables = siteTables(view, statePtr, siteCount);
+  var length = tables.count * SITE_SIZE;
+  var area = into && into.sites.length >= length ? into.sites : new Uint8Array(length);
+  for (var k = 0; k < tables.bases.length && siteChunkFirst(k) < tables.count; k++) {
+    var first = siteChunkFirst(k);
+    var end = Math.min(tables.count, siteChunkFirst(k + 1));
+    area.set(new Uint8Array(view.buffer, sitesAt(tables, first), (end - first) * SITE_SIZE), first * SITE_SIZE);
+  }
+  tables.sites = new DataView(area.buffer, area.byteOffset, length);
+  tables.bases = null;
+  var used = view.getUint32(statePtr + STATE.framePool + 4, true);
+  var pool = view.getUint32(statePtr + STATE.framePool, true);
+  var poolTo = into && into.pool.length >= used * 4 ? into.pool : new Uint8Array(used * 4);
+  if (pool && used) poolTo.set(new Uint8Array(view.buffer, pool, used * 4));
+  tables.pool = new DataView(poolTo.buffer, poolTo.byteOffset, pool ? used * 4 : 0);
+  return tables;
 }
 
-// The same tables read where they are, not copied: for a read of a site or
-// two by the thread that holds the lock (jslib/growth_log.js).
+// The same tables read where they are, not copied: for the thread that
+// holds the lock (a growth, a mark, a timeline point: a few sites, or one
+// pass that makes nothing per site).
 function siteTablesInPlace(view, statePtr) {
-  var siteCount = view.getUint32(statePtr + STATE.counters + SITE_COUNT_AT, true);
-  return siteTables(view, statePtr, siteCount, function (from, length) {
-    return from && length ? new DataView(view.buffer, from, length) : new DataView(new ArrayBuffer(0));
-  }, null);
+  return siteTables(view, statePtr, view.getUint32(statePtr + STATE.counters + SITE_COUNT_AT, true));
+}
+
+// Where site s starts in tables.sites: s * SITE_SIZE in a copy, its
+// chunk's place in linear memory in place.
+function sitesAt(tables, s) {
+  return tables.bases ? (tables.bases[siteChunk(s)] + s * SITE_SIZE) >>> 0 : s * SITE_SIZE;
 }
 
 // One site's live bytes, its estimated part scaled by `scale` as
 // readSite's (model/estimates.js ratioScales' bytes; 1: as they are):
 // {bytes, estimated: some of them are}.
 function siteLiveBytes(tables, s, scale) {
-  var at = s * SITE_SIZE;
   var whole = siteRawLiveBytes(tables, s);
-  var part = tables.sites.getFloat64(at + 88, true);
+  var part = tables.sites.getFloat64(sitesAt(tables, s) + 88, true);
   return {bytes: whole - part + Math.floor(part * scale), estimated: part > 0};
 }
 
 // A site's live bytes as the runtime keeps them (estimates not scaled):
 // for a pass over every site, which must make no object per site.
 function siteRawLiveBytes(tables, s) {
-  return tables.sites.getFloat64(s * SITE_SIZE + 8, true);
+  return tables.sites.getFloat64(sitesAt(tables, s) + 8, true);
 }
 
 // A site's bytes (which 0) or blocks (1) ever allocated, as the runtime
 // keeps them (estimates in sampled mode).
 function siteRawTotals(tables, s, which) {
-  return tables.sites.getFloat64(s * SITE_SIZE + (which ? 32 : 16), true);
+  return tables.sites.getFloat64(sitesAt(tables, s) + (which ? 32 : 16), true);
 }
 
-function siteTables(view, statePtr, siteCount, place, into) {
-  var sites = view.getUint32(statePtr + STATE.sites, true);
+// The site table as it is in linear memory: {count, peakEpoch, threaded,
+// sites (a view of the whole memory), bases (per chunk, as sitesAt reads
+// them), pool (the frame pool, in place)}.
+function siteTables(view, statePtr, siteCount) {
+  var chunks = view.getUint32(statePtr + STATE.siteChunks, true);
+  var bases = [];
+  for (var k = 0; k < chunks; k++) bases.push(view.getUint32(statePtr + STATE.siteBase + 4 * k, true));
   var pool = view.getUint32(statePtr + STATE.framePool, true);
   var used = view.getUint32(statePtr + STATE.framePool + 4, true);
   return {
-    count: sites ? siteCount : 0,
+    count: chunks ? siteCount : 0,
     peakEpoch: view.getUint32(statePtr + STATE.peakEpoch, true),
-    sites: place(sites, siteCount * SITE_SIZE, into && into.sites),
-    pool: place(pool, used * 4, into && into.pool),
+    threaded: view.getUint32(statePtr + STATE.threaded, true) !== 0,
+    sites: new DataView(view.buffer),
+    bases: bases,
+    pool: pool && used ? new DataView(view.buffer, pool, used * 4) : new DataView(new ArrayBuffer(0)),
   };
 }
 
@@ -391,7 +417,7 @@ function readRoots(view, at) {
 function readSite(tables, s, scales) {
   var view = tables.sites;
   var site;
-  var at = s * SITE_SIZE;
+  var at = sitesAt(tables, s);
   var kind = view.getUint32(at + 48, true);
   var ref = view.getUint32(at + 52, true);
   var depth = view.getUint32(at + 56, true);
@@ -431,14 +457,16 @@ function readSite(tables, s, scales) {
     thread: view.getUint32(at + 60, true), // 0: the main thread
     frames: frames,
   };
-  readLifetimes(view, at, site);
+  readLifetimes(view, at, tables.threaded, site);
   return site;
 }
 
 // A site's lifetime counts, onto `site` when any is not 0 (a site whose
 // blocks all live carries none): endedByAge, endedByTime (arrays),
-// temporaryAllocs, and lifetimesAtLeast when a count saturated.
-function readLifetimes(view, at, site) {
+// temporaryAllocs, and lifetimesAtLeast when a count saturated. A
+// single-threaded runtime keeps no temporary count apart: there it is the
+// blocks that ended with no block made after them (emheap_site.temporary).
+function readLifetimes(view, at, threaded, site) {
   var any = 0;
   for (var w = 0; w < LIFETIME_WORDS; w++) any += view.getUint32(at + LIFETIMES_AT + 4 * w, true);
   if (!any) return; // no array made: most sites of a big heap hold live blocks only
@@ -451,7 +479,7 @@ function readLifetimes(view, at, site) {
   }
   site.endedByAge = words.slice(0, AGE_BUCKETS);
   site.endedByTime = words.slice(AGE_BUCKETS, AGE_BUCKETS + TIME_BUCKETS);
-  site.temporaryAllocs = words[AGE_BUCKETS + TIME_BUCKETS];
+  site.temporaryAllocs = threaded ? words[AGE_BUCKETS + TIME_BUCKETS] : words[0];
   if (saturated) site.lifetimesAtLeast = true;
 }
 
@@ -594,7 +622,7 @@ module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, is
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_WASM: STACK_WASM,
   FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,
-  copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, readDataRange: readDataRange, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
+  copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, sitesAt: sitesAt, readDataRange: readDataRange, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
   readEstimateSums: readEstimateSums, readGrowth: readGrowth, readGrowthEvent: readGrowthEvent, readStartMs: readStartMs,
   readMarks: readMarks, writeMark: writeMark, MARK_NAME: MARK_NAME, siteLiveBytes: siteLiveBytes,
   siteRawLiveBytes: siteRawLiveBytes,

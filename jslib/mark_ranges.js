@@ -42,7 +42,7 @@ function createMarkRanges(keep) {
     }
     var entries = [];
     for (var s = 0; s < tables.count; s++) {
-      var at = s * layout.SITE_SIZE;
+      var at = layout.sitesAt(tables, s);
       var allocs = sites.getFloat64(at + 32, true);
       var blocks = sites.getFloat64(at + 40, true);
       if (s < known && allocs === lastAllocs[s] && blocks === lastBlocks[s]) continue;

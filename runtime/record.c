@@ -28,7 +28,7 @@
 /* Under the lock, before a site changes: if this is its first change
 ** since the last peak, what it holds now is what it held then. */
 static inline emheap_site *site_to_change(uint32_t site) {
-  emheap_site *s = &emheap_g.sites[site];
+  emheap_site *s = emheap_site_at(site);
   if (s->peak_epoch != emheap_g.peak_epoch) {
     s->live_at_peak = s->live_bytes;
     s->blocks_at_peak = s->live_blocks;
@@ -132,7 +132,7 @@ extern uint32_t emheap_js_same_stack(uint32_t ref_a, uint32_t ref_b);
 
 /* The checking mode (context.h): do two sites name one stack? */
 static int same_stack(uint32_t a, uint32_t b) {
-  const emheap_site *x = &emheap_g.sites[a], *y = &emheap_g.sites[b];
+  const emheap_site *x = emheap_site_at(a), *y = emheap_site_at(b);
   if (x->stack_kind != EMHEAP_STACK_JS || y->stack_kind != EMHEAP_STACK_JS || x->thread != y->thread) return 0;
   return emheap_js_same_stack(x->stack_ref, y->stack_ref) != 0;
 }
@@ -150,7 +150,14 @@ static inline int is_weighted(const emheap_block *b) { return (b->serial & EMHEA
 ** Only in exact mode before it thins, where every allocation is recorded
 ** and so serials count allocations; the caller checks that. Returns what
 ** it counted, for emheap_put_back to take back: 1 << 31 | age bucket |
-** time bucket << 4 | temporary << 8. */
+** time bucket << 4 | temporary << 8.
+**
+** Kept to what free must do: most blocks are younger than a second (one
+** compare, not three), and a single-threaded runtime counts no temporary
+** apart, since there it is the age-0 bucket (emheap_site.temporary). As
+** first written (three compares, a thread-local serial stored at every
+** allocation and compared at every free) it cost micro 6% and Lua 3-4%
+** (node, paired); this way, nothing past the noise. */
 #define ENDED_COUNTED 0x80000000u
 static inline uint32_t count_ended(const emheap_block *b) {
   uint32_t serial = b->serial;
@@ -158,19 +165,23 @@ static inline uint32_t count_ended(const emheap_block *b) {
   uint32_t by_age = age ? 1u + (31u - (uint32_t)__builtin_clz(age)) / 4u : 0u;
   if (by_age >= EMHEAP_AGE_BUCKETS) by_age = EMHEAP_AGE_BUCKETS - 1u;
   const uint32_t *older = emheap_g.age_serial; /* made at least 1 s, 10 s, 100 s before the newest point */
-  uint32_t by_time = (serial <= older[0]) + (serial <= older[1]) + (serial <= older[2]);
-  uint32_t temporary = serial == emheap_self.last_serial && emheap_self.last_renumber == emheap_g.serial_renumbers;
-  emheap_site *s = &emheap_g.sites[emheap_block_site(b)];
+  uint32_t by_time = 0;
+  if (__builtin_expect(serial <= older[0], 0)) by_time = 1u + (serial <= older[1]) + (serial <= older[2]);
+  emheap_site *s = emheap_site_at(emheap_block_site(b));
   s->ended_by_age[by_age] += s->ended_by_age[by_age] != UINT32_MAX;
   s->ended_by_time[by_time] += s->ended_by_time[by_time] != UINT32_MAX;
+  uint32_t temporary = 0;
+#if EMHEAP_THREADED
+  temporary = serial == emheap_self.last_serial && emheap_self.last_renumber == emheap_g.serial_renumbers;
   s->temporary += temporary & (s->temporary != UINT32_MAX);
+#endif
   return ENDED_COUNTED | by_age | by_time << 4 | temporary << 8;
 }
 
 /* A failed realloc's block lives on: what count_ended counted goes back
 ** (a saturated count stays). Under the lock. */
 static void uncount_ended(const emheap_block *b, uint32_t ended) {
-  emheap_site *s = &emheap_g.sites[emheap_block_site(b)];
+  emheap_site *s = emheap_site_at(emheap_block_site(b));
   uint32_t *age = &s->ended_by_age[ended & 15u], *time = &s->ended_by_time[(ended >> 4) & 15u];
   if (*age != UINT32_MAX) (*age)--;
   if (*time != UINT32_MAX) (*time)--;
@@ -183,7 +194,7 @@ static inline void *record_locked(void *p, uint32_t u, uint32_t n, int weighted,
   emheap_count_one_call(calls);
   if (EMHEAP_THREADED && !emheap_self.roots_added) emheap_roots_add_thread();
   emheap_block stale;
-  if (emheap_g.sites && emheap_blocks_insert((uint32_t)(uintptr_t)p, site, n, u, weighted, &stale)) {
+  if (emheap_g.site_chunks && emheap_blocks_insert((uint32_t)(uintptr_t)p, site, n, u, weighted, &stale)) {
     if (stale.addr) { /* freed behind emheap's back, and handed out again */
       uint32_t stale_usable = usable_of(&stale, u);
       emheap_count_dead(stale_usable);
@@ -191,11 +202,13 @@ static inline void *record_locked(void *p, uint32_t u, uint32_t n, int weighted,
     }
     charge(site, n, u, weighted, 1);
     emheap_g.counters.sampled_allocs++;
+#if EMHEAP_THREADED
     emheap_self.last_serial = emheap_g.block_serial; /* the serial it just got */
     emheap_self.last_renumber = emheap_g.serial_renumbers;
+#endif
     if (EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_set(p);
   } else {
-    emheap_self.last_serial = 0; /* it allocated: its block before is no longer its last */
+    if (EMHEAP_THREADED) emheap_self.last_serial = 0; /* it allocated: its block before is no longer its last */
     emheap_g.counters.lost_allocs++;
     emheap_g.counters.lost_bytes += u;
     /* No site table at all (it could not be made): exact mode can no

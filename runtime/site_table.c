@@ -1,10 +1,12 @@
 /*
 ** site_table.c -- allocation sites: one record per distinct call stack.
 **
-** Sites live in a dense array (JS walks it to build a snapshot) and are
+** Sites live in chunks that never move (state_layout.h: emheap_site_at),
+** numbered densely (JS walks them in order to build a snapshot), and are
 ** found by key through a separate open-addressing index of site numbers.
 ** Site numbers are stable for the life of the program: the block table
-** stores them, so the dense array only ever grows.
+** stores them, so the table only ever grows, a chunk at a time, each as
+** large as all the chunks before it.
 **
 ** Invariant: site_index holds every site number 1..site_count-1 exactly
 ** once; 0 marks an empty index slot (site 0 is the unattributed site,
@@ -22,57 +24,61 @@
 
 #include "emheap_internal.h"
 
-#define INITIAL_SITES 256u /* power of two; 16 KiB of sites */
-
 static inline uint32_t index_slot(uint64_t key, uint32_t mask) {
   uint64_t h = key * 0x9E3779B97F4A7C15ull;
   return (uint32_t)(h >> 32) & mask;
 }
 
-int emheap_sites_init(void) {
-  emheap_g.counters.site_count = 1; /* site 0, unattributed */
-  emheap_g.sites = emheap_table_alloc(INITIAL_SITES * sizeof(emheap_site));
-  emheap_g.site_index = emheap_table_alloc(2 * INITIAL_SITES * sizeof(uint32_t));
-  if (!emheap_g.sites || !emheap_g.site_index) {
-    emheap_table_free(emheap_g.sites, INITIAL_SITES * sizeof(emheap_site));
-    emheap_table_free(emheap_g.site_index, 2 * INITIAL_SITES * sizeof(uint32_t));
-    emheap_g.sites = NULL;
-    emheap_g.site_index = NULL;
-    return 0;
-  }
-  memset(emheap_g.sites, 0, INITIAL_SITES * sizeof(emheap_site));
-  memset(emheap_g.site_index, 0, 2 * INITIAL_SITES * sizeof(uint32_t));
-  emheap_g.site_capacity = INITIAL_SITES;
-  emheap_g.site_index_mask = 2 * INITIAL_SITES - 1;
+/* The next chunk of sites, cleared; 0 if memory is not there. */
+static int add_chunk(void) {
+  uint32_t k = emheap_g.site_chunks;
+  if (k >= EMHEAP_SITE_CHUNKS) return 0;
+  uint32_t first = emheap_site_chunk_first(k), size = emheap_site_chunk_size(k);
+  emheap_site *chunk = emheap_table_alloc((size_t)size * sizeof(emheap_site));
+  if (!chunk) return 0;
+  memset(chunk, 0, (size_t)size * sizeof(emheap_site));
+  emheap_g.site_base[k] = (uint32_t)(uintptr_t)chunk - first * (uint32_t)sizeof(emheap_site);
+  emheap_g.site_chunks = k + 1;
+  emheap_g.site_capacity = first + size;
   return 1;
 }
 
-/* Slow path: double the dense array and rebuild a twice-as-large index, so
-** the index stays at most half full. Returns 0 if memory is not there. */
-static int grow(void) {
-  uint32_t old_cap = emheap_g.site_capacity;
-  if (old_cap >= EMHEAP_MAX_SITES) return 0; /* (a power of two: the array reaches it exactly) */
-  uint32_t new_cap = old_cap * 2;
-  emheap_site *sites = emheap_table_alloc((size_t)new_cap * sizeof(emheap_site));
-  uint32_t *index = sites ? emheap_table_alloc((size_t)new_cap * 2 * sizeof(uint32_t)) : NULL;
-  if (!index) {
-    emheap_table_free(sites, (size_t)new_cap * sizeof(emheap_site));
+int emheap_sites_init(void) {
+  emheap_g.counters.site_count = 1; /* site 0, unattributed */
+  uint32_t slots = 2 * emheap_site_chunk_size(0);
+  emheap_g.site_index = emheap_table_alloc(slots * sizeof(uint32_t));
+  if (!emheap_g.site_index) return 0;
+  if (!add_chunk()) {
+    emheap_table_free(emheap_g.site_index, slots * sizeof(uint32_t));
+    emheap_g.site_index = NULL;
     return 0;
   }
-  memcpy(sites, emheap_g.sites, (size_t)old_cap * sizeof(emheap_site));
-  memset(sites + old_cap, 0, (size_t)(new_cap - old_cap) * sizeof(emheap_site));
-  memset(index, 0, (size_t)new_cap * 2 * sizeof(uint32_t));
-  uint32_t mask = new_cap * 2 - 1;
+  memset(emheap_g.site_index, 0, slots * sizeof(uint32_t));
+  emheap_g.site_index_mask = slots - 1;
+  return 1;
+}
+
+/* Slow path: one more chunk, which doubles the sites there is room for,
+** and a twice-as-large index, so the index stays at most half full.
+** Returns 0 if memory is not there. */
+static int grow(void) {
+  uint32_t old_slots = emheap_g.site_index_mask + 1, slots = old_slots * 2;
+  if (emheap_g.site_chunks >= EMHEAP_SITE_CHUNKS) return 0;
+  uint32_t *index = emheap_table_alloc((size_t)slots * sizeof(uint32_t));
+  if (!index) return 0;
+  if (!add_chunk()) {
+    emheap_table_free(index, (size_t)slots * sizeof(uint32_t));
+    return 0;
+  }
+  memset(index, 0, (size_t)slots * sizeof(uint32_t));
+  uint32_t mask = slots - 1;
   for (uint32_t s = 1; s < emheap_g.counters.site_count; s++) {
-    uint32_t i = index_slot(sites[s].key, mask);
+    uint32_t i = index_slot(emheap_site_at(s)->key, mask);
     while (index[i]) i = (i + 1) & mask;
     index[i] = s;
   }
-  emheap_table_free(emheap_g.sites, (size_t)old_cap * sizeof(emheap_site));
-  emheap_table_free(emheap_g.site_index, (size_t)old_cap * 2 * sizeof(uint32_t));
-  emheap_g.sites = sites;
+  emheap_table_free(emheap_g.site_index, (size_t)old_slots * sizeof(uint32_t));
   emheap_g.site_index = index;
-  emheap_g.site_capacity = new_cap;
   emheap_g.site_index_mask = mask;
   return 1;
 }
@@ -97,7 +103,7 @@ static int64_t pool_append(const uint32_t *frames, uint32_t depth) {
 
 uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_ref,
                              const uint32_t *frames, uint32_t depth, uint32_t thread) {
-  if (!emheap_g.sites) {
+  if (!emheap_g.site_chunks) {
     emheap_g.counters.lost_sites++;
     return EMHEAP_SITE_UNATTRIBUTED;
   }
@@ -106,7 +112,7 @@ uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_r
   for (;; i = (i + 1) & mask) {
     uint32_t s = emheap_g.site_index[i];
     if (!s) break;
-    if (emheap_g.sites[s].key == key) return s;
+    if (emheap_site_at(s)->key == key) return s;
   }
   /* Miss: a new site. */
   if (emheap_g.counters.site_count == emheap_g.site_capacity) {
@@ -126,7 +132,7 @@ uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_r
     stack_ref = (uint32_t)at;
   }
   uint32_t s = emheap_g.counters.site_count++;
-  emheap_site *site = &emheap_g.sites[s];
+  emheap_site *site = emheap_site_at(s);
   memset(site, 0, sizeof *site);
   site->key = key;
   site->stack_kind = stack_kind;
@@ -143,9 +149,9 @@ int emheap_top_sites(uint32_t *ids, double *bytes, uint32_t n) {
     bytes[k] = 0;
   }
   int estimated = 0;
-  uint32_t count = emheap_g.sites ? emheap_g.counters.site_count : 0;
+  uint32_t count = emheap_g.site_chunks ? emheap_g.counters.site_count : 0;
   for (uint32_t s = 0; s < count; s++) {
-    double live = emheap_g.sites[s].live_bytes;
+    double live = emheap_site_at(s)->live_bytes;
     if (!(live > bytes[n - 1])) continue;
     uint32_t k = n - 1;
     for (; k > 0 && live > bytes[k - 1]; k--) {
@@ -155,6 +161,6 @@ int emheap_top_sites(uint32_t *ids, double *bytes, uint32_t n) {
     ids[k] = s;
     bytes[k] = live;
   }
-  for (uint32_t k = 0; k < n; k++) estimated |= bytes[k] > 0 && emheap_g.sites[ids[k]].est_bytes > 0;
+  for (uint32_t k = 0; k < n; k++) estimated |= bytes[k] > 0 && emheap_site_at(ids[k])->est_bytes > 0;
   return estimated;
 }

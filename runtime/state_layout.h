@@ -120,9 +120,27 @@ typedef struct emheap_site {
   uint32_t ended_by_time[EMHEAP_TIME_BUCKETS]; /* 152 by time: under 1 s, 1-10 s, 10-100 s, 100 s
                                                   and more (emheap_state.age_serial) */
   uint32_t temporary;     /* 168 blocks freed before their thread allocated again (heaptrack's
-                             temporary allocations; a realloc that moves or resizes ends one) */
+                             temporary allocations; a realloc that moves or resizes ends one).
+                             Threaded runtimes only: with one thread it is ended_by_age[0], which
+                             JS reads instead (this word stays 0; record.c count_ended) */
   uint32_t reserved;      /* 172 */
 } emheap_site;            /* 176 bytes */
+
+/* Sites are numbered densely from 0 (site 0 = unattributed) and kept in
+** chunks that never move: chunk 0 holds sites 0-255 and chunk k >= 1 sites
+** 2^(k+7) to 2^(k+8) - 1, so that each new chunk doubles the table and
+** nothing is copied (site_table.c). A doubled array would need the old
+** and the new at once: at 176 bytes a site, the 1/8 of a 2 GiB heap that
+** tables may take stopped it at 524,288 sites; chunked, it holds all
+** 2^20. JS copies the chunks end to end (jslib/layout.js), where site s is
+** at s * 176 again. */
+#define EMHEAP_SITE_CHUNK0_BITS 8u
+#define EMHEAP_SITE_CHUNKS (EMHEAP_SITE_BITS - EMHEAP_SITE_CHUNK0_BITS + 1u)
+static inline uint32_t emheap_site_chunk(uint32_t s) {
+  return (32u - EMHEAP_SITE_CHUNK0_BITS) - (uint32_t)__builtin_clz(s | ((1u << EMHEAP_SITE_CHUNK0_BITS) - 1u));
+}
+static inline uint32_t emheap_site_chunk_first(uint32_t k) { return k ? 1u << (k + EMHEAP_SITE_CHUNK0_BITS - 1u) : 0u; }
+static inline uint32_t emheap_site_chunk_size(uint32_t k) { return 1u << (k + EMHEAP_SITE_CHUNK0_BITS - (k != 0)); }
 
 /* Sums over the live blocks charged with estimates (emheap_site.est_*),
 ** for the ratio estimator JS applies (jslib/layout.js): what those blocks
@@ -222,8 +240,8 @@ typedef struct emheap_state {
   uint32_t mode;              /*    8 EMHEAP_MODE_* (JS may set it in emheap_js_attach) */
   uint32_t paused;            /*   12 nonzero: new blocks get no site (JS may write it) */
   emheap_counters counters;   /*   16 .. 160 */
-  emheap_site *sites;         /*  160 dense array, sites[0] = unattributed */
-  uint32_t site_capacity;     /*  164 */
+  uint32_t site_chunks;       /*  160 chunks of the site table made (site_base); 0: no table */
+  uint32_t site_capacity;     /*  164 sites they hold */
   uint32_t *site_index;       /*  168 open addressing on key: site number, 0 = empty */
   uint32_t site_index_mask;   /*  172 capacity - 1 */
   uint32_t *frame_pool;       /*  176 frames of workers' sites (EMHEAP_STACK_WASM) */
@@ -284,9 +302,16 @@ typedef struct emheap_state {
   uint32_t age_serial[EMHEAP_AGE_TIMES]; /* 12712 */
   uint32_t age_point_count;   /* 12724 points ever written; point k at age_points[k % N] */
   uint32_t age_points[EMHEAP_AGE_POINTS]; /* 12728 block_serial at each point */
+  uint32_t site_base[EMHEAP_SITE_CHUNKS]; /* 16824 chunk k's address less its first site's
+                                 offset (mod 2^32): site s is at site_base[chunk] + s * 176 */
 } emheap_state;
 
 extern emheap_state emheap_g;
+
+/* Site s (s < site_capacity), wherever its chunk is. */
+static inline emheap_site *emheap_site_at(uint32_t s) {
+  return (emheap_site *)(uintptr_t)(emheap_g.site_base[emheap_site_chunk(s)] + s * (uint32_t)sizeof(emheap_site));
+}
 
 _Static_assert(sizeof(emheap_site) == 176, "JS reads 176-byte sites");
 _Static_assert(offsetof(emheap_site, ended_by_age) == 120, "layout");
@@ -297,7 +322,8 @@ _Static_assert(offsetof(emheap_state, age_points) == 12728, "layout");
 _Static_assert(offsetof(emheap_site, est_bytes) == 88, "layout");
 _Static_assert(sizeof(emheap_counters) == 144, "JS reads 144 bytes of counters");
 _Static_assert(offsetof(emheap_state, counters) == 16, "layout");
-_Static_assert(offsetof(emheap_state, sites) == 160, "layout");
+_Static_assert(offsetof(emheap_state, site_chunks) == 160, "layout");
+_Static_assert(offsetof(emheap_state, site_base) == 16824, "layout");
 _Static_assert(offsetof(emheap_state, frame_pool) == 176, "layout");
 _Static_assert(offsetof(emheap_state, sampling_interval) == 188, "layout");
 _Static_assert(offsetof(emheap_state, block_regions) == 192, "layout");

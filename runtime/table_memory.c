@@ -13,10 +13,10 @@
 ** counters.lost_* say how much (the snapshot, the CLI and the page show
 ** it). With memory growth the room is the growth limit (2 GiB by default)
 ** and the tables may take 1/8 of it: 1M sites and 1M live blocks need
-** ~206 MiB (176-byte sites, the site index, ~15 bytes per block), and
-** doubling the site array 176 MiB more while the old one is copied (with
-** 120-byte sites and the tables at 1/16, a program stopped at 524,288
-** sites: make bench, 2026-11-23). A growth that fails returns NULL.
+** ~200 MiB (176-byte sites, the site index, ~15 bytes per block). The
+** site table grows by chunks and copies nothing (site_table.c), so its
+** growth never needs the old table and the new at once. A growth that
+** fails returns NULL.
 **
 ** emheap_table_alloc_reserving leaves an eighth of both limits unused: the
 ** block table's growth takes it while exact mode records every block, so

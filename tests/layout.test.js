@@ -1,5 +1,6 @@
 // layout.test.js -- the JS reader of the runtime state refuses memory it
-// does not understand, with a message that says what to do.
+// does not understand, with a message that says what to do, and reads the
+// site table's chunks wherever they are.
 'use strict';
 
 const test = require('node:test');
@@ -7,6 +8,7 @@ const assert = require('node:assert/strict');
 const layout = require('../jslib/layout');
 const {buildSnapshot} = require('../jslib/snapshot');
 const {StackTable} = require('../jslib/stack_table');
+const {placeSites} = require('./lib/fake_sites');
 
 function fakeState(magic, version) {
   const buffer = new ArrayBuffer(65536);
@@ -32,4 +34,43 @@ test('no state yet (nothing allocated): an empty snapshot, not an error', () => 
   assert.equal(snap.sites.length, 0);
   assert.equal(snap.summary.liveBytes, 0);
   assert.equal(snap.summary.heapSize, 65536);
+});
+
+test('sites in chunks anywhere in memory read the same in place and copied end to end', () => {
+  const count = 600; // chunks 0 (0-255), 1 (256-511) and 2 (512-1023)
+  const buffer = new ArrayBuffer(1 << 20);
+  const view = new DataView(buffer);
+  const ptr = 1024;
+  view.setUint32(ptr, layout.MAGIC, true);
+  view.setUint32(ptr + 4, layout.LAYOUT_VERSION, true);
+  view.setUint32(ptr + layout.STATE.counters + 96, count, true); // siteCount
+  // chunk 2 lowest, chunk 0 highest: the runtime's chunks come from the
+  // allocator, in no order
+  const chunkAt = (k) => [600000, 400000, 100000][k];
+  const siteAt = placeSites(view, ptr, count, 0, chunkAt);
+  for (let s = 0; s < count; s++) {
+    view.setFloat64(siteAt(s) + 8, 1000 + s, true); // live bytes
+    view.setFloat64(siteAt(s) + 16, 2000 + s, true); // total bytes
+    view.setFloat64(siteAt(s) + 32, 3 + s, true); // total blocks
+  }
+  const inPlace = layout.siteTablesInPlace(view, ptr);
+  const copy = layout.copySiteTables(view, ptr, count);
+  assert.equal(inPlace.count, count);
+  assert.equal(copy.count, count);
+  assert.equal(copy.sites.byteLength, count * layout.SITE_SIZE);
+  for (const s of [0, 1, 255, 256, 511, 512, 599]) {
+    assert.equal(layout.siteRawLiveBytes(inPlace, s), 1000 + s, `site ${s} in place`);
+    assert.equal(layout.siteRawLiveBytes(copy, s), 1000 + s, `site ${s} copied`);
+    assert.equal(copy.sites.getFloat64(s * layout.SITE_SIZE + 8, true), 1000 + s, `site ${s} at s * SITE_SIZE`);
+    assert.equal(layout.siteRawTotals(copy, s, 0), 2000 + s);
+    assert.equal(layout.readSite(inPlace, s, null).totalAllocs, 3 + s);
+    assert.equal(layout.readSite(copy, s, null).totalBytes, 2000 + s);
+  }
+});
+
+test('no site table (it could not be made): no sites, in place or copied', () => {
+  const {view, ptr} = fakeState(0x50484d45, layout.LAYOUT_VERSION);
+  view.setUint32(ptr + layout.STATE.counters + 96, 1, true);
+  assert.equal(layout.siteTablesInPlace(view, ptr).count, 0);
+  assert.equal(layout.copySiteTables(view, ptr, 1).count, 0);
 });

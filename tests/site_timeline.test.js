@@ -8,14 +8,15 @@ const assert = require('node:assert/strict');
 const layout = require('../jslib/layout');
 const {createSiteTimeline, insertTop, MAX_SERIES, SCAN_MIN_MS} = require('../jslib/site_timeline');
 const {startTimeline, POINTS} = require('../jslib/timeline');
+const {placeSites} = require('./lib/fake_sites');
 
 const STATE = 1024;
-const SITES_AT = STATE + 16384;
+const SITES_AT = STATE + 32768;
 
 // A state with `count` sites; set(site, bytes, estimatedBytes) changes one.
 function fakeState(count) {
   const view = new DataView(new ArrayBuffer(SITES_AT + count * layout.SITE_SIZE));
-  view.setUint32(STATE + layout.STATE.sites, SITES_AT, true);
+  placeSites(view, STATE, count, SITES_AT);
   view.setUint32(STATE + layout.STATE.counters + 96, count, true);
   const set = (site, bytes, est = 0) => {
     view.setFloat64(SITES_AT + site * layout.SITE_SIZE + 8, bytes, true);

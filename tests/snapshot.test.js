@@ -9,6 +9,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const {nameFrames} = require('../model/frame_names');
 const {finishSnapshot} = require('../model/finish');
+const {placeSites} = require('./lib/fake_sites');
 
 const completeFrames = nameFrames;
 
@@ -67,7 +68,7 @@ test("a DWARF line filed under another function than the frame's is not given to
 // sites, JS stack references as the runtime stores them.
 function stateWithSites(sites) {
   const layout = require('../jslib/layout');
-  const buffer = new ArrayBuffer(8192 + sites.length * layout.SITE_SIZE + 4096);
+  const buffer = new ArrayBuffer(32768 + sites.length * layout.SITE_SIZE + 4096);
   const view = new DataView(buffer);
   const ptr = 1024;
   const S = layout.STATE;
@@ -75,10 +76,9 @@ function stateWithSites(sites) {
   view.setUint32(ptr + S.layoutVersion, layout.LAYOUT_VERSION, true);
   view.setUint32(ptr + S.mode, layout.MODE_EXACT, true);
   view.setUint32(ptr + S.counters + 96, sites.length, true); // siteCount
-  const table = 8192;
-  view.setUint32(ptr + S.sites, table, true);
+  const siteAt = placeSites(view, ptr, sites.length, 32768);
   sites.forEach((s, i) => {
-    const at = table + i * layout.SITE_SIZE;
+    const at = siteAt(i);
     view.setFloat64(at + 8, s.liveBytes, true);
     view.setFloat64(at + 16, s.liveBytes, true);
     view.setFloat64(at + 24, s.liveBytes, true);
