@@ -61,11 +61,11 @@ function createMarkRanges(keep) {
     var serials = {};
     layout.readMarks(view, statePtr).marks.forEach(function (m) { serials[m.number] = m.serial; });
     var bounds = numbers.map(function (n) { return serials[n]; });
-    var blocks = layout.copyBlocks(view, statePtr, null, false);
+    if (bounds[0] === undefined) return []; // (a kept mark is always in the ring)
+    var blocks = layout.copyBlocks(view, statePtr, null, false, bounds[0]);
     var sums = new Map(); // site * 64 + index in numbers -> [bytes, blocks]
     for (var i = 0; i < blocks.serial.length; i++) {
-      var serial = blocks.serial[i];
-      if (!(serial > bounds[0])) continue;
+      var serial = blocks.serial[i]; // (above bounds[0])
       var k = bounds.length - 1;
       while (k > 0 && !(bounds[k] < serial)) k--;
       var key = blocks.site[i] * 64 + k;

@@ -24,6 +24,12 @@
 
 #include "emheap_internal.h"
 
+#ifdef EMHEAP_CHECKING
+#include <assert.h>
+#else
+#define assert(x) ((void)0)
+#endif
+
 static inline uint32_t index_slot(uint64_t key, uint32_t mask) {
   uint64_t h = key * 0x9E3779B97F4A7C15ull;
   return (uint32_t)(h >> 32) & mask;
@@ -40,6 +46,9 @@ static int add_chunk(void) {
   emheap_g.site_base[k] = (uint32_t)(uintptr_t)chunk - first * (uint32_t)sizeof(emheap_site);
   emheap_g.site_chunks = k + 1;
   emheap_g.site_capacity = first + size;
+  /* the chunk holds its sites, and only them */
+  assert(emheap_site_at(first) == chunk && emheap_site_at(first + size - 1) == chunk + size - 1);
+  assert(emheap_site_chunk(first) == k && emheap_site_chunk(first + size - 1) == k);
   return 1;
 }
 

@@ -74,3 +74,42 @@ test('no site table (it could not be made): no sites, in place or copied', () =>
   assert.equal(layout.siteTablesInPlace(view, ptr).count, 0);
   assert.equal(layout.copySiteTables(view, ptr, 1).count, 0);
 });
+
+test('the live blocks copied whole, or only those made after a serial (in arrays that grow)', () => {
+  // 10 regions of 1,000 blocks each, laid out as runtime/block_table.c
+  // lays them out: a directory of region tables, entries of 3 words
+  const buffer = new ArrayBuffer(1 << 20);
+  const view = new DataView(buffer);
+  const ptr = 1024;
+  const dir = 32768;
+  const regions = 10;
+  const perRegion = 1000;
+  view.setUint32(ptr + layout.STATE.blockRegions, dir, true);
+  view.setUint32(ptr + layout.STATE.blockRegionCount, regions, true);
+  view.setUint32(ptr + layout.STATE.blockCount, regions * perRegion, true);
+  for (let r = 0; r < regions; r++) {
+    const table = 65536 + r * (8 + perRegion * 12);
+    view.setUint32(dir + 4 * r, table, true);
+    view.setUint16(table, perRegion, true); // slots
+    for (let i = 0; i < perRegion; i++) {
+      const e = table + 8 + i * 12;
+      view.setUint32(e, i | (i % 7) << 10, true); // offset / 4, site
+      view.setUint32(e + 4, 16 + i % 5, true); // size
+      view.setUint32(e + 8, r * perRegion + i + 1, true); // serial
+    }
+  }
+  const all = layout.copyBlocks(view, ptr, null, false);
+  assert.equal(all.addr.length, 10000);
+  assert.deepEqual([all.addr[1001], all.site[1001], all.size[1001], all.serial[1001]], [4096 + 4, 1, 17, 1002]);
+  const after = layout.copyBlocks(view, ptr, null, false, 5000);
+  assert.equal(after.serial.length, 5000, 'the 5,000 made after serial 5,000, past the first 4,096 of room');
+  for (let k = 0; k < after.serial.length; k++) {
+    const serial = after.serial[k];
+    const i = (serial - 1) % perRegion;
+    assert.equal(serial, 5001 + k);
+    assert.equal(after.addr[k], Math.floor((serial - 1) / perRegion) * 4096 + i * 4);
+    assert.equal(after.site[k], i % 7);
+    assert.equal(after.size[k], 16 + i % 5);
+  }
+  assert.equal(layout.copyBlocks(view, ptr, null, false, 10000).serial.length, 0, 'none after the last');
+});
