@@ -13,7 +13,10 @@
 //   pass      one pass over every site that picks the followed groups, at
 //             most once a second from the timer and within 1% of the time;
 //   by mark   at a snapshot of a program with marks, the live blocks put
-//             by the mark they came after (per million blocks).
+//             by the mark they came after (per million blocks);
+//   mark      a mark in exact mode (jslib/mark_ranges.js) after a million
+//             blocks were made since the one before: a pass over the
+//             sites, and the blocks summed by site.
 //
 // Medians of 15. Prints one JSON line per size. Run by `make bench` after
 // the workloads (bench/bench.mk); bench/README.md has the results.
@@ -23,6 +26,8 @@ const layout = require('../jslib/layout');
 const {createSiteTimeline, MAX_SERIES, SCAN_SHARE} = require('../jslib/site_timeline');
 const {liveByMarkOfBlocks} = require('../jslib/marks');
 const {POINTS} = require('../jslib/timeline');
+const {placeSites, placeBlocks} = require('../harness/fake_sites');
+const {createMarkRanges} = require('../jslib/mark_ranges');
 
 const SIZES = [1000, 100000, 1000000];
 const RUNS = 15;
@@ -33,12 +38,16 @@ function median(xs) {
   return s[s.length >> 1];
 }
 
-// A memory holding a state whose site table has `count` sites.
+const MARK_BLOCKS = 1000000;
+const BLOCKS_ROOM = 16 << 20; // their block table
+
+// A memory holding a state whose site table has `count` sites (and room
+// for a block table past them).
 function memoryWithSites(count) {
-  const sitesAt = STATE + 16384;
-  const buffer = new ArrayBuffer(sitesAt + count * layout.SITE_SIZE);
+  const sitesAt = STATE + 32768;
+  const buffer = new ArrayBuffer(sitesAt + count * layout.SITE_SIZE + BLOCKS_ROOM);
   const view = new DataView(buffer);
-  view.setUint32(STATE + layout.STATE.sites, sitesAt, true);
+  placeSites(view, STATE, count, sitesAt);
   view.setUint32(STATE + layout.STATE.counters + 96, count, true); // site_count
   let seed = 12345;
   for (let s = 0; s < count; s++) {
@@ -67,7 +76,10 @@ function main() {
     // Grouping: every site once, a slice per point, within its budget.
     let index = 0;
     let groupPoints = 0;
-    while (timeline.read(0, index).groupedSites < count) {
+    for (let before = -1; timeline.read(0, index).groupedSites < count;) {
+      const grouped = timeline.read(0, index).groupedSites;
+      if (grouped === before) throw new Error(`timeline_cost: a point grouped no site (${grouped} of ${count})`);
+      before = grouped;
       clock += 1e9;
       timeline.sample(view, STATE, index++, now(), false, 1);
       groupPoints++;
@@ -97,6 +109,22 @@ function main() {
     const marks = Array.from({length: 64}, (_, k) => ({number: k + 1, serial: Math.floor((k + 1) * n / 65)}));
     const byMark = [];
     for (let r = 0; r < 5; r++) byMark.push(timeOf(() => liveByMarkOfBlocks(blocks, marks, 0, 1)));
+    // A mark after a million blocks: mark 1 with none, then the blocks
+    // (16 bytes apart, at sites in turn), then mark 2.
+    const tableAt = view.byteLength - BLOCKS_ROOM;
+    const made = [];
+    for (let i = 0; i < MARK_BLOCKS; i++) made.push({addr: 16 * (i + 1), site: i % count, size: 16, serial: i + 1});
+    const markMs = [];
+    for (let r = 0; r < 5; r++) {
+      const ranges = createMarkRanges();
+      placeBlocks(view, STATE, [], tableAt);
+      view.setUint32(STATE + layout.STATE.blockSerial, 0, true);
+      ranges.atMark(view, STATE, layout.writeMark(view, STATE, new Uint8Array(0), 0));
+      placeBlocks(view, STATE, made, tableAt);
+      view.setUint32(STATE + layout.STATE.blockSerial, MARK_BLOCKS, true);
+      const number = layout.writeMark(view, STATE, new Uint8Array(0), 1);
+      markMs.push(timeOf(() => ranges.atMark(view, STATE, number)));
+    }
     const passMs = median(pass);
     console.log(JSON.stringify({
       sites: count, tracked, maxTracked: MAX_SERIES,
@@ -104,6 +132,7 @@ function main() {
       // the timer's passes come at most once a second, and never above the share
       passesShareAtMost: Number(Math.max(Math.min(passMs / 1000, SCAN_SHARE), 0).toFixed(5)),
       byMarkMsPerMillionBlocks: Number(median(byMark).toFixed(1)),
+      markAfterMillionBlocksMs: Number(median(markMs).toFixed(1)),
       groups: grouped.groups, groupMsPer1000Sites: Number((grouped.groupMs / count * 1000).toFixed(3)), groupPoints,
     }));
   }

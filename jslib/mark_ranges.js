@@ -9,7 +9,12 @@
 // allocated bytes and blocks: a site with no entry at or before a mark had
 // none then), and one over the live blocks, summing each site's by the
 // kept mark they came after (what liveByMark is to a snapshot, at the
-// mark). About 40 ms per million live blocks, once per mark. The last KEEP
+// mark), reading only those made after the oldest kept mark. A mark took
+// 28-36 ms at 1M and 5M live blocks in 100,000 sites, 60 ms at 1M sites,
+// with no block made since the oldest kept mark (make bench, headless
+// Chromium); a mark after a million blocks were made since the one before
+// 40 ms in 1,000 sites, 53 ms in 100,000, 200 ms in 1M (node,
+// bench/timeline_cost.js). The last KEEP
 // marks are kept; when one goes, the entries of sites that did not change
 // at the next move there, so that "the latest entry at or before a mark"
 // stays each site's values then.
@@ -25,9 +30,13 @@ var grown = require('./typed_arrays').grown;
 var KEEP = 16;
 var ENTRY = 5; // site, liveBytes, liveBlocks, totalBytes, totalAllocs
 var AFTER = 4; // site, after (a kept mark's number), bytes, blocks
+var DENSE_BYTES = 64 << 20; // blocksPass's arrays per mark, at most
 
-function createMarkRanges(keep) {
+// keep: how many marks (KEEP); denseBytes: blocksPass's arrays at most
+// (DENSE_BYTES; a test makes it small).
+function createMarkRanges(keep, denseBytes) {
   keep = keep || KEEP;
+  denseBytes = denseBytes === undefined ? DENSE_BYTES : denseBytes;
   var lastAllocs = new Float64Array(1024); // per site, at its latest entry
   var lastBlocks = new Float64Array(1024);
   var known = 0; // sites seen so far
@@ -56,25 +65,42 @@ function createMarkRanges(keep) {
   }
 
   // The live blocks by the kept mark they came after (numbers: the kept
-  // marks with passes, this one last), for those after the oldest.
-  function blocksPass(view, statePtr, numbers) {
+  // marks with passes, this one last), for those after the oldest. Summed
+  // in an array per mark indexed by site (a Map of (site, mark) took ~1 s
+  // for a million blocks in 100,000 sites, the arrays ~50 ms), as many
+  // arrays as DENSE_BYTES holds; the marks past those in a Map.
+  function blocksPass(view, statePtr, numbers, siteCount) {
     var serials = {};
     layout.readMarks(view, statePtr).marks.forEach(function (m) { serials[m.number] = m.serial; });
     var bounds = numbers.map(function (n) { return serials[n]; });
     if (bounds[0] === undefined) return []; // (a kept mark is always in the ring)
     var blocks = layout.copyBlocks(view, statePtr, null, false, bounds[0]);
-    var sums = new Map(); // site * 64 + index in numbers -> [bytes, blocks]
+    var dense = []; // by index in numbers: {bytes, blocks} indexed by site, or null
+    var denseLeft = Math.floor(denseBytes / (8 * Math.max(1, siteCount)));
+    var sums = new Map(); // the rest: site * 64 + index in numbers -> [bytes, blocks]
     for (var i = 0; i < blocks.serial.length; i++) {
       var serial = blocks.serial[i]; // (above bounds[0])
       var k = bounds.length - 1;
       while (k > 0 && !(bounds[k] < serial)) k--;
-      var key = blocks.site[i] * 64 + k;
+      var d = dense[k];
+      if (d === undefined) d = dense[k] = denseLeft-- > 0 ? {bytes: new Uint32Array(siteCount), blocks: new Uint32Array(siteCount)} : null;
+      var site = blocks.site[i];
+      if (d && site < siteCount) {
+        d.bytes[site] += blocks.size[i]; // (live bytes fit 32 bits: a wasm32 memory holds them)
+        d.blocks[site]++;
+        continue;
+      }
+      var key = site * 64 + k;
       var sum = sums.get(key);
       if (!sum) sums.set(key, (sum = [0, 0]));
       sum[0] += blocks.size[i];
       sum[1]++;
     }
     var after = [];
+    dense.forEach(function (d, k) {
+      if (!d) return;
+      for (var s = 0; s < siteCount; s++) if (d.blocks[s]) after.push(s, numbers[k], d.bytes[s], d.blocks[s]);
+    });
     sums.forEach(function (sum, key) { after.push(Math.floor(key / 64), numbers[key % 64], sum[0], sum[1]); });
     return after;
   }
@@ -100,7 +126,7 @@ function createMarkRanges(keep) {
       // exact mode thinned (a fixed heap full of emheap's tables): sites
       // hold estimates from then on
       var thinned = layout.readMode(view, statePtr).samplingInterval > 0;
-      kept.push({number: number, entries: entries, after: blocksPass(view, statePtr, numbers), thinned: thinned});
+      kept.push({number: number, entries: entries, after: blocksPass(view, statePtr, numbers, known), thinned: thinned});
       if (kept.length > keep) dropOldest();
     },
     // For a snapshot: {marks: the kept marks' numbers, oldest first;

@@ -15,6 +15,15 @@
 // Exact in exact mode (a block realloc moves counts as freed, its new
 // place as made). Read by `emheap top --between` and emheap.between in the
 // page.
+//
+// A range runs between marks: what each site held is recorded there and
+// nowhere else, and from the timeline's totals alone "made and freed in
+// it" cannot be told from "made before and freed in it". Times ("1.5s",
+// "300ms", on the timeline's clock) pick the kept marks around them, as a
+// drag over the report's chart does (formats/report/page.js pickRange):
+// the last at or before the start (else the first), the first after that
+// at or after the end (else now); the result says which, and the times
+// asked for.
 'use strict';
 
 var findMark = require('./marks').findMark;
@@ -60,6 +69,35 @@ function liveAfter(site, start, end) {
   return [bytes, blocks];
 }
 
+// A time as --between takes it ("1.5s", "300ms") -> ms, or null.
+function timeMs(spec) {
+  var m = /^(\d+(?:\.\d+)?)(ms|s)$/.exec(String(spec));
+  return m ? Number(m[1]) * (m[2] === 's' ? 1000 : 1) : null;
+}
+
+// A spec that is a time and no mark's name -> ms, or null.
+function asTime(snapshot, spec) {
+  var ms = timeMs(spec);
+  var named = (snapshot.marks || []).some(function (m) { return m.name === String(spec); });
+  return ms === null || named ? null : ms;
+}
+
+// The kept marks around ms (as the top of this file says): the start's
+// (after: null) or the end's (after: the start mark). -> a mark, or null
+// (now).
+function keptMarkAt(snapshot, ms, after) {
+  var kept = new Set(snapshot.markRanges.marks);
+  var marks = (snapshot.marks || []).filter(function (m) { return kept.has(m.number); });
+  if (!marks.length) throw userError('--between: no mark around ' + ms / 1000 + ' s records what each site held');
+  if (!after) {
+    var start = marks[0];
+    marks.forEach(function (m) { if (m.t <= ms) start = m; });
+    return start;
+  }
+  for (var i = 0; i < marks.length; i++) if (marks[i].number > after.number && marks[i].t >= ms) return marks[i];
+  return null;
+}
+
 // A mark the range can start or end at: one whose sites were recorded.
 function recordedMark(snapshot, spec, which) {
   var mark = findMark(snapshot, spec);
@@ -74,10 +112,12 @@ function recordedMark(snapshot, spec, which) {
 
 // The four classes of each site (grouped as the snapshot is) for the range
 // from mark `startSpec` to mark `endSpec` ("now", or absent: when the
-// snapshot was taken). -> {start, end (a mark, or null: now), totals:
-// {class: {bytes, blocks}}, sites: [{id, class: {bytes, blocks}, ...}]
-// (sites with none left out), estimated (true: the sites held estimates:
-// exact mode thinned)}. Throws (userError) when the snapshot cannot say.
+// snapshot was taken); either may be a time instead. -> {start, end (a
+// mark, or null: now), totals: {class: {bytes, blocks}}, sites: [{id,
+// class: {bytes, blocks}, ...}] (sites with none left out), estimated
+// (true: the sites held estimates: exact mode thinned), times ({fromMs,
+// toMs}, null where a mark was named: only when a time was)}. Throws
+// (userError) when the snapshot cannot say.
 function between(snapshot, startSpec, endSpec) {
   if (snapshot.view === 'peak') throw userError('--between reads what the sites held at marks, not at the peak: leave --at peak out');
   if (snapshot.mode !== 'exact') {
@@ -88,8 +128,14 @@ function between(snapshot, startSpec, endSpec) {
     throw userError('--between: this snapshot records nothing at its marks (' + ((snapshot.marks || []).length
       ? 'they were all made on a worker, or it was taken by an emheap older than this one)' : 'it has no marks)'));
   }
-  var start = recordedMark(snapshot, startSpec, 'start');
-  var end = endSpec === undefined || endSpec === null || endSpec === 'now' ? null : recordedMark(snapshot, endSpec, 'end');
+  var startMs = asTime(snapshot, startSpec);
+  var endMs = endSpec === undefined || endSpec === null || endSpec === 'now' ? null : asTime(snapshot, endSpec);
+  if (startMs !== null && endMs !== null && endMs <= startMs) {
+    throw userError('--between: ' + endSpec + ' is not after ' + startSpec);
+  }
+  var start = startMs === null ? recordedMark(snapshot, startSpec, 'start') : keptMarkAt(snapshot, startMs, null);
+  var end = endSpec === undefined || endSpec === null || endSpec === 'now' ? null
+    : endMs === null ? recordedMark(snapshot, endSpec, 'end') : keptMarkAt(snapshot, endMs, start);
   if (end && end.number <= start.number) {
     throw userError('--between: mark #' + end.number + ' "' + end.name + '" is not after mark #' + start.number +
       ' "' + start.name + '"');
@@ -120,7 +166,9 @@ function between(snapshot, startSpec, endSpec) {
   });
   var estimated = (snapshot.markRanges.estimated || []).some(function (n) { return n === start.number || (end && n === end.number); }) ||
     (!end && snapshot.summary && snapshot.summary.thinnedAtBytes !== undefined);
-  return {start: start, end: end, totals: totals, sites: sites, estimated: estimated};
+  var result = {start: start, end: end, totals: totals, sites: sites, estimated: estimated};
+  if (startMs !== null || endMs !== null) result.times = {fromMs: startMs, toMs: endMs};
+  return result;
 }
 
 // The result of between() as `emheap top --between --json` and
@@ -141,4 +189,4 @@ function betweenRows(snapshot, startSpec, endSpec) {
   return result;
 }
 
-module.exports = {betweenRows: betweenRows, CLASSES: CLASSES, CLASS_TITLES: CLASS_TITLES, between: between, valuesAt: valuesAt, liveAfter: liveAfter};
+module.exports = {timeMs: timeMs, betweenRows: betweenRows, CLASSES: CLASSES, CLASS_TITLES: CLASS_TITLES, between: between, valuesAt: valuesAt, liveAfter: liveAfter};

@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const layout = require('../jslib/layout');
 const {buildSnapshot} = require('../jslib/snapshot');
 const {StackTable} = require('../jslib/stack_table');
-const {placeSites} = require('./lib/fake_sites');
+const {placeSites, placeBlocks} = require('../harness/fake_sites');
 
 function fakeState(magic, version) {
   const buffer = new ArrayBuffer(65536);
@@ -76,28 +76,16 @@ test('no site table (it could not be made): no sites, in place or copied', () =>
 });
 
 test('the live blocks copied whole, or only those made after a serial (in arrays that grow)', () => {
-  // 10 regions of 1,000 blocks each, laid out as runtime/block_table.c
-  // lays them out: a directory of region tables, entries of 3 words
+  // 10 regions of 1,000 blocks each
   const buffer = new ArrayBuffer(1 << 20);
   const view = new DataView(buffer);
   const ptr = 1024;
-  const dir = 32768;
-  const regions = 10;
   const perRegion = 1000;
-  view.setUint32(ptr + layout.STATE.blockRegions, dir, true);
-  view.setUint32(ptr + layout.STATE.blockRegionCount, regions, true);
-  view.setUint32(ptr + layout.STATE.blockCount, regions * perRegion, true);
-  for (let r = 0; r < regions; r++) {
-    const table = 65536 + r * (8 + perRegion * 12);
-    view.setUint32(dir + 4 * r, table, true);
-    view.setUint16(table, perRegion, true); // slots
-    for (let i = 0; i < perRegion; i++) {
-      const e = table + 8 + i * 12;
-      view.setUint32(e, i | (i % 7) << 10, true); // offset / 4, site
-      view.setUint32(e + 4, 16 + i % 5, true); // size
-      view.setUint32(e + 8, r * perRegion + i + 1, true); // serial
-    }
+  const blocks = [];
+  for (let r = 0; r < 10; r++) {
+    for (let i = 0; i < perRegion; i++) blocks.push({addr: r * 4096 + i * 4, site: i % 7, size: 16 + i % 5, serial: r * perRegion + i + 1});
   }
+  placeBlocks(view, ptr, blocks, 32768);
   const all = layout.copyBlocks(view, ptr, null, false);
   assert.equal(all.addr.length, 10000);
   assert.deepEqual([all.addr[1001], all.site[1001], all.size[1001], all.serial[1001]], [4096 + 4, 1, 17, 1002]);

@@ -46,6 +46,25 @@ test('a range that cannot be told says why', () => {
   assert.throws(() => between(bad, 'm1', 'm3'), /do not agree/);
 });
 
+test('times pick the kept marks around them, as a drag over the report\'s chart does, and say so', () => {
+  // marks at 1 s, 2 s, 3 s
+  const r = between(snapshot(), '1.5s', '2500ms');
+  assert.deepEqual([r.start.number, r.end.number], [1, 3], 'the last at or before 1.5 s, the first at or after 2.5 s');
+  assert.deepEqual(r.times, {fromMs: 1500, toMs: 2500});
+  assert.deepEqual(r.sites[0].inFreedIn, between(snapshot(), 'm1', 'm3').sites[0].inFreedIn, 'the same range as by name');
+  const exact = between(snapshot(), '2s', '3s');
+  assert.deepEqual([exact.start.number, exact.end.number], [2, 3], 'a mark at the very time is that mark');
+  const late = between(snapshot(), '2.5s', '3.5s');
+  assert.deepEqual([late.start.number, late.end], [2, null], 'no mark at or after the end: now');
+  assert.equal(between(snapshot(), '0.2s', 'm2').start.number, 1, 'before the first mark: the first');
+  assert.equal(between(snapshot(), 'm1', 'm2').times, undefined, 'marks named: no times');
+  assert.throws(() => between(snapshot(), '3s', '1s'), /1s is not after 3s/);
+  // a mark named like a time is that mark
+  const named = snapshot();
+  named.marks = named.marks.map((m) => (m.number === 2 ? {...m, name: '1s'} : m));
+  assert.equal(between(named, '1s', 'now').start.number, 2);
+});
+
 test('merged sites: values at each mark add up as step functions, live-after rows by (mark, after)', () => {
   assert.deepEqual(addRangeMarks([1, 10, 1, 10, 1, 3, 20, 2, 20, 2], [2, 5, 1, 5, 1]),
     [1, 10, 1, 10, 1, 2, 15, 2, 15, 2, 3, 25, 3, 25, 3]);

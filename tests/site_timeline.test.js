@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const layout = require('../jslib/layout');
 const {createSiteTimeline, insertTop, MAX_SERIES, SCAN_MIN_MS} = require('../jslib/site_timeline');
 const {startTimeline, POINTS} = require('../jslib/timeline');
-const {placeSites} = require('./lib/fake_sites');
+const {placeSites} = require('../harness/fake_sites');
 
 const STATE = 1024;
 const SITES_AT = STATE + 32768;

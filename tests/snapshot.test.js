@@ -9,7 +9,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const {nameFrames} = require('../model/frame_names');
 const {finishSnapshot} = require('../model/finish');
-const {placeSites} = require('./lib/fake_sites');
+const {placeSites} = require('../harness/fake_sites');
 
 const completeFrames = nameFrames;
 

@@ -28,10 +28,11 @@ const SINCE = {
 };
 
 const BETWEEN = {
-  name: 'between', kind: 'pair', arg: 'MARK MARK|now',
+  name: 'between', kind: 'pair', arg: 'MARK|TIME MARK|TIME|now',
   help: 'what the range from the first mark to the second (or now) did, by row: bytes and blocks made and freed in ' +
     'it, made in it and live at its end, made before and freed in it, made before and live through it (exact mode; ' +
-    'the runtime records what each site holds at the last 16 marks made on the main thread)',
+    'the runtime records what each site holds at the last 16 marks made on the main thread). A time (1.5s, 300ms) ' +
+    'picks the marks around it: the last at or before the start, the first at or after the end',
 };
 
 const GROWING = {

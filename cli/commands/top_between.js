@@ -1,5 +1,5 @@
 // top_between.js: `emheap top --between A B`: what the range from mark A to
-// mark B (or now) did, by row, in four classes: made in it and freed in
+// mark B (or now; times pick the marks around them) did, by row, in four classes: made in it and freed in
 // it, made in it and live at its end, made before and freed in it, made
 // before and live through it (model/ranges.js).
 'use strict';
@@ -12,6 +12,10 @@ const { KEY_WIDTH, rowWord, rowsWord, stackColumn, snapshotHeader } = require('.
 const { betweenRows, CLASSES, CLASS_TITLES: TITLES } = require('../../model/ranges');
 const { shortName } = require('../../model/names');
 
+const seconds = (ms) => `${(ms / 1000).toFixed(3)} s`;
+// What was asked for, times as times and marks as marks.
+const askedText = (result) => (result.times.fromMs !== null ? seconds(result.times.fromMs) : `mark #${result.start.number}`) +
+  ' to ' + (result.times.toMs !== null ? seconds(result.times.toMs) : result.end ? `mark #${result.end.number}` : 'now');
 const markText = (m) => (m ? `mark #${m.number} "${m.name}" (at ${(m.t / 1000).toFixed(3)} s)` : 'now');
 
 function printBetween(args, opts, snapshot, out) {
@@ -30,7 +34,7 @@ function printBetween(args, opts, snapshot, out) {
   if (opts.json) {
     out(JSON.stringify({
       file: args[0], capturedAt: snapshot.capturedAt, mode: snapshot.mode, by: rowWord(snapshot), start: result.start,
-      end: result.end || 'now', estimated: result.estimated, keptMarks: snapshot.markRanges.marks, totals: result.totals,
+      end: result.end || 'now', ...(result.times ? { times: result.times } : {}), estimated: result.estimated, keptMarks: snapshot.markRanges.marks, totals: result.totals,
       totalRows: result.sites.length, sites: rows,
     }, null, 2) + '\n');
     return 0;
@@ -40,6 +44,8 @@ function printBetween(args, opts, snapshot, out) {
   let text = snapshotHeader(args[0], snapshot) + '\n' +
     `from ${markText(result.start)} to ${markText(result.end)} (bytes / blocks` +
     (result.estimated ? '; ~: estimates, exact mode had begun to sample' : '; exact') + '):\n' +
+    (result.times ? `  (asked for ${askedText(result)}: a range runs between marks, the only moments at which what ` +
+      'each site held is recorded; these are the marks around those times)\n' : '') +
     CLASSES.map((k) => `  ${TITLES[k]}: ${cell(result.totals[k])}`).join('\n') + '\n\n';
   if (!rows.length) {
     text += `no ${rowWord(snapshot)} held a block in that range\n`;

@@ -130,6 +130,14 @@ for (const variant of ['dlmalloc', 'emmalloc', 'wrap', 'threads']) {
     const text = cli(['top', file, '--between', 'start', 'end']);
     assert.match(text, /from mark #1 "start" .* to mark #2 "end" .*\(bytes \/ blocks; exact\)/);
     assert.match(text, /\d +[\d.]+ KiB \/ 5,000 +\. +\. +\. +churn/);
+    // times pick the marks around them: from the start mark's time to just
+    // past it, the same range as by name
+    const ms = (m) => `${m.t.toFixed(3)}ms`;
+    const byTime = cli(['top', file, '--between', ms(range.start), `${(range.start.t + 0.001).toFixed(3)}ms`, '--json']);
+    assert.deepEqual([byTime.start.number, byTime.end.number], [range.start.number, range.end.number]);
+    assert.deepEqual(byTime.sites.map(classes), range.sites.map(classes));
+    assert.ok(byTime.times.fromMs > 0, JSON.stringify(byTime.times));
+    assert.match(cli(['top', file, '--between', ms(range.start), 'now']), /\(asked for [\d.]+ s to now: a range runs between marks/);
   });
 }
 
