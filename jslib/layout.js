@@ -200,9 +200,10 @@ function readMode(view, statePtr) {
 // s * SITE_SIZE. `into` (optional, from copyArea) is memory made and
 // touched beforehand: used when large enough.
 //
-// Why `into`: the copy itself is ~4 ms at 1M sites (64 MB), but into fresh
-// memory it took 225 ms under node and 250-320 ms in headless Chromium,
-// the time the kernel takes to give the new pages on first write. A page
+// Why `into`: a copy of 64 MB of sites took ~4 ms, but into fresh memory
+// 225 ms under node and 250-320 ms in headless Chromium, the time the
+// kernel takes to give the new pages on first write (measured with 64-byte
+// sites). A page
 // touches its copy area in slices before it takes the lock.
 function copySiteTables(view, statePtr, siteCount, into) {
   var tables = siteTables(view, statePtr, siteCount);
