@@ -157,7 +157,8 @@ static inline int is_weighted(const emheap_block *b) { return (b->serial & EMHEA
 ** apart, since there it is the age-0 bucket (emheap_site.temporary). As
 ** first written (three compares, a thread-local serial stored at every
 ** allocation and compared at every free) lifetimes cost micro 5.6% (node,
-** paired against the runtime without them); this way 3-4%, Lua about 1%. */
+** paired against the runtime without them); this way 3-5% in node,
+** Chromium and Firefox, Lua 0-8% as runs spread (bench/README.md). */
 #define ENDED_COUNTED 0x80000000u
 static inline uint32_t count_ended(const emheap_block *b) {
   uint32_t serial = b->serial;
