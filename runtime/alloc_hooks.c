@@ -232,8 +232,10 @@ static int emheap_emmalloc_posix_memalign(void **out, size_t alignment, size_t s
   return r;
 }
 
+/* (Under mimalloc, emmalloc is linked for mimalloc's own pages: a block
+** from it is no mimalloc block, and mimalloc's free of it trapped.) */
 int posix_memalign(void **out, size_t alignment, size_t size) {
-  if (emmalloc_posix_memalign) return emheap_emmalloc_posix_memalign(out, alignment, size);
+  if (emmalloc_posix_memalign && emheap_app_uses_emmalloc()) return emheap_emmalloc_posix_memalign(out, alignment, size);
   if (bad_posix_alignment(alignment)) {
     if (counting()) emheap_failed(&C->memalign_calls);
     return EINVAL;

@@ -45,6 +45,10 @@ static int layout_matches(uint32_t kind) {
   return ok;
 }
 
+/* emmalloc serves the app's blocks: linked, and not only as mimalloc's
+** backing store. */
+int emheap_app_uses_emmalloc(void) { return emmalloc_usable_size && !mi_usable_size; }
+
 void emheap_allocator_detect(void) {
   if (mi_usable_size) {
     /* generic path; JS names the allocator. mimalloc's own C++ operator

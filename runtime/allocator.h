@@ -46,6 +46,8 @@
 extern uint32_t emheap_allocator;
 
 void emheap_allocator_detect(void);
+/* emmalloc serves the app's blocks (under mimalloc it is linked for mimalloc's own pages). */
+int emheap_app_uses_emmalloc(void);
 
 static inline uint32_t *emheap_head_word(void *p) { return (uint32_t *)p - 1; }
 
