@@ -57,7 +57,7 @@ void emheap_allocator_detect(void) {
     emheap_g.allocator = EMHEAP_ALLOCATOR_MIMALLOC;
     return;
   }
-  uint32_t kind = emmalloc_usable_size ? EMHEAP_ALLOCATOR_EMMALLOC : EMHEAP_ALLOCATOR_DLMALLOC;
+  uint32_t kind = emheap_app_uses_emmalloc() ? EMHEAP_ALLOCATOR_EMMALLOC : EMHEAP_ALLOCATOR_DLMALLOC;
   emheap_allocator = layout_matches(kind) ? kind : EMHEAP_ALLOCATOR_GENERIC;
   emheap_g.allocator = emheap_allocator;
 }
