@@ -79,6 +79,7 @@ var DL_TOP_FOOT = 40; // TOP_FOOT_SIZE: pad_request(sizeof(msegment)) 24 + MIN_C
 var DL_FENCEPOST = 7; // FENCEPOST_HEAD: INUSE_BITS | SIZE_T_SIZE
 var DL_SEG_RECORD = 24; // pad_request(sizeof(struct malloc_segment))
 var DL_USE_LOCK_BIT = 2;
+var DL_FLAG4 = 4; // emheap's mark on the blocks it records (runtime/allocator.h)
 // malloc_state word offsets (wasm32)
 var DL_DVSIZE = 2;
 var DL_TOPSIZE = 3;
@@ -176,7 +177,7 @@ function findDlmallocState(view, data, heapBase, breakNow) {
 
 function fail(why) { return {error: why}; }
 
-function walkDlmalloc(view, heapBase, breakNow, dataRange, stateAt, how) {
+function walkDlmalloc(view, heapBase, breakNow, dataRange, stateAt, how, onFlagged) {
   var word = wordReader(view);
   var at;
   if (isAddr(stateAt) && stateAt > 0) at = stateAt;
@@ -227,9 +228,9 @@ function walkDlmalloc(view, heapBase, breakNow, dataRange, stateAt, how) {
   var out = {allocator: 'dlmalloc', freeBytes: 0, freeBlocks: 0, largestFreeBytes: topsize, topFreeBytes: topsize,
     inUseBytes: 0, overheadBytes: 0, segments: segs.length, topEndsAtBreak: false, stateAt: at, how: 'chunks'};
   var walk = {words: wordArray(view), at: at, top: top, topsize: topsize, dv: dv, dvsize: dvsize, records: records,
-    budget: budget, topSeen: false, dvSeen: dvsize === 0,
+    budget: budget, topSeen: false, dvSeen: dvsize === 0, onFlagged: onFlagged || null,
     smallmap: word(at + DL_SMALLMAP * 4), treemap: word(at + DL_TREEMAP * 4)};
-  if (segs.length === 1 && how !== 'chunks') {
+  if (segs.length === 1 && how !== 'chunks' && !onFlagged) {
     out.how = 'bins';
     var whyNot = walkDlmallocBins(walk, segs[0].base, segs[0].end, out);
     if (whyNot) return fail('dlmalloc: ' + whyNot);
@@ -259,6 +260,7 @@ function walkDlmallocSegment(walk, base, end, out) {
   var holdsTop = top >= base && top < end;
   var records = walk.records;
   var budget = walk.budget;
+  var onFlagged = walk.onFlagged;
   var inUseBytes = 0;
   var inUseBlocks = 0;
   // align_as_chunk(base): the first chunk's payload 8-aligned
@@ -306,6 +308,7 @@ function walkDlmallocSegment(walk, base, end, out) {
       else {
         inUseBytes += csize; // locals, not out's fields: the loop's hottest lines
         inUseBlocks++;
+        if (onFlagged && (head & DL_FLAG4)) onFlagged(q, csize);
       }
     }
     q = nq;
@@ -552,14 +555,17 @@ function walkEmmalloc(view, heapBase, breakNow, dataRange) {
 // the malloc_state's address, or findDlmallocState's [start, end), when
 // known. how (dlmalloc): 'chunks' walks every chunk; else a heap of one
 // segment is read through its free bins (how: 'bins'), which does not
-// count the blocks in use (no inUseBlocks).
-function walkAllocator(view, allocator, heapBase, breakNow, dataRange, dlmallocStateAt, how) {
+// count the blocks in use (no inUseBlocks). onFlagged (dlmalloc; every
+// chunk is walked then): called as onFlagged(chunk, size) for each chunk
+// in use with FLAG4 set, in address order, once every header before it
+// was checked.
+function walkAllocator(view, allocator, heapBase, breakNow, dataRange, dlmallocStateAt, how, onFlagged) {
   try {
     if (!view || typeof view.getUint32 !== 'function') return fail('no memory to read');
     if (!isAddr(heapBase) || !isAddr(breakNow) || heapBase > breakNow || breakNow > view.byteLength) {
       return fail('heap base ' + heapBase + ' and break ' + breakNow + ' do not fit the memory (' + view.byteLength + ' bytes)');
     }
-    if (allocator === 'dlmalloc') return walkDlmalloc(view, heapBase, breakNow, dataRange, dlmallocStateAt, how);
+    if (allocator === 'dlmalloc') return walkDlmalloc(view, heapBase, breakNow, dataRange, dlmallocStateAt, how, onFlagged);
     if (allocator === 'emmalloc') return walkEmmalloc(view, heapBase, breakNow, dataRange);
     return fail('allocator ' + allocator + ' is not walked (only dlmalloc and emmalloc)');
   } catch (e) {

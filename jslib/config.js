@@ -15,7 +15,7 @@ var parseWrapperList = require('../model/wrappers').parseWrapperList;
 
 // The fields of Module.emheapOptions emheap knows.
 var OPTION_NAMES = ['mode', 'samplingInterval', 'stackDepth', 'seed', 'leakReport', 'leakExitCode', 'leakExitOn', 'leakBy',
-  'timeline', 'wrappers', 'contexts', 'outOfMemory', 'growth'];
+  'timeline', 'wrappers', 'contexts', 'outOfMemory', 'growth', 'footers'];
 
 var given = function (v) { return v !== undefined && v !== null && v !== ''; };
 
@@ -58,7 +58,7 @@ function outsideSettings(search, env) {
 // defaults). randomSeed() gives a seed when none was asked for, so that
 // sampling points, and so estimates, differ from run to run.
 function readConfig(options, outside, warn, randomSeed) {
-  var config = {contexts: true, outOfMemoryReport: true, growthLog: false};
+  var config = {contexts: true, outOfMemoryReport: true, growthLog: false, footers: true};
   var take = function (mode, interval, depth, seed, where) {
     if (given(mode)) {
       if (mode === 'exact' || mode === 'sampled' || mode === 'off') config.mode = mode;
@@ -97,6 +97,14 @@ function readConfig(options, outside, warn, randomSeed) {
     else if (value === false || value === '0' || value === 'off') config.outOfMemoryReport = false;
     else warn('emheap: ignoring outOfMemory "' + value + '" from ' + where + ': use on or off');
   };
+  // footers: exact mode keeps each record in its block where it can
+  // (runtime/footer.h; the default), or in the block table only (off)
+  var takeFooters = function (value, where) {
+    if (!given(value)) return;
+    if (value === true || value === '1' || value === 'on') config.footers = true;
+    else if (value === false || value === '0' || value === 'off') config.footers = false;
+    else warn('emheap: ignoring footers "' + value + '" from ' + where + ': use on or off');
+  };
   // growth: 'log' prints a line on the console at each growth of the wasm
   // memory, as it happens; 'off' (the default) does not
   var takeGrowth = function (value, where) {
@@ -109,12 +117,14 @@ function readConfig(options, outside, warn, randomSeed) {
   takeContexts(options.contexts, 'Module.emheapOptions');
   takeOutOfMemory(options.outOfMemory, 'Module.emheapOptions');
   takeGrowth(options.growth, 'Module.emheapOptions');
+  takeFooters(options.footers, 'Module.emheapOptions');
   if (outside) {
     take(outside.get('emheap', 'EMHEAP_MODE'), outside.get('emheap_interval', 'EMHEAP_SAMPLING_INTERVAL'),
       outside.get('emheap_depth', 'EMHEAP_STACK_DEPTH'), outside.get('emheap_seed', 'EMHEAP_SEED'), outside.where);
     takeContexts(outside.get('emheap_contexts', 'EMHEAP_CONTEXTS'), outside.where);
     takeOutOfMemory(outside.get('emheap_oom', 'EMHEAP_OOM'), outside.where);
     takeGrowth(outside.get('emheap_growth', 'EMHEAP_GROWTH'), outside.where);
+    takeFooters(outside.get('emheap_footers', 'EMHEAP_FOOTERS'), outside.where);
   }
   if (!config.seed) config.seed = randomSeed();
   return config;

@@ -1,7 +1,7 @@
 // layout.js -- reads the runtime's state out of linear memory, and writes
 // the few fields JS may set (mode, sampling interval, seed, paused).
 //
-// Mirrors runtime/state_layout.h (layout version 16); the C side pins
+// Mirrors runtime/state_layout.h (layout version 17); the C side pins
 // these offsets with static asserts, tests/e2e/runtime.test.js checks that both
 // sides read the same numbers. Never calls into wasm. In a threaded program
 // (runtime built with -pthread) every read of the tables happens under the
@@ -10,8 +10,9 @@
 'use strict';
 
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
+var allocatorWalk = require('./allocator_walk');
 
-var LAYOUT_VERSION = 16;
+var LAYOUT_VERSION = 17;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
@@ -21,7 +22,7 @@ var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   totalAtPeak: 4368, contextChecks: 4376, logGrowths: 4380, recordedBytes: 4384, recordedUsable: 4392,
   recordedAtPeak: 4400, usableAtPeak: 4408, estimates: 4416, estimatesAtPeak: 4448, thinnedAt: 4480,
   unseenFrees: 4488, unseenBytes: 4496, startMs: 4504, markCount: 4512, serialRenumbers: 4516, marks: 4520,
-  ageSerial: 12712, agePointCount: 12724, agePoints: 12728, siteBase: 16824};
+  ageSerial: 12712, agePointCount: 12724, agePoints: 12728, siteBase: 16824, footers: 16876, dlState: 16880, dlSeg: 16884};
 // The block table (runtime/block_table.c): per 4 KiB region, a table of
 // 12-byte entries, 8 bytes in: (offset / 4 | site << 10, size | slack << 27,
 // serial | sampled << 31), serial 0 = empty; huge blocks in 16-byte slots
@@ -190,6 +191,7 @@ function readMode(view, statePtr) {
     interval: view.getUint32(statePtr + STATE.samplingInterval, true), // what sampling would use
     threaded: view.getUint32(statePtr + STATE.threaded, true) !== 0,
     allocator: ALLOCATORS[allocator] || 'generic',
+    footers: view.getUint32(statePtr + STATE.footers, true) !== 0, // records in the blocks (runtime/footer.h)
   };
 }
 
@@ -361,6 +363,23 @@ function copyBlocks(view, statePtr, into, weightBit, after) {
       k++;
     }
   }
+  if (view.getUint32(statePtr + STATE.footers, true)) {
+    // footer mode (runtime/footer.h): the records are in the blocks, found
+    // by a walk of dlmalloc's chunks; a block's footer is its chunk's last
+    // 8 usable bytes, right before the next chunk's head
+    var walkFailed = footerWalk(view, statePtr, function (q, csize) {
+      var f = (q + csize - 4) >>> 2;
+      var serialWord = words[f + 1];
+      if ((serialWord & 0x7FFFFFFF) <= above || k === n) return;
+      if (k === room) out = moreRoom(out, room = Math.min(n, room * 2));
+      out.addr[k] = q + 8;
+      out.site[k] = words[f] & BLOCK_SITE_MASK;
+      out.size[k] = csize - 12 - (words[f] >>> FOOTER_SLACK_SHIFT);
+      out.serial[k] = (serialWord & serialMask) >>> 0;
+      k++;
+    });
+    if (walkFailed) throw new Error('emheap: the recorded blocks could not be read from the heap: ' + walkFailed);
+  }
   var huge = view.getUint32(statePtr + STATE.hugeBlocks, true) >>> 2;
   var hugeSlots = huge ? view.getUint32(statePtr + STATE.hugeSlots, true) : 0;
   for (var h = 0; h < hugeSlots && k < n; h++) {
@@ -375,6 +394,36 @@ function copyBlocks(view, statePtr, into, weightBit, after) {
   }
   return k === out.addr.length ? out : {addr: out.addr.subarray(0, k), size: out.size.subarray(0, k),
     site: out.site.subarray(0, k), serial: out.serial.subarray(0, k)};
+}
+
+// The footers' fields (runtime/footer.h): site | slack << 20, serial.
+var FOOTER_SLACK_SHIFT = 20;
+
+// Walks dlmalloc's chunks (jslib/allocator_walk.js, every header checked),
+// calling visit(chunk, size) for each one emheap flagged. -> null, or why
+// the heap could not be read.
+function footerWalk(view, statePtr, visit) {
+  var heapBase = view.getUint32(statePtr + STATE.heapBase, true);
+  var sbrkPtr = view.getUint32(statePtr + STATE.sbrkPtrAddr, true);
+  var walk = allocatorWalk.walkAllocator(view, 'dlmalloc', heapBase, view.getUint32(sbrkPtr, true), null,
+    view.getUint32(statePtr + STATE.dlState, true), 'chunks', visit);
+  return walk.error || null;
+}
+
+// At attach, before the first block is recorded: dlmalloc's malloc_state
+// for the runtime's footer mode (runtime/footer.h), which a single-threaded
+// runtime with dlmalloc takes in exact mode when JS found it. (With
+// threads, or another allocator, the runtime keeps its block table.)
+function noteDlmallocState(view, statePtr) {
+  var mode = readMode(view, statePtr);
+  if (mode.threaded || mode.allocator !== 'dlmalloc') return false;
+  var heapBase = view.getUint32(statePtr + STATE.heapBase, true);
+  var sbrkPtr = view.getUint32(statePtr + STATE.sbrkPtrAddr, true);
+  var found = allocatorWalk.findDlmallocState(view, readDataRange(view, statePtr), heapBase, view.getUint32(sbrkPtr, true));
+  if (!found) return false;
+  view.setUint32(statePtr + STATE.dlState, found[0], true);
+  view.setUint32(statePtr + STATE.dlSeg, found[1] - 24, true); // gm->seg: the struct's last 6 words
+  return true;
 }
 
 function blockArrays(n) {
@@ -638,7 +687,7 @@ module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, is
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_WASM: STACK_WASM,
   FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,
-  copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, sitesAt: sitesAt, readDataRange: readDataRange, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
+  noteDlmallocState: noteDlmallocState, copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, sitesAt: sitesAt, readDataRange: readDataRange, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
   readEstimateSums: readEstimateSums, readGrowth: readGrowth, readGrowthEvent: readGrowthEvent, readStartMs: readStartMs,
   readMarks: readMarks, writeMark: writeMark, MARK_NAME: MARK_NAME, siteLiveBytes: siteLiveBytes,
   siteRawLiveBytes: siteRawLiveBytes,

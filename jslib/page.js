@@ -145,6 +145,7 @@ function createProfiler(host, g) {
           layout.writeConfig(view, state, {mode: fallback});
           mode = layout.readMode(view, state);
         }
+        if (mode.mode === 'exact' && settings.config().footers) layout.noteDlmallocState(view, state);
         var shared = typeof SharedArrayBuffer !== 'undefined' && view.buffer instanceof SharedArrayBuffer;
         if (shared && !mode.threaded && mode.mode !== 'off') {
           console.warn('emheap: this program has threads (-pthread) but the single-threaded emheap runtime is linked: ' +

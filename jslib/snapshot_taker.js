@@ -191,6 +191,7 @@ function snapshotTaker(host, parts) {
       var mode = state ? layout.readMode(new DataView(host.buffer()), state) : null;
       summary['mode'] = mode ? mode.mode : 'sampled';
       if (mode) summary['allocator'] = mode.allocator;
+      if (mode) summary['footers'] = mode.footers; // where the records are: in the blocks, or the block table
       summary['samplingInterval'] = mode ? mode.samplingInterval : 0;
       return JSON.stringify(summary);
     },

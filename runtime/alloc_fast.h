@@ -14,6 +14,7 @@
 
 #include "allocator.h"
 #include "emheap_internal.h"
+#include "footer.h"
 #include "lock.h"
 #include "thread_counts.h"
 #include "thread_state.h"
@@ -85,7 +86,8 @@ typedef struct emheap_taken {
 enum {
   EMHEAP_TAKEN_RECORDED,   /* its record was removed and its site charged */
   EMHEAP_TAKEN_UNRECORDED, /* counted dead, recorded nowhere (sampled out, or lost) */
-  EMHEAP_TAKEN_UNSEEN      /* exact mode: a block emheap never counted; nothing changed */
+  EMHEAP_TAKEN_UNSEEN,     /* exact mode: a block emheap never counted; nothing changed */
+  EMHEAP_TAKEN_FOOTER      /* footer mode: as RECORDED, the record read from its footer */
 };
 
 /* record.c: the slow paths. */
@@ -95,6 +97,16 @@ void emheap_forget(void *p, uint32_t u, uint64_t *calls);
 ** the resize failed (which counts a failed call of `calls`). */
 void emheap_take_out(void *p, uint32_t u, emheap_taken *taken);
 void emheap_put_back(void *p, const emheap_taken *taken, uint64_t *calls);
+/* Footer mode (footer.h): p was allocated 8 bytes larger than the n
+** asked for; records it with its footer. */
+void *emheap_record_footer(void *p, uint32_t n, int weighted, uint64_t *calls);
+/* A block with a footer (u usable bytes before it) goes, or leaves the
+** books for a resize (emheap_put_back brings it back). */
+void emheap_forget_footer(void *p, uint32_t u, uint64_t *calls);
+void emheap_take_out_footer(void *p, uint32_t u, emheap_taken *taken);
+/* The sampling countdown just went below 0 (n bytes asked for): 1 if the
+** block is sampled, 0 if not (a thread's first draw); resets it. */
+int emheap_countdown_ran_out(uint32_t n);
 /* Counts a call that allocated or freed nothing, and its outcome counter
 ** (failed_allocs, invalid_frees) unless NULL. */
 void emheap_count_call(uint64_t *calls, uint64_t *outcome);
@@ -182,6 +194,33 @@ EMHEAP_FAST_PATH void emheap_track_free(void *p, uint64_t *calls) {
     return;
   }
   emheap_forget(p, u, calls); /* recorded, or may be: the table says */
+}
+
+/* Footer mode (footer.h), before the allocator is asked for n bytes:
+** 0 if the block will not be recorded (ask for n), 1 if it will be (ask
+** for n + 8), 2 if it will be by sampling (weighted). */
+EMHEAP_FAST_PATH int emheap_footer_decide(size_t n) {
+  uint32_t threshold = emheap_record_threshold;
+  if (__builtin_expect(threshold == 0 || n >= threshold, 1)) return n <= SIZE_MAX - EMHEAP_FOOTER_BYTES;
+  if ((emheap_self.countdown -= n) >= 0) return 0;
+  return emheap_countdown_ran_out((uint32_t)n) ? 2 : 0;
+}
+
+/* Footer mode: the block p, asked for as emheap_footer_decide said (how),
+** for n bytes. */
+EMHEAP_FAST_PATH void *emheap_footer_track_new(void *p, size_t n, int how, uint64_t *calls) {
+  if (__builtin_expect(how != 0, 1)) return emheap_record_footer(p, (uint32_t)n, how == 2, calls);
+  return emheap_count_unrecorded(p, emheap_usable_size(p), (uint32_t)n, calls);
+}
+
+/* Footer mode: a live block going back to the allocator. */
+EMHEAP_FAST_PATH void emheap_footer_track_free(void *p, uint64_t *calls) {
+  uint32_t head = *emheap_head_word(p);
+  if (__builtin_expect((head & DL_FLAG4) != 0, 1)) {
+    emheap_forget_footer(p, (head & DL_SIZE_MASK) - 4u - EMHEAP_FOOTER_BYTES, calls);
+    return;
+  }
+  emheap_track_free(p, calls); /* no footer: unrecorded, or never seen */
 }
 
 #endif /* EMHEAP_ALLOC_FAST_H */

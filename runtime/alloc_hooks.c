@@ -6,9 +6,11 @@
 ** emscripten_builtin_* (which every Emscripten allocator provides), so no
 ** entry point here ever calls itself. The pointer returned is the
 ** allocator's own: nothing is kept in front of a block, so code that frees
-** with the builtin allocator (Emscripten 3.1.6 does for thread stacks) and
-** the allocator's own malloc_usable_size keep working, and alignment and
-** odd arguments behave exactly as the allocator makes them behave.
+** with the builtin allocator (Emscripten 3.1.6 does for thread stacks)
+** keeps working, and alignment and odd arguments behave exactly as the
+** allocator makes them behave. In footer mode (footer.h) a block to be
+** recorded is asked for 8 bytes larger, and malloc_usable_size (defined
+** here) leaves those 8 out.
 **
 ** Fast path (alloc_fast.h): one check that emheap is on, the allocator
 ** call, the usable size, the global counters, and in sampled mode one
@@ -93,6 +95,12 @@ static void *emheap_out_of_memory(size_t size, size_t alignment, uint64_t *calls
 
 void *malloc(size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emscripten_builtin_malloc(size);
+  if (EMHEAP_FOOTERS) {
+    int how = emheap_footer_decide(size);
+    void *p = emscripten_builtin_malloc(EMHEAP_FOOTER_REQUEST(size, how));
+    if (__builtin_expect(!p, 0)) return emheap_out_of_memory(size, 0, &C->malloc_calls);
+    return emheap_footer_track_new(p, size, how, &C->malloc_calls);
+  }
   void *p = emscripten_builtin_malloc(size);
   if (__builtin_expect(!p, 0)) return emheap_out_of_memory(size, 0, &C->malloc_calls);
   return emheap_track_new(p, size, &C->malloc_calls);
@@ -113,7 +121,8 @@ void free(void *ptr) {
     emheap_count_call(&C->free_calls, &C->invalid_frees);
     return;
   }
-  emheap_track_free(ptr, &C->free_calls);
+  if (EMHEAP_FOOTERS) emheap_footer_track_free(ptr, &C->free_calls);
+  else emheap_track_free(ptr, &C->free_calls);
   emscripten_builtin_free(ptr);
 }
 
@@ -132,6 +141,13 @@ static void *emheap_allocator_calloc(size_t count, size_t size) {
 
 void *calloc(size_t count, size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emheap_allocator_calloc(count, size);
+  size_t all;
+  if (EMHEAP_FOOTERS && !__builtin_mul_overflow(count, size, &all)) {
+    int how = emheap_footer_decide(all);
+    void *p = how ? emheap_allocator_calloc(1, all + EMHEAP_FOOTER_BYTES) : emheap_allocator_calloc(count, size);
+    if (__builtin_expect(!p, 0)) return emheap_out_of_memory(all, 0, &C->calloc_calls);
+    return emheap_footer_track_new(p, all, how, &C->calloc_calls);
+  }
   void *p = emheap_allocator_calloc(count, size);
   if (__builtin_expect(!p, 0)) {
     size_t bytes;
@@ -162,12 +178,35 @@ static void *emheap_allocator_resize(void *ptr, size_t size, uint32_t old_usable
   return fresh;
 }
 
+/* Footer mode's resize of a live block (old_usable bytes, the footer's
+** included): its footer is read and the block taken out of the books, the
+** allocator asked for the new size (8 more if the new block will be
+** recorded), and the old record put back if that failed. */
+static void *footer_realloc(void *ptr, size_t size, uint32_t old_usable, emheap_taken *taken) {
+  if (emheap_flag_is_set(ptr)) emheap_take_out_footer(ptr, old_usable - EMHEAP_FOOTER_BYTES, taken);
+  else emheap_take_out(ptr, old_usable, taken);
+  int how = emheap_footer_decide(size);
+  void *p = emheap_allocator_resize(ptr, EMHEAP_FOOTER_REQUEST(size, how), old_usable);
+  if (!p) {
+    emheap_put_back(ptr, taken, &C->realloc_calls);
+    emheap_report_failure(size, 0);
+    return NULL;
+  }
+  return emheap_footer_track_new(p, size, how, &C->realloc_calls);
+}
+
 void *realloc(void *ptr, size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) {
     if (!ptr) return emscripten_builtin_malloc(size);
     return emheap_allocator_resize(ptr, size, (uint32_t)malloc_usable_size(ptr));
   }
   if (!ptr) {
+    if (EMHEAP_FOOTERS) {
+      int how = emheap_footer_decide(size);
+      void *p = emscripten_builtin_malloc(EMHEAP_FOOTER_REQUEST(size, how));
+      if (!p) return emheap_out_of_memory(size, 0, &C->realloc_calls);
+      return emheap_footer_track_new(p, size, how, &C->realloc_calls);
+    }
     void *p = emscripten_builtin_malloc(size);
     if (!p) return emheap_out_of_memory(size, 0, &C->realloc_calls);
     return emheap_track_new(p, size, &C->realloc_calls);
@@ -189,6 +228,7 @@ void *realloc(void *ptr, size_t size) {
   ** and counts come back. */
   uint32_t old_usable = emheap_usable_size(ptr);
   emheap_taken taken;
+  if (EMHEAP_FOOTERS) return footer_realloc(ptr, size, old_usable, &taken);
   emheap_take_out(ptr, old_usable, &taken);
   void *p = emheap_allocator_resize(ptr, size, old_usable);
   if (!p) {
@@ -201,6 +241,12 @@ void *realloc(void *ptr, size_t size) {
 
 void *memalign(size_t alignment, size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emscripten_builtin_memalign(alignment, size);
+  if (EMHEAP_FOOTERS) {
+    int how = emheap_footer_decide(size);
+    void *p = emscripten_builtin_memalign(alignment, EMHEAP_FOOTER_REQUEST(size, how));
+    if (!p) return emheap_out_of_memory(size, alignment, &C->memalign_calls);
+    return emheap_footer_track_new(p, size, how, &C->memalign_calls);
+  }
   void *p = emscripten_builtin_memalign(alignment, size);
   if (!p) return emheap_out_of_memory(size, alignment, &C->memalign_calls);
   return emheap_track_new(p, size, &C->memalign_calls);
@@ -271,4 +317,16 @@ __attribute__((weak)) void *pvalloc(size_t size) {
     return NULL;
   }
   return memalign(ALLOCATOR_PAGE, rounded);
+}
+
+/* Every allocator defines it weakly, and so does emheap: the first
+** definition on the link line wins, and emheap's objects come before the
+** system libraries. In footer mode (footer.h) a block with a footer has 8
+** bytes less for the program than its chunk; otherwise it is the
+** allocator's own answer (allocator.c). */
+__attribute__((weak)) size_t malloc_usable_size(void *ptr) {
+  if (!ptr) return 0;
+  size_t u = emheap_allocator_usable_size(ptr);
+  if (EMHEAP_FOOTERS && u && emheap_flag_is_set(ptr)) u -= EMHEAP_FOOTER_BYTES;
+  return u;
 }

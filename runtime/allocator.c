@@ -23,20 +23,49 @@ extern size_t emmalloc_usable_size(void *) __attribute__((weak));
 ** then present but does not describe the app's blocks. */
 extern size_t mi_usable_size(const void *) __attribute__((weak));
 
+/* The allocator's own word on a block's usable size. emheap defines
+** malloc_usable_size itself (alloc_hooks.c), from the header it reads
+** under dlmalloc: so dlmalloc's truth is the bytes its block took from the
+** heap, as mallinfo counts them (uordblks: the chunks in use), less the
+** chunk's 4-byte head. in_use_before: uordblks before the block came. */
+extern struct mallinfo mallinfo(void) __attribute__((weak)); /* dlmalloc's and emmalloc's; not mimalloc's */
+
+/* The weak functions that may be missing are called through pointers:
+** wasm-ld gives a missing one the address 0, where a direct call would
+** make it a stub function of its own in every program (a function with no
+** debug info, in front of the program's first one). */
+static size_t (*volatile emmalloc_usable)(void *) = emmalloc_usable_size;
+static size_t (*volatile mimalloc_usable)(const void *) = mi_usable_size;
+
+size_t emheap_allocator_usable_size(void *p) {
+  size_t (*mi)(const void *) = mimalloc_usable;
+  if (mi) return mi(p);
+  size_t (*em)(void *) = emmalloc_usable;
+  if (em) return em(p);
+  uint32_t head = *emheap_head_word(p); /* dlmalloc's dlmalloc_usable_size, which is static */
+  return head & DL_CINUSE ? (head & DL_SIZE_MASK) - 4u : 0;
+}
+
+static size_t allocator_usable_size(uint32_t kind, void *p, int in_use_before) {
+  if (kind == EMHEAP_ALLOCATOR_EMMALLOC) return emheap_allocator_usable_size(p);
+  return mallinfo ? (size_t)(mallinfo().uordblks - in_use_before) - 4u : 0;
+}
+
 static int layout_matches(uint32_t kind) {
   static const uint32_t sizes[] = {1, 13, 24, 100, 1000, 5000};
   int ok = 1;
   for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0] && ok; i++) {
+    int in_use = kind == EMHEAP_ALLOCATOR_DLMALLOC && mallinfo ? mallinfo().uordblks : 0;
     void *p = emscripten_builtin_malloc(sizes[i]);
     if (!p) return 0;
+    size_t truth = allocator_usable_size(kind, p, in_use);
     emheap_allocator = kind;
-    size_t truth = malloc_usable_size(p);
     ok = emheap_plausible_block(p) && emheap_usable_size(p) == truth && truth >= sizes[i];
     if (ok && kind == EMHEAP_ALLOCATOR_DLMALLOC && EMHEAP_USE_FLAG) {
       /* the spare bit must be clear on a fresh chunk and invisible to dlmalloc */
       ok = !emheap_flag_is_set(p);
       emheap_flag_set(p);
-      ok = ok && malloc_usable_size(p) == truth && emheap_usable_size(p) == truth;
+      ok = ok && emheap_usable_size(p) == truth && allocator_usable_size(kind, p, in_use) == truth;
       emheap_flag_clear(p);
     }
     emheap_allocator = EMHEAP_ALLOCATOR_GENERIC;

@@ -6,7 +6,9 @@
 ** emheap returns the allocator's pointers unchanged and keeps nothing in
 ** front of a block. So at free it learns the size from the allocator, and
 ** whether the block is recorded (has a site) either from that spare bit or
-** by looking the address up in the block table. allocator.c picks the
+** by looking the address up in the block table. In footer mode (footer.h:
+** dlmalloc, no threads, exact mode) the bit says the block's record is in
+** its last 8 usable bytes. allocator.c picks the
 ** variant at startup and checks it on a real block first; an allocator it
 ** does not know (mimalloc in newer Emscripten, a custom one) gets the
 ** generic variant: malloc_usable_size, which emheap does not replace, and
@@ -48,6 +50,10 @@ extern uint32_t emheap_allocator;
 void emheap_allocator_detect(void);
 /* emmalloc serves the app's blocks (under mimalloc it is linked for mimalloc's own pages). */
 int emheap_app_uses_emmalloc(void);
+/* The allocator's own malloc_usable_size (mimalloc's, emmalloc's, or
+** dlmalloc's as dlmalloc computes it): emheap replaces the public one
+** (alloc_hooks.c). */
+size_t emheap_allocator_usable_size(void *p);
 
 static inline uint32_t *emheap_head_word(void *p) { return (uint32_t *)p - 1; }
 
@@ -56,7 +62,7 @@ static inline uint32_t emheap_usable_size(void *p) {
   if (__builtin_expect(emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC, 1))
     return (*emheap_head_word(p) & DL_SIZE_MASK) - 4u;
   if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) return *emheap_head_word(p) - 8u;
-  return (uint32_t)malloc_usable_size(p);
+  return (uint32_t)emheap_allocator_usable_size(p);
 }
 
 /* Whether p can be a live block: inside the memory, aligned (8 bytes for

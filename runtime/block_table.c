@@ -427,15 +427,6 @@ static __attribute__((noinline)) int remove_huge(uint32_t addr, emheap_block *ou
   return 0;
 }
 
-/* (Past 2^31 - 1 the live blocks are numbered again, marks.c: a serial
-** reused while its first block lived would name two blocks, and blocks
-** made after a mark would read as made before it.) */
-static uint32_t next_serial(void) {
-  uint32_t s = emheap_g.block_serial + 1u;
-  if (__builtin_expect(s > 0x7FFFFFFFu, 0)) s = emheap_serials_renumber() + 1u;
-  return emheap_g.block_serial = s;
-}
-
 void emheap_blocks_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx) {
   for (uint32_t r = 0; r < emheap_g.block_region_count; r++) {
     region_table *t = directory()[r];
@@ -486,7 +477,7 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t u
     return 0;
   }
   uint32_t slack = usable - size < EMHEAP_SLACK_UNKNOWN ? usable - size : EMHEAP_SLACK_UNKNOWN;
-  emheap_block b = {addr, site | slack << EMHEAP_SITE_BITS, size, next_serial() | (weighted ? EMHEAP_BLOCK_WEIGHTED : 0)};
+  emheap_block b = {addr, site | slack << EMHEAP_SITE_BITS, size, emheap_next_serial() | (weighted ? EMHEAP_BLOCK_WEIGHTED : 0)};
   return insert(b, stale);
 }
 

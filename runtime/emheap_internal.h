@@ -56,6 +56,9 @@ void *emheap_table_alloc(size_t bytes);
 /* The same, leaving an eighth of the limits to later calls of the first. */
 void *emheap_table_alloc_reserving(size_t bytes);
 void emheap_table_free(void *p, size_t bytes);
+/* 1 if the tables may take `bytes` more now (the rule above; reserve:
+** leaving the eighth), without taking them. */
+int emheap_table_fits(size_t bytes, int reserve);
 
 /* site_table.c: key -> site number (under the lock). */
 int emheap_sites_init(void);
@@ -97,6 +100,15 @@ void emheap_blocks_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ct
 ** blocks and the marks again from 1, keeping which blocks came after which
 ** mark; returns the last serial given (under the lock). */
 uint32_t emheap_serials_renumber(void);
+/* The serial of the next recorded block, under the lock. (Past 2^31 - 1
+** the live blocks are numbered again: a serial reused while its first
+** block lived would name two blocks, and blocks made after a mark would
+** read as made before it.) */
+static inline uint32_t emheap_next_serial(void) {
+  uint32_t s = emheap_g.block_serial + 1u;
+  if (__builtin_expect(s > 0x7FFFFFFFu, 0)) s = emheap_serials_renumber() + 1u;
+  return emheap_g.block_serial = s;
+}
 /* Without the lock: 0 if no block at addr is recorded (see block_table.c);
 ** 1 if one may be. */
 #define EMHEAP_FILTER_BUCKETS 16384u /* power of two */

@@ -23,6 +23,7 @@
 #include <emscripten/emscripten.h>
 
 #include "emheap_internal.h"
+#include "footer.h"
 #include "lock.h"
 
 /* JS side (jslib/library_emheap.js): mark `number` was just made; outside
@@ -135,6 +136,12 @@ static void number_block(uint32_t *serial, void *ctx) {
   *serial = n | (*serial & EMHEAP_BLOCK_WEIGHTED);
 }
 
+/* Every recorded block's serial: in the block table, and in footers. */
+static void each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx) {
+  emheap_blocks_each_serial(fn, ctx);
+  if (emheap_g.footers) emheap_footers_each_serial(fn, ctx);
+}
+
 uint32_t emheap_serials_renumber(void) {
   static renumbering r; /* 18 KiB: not on a thread's small stack; under the lock */
   uint32_t last = emheap_g.block_serial;
@@ -146,7 +153,7 @@ uint32_t emheap_serials_renumber(void) {
   for (uint32_t j = 0; j < points; j++) add_field(&r, &emheap_g.age_points[j]);
   for (uint32_t j = 0; j < EMHEAP_AGE_TIMES; j++) add_field(&r, &emheap_g.age_serial[j]);
   for (uint32_t p = 0; p <= r.bounds; p++) r.next[p] = 0;
-  emheap_blocks_each_serial(count_block, &r);
+  each_serial(count_block, &r);
   /* counts -> first numbers; bound p (the end of period p) gets the
   ** number of old blocks at or below it */
   uint32_t at = 1;
@@ -158,7 +165,7 @@ uint32_t emheap_serials_renumber(void) {
   }
   r.old_count = at - 1u;
   for (uint32_t j = 0; j < r.young; j++) *r.young_field[j] = *r.young_field[j] - r.cut + r.old_count;
-  emheap_blocks_each_serial(number_block, &r);
+  each_serial(number_block, &r);
   emheap_g.serial_renumbers++;
   return last - r.cut + r.old_count;
 }

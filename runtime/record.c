@@ -23,6 +23,7 @@
 
 #include "alloc_fast.h"
 #include "context.h"
+#include "footer.h"
 #include "thread_state.h"
 
 /* Under the lock, before a site changes: if this is its first change
@@ -111,7 +112,8 @@ void emheap_thin(void) {
   ** eighth of the slots there are now, which the reserve that the refusal
   ** opens and the room left in the tables hold (block_table.c; Lua on a
   ** 16 MB heap, ~69,000 slots: 2 KiB, so a 1 MiB site is within ~4%). */
-  uint64_t want = (uint64_t)emscripten_get_heap_max() * 8 / (emheap_blocks_capacity() + 1);
+  uint32_t slots = emheap_g.footers ? emheap_footer_slots : emheap_blocks_capacity();
+  uint64_t want = (uint64_t)emscripten_get_heap_max() * 8 / (slots + 1);
   uint32_t interval = 256;
   while (interval < want && interval < (1u << 30)) interval *= 2;
   emheap_g.sampling_interval = interval;
@@ -189,9 +191,55 @@ static void uncount_ended(const emheap_block *b, uint32_t ended) {
   if ((ended >> 8) & 1u && s->temporary != UINT32_MAX) s->temporary--;
 }
 
+/* Under the lock: a block that should have been recorded finds no room
+** (u usable bytes): it is counted, recorded nowhere, and exact mode thins. */
+static void lose_record(uint32_t u) {
+  emheap_g.counters.lost_allocs++;
+  emheap_g.counters.lost_bytes += u;
+  emheap_thin();
+}
+
+/* Footer mode: the budget has room for one more footer. While every
+** block is recorded the footers leave an eighth of the budget, which the
+** blocks sampled after it ran out take. */
+static int footer_fits(void) {
+  if (__builtin_expect(emheap_g.block_count < emheap_footer_slots, 1)) return 1;
+  if (emheap_record_threshold == 0 && emheap_footers_grant(1)) return 1;
+  emheap_thin(); /* (does nothing once thinned) */
+  return emheap_footers_grant(0);
+}
+
+/* Under the lock, which it releases: the footer-mode record_locked. p's
+** usable size is u + 8 (the footer's bytes, footer.h). */
+static inline void *record_footer_locked(void *p, uint32_t u, uint32_t n, int weighted, uint64_t *calls,
+                                         uint32_t site) {
+  emheap_count_one_call(calls);
+  uint32_t slack = u - n;
+  if (__builtin_expect(!footer_fits() || !emheap_g.site_chunks || slack >= (1u << (32u - EMHEAP_SITE_BITS)), 0)) {
+    /* recorded nowhere: no flag, and the program may use the 8 bytes */
+    u += EMHEAP_FOOTER_BYTES;
+    lose_record(u);
+  } else {
+    emheap_g.counters.table_bytes += EMHEAP_FOOTER_BYTES;
+    emheap_footer *f = emheap_footer_at(p, u);
+    f->site_slack = site | slack << EMHEAP_SITE_BITS;
+    f->serial = emheap_next_serial() | (weighted ? EMHEAP_BLOCK_WEIGHTED : 0u);
+    emheap_g.block_count++;
+    charge(site, n, u, weighted, 1);
+    emheap_g.counters.sampled_allocs++;
+    emheap_flag_set(p);
+  }
+  emheap_count_live(u); /* after the charge: a peak it makes includes this block */
+  emheap_note_heap_growth(site, n);
+  emheap_unlock();
+  return p;
+}
+
 /* Under the lock, which it releases: charges the new block p (n bytes
 ** asked for, u usable) to site; weighted: recorded by sampling. */
-static inline void *record_locked(void *p, uint32_t u, uint32_t n, int weighted, uint64_t *calls, uint32_t site) {
+static inline void *record_locked(void *p, uint32_t u, uint32_t n, int weighted, uint64_t *calls, uint32_t site,
+                                  int footer) {
+  if (footer) return record_footer_locked(p, u, n, weighted, calls, site);
   emheap_count_one_call(calls);
   if (EMHEAP_THREADED && !emheap_self.roots_added) emheap_roots_add_thread();
   emheap_block stale;
@@ -210,11 +258,9 @@ static inline void *record_locked(void *p, uint32_t u, uint32_t n, int weighted,
     if (EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_set(p);
   } else {
     if (EMHEAP_THREADED) emheap_self.last_serial = 0; /* it allocated: its block before is no longer its last */
-    emheap_g.counters.lost_allocs++;
-    emheap_g.counters.lost_bytes += u;
-    /* No site table at all (it could not be made): exact mode can no
-    ** longer tell a block it never saw from this one (emheap_forget). */
-    emheap_thin();
+    /* (No site table at all, it could not be made: exact mode can no
+    ** longer tell a block it never saw from this one, emheap_forget.) */
+    lose_record(u);
   }
   emheap_count_live(u); /* after the charge: a peak it makes includes this block */
   emheap_note_heap_growth(site, n);
@@ -222,17 +268,18 @@ static inline void *record_locked(void *p, uint32_t u, uint32_t n, int weighted,
   return p;
 }
 
-__attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint32_t n, uint64_t *calls) {
-  /* sampled (or thinned exact) mode: a block below the interval is here by
-  ** the countdown, and stands for more than itself */
-  int weighted = n < __atomic_load_n(&emheap_record_threshold, __ATOMIC_RELAXED);
-  if (weighted) { /* the countdown ran out (not a large block) */
-    int first = !emheap_self.countdown_started;
-    emheap_self.countdown_started = 1;
-    emheap_reset_countdown();
-    /* A thread's countdown starts at 0: draw it, then decide afresh. */
-    if (first && (emheap_self.countdown -= n) >= 0) return emheap_count_unrecorded(p, u, n, calls);
-  }
+__attribute__((noinline)) int emheap_countdown_ran_out(uint32_t n) {
+  int first = !emheap_self.countdown_started;
+  emheap_self.countdown_started = 1;
+  emheap_reset_countdown();
+  /* A thread's countdown starts at 0: draw it, then decide afresh. */
+  return !(first && (emheap_self.countdown -= n) >= 0);
+}
+
+/* The stack or context of the allocation being made names its site, and
+** the block is recorded: in the block table, or (footer) in its footer. */
+static inline __attribute__((always_inline)) void *record_new_as(void *p, uint32_t u, uint32_t n, int weighted,
+                                                                 uint64_t *calls, int footer) {
   int paused = __atomic_load_n(&emheap_g.paused, __ATOMIC_RELAXED) != 0;
   /* Calling contexts: a context seen before names its site (context.h). */
   uint64_t context = 0;
@@ -244,7 +291,7 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint32_t 
       emheap_lock();
       uint32_t site = emheap_contexts_find(context);
       if (site != UINT32_MAX) {
-        if (__builtin_expect(!emheap_context_checks.verify, 1)) return record_locked(p, u, n, weighted, calls, site);
+        if (__builtin_expect(!emheap_context_checks.verify, 1)) return record_locked(p, u, n, weighted, calls, site, footer);
         expected = site;
       }
       emheap_unlock();
@@ -271,7 +318,19 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint32_t 
       emheap_context_checks.mismatches += expected != site && !same_stack(expected, site);
     }
   }
-  return record_locked(p, u, n, weighted, calls, site);
+  return record_locked(p, u, n, weighted, calls, site, footer);
+}
+
+__attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint32_t n, uint64_t *calls) {
+  /* sampled (or thinned exact) mode: a block below the interval is here by
+  ** the countdown, and stands for more than itself */
+  int weighted = n < __atomic_load_n(&emheap_record_threshold, __ATOMIC_RELAXED);
+  if (weighted && !emheap_countdown_ran_out(n)) return emheap_count_unrecorded(p, u, n, calls);
+  return record_new_as(p, u, n, weighted, calls, 0);
+}
+
+__attribute__((noinline)) void *emheap_record_footer(void *p, uint32_t n, int weighted, uint64_t *calls) {
+  return record_new_as(p, emheap_usable_size(p) - EMHEAP_FOOTER_BYTES, n, weighted, calls, 1);
 }
 
 /* A record whose usable size is not the block's is stale: its block was
@@ -325,6 +384,42 @@ __attribute__((noinline)) void emheap_forget(void *p, uint32_t u, uint64_t *call
   if (EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_clear(p);
 }
 
+/* Footer mode, under the lock: the block p (u usable bytes, a footer
+** after them) out of the books; *taken as forget_locked fills it. The
+** footer is left as it is: a failed realloc puts it back (emheap_put_back). */
+static inline __attribute__((always_inline)) void footer_take_locked(void *p, uint32_t u, emheap_taken *taken) {
+  const emheap_footer *f = emheap_footer_at(p, u);
+  emheap_block *b = &taken->block;
+  b->addr = (uint32_t)(uintptr_t)p;
+  b->site_slack = f->site_slack;
+  b->serial = f->serial;
+  b->size = u - (f->site_slack >> EMHEAP_SITE_BITS);
+  int weighted = is_weighted(b);
+  charge(emheap_block_site(b), b->size, u, weighted, -1);
+  taken->ended = emheap_record_threshold == 0 && !weighted ? count_ended(b) : 0;
+  emheap_count_dead(u);
+  emheap_g.block_count--;
+  emheap_g.counters.table_bytes -= EMHEAP_FOOTER_BYTES;
+  taken->kind = EMHEAP_TAKEN_FOOTER;
+  taken->usable = u;
+}
+
+__attribute__((noinline)) void emheap_forget_footer(void *p, uint32_t u, uint64_t *calls) {
+  emheap_taken taken;
+  emheap_lock();
+  emheap_count_one_call(calls);
+  footer_take_locked(p, u, &taken);
+  emheap_unlock();
+  emheap_flag_clear(p);
+}
+
+__attribute__((noinline)) void emheap_take_out_footer(void *p, uint32_t u, emheap_taken *taken) {
+  emheap_lock();
+  footer_take_locked(p, u, taken);
+  emheap_unlock();
+  emheap_flag_clear(p);
+}
+
 __attribute__((noinline)) void emheap_take_out(void *p, uint32_t u, emheap_taken *taken) {
   if (!emheap_needs_lookup(p)) {
     emheap_count_unrecorded_free(u, NULL);
@@ -347,7 +442,14 @@ __attribute__((noinline)) void emheap_put_back(void *p, const emheap_taken *take
   emheap_count_one_call(calls);
   emheap_g.counters.failed_allocs++;
   int flag = 0;
-  if (taken->kind == EMHEAP_TAKEN_RECORDED) {
+  if (taken->kind == EMHEAP_TAKEN_FOOTER) { /* its footer is still there, unchanged */
+    const emheap_block *b = &taken->block;
+    if (taken->ended) uncount_ended(b, taken->ended);
+    emheap_g.block_count++;
+    emheap_g.counters.table_bytes += EMHEAP_FOOTER_BYTES;
+    charge_block(emheap_block_site(b), b->size, taken->usable, is_weighted(b), 1, 0);
+    flag = 1;
+  } else if (taken->kind == EMHEAP_TAKEN_RECORDED) {
     const emheap_block *b = &taken->block;
     if (taken->ended) uncount_ended(b, taken->ended);
     if (emheap_blocks_put_back(b)) {

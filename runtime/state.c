@@ -124,6 +124,11 @@ void emheap_init_slow(void) {
     if (ready) emheap_contexts_on = emheap_contexts_init();
   }
   emheap_record_threshold = mode == EMHEAP_MODE_EXACT ? 0 : emheap_g.sampling_interval;
+  /* Footer mode (footer.h) where it can be: JS found dlmalloc's state at
+  ** attach (and was not told to leave footers off). */
+  emheap_g.footers = !EMHEAP_THREADED && mode == EMHEAP_MODE_EXACT && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC &&
+                     emheap_g.dl_state && emheap_g.dl_seg && emheap_g.site_chunks;
+  emheap_footers_on = emheap_g.footers;
   emheap_on = 1;
 }
 

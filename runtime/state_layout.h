@@ -304,6 +304,12 @@ typedef struct emheap_state {
   uint32_t age_points[EMHEAP_AGE_POINTS]; /* 12728 block_serial at each point */
   uint32_t site_base[EMHEAP_SITE_CHUNKS]; /* 16824 chunk k's address less its first site's
                                  offset (mod 2^32): site s is at site_base[chunk] + s * 176 */
+  uint32_t footers;           /* 16876 nonzero: recorded blocks keep their record in the block
+                                 (footer.h), flagged by dlmalloc's FLAG4; the block table holds
+                                 only those whose footer says so */
+  uint32_t dl_state;          /* 16880 dlmalloc's malloc_state, found by JS at attach (jslib/
+                                 allocator_walk.js findDlmallocState); 0: not known, no footers */
+  uint32_t dl_seg;            /* 16884 its first segment record (gm->seg) */
 } emheap_state;
 
 extern emheap_state emheap_g;
@@ -324,6 +330,7 @@ _Static_assert(sizeof(emheap_counters) == 144, "JS reads 144 bytes of counters")
 _Static_assert(offsetof(emheap_state, counters) == 16, "layout");
 _Static_assert(offsetof(emheap_state, site_chunks) == 160, "layout");
 _Static_assert(offsetof(emheap_state, site_base) == 16824, "layout");
+_Static_assert(offsetof(emheap_state, footers) == 16876, "layout");
 _Static_assert(offsetof(emheap_state, frame_pool) == 176, "layout");
 _Static_assert(offsetof(emheap_state, sampling_interval) == 188, "layout");
 _Static_assert(offsetof(emheap_state, block_regions) == 192, "layout");

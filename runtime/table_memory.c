@@ -22,6 +22,9 @@
 ** block table's growth takes it while exact mode records every block, so
 ** that the blocks it samples once refused (block_table.c) still find room.
 **
+** Footers (footer.h) count as tables: 8 bytes a recorded block, granted
+** in steps (footer.c), the granted ones not yet taken included.
+**
 ** A request the allocator can serve from free chunks below the break would
 ** be safe too, but nothing says in advance that it can: the rule is
 ** conservative.
@@ -32,8 +35,9 @@
 #include <emscripten/heap.h>
 
 #include "emheap_internal.h"
+#include "footer.h"
 
-static void *take(size_t bytes, int reserve) {
+int emheap_table_fits(size_t bytes, int reserve) {
   uintptr_t brk = *emheap_brk.sbrk_ptr;
   size_t max = emscripten_get_heap_max();
   size_t room = (max > brk ? max - brk : 0) / 8;
@@ -42,7 +46,11 @@ static void *take(size_t bytes, int reserve) {
     room -= room / 8;
     cap -= cap / 8;
   }
-  if (bytes > room || emheap_g.counters.table_bytes + bytes > cap) return NULL;
+  return bytes <= room && emheap_g.counters.table_bytes + emheap_footers_unused_bytes() + bytes <= cap;
+}
+
+static void *take(size_t bytes, int reserve) {
+  if (!emheap_table_fits(bytes, reserve)) return NULL;
   void *p = emscripten_builtin_malloc(bytes);
   if (p) emheap_g.counters.table_bytes += bytes;
   return p;

@@ -40,8 +40,8 @@ test('the outside wins over Module.emheapOptions; bad values are said and left o
   const w = collect();
   const outside = outsideSettings('?emheap=exact&emheap_depth=0&emheap_contexts=verify', null);
   const config = readConfig({mode: 'sampled', samplingInterval: 8192, stackDepth: 20, contexts: 'maybe'}, outside, w.warn, seed);
-  assert.deepEqual(config, {contexts: 'verify', outOfMemoryReport: true, growthLog: false, mode: 'exact', samplingInterval: 8192,
-    stackDepth: 20, seed: 42});
+  assert.deepEqual(config, {contexts: 'verify', outOfMemoryReport: true, growthLog: false, footers: true, mode: 'exact',
+    samplingInterval: 8192, stackDepth: 20, seed: 42});
   assert.deepEqual(w.said, [
     'emheap: ignoring contexts "maybe" from Module.emheapOptions: use on, off or verify',
     'emheap: ignoring stack depth "0" from the page URL: use a whole number of frames from 1 to ' +
@@ -49,9 +49,20 @@ test('the outside wins over Module.emheapOptions; bad values are said and left o
   ]);
   const bad = collect();
   const none = readConfig({mode: 'fast', samplingInterval: 2 ** 31, seed: 1.5}, null, bad.warn, seed);
-  assert.deepEqual(none, {contexts: true, outOfMemoryReport: true, growthLog: false, seed: 42});
+  assert.deepEqual(none, {contexts: true, outOfMemoryReport: true, growthLog: false, footers: true, seed: 42});
   assert.equal(bad.said.length, 3);
   assert.equal(readConfig({seed: 7}, null, bad.warn, seed).seed, 7, 'a seed asked for is kept');
+});
+
+test('footers are on unless turned off; the outside wins; a bad value is said', () => {
+  const w = collect();
+  assert.equal(readConfig({}, null, w.warn, seed).footers, true);
+  assert.equal(readConfig({footers: false}, null, w.warn, seed).footers, false);
+  assert.equal(readConfig({footers: false}, outsideSettings('?emheap_footers=on', null), w.warn, seed).footers, true);
+  assert.equal(readConfig({}, outsideSettings('', {EMHEAP_FOOTERS: '0'}), w.warn, seed).footers, false);
+  assert.deepEqual(w.said, []);
+  assert.equal(readConfig({footers: 'maybe'}, null, w.warn, seed).footers, true);
+  assert.deepEqual(w.said, ['emheap: ignoring footers "maybe" from Module.emheapOptions: use on or off']);
 });
 
 test('the report at an out-of-memory is on unless turned off; the outside wins', () => {

@@ -33,7 +33,8 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/contexts.wasmeh.js $(TEST_BUILD)/contexts.own.js \
   $(TEST_BUILD)/block_churn.dlmalloc.js $(TEST_BUILD)/block_churn.emmalloc.js \
   $(TEST_BUILD)/cxx_own_new.dlmalloc.js \
-  $(TEST_BUILD)/unseen_free.dlmalloc.js $(TEST_BUILD)/unseen_free.emmalloc.js
+  $(TEST_BUILD)/unseen_free.dlmalloc.js $(TEST_BUILD)/unseen_free.emmalloc.js \
+  $(TEST_BUILD)/footer_usable.dlmalloc.js $(TEST_BUILD)/footer_usable.emmalloc.js
 
 # Out of memory on Emscripten's defaults (fixed heap, ABORTING_MALLOC, the
 # default mode), with both allocators; with ABORTING_MALLOC=0; and without

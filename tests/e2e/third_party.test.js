@@ -133,10 +133,29 @@ test('Lua on a 16 MB heap, exact mode: every block recorded, sites named past Lu
   assert.match(r.top.text, /allocation layer left out of sites: l_alloc, luaM_realloc_/);
 });
 
-test('Lua on a 16 MB heap, exact mode, more blocks than emheap\'s tables may hold: totals exact, the rest sampled and said', () => {
+test('Lua on a 16 MB heap, exact mode, 85,000 blocks: every one recorded in its footer, within emheap\'s 1/16', () => {
   const args = ['-e', luaScript(20000)];
   const plain = runWasmProgram(program('lua.plain'), {args});
   const r = runSaved(program('lua.emheap'), {args, env: {EMHEAP_MODE: 'exact'}});
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(appOutput(r), plain.stdout, 'the same output as without emheap');
+  const {summary, sites} = r.top;
+  assert.ok(summary.liveBlocks >= 85000, JSON.stringify(summary));
+  assert.ok(summary.tableBytes <= 16 * 1024 * 1024 / 16 && summary.tableBytes >= 8 * summary.liveBlocks, JSON.stringify(summary));
+  assert.ok(!summary.thinnedAtBytes, 'nothing sampled');
+  assert.equal(summary.lostAllocs, 0);
+  assert.equal(sum(sites, 'liveBytes'), summary.requestedLiveBytes);
+  assert.equal(sum(sites, 'liveBlocks'), summary.liveBlocks);
+  assert.equal(sites.filter((s) => s.estimatedLiveBytes > 0).length, 0, 'no estimates');
+  const strings = sites.filter((s) => leaf(s) === 'luaS_newlstr' && names(s).includes('luaV_execute'));
+  assert.ok(Math.abs(sum(strings, 'liveBlocks') / 65000 - 1) <= 0.02, `strings: ${sum(strings, 'liveBlocks')}`);
+  assert.doesNotMatch(r.top.text, /thinned/);
+});
+
+test('Lua on a 16 MB heap, exact mode, records in the block table (as with emmalloc or threads), more blocks than emheap\'s tables may hold: totals exact, the rest sampled and said', () => {
+  const args = ['-e', luaScript(20000)];
+  const plain = runWasmProgram(program('lua.plain'), {args});
+  const r = runSaved(program('lua.emheap'), {args, env: {EMHEAP_MODE: 'exact', EMHEAP_FOOTERS: '0'}});
   assert.equal(r.status, 0, r.stderr);
   assert.equal(appOutput(r), plain.stdout, 'the same output as without emheap');
   const {summary, sites} = r.top;

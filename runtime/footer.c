@@ -1,0 +1,54 @@
+/*
+** footer.c -- what footer mode (footer.h) needs beyond the entry points:
+** the footers' share of the tables' budget, and a walk of dlmalloc's
+** chunks that finds every footer (marks.c renumbers their serials).
+**
+** The walk reads dlmalloc 2.8.6's structures as jslib/allocator_walk.js
+** does (system/lib/dlmalloc.c, the same in Emscripten 3.1.6, 4.0.23 and
+** 5.0.7): a segment record is {base, size, next}; chunks start 8-aligned
+** in their payload, each head is size | FLAG4 | CINUSE | PINUSE; a
+** segment ends at top (gm->top, word 6 of malloc_state) or, an older one,
+** at a fencepost head (7). JS found malloc_state at attach
+** (emheap_state.dl_state); footer mode is on only when it did.
+*/
+#include "footer.h"
+
+#include "allocator.h"
+
+uint32_t emheap_footers_on;
+uint32_t emheap_footer_slots;
+
+/* Footers are granted a step at a time, so that the budget's rule (a few
+** calls into JS for the heap's limits) runs once per 1,024 of them. */
+#define GRANT_SLOTS 1024u
+
+int emheap_footers_grant(int reserving) {
+  if (!emheap_table_fits(GRANT_SLOTS * EMHEAP_FOOTER_BYTES, reserving)) return 0;
+  emheap_footer_slots = emheap_g.block_count + GRANT_SLOTS;
+  return 1;
+}
+
+#define DL_FENCEPOST 7u
+#define DL_TOP_WORD 6u
+
+void emheap_footers_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx) {
+  if (!emheap_g.dl_state || !emheap_g.dl_seg) return;
+  uint32_t top = ((const uint32_t *)(uintptr_t)emheap_g.dl_state)[DL_TOP_WORD];
+  uint32_t brk = (uint32_t)*emheap_brk.sbrk_ptr;
+  for (const uint32_t *seg = (const uint32_t *)(uintptr_t)emheap_g.dl_seg; seg; seg = (const uint32_t *)(uintptr_t)seg[2]) {
+    uint32_t base = seg[0], end = seg[0] + seg[1];
+    if (end > brk || end < base) return; /* not a segment: nothing more to trust */
+    uint32_t q = base + ((8u - ((base + 8u) & 7u)) & 7u);
+    while (q != top && q + 8u <= end) {
+      uint32_t head = ((const uint32_t *)(uintptr_t)q)[1];
+      if (head == DL_FENCEPOST) break;
+      uint32_t size = head & DL_SIZE_MASK;
+      if (size < 16u || size > end - q) return; /* a damaged heap: stop, never run off it */
+      if ((head & (DL_CINUSE | DL_FLAG4)) == (DL_CINUSE | DL_FLAG4)) {
+        emheap_footer *f = (emheap_footer *)(uintptr_t)(q + size - 4u);
+        if ((f->site_slack >> EMHEAP_SITE_BITS) != EMHEAP_FOOTER_IN_TABLE) fn(&f->serial, ctx);
+      }
+      q += size;
+    }
+  }
+}

@@ -1,0 +1,83 @@
+/*
+** footer.h -- a recorded block's record kept in the block itself: the
+** footer mode of exact mode (single-threaded builds with dlmalloc).
+**
+** A block that will be recorded is asked of dlmalloc 8 bytes larger; its
+** last 8 usable bytes hold the record (site, slack, serial) and its chunk
+** head's FLAG4 says it has one (allocator.h). The program sees the block
+** without them: malloc_usable_size says usable - 8 (alloc_hooks.c), and so
+** do the counters. free reads the record at the block's end, which
+** dlmalloc's free reads anyway (the next chunk's head follows it), instead
+** of looking the address up in the block table, whose slot was the costliest
+** cache miss of exact mode's free (bench/README.md).
+**
+** Why a footer and not a prefix: the program's pointer stays the
+** allocator's, so alignment, memalign and blocks freed with the builtin
+** allocator behave as without emheap, and 8 bytes keep dlmalloc's 8-byte
+** alignment where a prefix would have to keep the block's.
+**
+** Why these builds only: with threads, dlmalloc updates an in-use
+** neighbour's PINUSE bit under its own lock, which FLAG4 writes would race
+** (allocator.h); emmalloc has no spare bit; and snapshots find the footers
+** by walking dlmalloc's chunks (jslib/allocator_walk.js), which needs the
+** heap to hold still, as it does when the one thread is in JS.
+**
+** Invariants (footer mode): a chunk with FLAG4 set is a live block with a
+** footer; every recorded block has one; the block table holds only the
+** blocks whose footer's slack is EMHEAP_FOOTER_IN_TABLE (a slack too
+** large for the footer, which dlmalloc never makes: at most its 16-byte
+** minimum chunk plus its 8-byte rounding). counters.table_bytes counts
+** 8 bytes per footer: they are emheap's memory, not the program's.
+*/
+#ifndef EMHEAP_FOOTER_H
+#define EMHEAP_FOOTER_H
+
+#include <stdint.h>
+
+#include "emheap_internal.h"
+#include "lock.h"
+
+typedef struct emheap_footer {
+  uint32_t site_slack; /* site | slack << EMHEAP_SITE_BITS; slack = usable - requested bytes */
+  uint32_t serial;     /* as emheap_block's, EMHEAP_BLOCK_WEIGHTED included */
+} emheap_footer;
+
+#define EMHEAP_FOOTER_BYTES 8u
+/* The slack that says: this block's record is in the block table. */
+#define EMHEAP_FOOTER_IN_TABLE ((1u << (32u - EMHEAP_SITE_BITS)) - 1u)
+
+/* 1 in footer mode (state.c decides at startup): the entry points ask for
+** 8 bytes more for the blocks they record. */
+extern uint32_t emheap_footers_on;
+/* ... as a compile-time 0 in threaded builds. */
+#define EMHEAP_FOOTERS (!EMHEAP_THREADED && emheap_footers_on)
+/* The bytes to ask the allocator for: n, and the footer's when how (as
+** emheap_footer_decide says) is nonzero. */
+#define EMHEAP_FOOTER_REQUEST(n, how) ((how) ? (n) + EMHEAP_FOOTER_BYTES : (n))
+
+/* The footer of a block of p whose usable size, as the program sees it,
+** is u: it lies right after those u bytes. */
+static inline emheap_footer *emheap_footer_at(void *p, uint32_t u) { return (emheap_footer *)((char *)p + u); }
+
+/* footer.c */
+/* The footers the tables' budget has granted (table_memory.c): a record
+** may take a footer while block_count is below it. Granted footers count
+** against the budget whether taken or not, as a block table's empty slots
+** do, so that the sites' growth cannot take the room they were given. */
+extern uint32_t emheap_footer_slots;
+/* Under the lock, when block_count reached emheap_footer_slots: 1 if the
+** budget grants more, 0 if not. reserving: leave an eighth of the budget
+** for later, as the block table's own growth does while every block is
+** recorded. */
+int emheap_footers_grant(int reserving);
+/* The granted footers' bytes not in use: what table_memory.c counts on
+** top of counters.table_bytes. */
+static inline uint64_t emheap_footers_unused_bytes(void) {
+  uint32_t slots = emheap_footer_slots, used = emheap_g.block_count;
+  return emheap_g.footers && slots > used ? (uint64_t)(slots - used) * EMHEAP_FOOTER_BYTES : 0;
+}
+/* Calls fn(serial word, ctx) for every block with a footer (marks.c's
+** renumbering): a walk of dlmalloc's chunks. */
+void emheap_footers_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx);
+
+#endif /* EMHEAP_FOOTER_H */
