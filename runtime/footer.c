@@ -45,8 +45,8 @@ void emheap_footers_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *c
       uint32_t size = head & DL_SIZE_MASK;
       if (size < 16u || size > end - q) return; /* a damaged heap: stop, never run off it */
       if ((head & (DL_CINUSE | DL_FLAG4)) == (DL_CINUSE | DL_FLAG4)) {
-        emheap_footer *f = (emheap_footer *)(uintptr_t)(q + size - 4u);
-        if ((f->site_slack >> EMHEAP_SITE_BITS) != EMHEAP_FOOTER_IN_TABLE) fn(&f->serial, ctx);
+        emheap_footer *f = (emheap_footer *)(uintptr_t)(q + size - 4u); /* the chunk's last 8 usable bytes */
+        fn(&f->serial, ctx);
       }
       q += size;
     }

@@ -23,11 +23,12 @@
 ** heap to hold still, as it does when the one thread is in JS.
 **
 ** Invariants (footer mode): a chunk with FLAG4 set is a live block with a
-** footer; every recorded block has one; the block table holds only the
-** blocks whose footer's slack is EMHEAP_FOOTER_IN_TABLE (a slack too
-** large for the footer, which dlmalloc never makes: at most its 16-byte
-** minimum chunk plus its 8-byte rounding). counters.table_bytes counts
-** 8 bytes per footer: they are emheap's memory, not the program's.
+** footer; every recorded block has one, and the block table holds none;
+** block_count is the number of footers. A slack too large for the footer's
+** 12 bits (which dlmalloc never makes: at most its 16-byte minimum chunk
+** plus its 8-byte rounding) would leave its block unrecorded, counted as
+** lost (record.c). counters.table_bytes counts 8 bytes per footer: they
+** are emheap's memory, not the program's.
 */
 #ifndef EMHEAP_FOOTER_H
 #define EMHEAP_FOOTER_H
@@ -43,8 +44,8 @@ typedef struct emheap_footer {
 } emheap_footer;
 
 #define EMHEAP_FOOTER_BYTES 8u
-/* The slack that says: this block's record is in the block table. */
-#define EMHEAP_FOOTER_IN_TABLE ((1u << (32u - EMHEAP_SITE_BITS)) - 1u)
+/* Slacks from 0 to this fit a footer. */
+#define EMHEAP_FOOTER_SLACK_MAX ((1u << (32u - EMHEAP_SITE_BITS)) - 1u)
 
 /* 1 in footer mode (state.c decides at startup): the entry points ask for
 ** 8 bytes more for the blocks they record. */

@@ -215,7 +215,7 @@ static inline void *record_footer_locked(void *p, uint32_t u, uint32_t n, int we
                                          uint32_t site) {
   emheap_count_one_call(calls);
   uint32_t slack = u - n;
-  if (__builtin_expect(!footer_fits() || !emheap_g.site_chunks || slack >= (1u << (32u - EMHEAP_SITE_BITS)), 0)) {
+  if (__builtin_expect(!footer_fits() || !emheap_g.site_chunks || slack > EMHEAP_FOOTER_SLACK_MAX, 0)) {
     /* recorded nowhere: no flag, and the program may use the 8 bytes */
     u += EMHEAP_FOOTER_BYTES;
     lose_record(u);
@@ -384,6 +384,20 @@ __attribute__((noinline)) void emheap_forget(void *p, uint32_t u, uint64_t *call
   if (EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) emheap_flag_clear(p);
 }
 
+/* A footer read back is one emheap wrote: a site that exists, a serial it
+** gave, a slack within the block (checking builds). */
+#ifdef EMHEAP_CHECKING
+#include <assert.h>
+static void assert_footer(const emheap_block *b, uint32_t u) {
+  uint32_t serial = b->serial & ~EMHEAP_BLOCK_WEIGHTED;
+  assert(emheap_block_site(b) < emheap_g.counters.site_count || emheap_block_site(b) == EMHEAP_SITE_UNATTRIBUTED);
+  assert(serial && serial <= emheap_g.block_serial);
+  assert(b->size <= u);
+}
+#else
+#define assert_footer(b, u) ((void)0)
+#endif
+
 /* Footer mode, under the lock: the block p (u usable bytes, a footer
 ** after them) out of the books; *taken as forget_locked fills it. The
 ** footer is left as it is: a failed realloc puts it back (emheap_put_back). */
@@ -394,6 +408,7 @@ static inline __attribute__((always_inline)) void footer_take_locked(void *p, ui
   b->site_slack = f->site_slack;
   b->serial = f->serial;
   b->size = u - (f->site_slack >> EMHEAP_SITE_BITS);
+  assert_footer(b, u);
   int weighted = is_weighted(b);
   charge(emheap_block_site(b), b->size, u, weighted, -1);
   taken->ended = emheap_record_threshold == 0 && !weighted ? count_ended(b) : 0;
