@@ -93,14 +93,18 @@ static void *emheap_out_of_memory(size_t size, size_t alignment, uint64_t *calls
   return NULL;
 }
 
+/* Footer mode's malloc (footer.h): 8 bytes more for a block that will be
+** recorded. */
+static inline __attribute__((always_inline)) void *footer_malloc(size_t size, uint64_t *calls) {
+  int how = emheap_footer_decide(size);
+  void *p = emscripten_builtin_malloc(EMHEAP_FOOTER_REQUEST(size, how));
+  if (__builtin_expect(!p, 0)) return emheap_out_of_memory(size, 0, calls);
+  return emheap_footer_track_new(p, size, how, calls);
+}
+
 void *malloc(size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emscripten_builtin_malloc(size);
-  if (EMHEAP_FOOTERS) {
-    int how = emheap_footer_decide(size);
-    void *p = emscripten_builtin_malloc(EMHEAP_FOOTER_REQUEST(size, how));
-    if (__builtin_expect(!p, 0)) return emheap_out_of_memory(size, 0, &C->malloc_calls);
-    return emheap_footer_track_new(p, size, how, &C->malloc_calls);
-  }
+  if (EMHEAP_FOOTERS) return footer_malloc(size, &C->malloc_calls);
   void *p = emscripten_builtin_malloc(size);
   if (__builtin_expect(!p, 0)) return emheap_out_of_memory(size, 0, &C->malloc_calls);
   return emheap_track_new(p, size, &C->malloc_calls);
@@ -182,7 +186,7 @@ static void *emheap_allocator_resize(void *ptr, size_t size, uint32_t old_usable
 ** included): its footer is read and the block taken out of the books, the
 ** allocator asked for the new size (8 more if the new block will be
 ** recorded), and the old record put back if that failed. */
-static void *footer_realloc(void *ptr, size_t size, uint32_t old_usable, emheap_taken *taken) {
+static void *emheap_footer_realloc(void *ptr, size_t size, uint32_t old_usable, emheap_taken *taken) {
   if (emheap_flag_is_set(ptr)) emheap_take_out_footer(ptr, old_usable - EMHEAP_FOOTER_BYTES, taken);
   else emheap_take_out(ptr, old_usable, taken);
   int how = emheap_footer_decide(size);
@@ -201,12 +205,7 @@ void *realloc(void *ptr, size_t size) {
     return emheap_allocator_resize(ptr, size, (uint32_t)malloc_usable_size(ptr));
   }
   if (!ptr) {
-    if (EMHEAP_FOOTERS) {
-      int how = emheap_footer_decide(size);
-      void *p = emscripten_builtin_malloc(EMHEAP_FOOTER_REQUEST(size, how));
-      if (!p) return emheap_out_of_memory(size, 0, &C->realloc_calls);
-      return emheap_footer_track_new(p, size, how, &C->realloc_calls);
-    }
+    if (EMHEAP_FOOTERS) return footer_malloc(size, &C->realloc_calls);
     void *p = emscripten_builtin_malloc(size);
     if (!p) return emheap_out_of_memory(size, 0, &C->realloc_calls);
     return emheap_track_new(p, size, &C->realloc_calls);
@@ -228,7 +227,7 @@ void *realloc(void *ptr, size_t size) {
   ** and counts come back. */
   uint32_t old_usable = emheap_usable_size(ptr);
   emheap_taken taken;
-  if (EMHEAP_FOOTERS) return footer_realloc(ptr, size, old_usable, &taken);
+  if (EMHEAP_FOOTERS) return emheap_footer_realloc(ptr, size, old_usable, &taken);
   emheap_take_out(ptr, old_usable, &taken);
   void *p = emheap_allocator_resize(ptr, size, old_usable);
   if (!p) {
