@@ -278,6 +278,29 @@ test('dlmalloc: two segments, the older closed by its segment record and fencepo
   assert.equal(sums(r), 8192);
 });
 
+test('dlmalloc: onFlagged names every chunk in use with FLAG4 (emheap\'s footers), in address order, in every segment', () => {
+  const one = dlHeap({chunks: [{size: 32, flag: true}, {size: 48, free: true}, {size: 24}, {size: 16, flag: true}, {size: 40, flag: true}]});
+  const seen = [];
+  const r = walkAllocator(one.view, 'dlmalloc', one.heapBase, one.breakNow, DATA, null, 'bins', (q, size) => seen.push([q, size]));
+  assert.equal(r.error, undefined);
+  assert.equal(r.how, 'chunks', 'a walk of every chunk, whatever was asked');
+  assert.deepEqual(seen, [[one.starts[0], 32], [one.starts[3], 16], [one.starts[4], 40]]);
+  // two segments: flags in both; the old segment's record is no block
+  const two = twoSegments();
+  putChunks(two.m, two.heapBase + ((8 - ((two.heapBase + 8) & 7)) & 7), [{size: 32, flag: true}]);
+  const newBase = 8192 + 512;
+  putChunks(two.m, newBase, [{size: 48, flag: true}, {size: 80, free: true}, {size: 16, flag: true}]);
+  const both = [];
+  const r2 = walkAllocator(two.view, 'dlmalloc', two.heapBase, two.breakNow, DATA, null, 'chunks', (q, size) => both.push([q, size]));
+  assert.equal(r2.error, undefined);
+  assert.deepEqual(both.map((b) => b[1]), [32, 48, 16]);
+  assert.ok(both.every((b, i) => !i || b[0] > both[i - 1][0]), 'address order');
+  // a heap that does not hold together: {error}, whatever was named before
+  const bad = dlHeap({chunks: [{size: 32, flag: true}, {size: 24, flag: true}]});
+  bad.m.put(bad.starts[1] + 4, 0x7ff8 | 2 | 1 | 4);
+  assert.match(walkAllocator(bad.view, 'dlmalloc', bad.heapBase, bad.breakNow, DATA, null, 'chunks', () => {}).error, /runs past/);
+});
+
 test('dlmalloc: inconsistent heaps give {error}', () => {
   const cases = {
     'zero size': [/has size 0/, (h) => h.m.put(h.starts[0] + 4, 3)],
