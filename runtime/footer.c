@@ -15,7 +15,6 @@
 
 #include "allocator.h"
 
-uint32_t emheap_footers_on;
 uint32_t emheap_footer_slots;
 
 /* Footers are granted a step at a time, so that the budget's rule (a few

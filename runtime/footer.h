@@ -47,11 +47,10 @@ typedef struct emheap_footer {
 /* Slacks from 0 to this fit a footer. */
 #define EMHEAP_FOOTER_SLACK_MAX ((1u << (32u - EMHEAP_SITE_BITS)) - 1u)
 
-/* 1 in footer mode (state.c decides at startup): the entry points ask for
-** 8 bytes more for the blocks they record. */
-extern uint32_t emheap_footers_on;
-/* ... as a compile-time 0 in threaded builds. */
-#define EMHEAP_FOOTERS (!EMHEAP_THREADED && emheap_footers_on)
+/* 1 in footer mode (emheap_state.footers, decided once at startup: the
+** entry points ask for 8 bytes more for the blocks they record); a
+** compile-time 0 in threaded builds. */
+#define EMHEAP_FOOTERS (!EMHEAP_THREADED && emheap_g.footers)
 /* The bytes to ask the allocator for: n, and the footer's when how (as
 ** emheap_footer_decide says) is nonzero. */
 #define EMHEAP_FOOTER_REQUEST(n, how) ((how) ? (n) + EMHEAP_FOOTER_BYTES : (n))

@@ -128,7 +128,6 @@ void emheap_init_slow(void) {
   ** attach (and was not told to leave footers off). */
   emheap_g.footers = !EMHEAP_THREADED && mode == EMHEAP_MODE_EXACT && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC &&
                      emheap_g.dl_state && emheap_g.dl_seg && emheap_g.site_chunks;
-  emheap_footers_on = emheap_g.footers;
   emheap_on = 1;
 }
 
