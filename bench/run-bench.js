@@ -73,6 +73,10 @@ const ALL_CONFIGS = [
   // Its ratio to forwarding only is the bench's own error, 1.00 when the
   // pairing is fair (lib/targets.js reads it beside the targets).
   {name: 'forwarding again', kind: 'forwarding', control: true},
+  // Threaded workloads: forwarding with one lock per call around an exact
+  // live count and its peak (bench/workloads/forwarding_lock_wrapper.c):
+  // what a global order of allocations costs by itself.
+  {name: 'forwarding + lock', kind: 'forwarding-lock', threadsOnly: true},
   // emheap linked, profiling off (?emheap=off): one check per entry point.
   {name: 'off', kind: 'emheap-js', mode: 'off'},
   // Exact stacks from calling contexts (the module rewritten at load time:
@@ -104,9 +108,13 @@ const WORKLOADS = {
 };
 // A threaded workload is built with the kinds' -pthread variants; the
 // configurations that have none are n/a there.
-const THREADED_KINDS = {plain: 'plain-mt', forwarding: 'forwarding-mt', 'emheap-js': 'emheap-js-mt'};
-const kindFor = (workload, config) => (WORKLOADS[workload] && WORKLOADS[workload].threaded
-  ? THREADED_KINDS[config.kind] : config.kind);
+const THREADED_KINDS = {plain: 'plain-mt', forwarding: 'forwarding-mt', 'forwarding-lock': 'forwarding-lock-mt',
+  'emheap-js': 'emheap-js-mt'};
+const kindFor = (workload, config) => {
+  const threaded = WORKLOADS[workload] && WORKLOADS[workload].threaded;
+  if (threaded) return THREADED_KINDS[config.kind];
+  return config.threadsOnly ? undefined : config.kind;
+};
 const WORKLOAD_NAMES = list('BENCH_WORKLOADS', Object.keys(WORKLOADS)).filter((w) => WORKLOADS[w]);
 
 const log = (...a) => console.error('bench:', ...a);
@@ -190,7 +198,7 @@ function makeCells(ctx) {
       const built = kind ? ctx.builds[`${workload}|${kind}`] : {error: 'no -pthread build of this configuration'};
       for (const env of ENVS) {
         const cell = {workload, config: config.name, env, js: built.js, samples: [], runs: RUNS};
-        if (!kind) cell.na = 'not built for threads';
+        if (!kind) cell.na = config.threadsOnly ? 'threaded workloads only' : 'not built for threads';
         else if (config.control && !(PAIRED && WORKLOADS[workload].paired)) cell.na = 'an A/A control of paired runs';
         else if (env === 'node' && config.nodeNA) cell.na = config.nodeNA;
         else if (env !== 'node' && ctx.unavailable[env]) cell.na = ctx.unavailable[env];
@@ -701,7 +709,10 @@ function report(info, speed, targets, memory, exported, notes, cells, started) {
     '- "forwarding only": malloc, free, calloc and realloc wrapped by functions that count the call and',
     '  forward it, nothing else: the floor under every emheap row (one more call level per allocation).',
     '- "forwarding again": the forwarding-only build a second time, paired like every row: an A/A control',
-    '  whose ratio to forwarding only should read 1.00x; how far it is is the bench\'s own error.', '',
+    '  whose ratio to forwarding only should read 1.00x; how far it is is the bench\'s own error.',
+    '- "forwarding + lock" (threads only): forwarding with one lock per call (runtime/word_lock.h, the',
+    '  runtime\'s kind) around an exact count of live bytes and their peak: what a global order of',
+    '  allocations costs with next to nothing under the lock.', '',
     speed, '',
   ];
   if (targets.length) {

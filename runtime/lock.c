@@ -1,9 +1,9 @@
 /*
-** lock.c -- the slow side of the runtime's lock (lock.h): a thread that
-** found it held spins a little, then waits on the word where it may block.
+** lock.c -- the slow side of a word lock (word_lock.h): a thread that found
+** it held spins a little, then waits on the word where it may block.
 ** Single-threaded builds have no lock: nothing here.
 */
-#include "lock.h"
+#include "word_lock.h"
 
 #ifdef __EMSCRIPTEN_PTHREADS__
 #include <emscripten/threading.h>
@@ -15,19 +15,18 @@
 #define SPINS 8
 #define WAIT_MS 1.0
 
-void emheap_lock_contended(void) {
-  uint32_t word = 0;
+void emheap_word_lock_contended(uint32_t *word) {
   for (int i = 0; i < SPINS; i++) {
-    word = 0;
-    if (__atomic_compare_exchange_n(&emheap_g.lock, &word, 1u, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return;
+    uint32_t free_word = 0;
+    if (__atomic_compare_exchange_n(word, &free_word, 1u, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return;
   }
   /* Held: say that someone waits (2), and wait until it is free. Taken
   ** from here on with 2, since others may still wait. */
   int may_block = !emscripten_is_main_browser_thread();
-  while (__atomic_exchange_n(&emheap_g.lock, 2u, __ATOMIC_ACQUIRE) != 0) {
-    if (may_block) emscripten_futex_wait(&emheap_g.lock, 2u, WAIT_MS);
+  while (__atomic_exchange_n(word, 2u, __ATOMIC_ACQUIRE) != 0) {
+    if (may_block) emscripten_futex_wait(word, 2u, WAIT_MS);
   }
 }
 
-void emheap_lock_wake(void) { emscripten_futex_wake(&emheap_g.lock, 1); }
+void emheap_word_lock_wake(uint32_t *word) { emscripten_futex_wake(word, 1); }
 #endif

@@ -94,6 +94,9 @@ function buildKinds() {
     'plain-mt': mt({objects: 'plain', cflags: [], ldflags: []}),
     'forwarding-mt': mt({objects: 'plain', cflags: [],
       ldflags: [path.join(ROOT, 'bench', 'workloads', 'forwarding_wrapper.c')]}),
+    // forwarding with one lock per call (threaded workloads only)
+    'forwarding-lock-mt': mt({objects: 'plain', cflags: [],
+      ldflags: [path.join(ROOT, 'bench', 'workloads', 'forwarding_lock_wrapper.c'), path.join(ROOT, 'runtime', 'lock.c')]}),
     'emheap-js-mt': jsMt.error ? {error: jsMt.error} : mt({objects: 'plain', cflags: [], ldflags: jsMt.flags}),
   };
   return {
