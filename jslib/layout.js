@@ -90,18 +90,56 @@ function checkState(view, statePtr) {
   }
 }
 
-// Runs fn() holding the runtime's lock when the memory is shared (a
-// threaded program), else just runs it. The lock is only ever held for a
-// few stores by an allocating thread, so spinning is short.
-function withLock(buffer, statePtr, fn) {
-  if (typeof SharedArrayBuffer === 'undefined' || !(buffer instanceof SharedArrayBuffer) || !statePtr) return fn();
-  var word = new Int32Array(buffer, statePtr + STATE.lock, 1);
-  while (Atomics.compareExchange(word, 0, 0, 1) !== 0) {
-    // another thread is inside an allocation's bookkeeping
-  }
+// In a threaded program with footers (runtime/footer.h), the allocator's
+// heap must hold still while a walk reads its chunks: hold(1) takes
+// dlmalloc's mutex, hold(0) lets it go (the runtime's export
+// emheap_hold_allocator, a no-op without footers). Set once per realm by
+// the page code (jslib/page.js), which has the library's host.
+var allocatorHold = null;
+function holdAllocatorWith(hold) { allocatorHold = hold; }
+
+// Runs fn() from inside the allocator, which this thread holds (an
+// out-of-memory abort inside dlmalloc, jslib/out_of_memory.js): withLock
+// then does not take its mutex (it would wait for itself), and waits for
+// the runtime's lock a bounded time only: a thread that holds that lock
+// while it waits for the allocator (growing a table of emheap's) would
+// wait for this one forever.
+var allocatorHeldHere = false;
+function whileAllocatorHeld(fn) {
+  var before = allocatorHeldHere;
+  allocatorHeldHere = true;
   try {
     return fn();
   } finally {
+    allocatorHeldHere = before;
+  }
+}
+var HELD_SPIN_MS = 1000;
+
+// Runs fn() holding the runtime's lock when the memory is shared (a
+// threaded program), else just runs it. The lock is only ever held for a
+// few stores by an allocating thread, so spinning is short. With it, the
+// allocator's mutex (allocatorHold), taken inside it as the runtime does.
+function withLock(buffer, statePtr, fn) {
+  if (typeof SharedArrayBuffer === 'undefined' || !(buffer instanceof SharedArrayBuffer) || !statePtr) return fn();
+  var word = new Int32Array(buffer, statePtr + STATE.lock, 1);
+  var until = allocatorHeldHere ? Date.now() + HELD_SPIN_MS : Infinity;
+  while (Atomics.compareExchange(word, 0, 0, 1) !== 0) {
+    // another thread is inside an allocation's bookkeeping
+    if (until !== Infinity && Date.now() > until) {
+      throw new Error('emheap: the runtime\'s lock stayed held for ' + HELD_SPIN_MS / 1000 +
+        ' s by a thread that waits for the allocator, which this one holds: not read');
+    }
+  }
+  var held = false;
+  try {
+    if (allocatorHold && !allocatorHeldHere) {
+      allocatorHold(1);
+      held = true;
+    }
+    return fn();
+  } finally {
+    if (held) allocatorHold(0);
     // 2: a thread waits for the word (runtime/lock.h): wake it
     if (Atomics.exchange(word, 0, 0) === 2) Atomics.notify(word, 0, 1);
   }
@@ -411,12 +449,13 @@ function footerWalk(view, statePtr, visit) {
 }
 
 // At attach, before the first block is recorded: dlmalloc's malloc_state
-// for the runtime's footer mode (runtime/footer.h), which a single-threaded
-// runtime with dlmalloc takes in exact mode when JS found it. (With
-// threads, or another allocator, the runtime keeps its block table.)
+// for the runtime's footer mode (runtime/footer.h), which a runtime with
+// dlmalloc takes in exact mode when JS found it (a threaded one, where its
+// mutex lies where footer.h takes it). With another allocator the runtime
+// keeps its block table.
 function noteDlmallocState(view, statePtr) {
   var mode = readMode(view, statePtr);
-  if (mode.threaded || mode.allocator !== 'dlmalloc') return false;
+  if (mode.allocator !== 'dlmalloc') return false;
   var heapBase = view.getUint32(statePtr + STATE.heapBase, true);
   var sbrkPtr = view.getUint32(statePtr + STATE.sbrkPtrAddr, true);
   var found = allocatorWalk.findDlmallocState(view, readDataRange(view, statePtr), heapBase, view.getUint32(sbrkPtr, true));
@@ -692,5 +731,6 @@ module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, is
   readMarks: readMarks, writeMark: writeMark, MARK_NAME: MARK_NAME, siteLiveBytes: siteLiveBytes,
   siteRawLiveBytes: siteRawLiveBytes,
   writeConfig: writeConfig,
-  setPaused: setPaused, withLock: withLock,
+  setPaused: setPaused, withLock: withLock, holdAllocatorWith: holdAllocatorWith,
+  whileAllocatorHeld: whileAllocatorHeld,
 };

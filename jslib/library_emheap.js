@@ -92,6 +92,9 @@ emheapAddToLibrary({
         'buffer': EMHEAP.buffer,
         'stateAddress': EMHEAP.stateAddress,
         'rootsNow': function () { return _emheap_roots_now(); },
+        // dlmalloc's mutex, taken (1) and let go (0) around a walk of its
+        // chunks in a threaded program with footers (jslib/layout.js withLock)
+        'holdAllocator': function (hold) { _emheap_hold_allocator(hold); },
         // The runtime's two marker functions (runtime/code_first.c) in each
         // form Emscripten holds exports in: its JS variable (3.1.x: a lazy
         // stub until first called) and the raw exports object (wasmExports
@@ -255,7 +258,7 @@ emheapAddToLibrary({
     },
   },
 
-  emheap_js_attach__deps: ['$EMHEAP', 'emheap_cc_lo', 'emheap_cc_hi', 'emheap_cc_js', 'emheap_cc_set_js', 'emheap_thread_data_freed', 'emheap_thread_starts', 'emheap_state_address', 'emheap_roots_now', 'emheap_code_first', 'emheap_code_last'],
+  emheap_js_attach__deps: ['$EMHEAP', 'emheap_cc_lo', 'emheap_cc_hi', 'emheap_cc_js', 'emheap_cc_set_js', 'emheap_thread_data_freed', 'emheap_thread_starts', 'emheap_state_address', 'emheap_roots_now', 'emheap_code_first', 'emheap_code_last', 'emheap_hold_allocator'],
   emheap_js_attach__sig: 'vp',
   emheap_js_attach: function (state) {
     EMHEAP.state = state;

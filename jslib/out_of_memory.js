@@ -13,6 +13,7 @@
 'use strict';
 
 var isAllocatorWrapper = require('./v8_stack').isAllocatorWrapper;
+var layout = require('./layout');
 var outOfMemory = require('../model/out_of_memory');
 var outOfMemoryLines = outOfMemory.outOfMemoryLines;
 var impossibleRequestLine = outOfMemory.impossibleRequestLine;
@@ -34,8 +35,9 @@ function outOfMemoryHandler(p, host) {
       // the allocation's stack first: its frames go into the snapshot's
       var stack = allocationStack(p.taker.table(), above, host.onWorker);
       // at Emscripten's abort the allocator's lock is held here: its heap
-      // can be walked even with threads
-      var snapshot = p.taker.snapshot(undefined, {allocatorHeld: how === 'abort'});
+      // can be walked even with threads, and must not be taken again
+      var take = function () { return p.taker.snapshot(undefined, {allocatorHeld: how === 'abort'}); };
+      var snapshot = how === 'abort' ? layout.whileAllocatorHeld(take) : take();
       var memoryBytes = host.buffer().byteLength;
       snapshot['outOfMemory'] = {
         how: how,

@@ -59,7 +59,7 @@ function nextTask(fn) {
 }
 
 // host, from the library: {Module, onWorker, require (node's, or null),
-// buffer(), stateAddress(), rootsNow(), pthreads(), wasmBinary(),
+// buffer(), stateAddress(), rootsNow(), holdAllocator(hold), pthreads(), wasmBinary(),
 // wasmBinaryFile(), runtimeInitialized(), addOnExit(fn), err(text),
 // heapMax()}.
 // g: the global object. -> the profiler the library's imports use.
@@ -87,6 +87,7 @@ function siteGroupKey(host, taker) {
 }
 
 function createProfiler(host, g) {
+  if (host.holdAllocator) layout.holdAllocatorWith(host.holdAllocator);
   var env = environment.chooseEnvironment(g, host.require, pageFiles.reportError, SLICE_MS, nextTask);
   // An app that runs in a Web Worker (not one of its pthreads) gets the
   // page's keys and saves its files only through a page that has emheap's

@@ -10,8 +10,13 @@
 ** segment ends at top (gm->top, word 6 of malloc_state) or, an older one,
 ** at a fencepost head (7). JS found malloc_state at attach
 ** (emheap_state.dl_state); footer mode is on only when it did.
+**
+** With threads, a walk holds dlmalloc's mutex (footer.h): other threads'
+** mallocs and frees split and merge chunks.
 */
 #include "footer.h"
+
+#include <emscripten/emscripten.h>
 
 #include "allocator.h"
 
@@ -30,8 +35,7 @@ int emheap_footers_grant(int reserving) {
 #define DL_FENCEPOST 7u
 #define DL_TOP_WORD 6u
 
-void emheap_footers_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx) {
-  if (!emheap_g.dl_state || !emheap_g.dl_seg) return;
+static void each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx) {
   uint32_t top = ((const uint32_t *)(uintptr_t)emheap_g.dl_state)[DL_TOP_WORD];
   uint32_t brk = (uint32_t)*emheap_brk.sbrk_ptr;
   for (const uint32_t *seg = (const uint32_t *)(uintptr_t)emheap_g.dl_seg; seg; seg = (const uint32_t *)(uintptr_t)seg[2]) {
@@ -45,9 +49,25 @@ void emheap_footers_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *c
       if (size < 16u || size > end - q) return; /* a damaged heap: stop, never run off it */
       if ((head & (DL_CINUSE | DL_FLAG4)) == (DL_CINUSE | DL_FLAG4)) {
         emheap_footer *f = (emheap_footer *)(uintptr_t)(q + size - 4u); /* the chunk's last 8 usable bytes */
-        fn(&f->serial, ctx);
+        if (f->serial) fn(&f->serial, ctx); /* 0: not a record (yet, or any more), footer.h */
       }
       q += size;
     }
   }
+}
+
+void emheap_footers_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx) {
+  if (!emheap_g.footers) return;
+  emheap_dl_hold();
+  each_serial(fn, ctx);
+  emheap_dl_release();
+}
+
+/* Exported: JS holds the heap still around its walks of the chunks in a
+** threaded program (jslib/layout.js withLock), holding emheap's lock
+** already. A no-op where there is nothing to hold. */
+EMSCRIPTEN_KEEPALIVE void emheap_hold_allocator(int hold) {
+  if (!EMHEAP_THREADED || !emheap_g.footers) return;
+  if (hold) emheap_dl_hold();
+  else emheap_dl_release();
 }

@@ -1,6 +1,6 @@
 /*
 ** footer.h -- a recorded block's record kept in the block itself: the
-** footer mode of exact mode (single-threaded builds with dlmalloc).
+** footer mode of exact mode (builds with dlmalloc).
 **
 ** A block that will be recorded is asked of dlmalloc 8 bytes larger; its
 ** last 8 usable bytes hold the record (site, slack, serial) and its chunk
@@ -16,11 +16,25 @@
 ** allocator behave as without emheap, and 8 bytes keep dlmalloc's 8-byte
 ** alignment where a prefix would have to keep the block's.
 **
-** Why these builds only: with threads, dlmalloc updates an in-use
-** neighbour's PINUSE bit under its own lock, which FLAG4 writes would race
-** (allocator.h); emmalloc has no spare bit; and snapshots find the footers
-** by walking dlmalloc's chunks (jslib/allocator_walk.js), which needs the
-** heap to hold still, as it does when the one thread is in JS.
+** Why dlmalloc only: emmalloc has no spare bit, and snapshots find the
+** footers by walking dlmalloc's chunks (jslib/allocator_walk.js).
+**
+** With threads, dlmalloc rewrites an in-use chunk's head (its PINUSE bit,
+** when the chunk before it is allocated or freed) with a plain
+** read-modify-write under its own mutex. FLAG4 is therefore set and
+** cleared under that mutex (emheap_footer_flag_set below): written with
+** atomic ORs instead, ~50 of 2.4M flags were lost in the threads bench
+** (4 threads), each a block freed as if never seen. A thread takes that
+** mutex outside emheap's lock, never inside it: an out-of-memory report is
+** made inside dlmalloc, holding the mutex, and takes emheap's lock
+** (jslib/out_of_memory.js). So the flag and the record are not changed at
+** one moment, and the footer's serial says which is which: 0 while a
+** flagged block is not (yet, or any more) a record. A new block's footer
+** gets serial 0 and then its flag, and its record under emheap's lock; a
+** block going away loses its record (serial 0) under emheap's lock, and
+** then its flag. Walks of the chunks hold emheap's lock and the mutex
+** (marks' in C, footer.c; snapshots' in JS, emheap_hold_allocator), and
+** take a flagged chunk for a record only where its serial is not 0.
 **
 ** Invariants (footer mode): a chunk with FLAG4 set is a live block with a
 ** footer; every recorded block has one, and the block table holds none;
@@ -35,6 +49,7 @@
 
 #include <stdint.h>
 
+#include "allocator.h"
 #include "emheap_internal.h"
 #include "lock.h"
 
@@ -48,9 +63,8 @@ typedef struct emheap_footer {
 #define EMHEAP_FOOTER_SLACK_MAX ((1u << (32u - EMHEAP_SITE_BITS)) - 1u)
 
 /* 1 in footer mode (emheap_state.footers, decided once at startup: the
-** entry points ask for 8 bytes more for the blocks they record); a
-** compile-time 0 in threaded builds. */
-#define EMHEAP_FOOTERS (!EMHEAP_THREADED && emheap_g.footers)
+** entry points ask for 8 bytes more for the blocks they record). */
+#define EMHEAP_FOOTERS (emheap_g.footers)
 /* The bytes to ask the allocator for: n, and the footer's when how (as
 ** emheap_footer_decide says) is nonzero. */
 #define EMHEAP_FOOTER_REQUEST(n, how) ((how) ? (n) + EMHEAP_FOOTER_BYTES : (n))
@@ -58,6 +72,44 @@ typedef struct emheap_footer {
 /* The footer of a block of p whose usable size, as the program sees it,
 ** is u: it lies right after those u bytes. */
 static inline emheap_footer *emheap_footer_at(void *p, uint32_t u) { return (emheap_footer *)((char *)p + u); }
+
+/* dlmalloc's malloc_state ends {..., flag_t mflags, MLOCK_T mutex, msegment
+** seg, ...}; in threaded builds MLOCK_T is a pthread_mutex_t (Emscripten's
+** dlmalloc.c sets USE_SPIN_LOCKS 0: 3.1.6, 4.0.23, 5.0.7), 24 bytes on
+** wasm32, so seg lies at word 118. A threaded runtime takes footer mode only
+** where JS found it there (state.c). */
+#define EMHEAP_DL_SEG_AFTER_MUTEX (118u * 4u)
+
+#if EMHEAP_THREADED
+#include <pthread.h>
+
+/* the mutex right before seg, which starts where it would without a lock
+** (word 112, jslib/allocator_walk.js DL_SEG_NO_LOCK) */
+_Static_assert(EMHEAP_DL_SEG_AFTER_MUTEX == 112u * 4u + sizeof(pthread_mutex_t), "dlmalloc's mutex: 24 bytes");
+static inline pthread_mutex_t *emheap_dl_mutex(void) {
+  return (pthread_mutex_t *)(uintptr_t)(emheap_g.dl_seg - sizeof(pthread_mutex_t));
+}
+/* dlmalloc's heap held still (its mutex taken) or let go: under emheap's
+** lock, around a write of a chunk head or a walk of the chunks. */
+static inline void emheap_dl_hold(void) { pthread_mutex_lock(emheap_dl_mutex()); }
+static inline void emheap_dl_release(void) { pthread_mutex_unlock(emheap_dl_mutex()); }
+#else
+static inline void emheap_dl_hold(void) {}
+static inline void emheap_dl_release(void) {}
+#endif
+
+/* A block's footer flag: under dlmalloc's mutex with threads, outside
+** emheap's lock (above). */
+static inline void emheap_footer_flag_set(void *p) {
+  emheap_dl_hold();
+  emheap_flag_set(p);
+  emheap_dl_release();
+}
+static inline void emheap_footer_flag_clear(void *p) {
+  emheap_dl_hold();
+  emheap_flag_clear(p);
+  emheap_dl_release();
+}
 
 /* footer.c */
 /* The footers the tables' budget has granted (table_memory.c): a record

@@ -214,10 +214,12 @@ static int footer_fits(void) {
 static inline void *record_footer_locked(void *p, uint32_t u, uint32_t n, int weighted, uint64_t *calls,
                                          uint32_t site) {
   emheap_count_one_call(calls);
+  if (EMHEAP_THREADED && !emheap_self.roots_added) emheap_roots_add_thread();
   uint32_t slack = u - n;
   if (__builtin_expect(!footer_fits() || !emheap_g.site_chunks || slack > EMHEAP_FOOTER_SLACK_MAX, 0)) {
     /* recorded nowhere: no flag, and the program may use the 8 bytes */
     u += EMHEAP_FOOTER_BYTES;
+    if (EMHEAP_THREADED) emheap_self.last_serial = 0; /* as record_locked's */
     lose_record(u);
   } else {
     emheap_g.counters.table_bytes += EMHEAP_FOOTER_BYTES;
@@ -227,7 +229,12 @@ static inline void *record_footer_locked(void *p, uint32_t u, uint32_t n, int we
     emheap_g.block_count++;
     charge(site, n, u, weighted, 1);
     emheap_g.counters.sampled_allocs++;
-    emheap_flag_set(p);
+#if EMHEAP_THREADED
+    emheap_self.last_serial = emheap_g.block_serial; /* the serial it just got */
+    emheap_self.last_renumber = emheap_g.serial_renumbers;
+#else
+    emheap_flag_set(p); /* (with threads: before, footer.h) */
+#endif
   }
   emheap_count_live(u); /* after the charge: a peak it makes includes this block */
   emheap_note_heap_growth(site, n);
@@ -330,7 +337,18 @@ __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint32_t 
 }
 
 __attribute__((noinline)) void *emheap_record_footer(void *p, uint32_t n, int weighted, uint64_t *calls) {
-  return record_new_as(p, emheap_usable_size(p) - EMHEAP_FOOTER_BYTES, n, weighted, calls, 1);
+  uint32_t u = emheap_usable_size(p) - EMHEAP_FOOTER_BYTES;
+#if EMHEAP_THREADED
+  /* flagged, and not a record until its serial is set (footer.h) */
+  emheap_footer *f = emheap_footer_at(p, u);
+  f->serial = 0;
+  emheap_footer_flag_set(p);
+  record_new_as(p, u, n, weighted, calls, 1);
+  if (!f->serial) emheap_footer_flag_clear(p); /* it found no room: no record, no flag */
+  return p;
+#else
+  return record_new_as(p, u, n, weighted, calls, 1);
+#endif
 }
 
 /* A record whose usable size is not the block's is stale: its block was
@@ -402,7 +420,7 @@ static void assert_footer(const emheap_block *b, uint32_t u) {
 ** after them) out of the books; *taken as forget_locked fills it. The
 ** footer is left as it is: a failed realloc puts it back (emheap_put_back). */
 static inline __attribute__((always_inline)) void footer_take_locked(void *p, uint32_t u, emheap_taken *taken) {
-  const emheap_footer *f = emheap_footer_at(p, u);
+  emheap_footer *f = emheap_footer_at(p, u);
   emheap_block *b = &taken->block;
   b->addr = (uint32_t)(uintptr_t)p;
   b->site_slack = f->site_slack;
@@ -417,6 +435,7 @@ static inline __attribute__((always_inline)) void footer_take_locked(void *p, ui
   emheap_g.counters.table_bytes -= EMHEAP_FOOTER_BYTES;
   taken->kind = EMHEAP_TAKEN_FOOTER;
   taken->usable = u;
+  if (EMHEAP_THREADED) f->serial = 0; /* no record any more; its flag goes after (footer.h) */
 }
 
 __attribute__((noinline)) void emheap_forget_footer(void *p, uint32_t u, uint64_t *calls) {
@@ -425,14 +444,14 @@ __attribute__((noinline)) void emheap_forget_footer(void *p, uint32_t u, uint64_
   emheap_count_one_call(calls);
   footer_take_locked(p, u, &taken);
   emheap_unlock();
-  emheap_flag_clear(p);
+  emheap_footer_flag_clear(p);
 }
 
 __attribute__((noinline)) void emheap_take_out_footer(void *p, uint32_t u, emheap_taken *taken) {
   emheap_lock();
   footer_take_locked(p, u, taken);
   emheap_unlock();
-  emheap_flag_clear(p);
+  emheap_footer_flag_clear(p);
 }
 
 __attribute__((noinline)) void emheap_take_out(void *p, uint32_t u, emheap_taken *taken) {
@@ -453,6 +472,8 @@ __attribute__((noinline)) void emheap_take_out(void *p, uint32_t u, emheap_taken
 /* The block keeps its serial, so its age against the marks stays true;
 ** its site's totals counted it when it came, and do not count it again. */
 __attribute__((noinline)) void emheap_put_back(void *p, const emheap_taken *taken, uint64_t *calls) {
+  /* a footer's flag first, its record (serial) after (footer.h) */
+  if (taken->kind == EMHEAP_TAKEN_FOOTER) emheap_footer_flag_set(p);
   emheap_lock();
   emheap_count_one_call(calls);
   emheap_g.counters.failed_allocs++;
@@ -463,7 +484,7 @@ __attribute__((noinline)) void emheap_put_back(void *p, const emheap_taken *take
     emheap_g.block_count++;
     emheap_g.counters.table_bytes += EMHEAP_FOOTER_BYTES;
     charge_block(emheap_block_site(b), b->size, taken->usable, is_weighted(b), 1, 0);
-    flag = 1;
+    emheap_footer_at(p, taken->usable)->serial = b->serial;
   } else if (taken->kind == EMHEAP_TAKEN_RECORDED) {
     const emheap_block *b = &taken->block;
     if (taken->ended) uncount_ended(b, taken->ended);

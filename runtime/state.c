@@ -125,9 +125,11 @@ void emheap_init_slow(void) {
   }
   emheap_record_threshold = mode == EMHEAP_MODE_EXACT ? 0 : emheap_g.sampling_interval;
   /* Footer mode (footer.h) where it can be: JS found dlmalloc's state at
-  ** attach (and was not told to leave footers off). */
-  emheap_g.footers = !EMHEAP_THREADED && mode == EMHEAP_MODE_EXACT && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC &&
-                     emheap_g.dl_state && emheap_g.dl_seg && emheap_g.site_chunks;
+  ** attach (and was not told to leave footers off); with threads, its
+  ** mutex where footer.h takes it. */
+  emheap_g.footers = mode == EMHEAP_MODE_EXACT && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC &&
+                     emheap_g.dl_state && emheap_g.dl_seg && emheap_g.site_chunks &&
+                     (!EMHEAP_THREADED || emheap_g.dl_seg - emheap_g.dl_state == EMHEAP_DL_SEG_AFTER_MUTEX);
   emheap_on = 1;
 }
 

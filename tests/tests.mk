@@ -34,12 +34,13 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/block_churn.dlmalloc.js $(TEST_BUILD)/block_churn.emmalloc.js \
   $(TEST_BUILD)/cxx_own_new.dlmalloc.js \
   $(TEST_BUILD)/unseen_free.dlmalloc.js $(TEST_BUILD)/unseen_free.emmalloc.js \
-  $(TEST_BUILD)/footer_usable.dlmalloc.js $(TEST_BUILD)/footer_usable.emmalloc.js
+  $(TEST_BUILD)/footer_usable.dlmalloc.js $(TEST_BUILD)/footer_usable.emmalloc.js \
+  $(TEST_BUILD)/footer_usable.threads.js $(TEST_BUILD)/footer_threads.js
 
 # Out of memory on Emscripten's defaults (fixed heap, ABORTING_MALLOC, the
 # default mode), with both allocators; with ABORTING_MALLOC=0; and without
 # emheap, what the program does on its own.
-OUT_OF_MEMORY_PROGRAMS := $(foreach v,dlmalloc emmalloc nullmalloc plain threads,$(TEST_BUILD)/out_of_memory.$(v).js)
+OUT_OF_MEMORY_PROGRAMS := $(foreach v,dlmalloc emmalloc nullmalloc plain threads threads_busy,$(TEST_BUILD)/out_of_memory.$(v).js)
 TEST_PROGRAMS += $(OUT_OF_MEMORY_PROGRAMS)
 OUT_OF_MEMORY_DEPS := tests/runtime/out_of_memory.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 $(TEST_BUILD)/out_of_memory.dlmalloc.js $(TEST_BUILD)/out_of_memory.emmalloc.js: $(TEST_BUILD)/out_of_memory.%.js: $(OUT_OF_MEMORY_DEPS)
@@ -52,6 +53,10 @@ $(TEST_BUILD)/out_of_memory.threads.js: tests/runtime/out_of_memory.c $(B)/emhea
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -pthread -DLEAK_ON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs -pthread -sPTHREAD_POOL_SIZE=2 -o $@
+$(TEST_BUILD)/out_of_memory.threads_busy.js: tests/runtime/out_of_memory.c $(B)/emheap-mt.o $(B)/library_emheap.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread -DLEAK_ON_THREAD -DBUSY_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
+	  --extern-pre-js $(PAGE_JS) --profiling-funcs -pthread -sPTHREAD_POOL_SIZE=2 -o $@
 $(TEST_BUILD)/out_of_memory.plain.js: tests/runtime/out_of_memory.c
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< -o $@
@@ -252,6 +257,19 @@ THREAD_FLAGS := -pthread -sPTHREAD_POOL_SIZE=4 -sEXIT_RUNTIME=1 -sINITIAL_MEMORY
 $(TEST_BUILD)/threads.exact.js: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o $(EXACT_LINK) --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
+	  --profiling-funcs $(THREAD_FLAGS) -o $@
+
+# Footer mode with threads (runtime/footer.h): footer_usable's entry points
+# in the threaded runtime, and snapshots walking the heap while 4 threads
+# allocate.
+$(TEST_BUILD)/footer_usable.threads.js: tests/runtime/footer_usable.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
+	  --profiling-funcs $(THREAD_FLAGS) -o $@
+
+$(TEST_BUILD)/footer_threads.js: tests/runtime/footer_threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs $(THREAD_FLAGS) -o $@
 
 $(TEST_BUILD)/threads.proxied.js: tests/runtime/threads.c $(B)/emheap-mt.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js

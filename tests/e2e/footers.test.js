@@ -21,18 +21,16 @@ function run(name, env) {
   return r;
 }
 
-test('footer mode where it can be: single-threaded dlmalloc in exact mode, unless turned off', () => {
+test('footer mode where it can be: dlmalloc in exact mode, with threads too, unless turned off', () => {
   assert.equal(run('footer_usable.dlmalloc.js').tagged.SUMMARY.footers, true);
   assert.equal(run('footer_usable.dlmalloc.js', {EMHEAP_FOOTERS: '0'}).tagged.SUMMARY.footers, false);
   assert.equal(run('footer_usable.dlmalloc.js', {EMHEAP_MODE: 'sampled'}).tagged.SUMMARY.footers, false);
   assert.equal(run('footer_usable.emmalloc.js').tagged.SUMMARY.footers, false, 'emmalloc has no spare bit');
-  const threads = run('lifetimes.threads.js');
-  const summary = threads.tagged.SUMMARY || (threads.tagged.SNAPSHOT && threads.tagged.SNAPSHOT.summary);
-  assert.ok(summary, 'the threaded program printed its numbers');
-  assert.notEqual(summary.footers, true, 'threads keep the block table');
+  assert.equal(run('footer_usable.threads.js').tagged.SUMMARY.footers, true, 'the threaded runtime');
+  assert.equal(run('footer_usable.threads.js', {EMHEAP_FOOTERS: '0'}).tagged.SUMMARY.footers, false);
 });
 
-for (const variant of ['dlmalloc footers', 'dlmalloc table', 'emmalloc']) {
+for (const variant of ['dlmalloc footers', 'dlmalloc table', 'emmalloc', 'threads footers']) {
   test(`every usable byte is the program's, through every entry point and realloc (${variant})`, () => {
     const [allocator, records] = variant.split(' ');
     const r = run(`footer_usable.${allocator}.js`, records === 'table' ? {EMHEAP_FOOTERS: '0'} : {});
@@ -97,3 +95,22 @@ for (const name of ['footer_usable.dlmalloc.js', 'entry_points.dlmalloc.js', 'ma
     assert.deepEqual((a.marks || []).map((m) => m.name), (b.marks || []).map((m) => m.name));
   });
 }
+
+// With threads (runtime/footer.h): four threads replace blocks at once while
+// the main thread marks and takes snapshots, each a walk of dlmalloc's
+// chunks for the footers with the allocator held: every one whole (each
+// site's blocks by mark add up to its live blocks, the sites to the
+// summary), and with the threads joined nothing left over.
+test('footers with threads: snapshots taken while four threads allocate are whole', () => {
+  const r = run('footer_threads.js');
+  assert.equal(r.passedChecks.length, 2, r.stdout);
+  const walks = r.tagged.WALKS;
+  assert.equal(walks.snapshots, 40);
+  assert.ok(walks.busy >= 20, `the threads ran during ${walks.busy} of the 40 snapshots`);
+  assert.ok(walks.ops > 40000, `${walks.ops} operations`);
+  const after = r.tagged.SUMMARY;
+  assert.equal(after.footers, true);
+  assert.equal(after.unseenFrees || 0, 0, 'every free found its footer');
+  assert.equal(after.invalidFrees, 0);
+  assert.equal(after.lostAllocs, 0);
+});

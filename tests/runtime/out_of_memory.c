@@ -9,7 +9,10 @@
 ** make_table keeps 1 MB from a site of its own; leak_entry is called in a
 ** loop (so binaryen keeps its frame) and leaks 64 KiB a call. Built with
 ** -DLEAK_ON_THREAD -pthread, the leak runs on a pthread (leak_thread), and
-** the memory runs out on a worker.
+** the memory runs out on a worker; with -DBUSY_THREAD too, while another
+** (busy_thread) allocates and frees small blocks without pause: the report,
+** made inside dlmalloc, must not wait for a thread that waits for dlmalloc
+** (runtime/footer.h).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +53,22 @@ static void *leak_thread(void *arg) {
   (void)arg;
   return (void *)(long)leak_until_full();
 }
+
+#ifdef BUSY_THREAD
+static void *volatile ring[64];
+static volatile int busy_started;
+
+static void *busy_thread(void *arg) {
+  (void)arg;
+  for (unsigned i = 0;; i++) {
+    unsigned slot = i & 63;
+    free(ring[slot]);
+    ring[slot] = malloc(16 + (i & 127));
+    busy_started = 1;
+  }
+  return NULL;
+}
+#endif
 #endif
 
 int main(void) {
@@ -57,6 +76,12 @@ int main(void) {
 #ifdef LEAK_ON_THREAD
   pthread_t thread;
   void *status;
+#ifdef BUSY_THREAD
+  pthread_t busy;
+  pthread_create(&busy, NULL, busy_thread, NULL);
+  while (!busy_started) {
+  }
+#endif
   pthread_create(&thread, NULL, leak_thread, NULL);
   pthread_join(thread, &status);
   return (int)(long)status;
