@@ -53,12 +53,10 @@ void free(void *ptr) {
   emscripten_builtin_free(ptr);
 }
 
-void *calloc(size_t count, size_t size) {
-  size_t bytes;
-  if (__builtin_mul_overflow(count, size, &bytes)) return NULL;
-  void *p = malloc(bytes);
-  if (p) memset(p, 0, bytes);
-  return p;
+void *calloc(size_t n, size_t size) {
+  size_t bytes = 0;
+  void *p = __builtin_mul_overflow(n, size, &bytes) ? NULL : malloc(bytes);
+  return p ? memset(p, 0, bytes) : NULL;
 }
 
 /* The threaded workload does not call it; counted as a call only. */
