@@ -101,3 +101,33 @@ test('the live blocks copied whole, or only those made after a serial (in arrays
   }
   assert.equal(layout.copyBlocks(view, ptr, null, false, 10000).serial.length, 0, 'none after the last');
 });
+
+// withLock on shared memory (a threaded program): the allocator's mutex is
+// taken inside the runtime's lock and let go before it; from inside the
+// allocator (an out-of-memory report, jslib/out_of_memory.js) it is not
+// taken again, and a lock another thread keeps is waited for 1 s, then
+// refused with a reason instead of a hang.
+test('withLock holds the allocator inside the lock, and from inside the allocator waits a bounded time', () => {
+  const buffer = new SharedArrayBuffer(65536);
+  const ptr = 1024;
+  const word = new Int32Array(buffer, ptr + layout.STATE.lock, 1);
+  const calls = [];
+  layout.holdAllocatorWith((hold) => calls.push([hold, Atomics.load(word, 0)]));
+  try {
+    assert.equal(layout.withLock(buffer, ptr, () => 'read'), 'read');
+    assert.deepEqual(calls, [[1, 1], [0, 1]], 'held and let go while the lock word is held');
+    assert.equal(Atomics.load(word, 0), 0, 'the lock let go');
+    calls.length = 0;
+    assert.equal(layout.whileAllocatorHeld(() => layout.withLock(buffer, ptr, () => 'inside')), 'inside');
+    assert.deepEqual(calls, [], 'not taken again from inside the allocator');
+    Atomics.store(word, 0, 1); // another thread keeps the lock
+    const started = Date.now();
+    assert.throws(() => layout.whileAllocatorHeld(() => layout.withLock(buffer, ptr, () => 'never')),
+      /lock stayed held for 1 s by a thread that waits for the allocator, which this one holds: not read/);
+    const waited = Date.now() - started;
+    assert.ok(waited >= 1000 && waited < 5000, `${waited} ms`);
+    assert.equal(Atomics.load(word, 0), 1, 'the other thread\'s lock left as it was');
+  } finally {
+    layout.holdAllocatorWith(null);
+  }
+});
