@@ -89,8 +89,9 @@ _Static_assert(EMHEAP_DL_SEG_AFTER_MUTEX == 112u * 4u + sizeof(pthread_mutex_t),
 static inline pthread_mutex_t *emheap_dl_mutex(void) {
   return (pthread_mutex_t *)(uintptr_t)(emheap_g.dl_seg - sizeof(pthread_mutex_t));
 }
-/* dlmalloc's heap held still (its mutex taken) or let go: under emheap's
-** lock, around a write of a chunk head or a walk of the chunks. */
+/* dlmalloc's heap held still (its mutex taken) or let go: around a write
+** of a chunk head (outside emheap's lock), or a walk of the chunks (inside
+** it, above). */
 static inline void emheap_dl_hold(void) { pthread_mutex_lock(emheap_dl_mutex()); }
 static inline void emheap_dl_release(void) { pthread_mutex_unlock(emheap_dl_mutex()); }
 #else

@@ -217,7 +217,8 @@ static inline void *record_footer_locked(void *p, uint32_t u, uint32_t n, int we
   if (EMHEAP_THREADED && !emheap_self.roots_added) emheap_roots_add_thread();
   uint32_t slack = u - n;
   if (__builtin_expect(!footer_fits() || !emheap_g.site_chunks || slack > EMHEAP_FOOTER_SLACK_MAX, 0)) {
-    /* recorded nowhere: no flag, and the program may use the 8 bytes */
+    /* recorded nowhere: no flag (with threads the caller takes back the
+    ** one it set), and the program may use the 8 bytes */
     u += EMHEAP_FOOTER_BYTES;
     if (EMHEAP_THREADED) emheap_self.last_serial = 0; /* as record_locked's */
     lose_record(u);
