@@ -21,13 +21,16 @@ const COMMANDS = [
   require('./commands/convert'),
   require('./commands/report'),
   require('./commands/check'),
+  require('./commands/serve'),
 ];
 const commandNamed = (name) => COMMANDS.find((c) => c.name === name);
 const commandNames = () => COMMANDS.map((c) => c.name).join(', ');
 
-// The options every command takes (--wrappers), described once here.
+// The options every command that reads a file takes (--wrappers), described
+// once here.
 function sharedOptions() {
-  return COMMANDS[0].options.filter((option) => COMMANDS.every((c) => c.options.includes(option)));
+  const readers = COMMANDS.filter((c) => c.positional.length > 0);
+  return readers[0].options.filter((option) => readers.every((c) => c.options.includes(option)));
 }
 
 function mainUsage() {
@@ -42,7 +45,7 @@ snapshot JSON (emheap.snapshot() in the page), or a heap dump
 (emheap.dumpHeap(): *.emheapdump.gz, scanned again here). Exit status: 0 ok, 1 budget
 exceeded (check), 2 bad usage or unreadable input.
 
-Every command takes:
+Every command that reads a FILE takes:
 ${optionsHelp(sharedOptions())}`;
 }
 

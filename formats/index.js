@@ -12,6 +12,8 @@
 // `gzip` means the writer compresses the bytes (CompressionStream in a page,
 // zlib under node: output/node_output.js). `object` builds the whole file as
 // one value, for small snapshots and the page's toSpeedscope()/toPerfView().
+// `carriesSnapshot`: the file holds the whole snapshot (its "emheap" field),
+// so the CLI reads it back and a collector (`emheap serve`) keeps it.
 
 var jsonChunks = require('./json_stream').jsonChunks;
 var stepsAsPauses = require('../model/steps').stepsAsPauses;
@@ -26,12 +28,12 @@ var dhat = require('./dhat');
 var FORMATS = {
   speedscope: {
     chunks: function* (snapshot) { yield* jsonChunks(yield* stepsAsPauses(speedscope.speedscopeFileSteps(snapshot), '')); },
-    object: speedscope.toSpeedscope, suffix: '.speedscope.json', mime: 'application/json',
+    object: speedscope.toSpeedscope, suffix: '.speedscope.json', mime: 'application/json', carriesSnapshot: true,
   },
   // PerfView picks its JSON stack reader by the .perfView.json suffix
   perfview: {
     chunks: function* (snapshot) { yield* jsonChunks(yield* stepsAsPauses(perfview.perfViewFileSteps(snapshot), '')); },
-    object: perfview.toPerfView, suffix: '.PerfView.json', mime: 'application/json',
+    object: perfview.toPerfView, suffix: '.PerfView.json', mime: 'application/json', carriesSnapshot: true,
   },
   // gzip-compressed protobuf, for `go tool pprof` (and speedscope)
   pprof: { chunks: pprof.profileChunks, suffix: '.pb.gz', mime: 'application/gzip', binary: true, gzip: true },

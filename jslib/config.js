@@ -15,7 +15,7 @@ var parseWrapperList = require('../model/wrappers').parseWrapperList;
 
 // The fields of Module.emheapOptions emheap knows.
 var OPTION_NAMES = ['mode', 'samplingInterval', 'stackDepth', 'seed', 'leakReport', 'leakExitCode', 'leakExitOn', 'leakBy',
-  'timeline', 'wrappers', 'contexts', 'outOfMemory', 'growth', 'footers'];
+  'timeline', 'wrappers', 'contexts', 'outOfMemory', 'growth', 'footers', 'remote', 'remoteEvery'];
 
 var given = function (v) { return v !== undefined && v !== null && v !== ''; };
 
@@ -195,6 +195,46 @@ function randomSeed(crypto) {
   return (words[1] & 0x1FFFFF) * 4294967296 + words[0] + 1;
 }
 
+// Where to send snapshots (output/remote_sink.js): the collector's URL as
+// `emheap serve` prints it (http(s)://HOST:PORT/TOKEN), from
+// Module.emheapOptions.remote, ?emheap_remote= or EMHEAP_REMOTE (which
+// win), and every how many seconds to send one besides the key, the marks
+// and an out-of-memory (remoteEvery, ?emheap_remote_every=,
+// EMHEAP_REMOTE_EVERY; 0 or none: never). -> {url, everySeconds} or null.
+function readRemote(options, outside, warn) {
+  var url = options.remote;
+  var every = options.remoteEvery;
+  var where = {url: 'Module.emheapOptions', every: 'Module.emheapOptions'};
+  if (outside && given(outside.get('emheap_remote', 'EMHEAP_REMOTE'))) {
+    url = outside.get('emheap_remote', 'EMHEAP_REMOTE');
+    where.url = outside.where;
+  }
+  if (outside && given(outside.get('emheap_remote_every', 'EMHEAP_REMOTE_EVERY'))) {
+    every = outside.get('emheap_remote_every', 'EMHEAP_REMOTE_EVERY');
+    where.every = outside.where;
+  }
+  if (!given(url)) return null;
+  var parsed = null;
+  try {
+    parsed = new URL(String(url));
+  } catch (e) {
+    // (said below)
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.pathname.length < 2 ||
+      parsed.search || parsed.hash) {
+    warn('emheap: ignoring remote "' + url + '" from ' + where.url + ': give the URL `emheap serve` printed, ' +
+      'http://HOST:PORT/TOKEN');
+    return null;
+  }
+  var seconds = 0;
+  if (given(every)) {
+    var n = Number(every);
+    if (n >= 1 && n <= 86400 && Math.floor(n) === n) seconds = n;
+    else warn('emheap: ignoring remoteEvery "' + every + '" from ' + where.every + ': use a whole number of seconds from 1 to 86400');
+  }
+  return {url: parsed.href.replace(/\/+$/, ''), everySeconds: seconds};
+}
+
 // Each setting read once, when first asked for. sources: {moduleOptions()
 // (Module.emheapOptions: the app's, and its getter may throw),
 // linkMode() and linkWrappers() (Module.emheapLinkMode and
@@ -239,6 +279,10 @@ function settingsOf(sources) {
       return wrappers;
     },
     // read where it is used, once: at startup
+    remote: function () {
+      return readRemote(settings.options(), outsideSettings(sources.search, sources.env), warn);
+    },
+    // read where it is used, once: at startup
     leakConfig: function () {
       return readLeakConfig(settings.options(), sources.env, warn);
     },
@@ -248,5 +292,5 @@ function settingsOf(sources) {
 
 module.exports = {
   OPTION_NAMES: OPTION_NAMES, readOptions: readOptions, outsideSettings: outsideSettings, readConfig: readConfig,
-  readWrapperList: readWrapperList, readLeakConfig: readLeakConfig, randomSeed: randomSeed, settingsOf: settingsOf,
+  readWrapperList: readWrapperList, readLeakConfig: readLeakConfig, readRemote: readRemote, randomSeed: randomSeed, settingsOf: settingsOf,
 };

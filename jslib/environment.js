@@ -14,12 +14,13 @@
 
 var debugInfo = require('../symbolize/debug_info');
 var sinks = require('../output/sinks');
+var remoteSink = require('../output/remote_sink').remoteSink;
 var workerChannel = require('../output/worker_channel');
 
 // -> {node, page, inWorker, channel (a worker's: worker_channel.js
 // workerEnd), settings: {search, env}, source(), console(),
 // moduleFileBytes(source), debugInfo(source, warn, done), onExit(fn),
-// setExitCode(code), writeFile(file, text), sink}. reportError(e) says why
+// setExitCode(code), writeFile(file, text), sink, sendTo(url)}. reportError(e) says why
 // a save failed; sliceMs and nextTask pace a page's export.
 function chooseEnvironment(g, nodeRequire, reportError, sliceMs, nextTask) {
   var proc = g.process;
@@ -101,6 +102,16 @@ function chooseEnvironment(g, nodeRequire, reportError, sliceMs, nextTask) {
       if (!node) throw new Error('cannot write ' + file + ': not node');
       nodeRequire('fs').writeFileSync(file, text);
     },
+  };
+
+  // With a collector (jslib/remote.js): the snapshot files go to it, the
+  // rest to the sink chosen below. -> the remote sink, now env.sink.
+  env.sendTo = function (url) {
+    env.sink = remoteSink({Blob: g.Blob, Response: g.Response, CompressionStream: g.CompressionStream,
+      fetch: function (u, o) { return g.fetch(u, o); }, storage: page && g.navigator ? g.navigator.storage : null,
+      log: function (m) { env.console().log(m); }, warn: function (m) { env.console().warn(m); },
+      reportError: reportError, sliceMs: sliceMs, nextTask: nextTask}, url, env.sink);
+    return env.sink;
   };
 
   if (page) {

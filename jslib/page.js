@@ -14,6 +14,7 @@
 //   marks.js             emheap.mark(name)
 //   exit_report.js       the leak report at exit
 //   page_files.js        downloads, heap dumps, diffs
+//   remote.js            snapshots sent to a collector (emheap serve)
 //   out_of_memory.js     the report and snapshot when memory runs out
 //   growth_log.js        a console line per growth of the memory
 //   api.js               Module.emheap
@@ -38,6 +39,7 @@ var makeApi = require('./api').makeApi;
 var outOfMemoryHandler = require('./out_of_memory').outOfMemoryHandler;
 var impossibleRequestHandler = require('./out_of_memory').impossibleRequestHandler;
 var growthLogger = require('./growth_log').growthLogger;
+var remoteTriggers = require('./remote').remoteTriggers;
 var clock = require('./clock');
 var workerChannel = require('../output/worker_channel');
 var saveFile = require('../output/save_file');
@@ -197,8 +199,9 @@ function createProfiler(host, g) {
   // A mark made on this thread (from JS, or emheap_mark in C: marked)
   // adds a point to the timelines: a program that runs its rounds without
   // yielding to the timer still gets one per round.
-  p.marked = function () {
+  p.marked = function (number) {
     if (liveTimeline && !host.onWorker) liveTimeline.sample(true);
+    if (p.remote) p.remote.marked(number);
   };
   // The same mark, still under the runtime's lock (this thread holds it):
   // what each site holds at that moment (mark_ranges.js).
@@ -211,7 +214,16 @@ function createProfiler(host, g) {
     }
   };
   p.mark = markMaker(host, p.marked, p.markLocked);
+  // A collector (?emheap_remote=): the program's main thread sends to it.
+  var remote = host.onWorker ? null : settings.remote();
+  if (remote && typeof g.fetch === 'function') env.sendTo(remote.url);
+  else if (remote) host.err('emheap: cannot send to the collector: this JS engine has no fetch()');
   p.files = pageFiles.pageFiles({taker: p.taker, debugInfo: debugInfo, env: env});
+  if (remote && env.sink.send) {
+    p.remote = remoteTriggers(p.files, env.sink, remote.everySeconds, function () {
+      return p.taker.attached() && p.taker.modeNow() !== 'off';
+    }, g, pageFiles.reportError);
+  }
   p.api = makeApi(p);
   // a worker app answers the page's keys (its pthreads do not: one answer)
   if (env.channel && workerApp) env.channel.answerRequests(p.api, workerAdvice);

@@ -42,12 +42,13 @@ function fileTime(isoTime) {
   return String(isoTime).replace(/:/g, '-');
 }
 
-// memory-profile-<time>[-peak|-oom]<suffix>: the moment the snapshot was
-// taken (or, when it is still to be taken, now), and what it shows.
-function profileName(snapshot, entry) {
+// memory-profile-<time>[-peak|-oom][-tag]<suffix>: the moment the snapshot
+// was taken (or, when it is still to be taken, now), what it shows, and
+// (tag) why it was taken.
+function profileName(snapshot, entry, tag) {
   var capturedAt = snapshot ? snapshot.capturedAt : new Date().toISOString();
   var view = snapshot && snapshot.view === 'peak' ? '-peak' : snapshot && snapshot.outOfMemory ? '-oom' : '';
-  return 'memory-profile-' + fileTime(capturedAt) + view + entry.suffix;
+  return 'memory-profile-' + fileTime(capturedAt) + view + (tag ? '-' + tag : '') + entry.suffix;
 }
 
 // parts: {taker (snapshot_taker.js), debugInfo (debug_info_loader.js),
@@ -101,6 +102,45 @@ function pageFiles(parts) {
     return {before: before, after: after, result: result};
   };
 
+  // What downloadSnapshot(format, snapshot) asks for, begun: {name, entry,
+  // given (the snapshot was handed in), snapshot (taken or given), or
+  // building (a promise of it, a page's)}; or null after fail(error)
+  // (reportError by default) says why.
+  var prepare = function (format, snapshot, tag, fail) {
+    var entry;
+    var given = snapshot !== undefined;
+    var building = null;
+    var mode;
+    try {
+      entry = formats.formatByName(format === undefined ? 'speedscope' : format);
+      if (given) snapshot = asSnapshot(snapshot, 'snapshot');
+      // (no state yet: nothing allocated, an empty snapshot is right)
+      mode = given ? snapshot.mode : taker.attached() ? taker.modeNow() : null;
+      if (mode === 'off') {
+        var off = 'profiling is off (?emheap=off, EMHEAP_MODE=off or emheapOptions.mode): nothing to save; ' +
+          'reload with ?emheap=sampled or ?emheap=exact';
+        if (fail) fail(new Error(off));
+        else console.warn('emheap: ' + off);
+        return null;
+      }
+      // a format that needs the heap graph gets a snapshot with it
+      var options = entry.heap ? {heap: true} : {};
+      if (entry.heap && !given) taker.needExact(); // before any slice of work
+      // A page reads the heap in a moment and builds the snapshot in
+      // slices; node (no page to keep responsive) builds it at once.
+      if (given) {
+        // saved as it is
+      } else if (env.page) building = taker.snapshotInSlices(options);
+      else snapshot = taker.snapshot(options);
+    } catch (e) {
+      (fail || reportError)(e);
+      return null;
+    }
+    // The name says when it was asked for (a page's snapshot is taken a
+    // moment later, once its copy area is ready).
+    return {name: profileName(snapshot, entry, tag), entry: entry, given: given, snapshot: snapshot, building: building};
+  };
+
   var files = {
     // Builds the file and saves it. `snapshot` (optional) is a snapshot or
     // a file emheap wrote, saved in place of the heap as it is now. Returns
@@ -111,41 +151,35 @@ function pageFiles(parts) {
     // names and lines however early the key was pressed. In a page the
     // snapshot and then the file are built in slices and saved when done.
     downloadSnapshot: function (format, snapshot) {
-      var entry;
-      var given = snapshot !== undefined;
-      var building = null;
-      var mode;
-      try {
-        entry = formats.formatByName(format === undefined ? 'speedscope' : format);
-        if (given) snapshot = asSnapshot(snapshot, 'snapshot');
-        // (no state yet: nothing allocated, an empty snapshot is right)
-        mode = given ? snapshot.mode : taker.attached() ? taker.modeNow() : null;
-        if (mode === 'off') {
-          console.warn('emheap: profiling is off (?emheap=off, EMHEAP_MODE=off or emheapOptions.mode): nothing to save; ' +
-            'reload with ?emheap=sampled or ?emheap=exact');
-          return null;
-        }
-        // a format that needs the heap graph gets a snapshot with it
-        var options = entry.heap ? {heap: true} : {};
-        if (entry.heap && !given) taker.needExact(); // before any slice of work
-        // A page reads the heap in a moment and builds the snapshot in
-        // slices; node (no page to keep responsive) builds it at once.
-        if (given) {
-          // saved as it is
-        } else if (env.page) building = taker.snapshotInSlices(options);
-        else snapshot = taker.snapshot(options);
-      } catch (e) {
-        return reportError(e);
-      }
-      // The name says when the key was pressed (a page's snapshot is taken
-      // a moment later, once its copy area is ready).
-      var name = profileName(snapshot, entry);
+      var asked = prepare(format, snapshot);
+      if (!asked) return null;
       var save = function (snap) {
-        return given ? env.sink.saveSnapshot(name, entry, snap) : saveTaken(name, entry, snap);
+        return asked.given ? env.sink.saveSnapshot(asked.name, asked.entry, snap) : saveTaken(asked.name, asked.entry, snap);
       };
-      if (!building) return save(snapshot);
-      building.then(save).catch(reportError);
-      return name;
+      if (!asked.building) return save(asked.snapshot);
+      asked.building.then(save).catch(reportError);
+      return asked.name;
+    },
+
+    // A speedscope file's snapshot of now, its frames named, for a sink
+    // that sends it on (jslib/remote.js): a promise of {name, entry,
+    // snapshot}, rejected with the reason (nothing said here). tag goes in
+    // the name (memory-profile-<time>-<tag>.speedscope.json).
+    snapshotToSend: function (tag) {
+      return new Promise(function (resolve, reject) {
+        var asked = prepare('speedscope', undefined, tag, reject);
+        if (!asked) return;
+        var named = function (snap) {
+          var done = function () {
+            nameFrames(snap, taker.names());
+            resolve({name: asked.name, entry: asked.entry, snapshot: snap});
+          };
+          if (parts.debugInfo.loaded()) done();
+          else parts.debugInfo.whenLoaded(done);
+        };
+        if (asked.building) asked.building.then(named, reject);
+        else named(asked.snapshot);
+      });
     },
 
     // Saves a snapshot taken in this program a moment ago (the one taken at

@@ -107,4 +107,4 @@ var NO_SINK = 'cannot save a file here: this program runs in a Web Worker, which
   'a file from and no BroadcastChannel to hand it to the page: take emheap.snapshot() (or emheap.toSpeedscope()) ' +
   'and post it to the page';
 
-module.exports = {nodeSink: nodeSink, pageSink: pageSink, workerSink: workerSink, noSink: noSink, NO_SINK: NO_SINK};
+module.exports = {fileOf: fileOf, nodeSink: nodeSink, pageSink: pageSink, workerSink: workerSink, noSink: noSink, NO_SINK: NO_SINK};

@@ -4,7 +4,7 @@
 
 const {test} = require('node:test');
 const assert = require('node:assert/strict');
-const {readOptions, outsideSettings, readConfig, readWrapperList, readLeakConfig} = require('../jslib/config');
+const {readOptions, outsideSettings, readConfig, readWrapperList, readLeakConfig, readRemote} = require('../jslib/config');
 
 const collect = () => {
   const said = [];
@@ -109,4 +109,24 @@ test('the leak report: asked by options or the environment (which wins); an exit
   assert.equal(w.said.length, 2);
   assert.deepEqual(readLeakConfig({leakReport: true, leakBy: 'file'}, null, w.warn), {file: '', exitCode: 0, exitOn: 'live', by: 'line'});
   assert.equal(w.said[2], 'emheap: ignoring leakBy "file": use function, line, site, module');
+});
+
+test('a collector: its URL and the timer from options or the outside (which wins); a bad one said and left out', () => {
+  const {said, warn} = collect();
+  const page = (q) => outsideSettings(q, null);
+  assert.equal(readRemote({}, page('?emheap=exact'), warn), null);
+  assert.deepEqual(readRemote({remote: 'http://10.0.0.2:7890/abc/'}, null, warn), {url: 'http://10.0.0.2:7890/abc', everySeconds: 0});
+  assert.deepEqual(readRemote({remote: 'http://a:1/x', remoteEvery: 5},
+    page('?emheap_remote=' + encodeURIComponent('https://b:2/tok') + '&emheap_remote_every=30'), warn),
+  {url: 'https://b:2/tok', everySeconds: 30});
+  assert.deepEqual(readRemote({}, outsideSettings('', {EMHEAP_REMOTE: 'http://127.0.0.1:7890/t', EMHEAP_REMOTE_EVERY: '2'}), warn),
+    {url: 'http://127.0.0.1:7890/t', everySeconds: 2});
+  assert.deepEqual(said, []);
+  for (const bad of ['not a url', 'ftp://a/b', 'http://a:1', 'http://a:1/t?x=1']) {
+    assert.equal(readRemote({remote: bad}, null, warn), null, bad);
+  }
+  assert.equal(said.length, 4);
+  assert.ok(said.every((m) => /^emheap: ignoring remote ".*" from Module.emheapOptions: give the URL `emheap serve` printed/.test(m)), said.join('\n'));
+  assert.deepEqual(readRemote({remote: 'http://a:1/t', remoteEvery: 0.5}, null, warn), {url: 'http://a:1/t', everySeconds: 0});
+  assert.match(said[4], /ignoring remoteEvery "0.5" from Module.emheapOptions: use a whole number of seconds/);
 });

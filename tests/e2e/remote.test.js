@@ -1,0 +1,198 @@
+// remote.test.js -- the heap of a device without devtools: `emheap serve`
+// (cli/collector.js) as a real HTTP server on 127.0.0.1, and pages in
+// headless Chromium opened with ?emheap_remote= (output/remote_sink.js,
+// jslib/remote.js). Ctrl+Shift+H, a mark, a timer and an out-of-memory abort
+// each make a file arrive in the collector's folder that `emheap top` reads,
+// and the collector's own page shows the newest; a wrong token, a body over
+// the limit and bodies that are not a snapshot are refused with their
+// status and one line on the collector's console, nothing written.
+'use strict';
+
+const {describe, test, before, after} = require('node:test');
+const assert = require('node:assert/strict');
+const {spawn} = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const zlib = require('node:zlib');
+
+const {CLI, SAMPLES, BUILD} = require('../lib/paths');
+const {runCli} = require('../lib/cli');
+const {makeSnapshot} = require('../lib/fixtures');
+const {newPage, servedChromium, servedProgramPage, CHROMIUM_SKIP} = require('../lib/browser');
+
+const TOKEN = 'remote-test-token-0123456789';
+
+// `emheap serve` in a scratch folder, as a user starts it. -> {url (with
+// the token), dir, lines() (its console so far), stop()}.
+async function startCollector(extra = []) {
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-serve-'));
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--dir', 'kept', '--token', TOKEN, ...extra],
+    {cwd, stdio: ['ignore', 'pipe', 'pipe']});
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { out += d; });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL from emheap serve: ${out}`)), 10000);
+    const look = () => {
+      const m = /\?emheap_remote=(http:\/\/127\.0\.0\.1:\d+\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      } else setTimeout(look, 20);
+    };
+    look();
+    child.on('exit', (code) => reject(new Error(`emheap serve exited (${code}): ${out}`)));
+  });
+  return {
+    url, dir: path.join(cwd, 'kept'),
+    lines: () => out.split('\n').filter((l) => /^\d\d:\d\d:\d\d /.test(l)).map((l) => l.slice(9)),
+    stop: () => {
+      child.kill();
+      fs.rmSync(cwd, {recursive: true, force: true});
+    },
+  };
+}
+
+// Waits until a file whose name matches `pattern` is in dir. -> its path.
+async function arrival(dir, pattern, ms = 30000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const found = fs.readdirSync(dir).find((f) => pattern.test(f));
+    if (found) return path.join(dir, found);
+    if (Date.now() > end) throw new Error(`no file like ${pattern} in ${dir}: ${fs.readdirSync(dir).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const topRows = (file) => {
+  const run = runCli(['top', file, '--json']);
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout).sites;
+};
+
+const post = (url, body, type = 'application/gzip') => fetch(`${url}/snapshots?name=x.speedscope.json`,
+  {method: 'POST', body, headers: {'Content-Type': type}});
+
+describe('emheap serve refuses what it must not keep', () => {
+  let collector;
+  before(async () => { collector = await startCollector(['--max-size', '64KiB']); });
+  after(() => collector.stop());
+
+  test('wrong token 403, over the limit 413, not a snapshot 400: a line each, nothing written', async () => {
+    const good = zlib.gzipSync(JSON.stringify(makeSnapshot()));
+    const wrong = collector.url.replace(TOKEN, TOKEN.replace('0123', '9999'));
+    const cases = [
+      [await post(wrong, good), 403, /a path without the collector's token/],
+      [await fetch(`${wrong}/files.json`), 403, /a path without the collector's token/],
+      [await post(collector.url, Buffer.alloc(100 * 1024, 32), 'application/json'), 413, /over the limit of 64\.00 KiB/],
+      // a gzip bomb: 70 KiB of spaces that unzip past the limit
+      [await post(collector.url, zlib.gzipSync(Buffer.alloc(70 * 1024, 32))), 413, /unzips to over 64\.00 KiB/],
+      [await post(collector.url, '{"a": nope}', 'application/json'), 400, /invalid JSON/],
+      [await post(collector.url, Buffer.from([0x1f, 0x8b, 1, 2, 3])), 400, /a damaged gzip body/],
+      [await post(collector.url, zlib.gzipSync('{"traceEvents": []}')), 400, /not a file emheap wrote|emheap/],
+    ];
+    for (const [response, status, said] of cases) {
+      assert.equal(response.status, status, await response.text());
+    }
+    const lines = collector.lines();
+    assert.equal(lines.length, cases.length, lines.join('\n'));
+    cases.forEach(([, status, said], i) => {
+      assert.match(lines[i], new RegExp(`^refused \\w+ from \\S+: ${status} `));
+      assert.match(lines[i], said);
+      assert.match(lines[i], /nothing written$/);
+    });
+    assert.deepEqual(fs.readdirSync(collector.dir), []);
+  });
+
+  test('a snapshot is kept under its name, a second of that name beside it, never over it', async () => {
+    const body = zlib.gzipSync(JSON.stringify(makeSnapshot()));
+    const first = await post(collector.url, body);
+    const second = await post(collector.url, body);
+    assert.equal(first.status, 201);
+    assert.equal(second.status, 201);
+    assert.deepEqual((await first.json()).file, 'x.speedscope.json');
+    assert.deepEqual((await second.json()).file, 'x-2.speedscope.json');
+    assert.deepEqual(fs.readdirSync(collector.dir).sort(), ['x-2.speedscope.json', 'x.speedscope.json']);
+    assert.match(topRows(path.join(collector.dir, 'x.speedscope.json'))[0].label, /leak_memory/);
+    const listed = await (await fetch(`${collector.url}/files.json`)).json();
+    assert.deepEqual(listed.map((f) => f.name), ['x-2.speedscope.json', 'x.speedscope.json']);
+    const report = await fetch(`${collector.url}/report/x.speedscope.json`);
+    assert.equal(report.status, 200);
+    assert.match(await report.text(), /leak_memory/);
+  });
+});
+
+describe('a page sends its snapshots to emheap serve', {skip: CHROMIUM_SKIP}, () => {
+  const chrome = servedChromium({'/': SAMPLES});
+  let collector;
+  before(async () => { collector = await startCollector(); });
+  after(() => collector.stop());
+
+  test('Ctrl+Shift+H, a mark and a timer each send one; `emheap top` reads them; the collector\'s page shows the newest',
+    async () => {
+      const {context, page, consoleMessages} = await newPage(chrome.browser);
+      const downloads = [];
+      page.on('download', (d) => downloads.push(d.suggestedFilename()));
+      try {
+        const remote = encodeURIComponent(collector.url);
+        await page.goto(`${chrome.server.url}/leaky-canvas/?emheap=exact&emheap_remote=${remote}&emheap_remote_every=2`);
+        await page.waitForFunction(() => document.title === 'emheap sample: ready');
+        await page.click('#leak');
+
+        await page.keyboard.press('Control+Shift+H');
+        const keyed = await arrival(collector.dir, /^memory-profile-[^-]+.*Z\.speedscope\.json$/);
+        assert.match(topRows(keyed)[0].label, /^leak_memory/);
+
+        const mark = await page.evaluate(() => emheap.mark('after the leak').number);
+        const marked = await arrival(collector.dir, new RegExp(`-mark${mark}\\.speedscope\\.json$`));
+        const snapshot = JSON.parse(fs.readFileSync(marked, 'utf8')).emheap;
+        assert.ok(snapshot.marks.some((m) => m.name === 'after the leak'), JSON.stringify(snapshot.marks));
+        assert.match(topRows(marked)[0].label, /^leak_memory/);
+
+        await arrival(collector.dir, /-every\.speedscope\.json$/);
+        const said = consoleMessages.map((m) => m.text).join('\n');
+        assert.match(said, /emheap: sent memory-profile-.*\.speedscope\.json \(\d+ KiB\) to the collector at http:\/\/127\.0\.0\.1:\d+/);
+        assert.ok(!said.includes(TOKEN), 'the console never shows the token');
+        assert.deepEqual(downloads, [], 'nothing downloaded on the device');
+        assert.deepEqual(consoleMessages.filter((m) => m.type === 'error' || m.type === 'pageerror'), []);
+
+        // the collector's page: the newest file's report in its frame, and the list
+        const viewer = await context.newPage();
+        await viewer.goto(`${collector.url}/`);
+        await viewer.waitForFunction(() => document.querySelectorAll('#files li').length >= 3);
+        const newest = await viewer.evaluate(() => document.querySelector('#files li').dataset.name);
+        const listed = await (await fetch(`${collector.url}/files.json`)).json();
+        assert.equal(newest, listed[0].name);
+        const iframe = await viewer.waitForSelector('iframe');
+        assert.equal(await iframe.getAttribute('src'), `report/${encodeURIComponent(newest)}`);
+        const frame = await iframe.contentFrame();
+        await frame.waitForFunction(() => document.body && /leak_memory/.test(document.body.innerText), null, {timeout: 20000});
+      } finally {
+        await context.close();
+      }
+    });
+});
+
+describe('a page that runs out of memory sends its snapshot before the abort', {skip: CHROMIUM_SKIP}, () => {
+  const {served} = servedProgramPage(path.join(BUILD, 'out_of_memory.dlmalloc.js'));
+  let collector;
+  before(async () => { collector = await startCollector(); });
+  after(() => collector.stop());
+
+  test('the -oom file arrives and ranks the leak first', async () => {
+    const {context, page, consoleMessages} = await newPage(served.browser);
+    try {
+      await page.goto(`${served.server.url}/index.html?emheap_remote=${encodeURIComponent(collector.url)}`);
+      const file = await arrival(collector.dir, /-oom\.speedscope\.json$/);
+      assert.match(consoleMessages.map((m) => m.text).join('\n'), /Aborted\(OOM\)/);
+      const run = runCli(['top', file, '--json']);
+      assert.equal(run.status, 0, run.stderr);
+      const ranked = JSON.parse(run.stdout);
+      assert.match(ranked.sites[0].label, /^leak_entry/);
+      assert.equal(ranked.outOfMemory.how, 'abort');
+    } finally {
+      await context.close();
+    }
+  });
+});

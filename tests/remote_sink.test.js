@@ -1,0 +1,67 @@
+// remote_sink.test.js -- output/remote_sink.js with a fetch of the test's
+// own: what it sends (gzip'd, to URL/snapshots?name=), what it says on
+// success and failure (never the token), and what it leaves to the sink it
+// replaces (formats that do not carry the snapshot, diffs).
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const zlib = require('node:zlib');
+const {remoteSink} = require('../output/remote_sink');
+
+const SNAPSHOT_FORMAT = {chunks: function* (s) { yield '{"x":'; yield JSON.stringify(s.text) + '}'; },
+  mime: 'application/json', carriesSnapshot: true};
+const OTHER_FORMAT = {chunks: function* () { yield 'a'; }, mime: 'text/plain'};
+
+function setUp(answer) {
+  const sent = [];
+  const logs = [];
+  const errors = [];
+  const local = [];
+  const host = {Blob, Response, CompressionStream, storage: null, sliceMs: 30, nextTask: (fn) => setTimeout(fn, 0),
+    log: (m) => logs.push(m), warn: (m) => logs.push(m), reportError: (e) => { errors.push(e.message); return null; },
+    fetch: async (url, options) => {
+      sent.push({url, type: options.headers['Content-Type'], body: Buffer.from(await options.body.arrayBuffer())});
+      return answer(url);
+    }};
+  const localSink = {saveSnapshot: (name) => { local.push(name); return name; }, saveText: (name) => { local.push(name); return name; }};
+  return {sink: remoteSink(host, 'http://127.0.0.1:7890/secret-token', localSink), sent, logs, errors, local};
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 50));
+
+test('a snapshot file goes gzip\'d to the collector, which names it; the console says so without the token', async () => {
+  const {sink, sent, logs, errors} = setUp(() => new Response('{"file": "m-2.speedscope.json"}', {status: 201}));
+  assert.equal(sink.saveSnapshot('m.speedscope.json', SNAPSHOT_FORMAT, {text: 'hi'}), 'm.speedscope.json');
+  assert.equal(sink.busy(), true);
+  await settle();
+  assert.equal(sink.busy(), false);
+  assert.equal(sent.length, 1);
+  assert.equal(sent[0].url, 'http://127.0.0.1:7890/secret-token/snapshots?name=m.speedscope.json');
+  assert.equal(sent[0].type, 'application/gzip');
+  assert.deepEqual(JSON.parse(zlib.gunzipSync(sent[0].body)), {x: 'hi'});
+  assert.deepEqual(errors, []);
+  assert.match(logs[0], /^emheap: sent m\.speedscope\.json \(1 KiB\) to the collector at http:\/\/127\.0\.0\.1:7890, which keeps it as m-2\.speedscope\.json$/);
+});
+
+test('a refusal or an unreachable collector is said, with what to check', async () => {
+  const refused = setUp(() => new Response('emheap serve: a path without the collector\'s token\n', {status: 403}));
+  refused.sink.saveSnapshot('m.speedscope.json', SNAPSHOT_FORMAT, {text: 'hi'});
+  await settle();
+  assert.deepEqual(refused.errors, ['could not send m.speedscope.json to the collector at http://127.0.0.1:7890: ' +
+    'the collector answered 403: emheap serve: a path without the collector\'s token']);
+  const down = setUp(() => { throw new TypeError('Failed to fetch'); });
+  await assert.rejects(down.sink.send('m.speedscope.json', SNAPSHOT_FORMAT, {text: 'hi'}),
+    /could not send m\.speedscope\.json to the collector at http:\/\/127\.0\.0\.1:7890: Failed to fetch: is `emheap serve` running/);
+  assert.equal(down.sink.busy(), false);
+  for (const m of [...refused.errors, ...refused.logs, ...down.logs]) assert.ok(!m.includes('secret-token'), m);
+});
+
+test('formats without the snapshot and diffs are saved by the sink it replaces', async () => {
+  const {sink, sent, local} = setUp(() => { throw new Error('not to be called'); });
+  assert.equal(sink.saveSnapshot('p.collapsed.txt', OTHER_FORMAT, {}), 'p.collapsed.txt');
+  assert.equal(sink.saveText('d.json', '{}', 'application/json'), 'd.json');
+  await settle();
+  assert.deepEqual(local, ['p.collapsed.txt', 'd.json']);
+  assert.equal(sent.length, 0);
+});
