@@ -11,7 +11,7 @@ const { stackText, modeNote, requestedLiveBytes } = require('../model/sites');
 const { outOfMemoryLines } = require('../model/out_of_memory');
 const growth = require('../model/growth');
 const { shortName } = require('../model/names');
-const { memoryUse } = require('../model/peak');
+const { memoryUse, peakSinceText } = require('../model/peak');
 const { memoryBreakdown, breakdownText } = require('../model/memory_breakdown');
 const { scanCaveat } = require('../model/heap_section');
 const { focusNote } = require('../model/focus');
@@ -47,10 +47,10 @@ function snapshotHeader(file, snap) {
     `captured ${snap.capturedAt}${snap.source ? ' from ' + snap.source : ''}\n` +
     `${modeNote(snap)}\n` +
     (snap.view === 'peak'
-      ? `at the peak of live bytes: ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}, ` +
+      ? `at the peak of live bytes${peakSinceText(snap)}: ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}, ` +
         `${plural(snap.sites.length, rowWord(snap))} (per-row numbers are those of that moment)\n`
       : `live (usable sizes) ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}${sizesNote(snap)}; ` +
-        `peak ${units.formatBytes(s.peakLiveBytes)}; ${plural(snap.sites.length, rowWord(snap))}\n`) +
+        `peak ${units.formatBytes(s.peakLiveBytes)}${peakSinceText(snap)}; ${plural(snap.sites.length, rowWord(snap))}\n`) +
     (snap.focus ? `${focusNote(snap, units.formatBytes)}\n` : '') +
     memoryNote(snap) + growthNote(snap) + marksNote(snap) + leakNote(snap) + layerNote(snap) + outOfMemoryNote(snap);
 }

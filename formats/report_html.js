@@ -34,6 +34,7 @@ var marksModel = require('../model/marks');
 var reportData = require('./report/data');
 var reportPage = require('./report/page');
 var growing = require('../model/growing');
+var peakSinceText = require('../model/peak').peakSinceText;
 var timeSections = require('./report/time_sections');
 
 var formatBytes = numbers.formatBytes;
@@ -98,7 +99,7 @@ function headerHtml(snapshot, file) {
       '<span id="live-bytes" data-bytes="' + s.liveBytes + '">' + escapeHtml(formatBytesExact(s.liveBytes || 0)) + '</span> in ' +
       escapeHtml(formatCount(s.liveBlocks || 0)) + ' blocks'),
     fact('peak', '<span id="peak-bytes" data-bytes="' + s.peakLiveBytes + '">' + escapeHtml(formatBytesExact(s.peakLiveBytes || 0)) +
-      '</span>' + (s.peakLiveBlocks ? ' (at most ' + escapeHtml(formatCount(s.peakLiveBlocks)) + ' blocks live at once)' : '')),
+      '</span>' + escapeHtml(peakSinceText(snapshot)) + (s.peakLiveBlocks ? ' (at most ' + escapeHtml(formatCount(s.peakLiveBlocks)) + ' blocks live at once)' : '')),
     fact('wasm memory', escapeHtml(formatBytesExact(s.heapSize || 0)) + ', grew ' + escapeHtml(formatCount(s.heapGrowths || 0)) +
       ' time' + (s.heapGrowths === 1 ? '' : 's')),
     fact('allocated in all', escapeHtml(formatBytesExact(s.totalBytes || 0)) + ' in ' +

@@ -95,6 +95,12 @@ function makeApi(p) {
   api['toPerfView'] = function (snapshot) {
     return formats.formatByName('perfview').object(snapshot || p.taker.snapshot());
   };
+  // A heap budget for one run (jslib/heap_checks.js, model/heap_check.js):
+  // checkBegin(name) marks the start, restarts the peak, -> a number;
+  // checkEnd(number, limits, {warmups}) -> {ok, failures, text, ...}.
+  // emheap/testing's heapCheck runs a function between the two.
+  api['checkBegin'] = function (name) { return p.checks.begin(name); };
+  api['checkEnd'] = function (number, limits, options) { return p.checks.end(number, limits, options); };
   api['downloadSnapshot'] = p.files.downloadSnapshot;
   api['dumpHeap'] = p.files.dumpHeap;
   api['diff'] = p.files.diff;

@@ -12,7 +12,7 @@
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 var allocatorWalk = require('./allocator_walk');
 
-var LAYOUT_VERSION = 17;
+var LAYOUT_VERSION = 18;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
@@ -22,7 +22,8 @@ var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   totalAtPeak: 4368, contextChecks: 4376, logGrowths: 4380, recordedBytes: 4384, recordedUsable: 4392,
   recordedAtPeak: 4400, usableAtPeak: 4408, estimates: 4416, estimatesAtPeak: 4448, thinnedAt: 4480,
   unseenFrees: 4488, unseenBytes: 4496, startMs: 4504, markCount: 4512, serialRenumbers: 4516, marks: 4520,
-  ageSerial: 12712, agePointCount: 12724, agePoints: 12728, siteBase: 16824, footers: 16876, dlState: 16880, dlSeg: 16884};
+  ageSerial: 12712, agePointCount: 12724, agePoints: 12728, siteBase: 16824, footers: 16876, dlState: 16880, dlSeg: 16884,
+  peakSinceMark: 16888};
 // The block table (runtime/block_table.c): per 4 KiB region, a table of
 // 12-byte entries, 8 bytes in: (offset / 4 | site << 10, size | slack << 27,
 // serial | sampled << 31), serial 0 = empty; huge blocks in 16-byte slots
@@ -195,6 +196,9 @@ function readCounters(view, statePtr) {
   // frees of blocks emheap never saw allocated (runtime/record.c emheap_forget)
   out.unseenFrees = u64(view, statePtr + STATE.unseenFrees);
   out.unseenFreedBytes = u64(view, statePtr + STATE.unseenBytes);
+  // the peak restarted at a mark (emheap_restart_peak): the highest since
+  var peakSince = view.getUint32(statePtr + STATE.peakSinceMark, true);
+  if (peakSince) out.peakSinceMark = peakSince;
   return out;
 }
 

@@ -95,6 +95,8 @@ emheapAddToLibrary({
         // dlmalloc's mutex, taken (1) and let go (0) around a walk of its
         // chunks in a threaded program with footers (jslib/layout.js withLock)
         'holdAllocator': function (hold) { _emheap_hold_allocator(hold); },
+        // the peak of live bytes made the live bytes now (a heap check begins)
+        'restartPeak': function () { _emheap_restart_peak(); },
         // The runtime's two marker functions (runtime/code_first.c) in each
         // form Emscripten holds exports in: its JS variable (3.1.x: a lazy
         // stub until first called) and the raw exports object (wasmExports
@@ -258,7 +260,7 @@ emheapAddToLibrary({
     },
   },
 
-  emheap_js_attach__deps: ['$EMHEAP', 'emheap_cc_lo', 'emheap_cc_hi', 'emheap_cc_js', 'emheap_cc_set_js', 'emheap_thread_data_freed', 'emheap_thread_starts', 'emheap_state_address', 'emheap_roots_now', 'emheap_code_first', 'emheap_code_last', 'emheap_hold_allocator'],
+  emheap_js_attach__deps: ['$EMHEAP', 'emheap_cc_lo', 'emheap_cc_hi', 'emheap_cc_js', 'emheap_cc_set_js', 'emheap_thread_data_freed', 'emheap_thread_starts', 'emheap_state_address', 'emheap_roots_now', 'emheap_code_first', 'emheap_code_last', 'emheap_hold_allocator', 'emheap_restart_peak'],
   emheap_js_attach__sig: 'vp',
   emheap_js_attach: function (state) {
     EMHEAP.state = state;
@@ -361,6 +363,19 @@ emheapAddToLibrary({
   emheap_js_mark_locked__sig: 'vi',
   emheap_js_mark_locked: function (number) {
     if (EMHEAP.profiler) EMHEAP.profiler['markLocked'](number >>> 0);
+  },
+
+  // A heap check from C (runtime/heap_check.c): jslib/heap_checks.js.
+  emheap_js_check_begin__deps: ['$EMHEAP'],
+  emheap_js_check_begin__sig: 'ii',
+  emheap_js_check_begin: function (name) {
+    return EMHEAP.profiler ? EMHEAP.profiler['checks']['beginFromC'](name >>> 0) : 0;
+  },
+
+  emheap_js_check_end__deps: ['$EMHEAP'],
+  emheap_js_check_end__sig: 'iiiii',
+  emheap_js_check_end: function (check, limits, message, size) {
+    return EMHEAP.profiler ? EMHEAP.profiler['checks']['endFromC'](check >>> 0, limits >>> 0, message >>> 0, size >>> 0) : -1;
   },
 
   emheap_js_marked__deps: ['$EMHEAP'],

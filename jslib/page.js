@@ -15,6 +15,7 @@
 //   exit_report.js       the leak report at exit
 //   page_files.js        downloads, heap dumps, diffs
 //   remote.js            snapshots sent to a collector (emheap serve)
+//   heap_checks.js       heap budgets for a run (emheap/testing, C's emheap_check_*)
 //   out_of_memory.js     the report and snapshot when memory runs out
 //   growth_log.js        a console line per growth of the memory
 //   api.js               Module.emheap
@@ -40,6 +41,7 @@ var outOfMemoryHandler = require('./out_of_memory').outOfMemoryHandler;
 var impossibleRequestHandler = require('./out_of_memory').impossibleRequestHandler;
 var growthLogger = require('./growth_log').growthLogger;
 var remoteTriggers = require('./remote').remoteTriggers;
+var heapChecks = require('./heap_checks').heapChecks;
 var clock = require('./clock');
 var workerChannel = require('../output/worker_channel');
 var saveFile = require('../output/save_file');
@@ -61,7 +63,7 @@ function nextTask(fn) {
 }
 
 // host, from the library: {Module, onWorker, require (node's, or null),
-// buffer(), stateAddress(), rootsNow(), holdAllocator(hold), pthreads(), wasmBinary(),
+// buffer(), stateAddress(), rootsNow(), holdAllocator(hold), restartPeak(), pthreads(), wasmBinary(),
 // wasmBinaryFile(), runtimeInitialized(), addOnExit(fn), err(text),
 // heapMax()}.
 // g: the global object. -> the profiler the library's imports use.
@@ -219,6 +221,7 @@ function createProfiler(host, g) {
   if (remote && typeof g.fetch === 'function') env.sendTo(remote.url);
   else if (remote) host.err('emheap: cannot send to the collector: this JS engine has no fetch()');
   p.files = pageFiles.pageFiles({taker: p.taker, debugInfo: debugInfo, env: env});
+  p.checks = heapChecks(p, host);
   if (remote && env.sink.send) {
     p.remote = remoteTriggers(p.files, env.sink, remote.everySeconds, function () {
       return p.taker.attached() && p.taker.modeNow() !== 'off';

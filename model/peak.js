@@ -75,4 +75,14 @@ function memoryUse(snapshot) {
     peak: at(s.breakAtPeak, s.peakLiveBytes, 0)};
 }
 
-module.exports = {peakView: peakView, memoryUse: memoryUse};
+// ' since mark #3 "check: parse"' when the runtime's peak was restarted at
+// a mark (a heap check, runtime/heap_check.c), so the peak is the highest
+// since then; '' for the highest of the whole run.
+function peakSinceText(snapshot) {
+  var n = snapshot.summary && snapshot.summary.peakSinceMark;
+  if (!n) return '';
+  var mark = (snapshot.marks || []).filter(function (m) { return m.number === n; })[0];
+  return ' since mark #' + n + (mark ? ' "' + mark.name + '"' : '');
+}
+
+module.exports = {peakView: peakView, memoryUse: memoryUse, peakSinceText: peakSinceText};

@@ -24,7 +24,7 @@ extern "C" {
 
 /* Version of the in-memory layout that the JS library reads. A JS library
 ** that does not know this number refuses to read the tables. */
-#define EMHEAP_LAYOUT_VERSION 17
+#define EMHEAP_LAYOUT_VERSION 18
 
 /* Global counters, copied out of the profiler state. Every field is exact
 ** in every mode (sampling only thins the per-site data); all are zero in
@@ -74,6 +74,33 @@ void emheap_resume(void);
 ** at 47 bytes; NULL or "" names it "mark N". The last 128 marks are kept.
 ** From any thread; the same as emheap.mark(name) in JS. */
 void emheap_mark(const char *name);
+
+/* Heap budgets for C test suites, the checks of emheap/testing's heapCheck
+** (docs/testing.md). emheap_check_begin makes a mark ("check: NAME") and
+** restarts the peak (so the peak is then the highest since; snapshots say
+** so); emheap_check_end compares what the program did since with the
+** limits, each EMHEAP_NO_LIMIT or a maximum:
+**   leaked_bytes  blocks allocated since begin and still live (0: none may
+**                 be); exact mode only
+**   live_bytes    the whole heap's live bytes at the end
+**   peak_bytes    the whole heap's highest live bytes since begin
+**   allocs        allocations made since begin
+**   total_bytes   bytes allocated since begin
+** It returns 0 within the limits; 1 when one was passed, with `message`
+** (size bytes, always NUL-terminated) saying which, by how much and the
+** functions responsible, for the test to print; -1 when it cannot check
+** (profiling off, a bad check number, leaks asked in sampled mode), with
+** the reason. Main thread only. */
+#define EMHEAP_NO_LIMIT (-1)
+typedef struct emheap_limits {
+  int64_t leaked_bytes;
+  int64_t live_bytes;
+  int64_t peak_bytes;
+  int64_t allocs;
+  int64_t total_bytes;
+} emheap_limits;
+uint32_t emheap_check_begin(const char *name);
+int emheap_check_end(uint32_t check, const emheap_limits *limits, char *message, size_t size);
 
 /* A region whose pointers keep blocks alive, for the heap scan behind the
 ** leak classes, retained sizes and the .heapsnapshot export: memory the

@@ -4,8 +4,8 @@
 // positions into names and lines (DWARF, source maps); model/ makes sense
 // of a snapshot wherever it is (page and CLI alike); formats/ writes it in
 // other tools' formats; output/ puts a file somewhere (a download, a file
-// under node); cli/ reads files people saved. Code may only use what comes
-// before it:
+// under node); cli/ reads files people saved; testing/ is a test suite's
+// side of a heap check. Code may only use what comes before it:
 //
 //   symbolize   model <- formats <- output <- cli
 //        ^--------^---------^----------^------ jslib (the page)
@@ -30,6 +30,7 @@ const MAY_USE = {
   output: ['model', 'formats'],
   jslib: ['symbolize', 'model', 'formats', 'output'],
   cli: ['symbolize', 'model', 'formats', 'output', 'schemas', 'package.json'],
+  testing: ['model'], // (emheap/testing: a test suite's side of a heap check, in node)
   harness: ['jslib'], // (fake runtime states, laid out by jslib/layout.js)
   bench: ['harness', 'symbolize', 'model', 'formats', 'output', 'jslib', 'cli'],
 };

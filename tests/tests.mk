@@ -456,3 +456,20 @@ $(TEST_BUILD)/grow_unrolled.js: tests/runtime/grow_unrolled.c $(B)/emheap.o $(RU
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) $(EXACT_LINK) -sALLOW_MEMORY_GROWTH=1 -o $@
 test-programs: $(TEST_BUILD)/grow_unrolled.js
+
+# Heap budgets in tests (tests/e2e/heap_check.test.js): the module a JS test
+# suite loads (MODULARIZE), clean and leaking, on Emscripten's defaults
+# (fixed heap, the default mode); and the same code as a C test suite of
+# its own (-DC_API).
+HEAP_CHECK := $(TEST_BUILD)/heap_check.clean.js $(TEST_BUILD)/heap_check.leaky.js $(TEST_BUILD)/heap_check.c_api.js
+HEAP_CHECK_MODULE = -sMODULARIZE=1 -sEXPORTED_FUNCTIONS=_parse,_burst,_keep_one
+$(TEST_BUILD)/heap_check.clean.js: tests/runtime/heap_check.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) $(HEAP_CHECK_MODULE) -o $@
+$(TEST_BUILD)/heap_check.leaky.js: tests/runtime/heap_check.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -DLEAK $< $(EMHEAP_LDFLAGS) $(HEAP_CHECK_MODULE) -o $@
+$(TEST_BUILD)/heap_check.c_api.js: tests/runtime/heap_check.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -DC_API $< $(EMHEAP_LDFLAGS) -o $@
+test-programs: $(HEAP_CHECK)

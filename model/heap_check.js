@@ -1,0 +1,181 @@
+// heap_check.js: heap budgets for one run of a piece of code, the checks
+// behind emheap/testing's heapCheck (testing/index.js) and the C API's
+// emheap_check_end (runtime/heap_check.c): given the snapshot taken when
+// the run began, the one taken when it ended and the mark made at its
+// start, which limits the run passed, and the text that says so, naming the
+// functions responsible (grouped as `emheap top` groups by default).
+//
+// Each limit says what it measures:
+//   leaks          leaked: blocks the run allocated and did not free (true:
+//                  none allowed; a number: at most that many bytes); exact
+//                  mode only, where every block is recorded
+//   maxLiveBytes   live:  the whole heap's live bytes when the run ended
+//   maxPeakBytes   peak:  the whole heap's highest live bytes during the run
+//                  (the runtime's peak, restarted when the run began)
+//   maxAllocs      total: allocations (malloc, calloc, realloc, memalign
+//                  and their C++ forms) the run made
+//   maxTotalBytes  total: bytes the run allocated
+// The totals are the global counters, exact in every mode; the rows that
+// name functions are estimates in sampled mode, and say so.
+'use strict';
+
+var view = require('./view');
+var marks = require('./marks');
+var sites = require('./sites');
+var peak = require('./peak');
+var diff = require('./diff');
+var numbers = require('./numbers');
+
+var LIMITS = ['leaks', 'maxLiveBytes', 'maxPeakBytes', 'maxAllocs', 'maxTotalBytes'];
+var ROWS = 5; // functions named per failed limit
+
+// limits as given -> {leaks (false or bytes allowed), max...: number or
+// undefined}; a bad one throws, naming it.
+function checkLimits(limits) {
+  if (!limits || typeof limits !== 'object') throw new Error('heap check: give the limits as an object: {' + LIMITS.join(', ') + '}');
+  Object.keys(limits).forEach(function (k) {
+    if (LIMITS.indexOf(k) < 0 && k !== 'warmups' && k !== 'by' && k !== 'name') {
+      throw new Error('heap check: unknown limit "' + k + '" (limits: ' + LIMITS.join(', ') + ')');
+    }
+  });
+  var out = {};
+  var leaks = limits.leaks;
+  if (leaks === undefined || leaks === false || leaks === null) out.leaks = false;
+  else if (leaks === true) out.leaks = 0;
+  else if (typeof leaks === 'number' && leaks >= 0 && Math.floor(leaks) === leaks) out.leaks = leaks;
+  else throw new Error('heap check: leaks: give true (no leak allowed), false, or the bytes allowed');
+  LIMITS.slice(1).forEach(function (k) {
+    var v = limits[k];
+    if (v === undefined || v === null) return;
+    if (typeof v !== 'number' || !(v >= 0) || Math.floor(v) !== v) throw new Error('heap check: ' + k + ': give a whole number >= 0');
+    out[k] = v;
+  });
+  if (out.leaks === false && LIMITS.slice(1).every(function (k) { return out[k] === undefined; })) {
+    throw new Error('heap check: no limit given: set at least one of ' + LIMITS.join(', '));
+  }
+  return out;
+}
+
+var allocCalls = function (s) {
+  return s.summary.mallocCalls + s.summary.callocCalls + s.summary.reallocCalls + s.summary.memalignCalls;
+};
+
+// "1.50 KiB in 3 blocks  leak_here < parse < run", a row per line.
+function rowLines(rows) {
+  return rows.map(function (r) {
+    var left = r.amount;
+    return '    ' + left + ' '.repeat(Math.max(1, 28 - left.length)) + r.stack;
+  });
+}
+
+// A stack's names, leaf first, up to the frame named `cutAt` (the checking
+// function, whose callers are the test framework's), that one left out.
+function cut(names, cutAt) {
+  var at = cutAt ? names.indexOf(cutAt) : -1;
+  return sites.stackText(at > 0 ? names.slice(0, at) : names);
+}
+
+// items: [{site, liveBytes, liveBlocks}] of `snapshot` -> the rows shown.
+function liveRows(snapshot, items, estimated, cutAt) {
+  return items.slice(0, ROWS).map(function (item) {
+    return {label: sites.siteLabel(snapshot, item.site), bytes: item.liveBytes, blocks: item.liveBlocks,
+      amount: (estimated ? '~' : '') + numbers.formatBytes(item.liveBytes) + ' in ' + plural(Math.round(item.liveBlocks), 'block'),
+      stack: cut(sites.stackNames(snapshot, item.site), cutAt)};
+  });
+}
+
+// The sites of `snapshot` holding live bytes, the most first.
+function ranked(snapshot) {
+  return sites.sortBy(snapshot.sites, ['liveBytes', 'liveBlocks']).filter(function (s) { return s.liveBytes > 0; })
+    .map(function (s) { return {site: s, liveBytes: s.liveBytes, liveBlocks: s.liveBlocks}; });
+}
+
+function plural(n, word) {
+  return numbers.formatCount(n) + ' ' + word + (n === 1 ? '' : 's');
+}
+
+// before, after: snapshots (after: taken when the run ended, with the mark
+// `mark` (its number) made when it began and the peak restarted then);
+// limits: checked by checkLimits. options: {by (grouping, default
+// function), warmups (runs before, for the text), name, cutAt (a function
+// name: stacks are shown up to it)}. -> {ok, failures:
+// [{limit, measures ('leaked' | 'live' | 'peak' | 'total'), value, max,
+// rows: [{label, bytes, blocks, allocs, stack}]}], text}.
+function checkRun(before, after, mark, limits, options) {
+  options = options || {};
+  var grouping = view.viewOptions({by: options.by});
+  var a = view.view(after, grouping);
+  var exact = /^exact/.test(after.mode || '') && !after.summary.thinnedAtBytes;
+  var failures = [];
+  var fail = function (limit, measures, value, max, rows, what) {
+    failures.push({limit: limit, measures: measures, value: value, max: max, rows: rows, what: what});
+  };
+
+  if (limits.leaks !== false) {
+    if (!exact) {
+      throw new Error('heap check: leaks are counted exactly only in exact mode, where every block is recorded ' +
+        '(this snapshot: ' + (after.mode || 'no mode') + (after.summary.thinnedAtBytes ? ', thinned for want of room' : '') +
+        '); leave leaks out, or run in exact mode');
+    }
+    var since = marks.liveSince(a, '#' + mark);
+    if (since.liveBytes > limits.leaks || (limits.leaks === 0 && since.liveBlocks > 0)) {
+      var ids = new Map(a.sites.map(function (site) { return [site.id, site]; }));
+      fail('leaks', 'leaked', since.liveBytes, limits.leaks, liveRows(a, since.sites.map(function (s) {
+        return {site: ids.get(s.id), liveBytes: s.liveBytes, liveBlocks: s.liveBlocks};
+      }), false, options.cutAt), plural(since.liveBlocks, 'block') + ' (' + numbers.formatBytesExact(since.liveBytes) + ') allocated by the run ' +
+        (since.liveBlocks === 1 ? 'is' : 'are') + ' still live after it');
+    }
+  }
+  if (limits.maxLiveBytes !== undefined && after.summary.liveBytes > limits.maxLiveBytes) {
+    fail('maxLiveBytes', 'live', after.summary.liveBytes, limits.maxLiveBytes, liveRows(a, ranked(a), !exact, options.cutAt),
+      'the heap held ' + numbers.formatBytesExact(after.summary.liveBytes) + ' live when the run ended');
+  }
+  if (limits.maxPeakBytes !== undefined && after.summary.peakLiveBytes > limits.maxPeakBytes) {
+    var atPeak = peak.peakView(a);
+    fail('maxPeakBytes', 'peak', after.summary.peakLiveBytes, limits.maxPeakBytes, atPeak ? liveRows(atPeak, ranked(atPeak), !exact, options.cutAt) : [],
+      'the heap\'s live bytes rose to ' + numbers.formatBytesExact(after.summary.peakLiveBytes) + ' during the run');
+  }
+  var made = diff.diffSnapshots(view.view(before, grouping), a);
+  var allocRows = function (key) {
+    return made.rows.filter(function (r) { return r[key] > 0; })
+      .sort(function (x, y) { return y[key] - x[key]; }).slice(0, ROWS).map(function (r) {
+        return {label: r.label, allocs: r.newAllocs, bytes: r.allocBytes,
+          amount: (exact ? '' : '~') + plural(r.newAllocs, 'allocation') + ', ' + numbers.formatBytes(r.allocBytes),
+          stack: cut(r.stack, options.cutAt)};
+      });
+  };
+  var allocs = allocCalls(after) - allocCalls(before);
+  if (limits.maxAllocs !== undefined && allocs > limits.maxAllocs) {
+    fail('maxAllocs', 'total', allocs, limits.maxAllocs, allocRows('newAllocs'), 'the run made ' + plural(allocs, 'allocation'));
+  }
+  var total = after.summary.totalBytes - before.summary.totalBytes;
+  if (limits.maxTotalBytes !== undefined && total > limits.maxTotalBytes) {
+    fail('maxTotalBytes', 'total', total, limits.maxTotalBytes, allocRows('allocBytes'),
+      'the run allocated ' + numbers.formatBytesExact(total));
+  }
+  return {ok: failures.length === 0, failures: failures, allocs: allocs, totalBytes: total,
+    liveBytes: after.summary.liveBytes, peakBytes: after.summary.peakLiveBytes,
+    text: failures.length ? failureText(failures, options) : ''};
+}
+
+var LIMIT_WORDS = {
+  leaks: function (max) { return max === 0 ? 'no leak allowed' : 'at most ' + numbers.formatBytesExact(max) + ' may leak'; },
+  maxLiveBytes: function (max) { return 'maxLiveBytes ' + numbers.formatBytesExact(max); },
+  maxPeakBytes: function (max) { return 'maxPeakBytes ' + numbers.formatBytesExact(max); },
+  maxAllocs: function (max) { return 'maxAllocs ' + numbers.formatCount(max); },
+  maxTotalBytes: function (max) { return 'maxTotalBytes ' + numbers.formatBytesExact(max); },
+};
+
+function failureText(failures, options) {
+  var head = 'heap check' + (options.name ? ' "' + options.name + '"' : '') + ' failed' +
+    (options.warmups ? ' (after ' + plural(options.warmups, 'warm-up run') + ')' : '') + ':';
+  var lines = [head];
+  failures.forEach(function (f) {
+    lines.push('  ' + f.measures + ': ' + f.what + ' (' + LIMIT_WORDS[f.limit](f.max) + ')' +
+      (f.rows.length ? '; by ' + (options.by || 'function') + ':' : ''));
+    lines.push.apply(lines, rowLines(f.rows));
+  });
+  return lines.join('\n');
+}
+
+module.exports = {checkLimits: checkLimits, checkRun: checkRun, LIMITS: LIMITS};

@@ -1,0 +1,142 @@
+// heap_check.test.js -- heap budgets inside test suites: emheap/testing's
+// heapCheck (testing/index.js) in a node:test and a vitest suite as users
+// write them (tests/heap_check_suites/), each run on the clean and the
+// leaking build of tests/runtime/heap_check.c, on Emscripten's defaults
+// (fixed heap, the default mode); the same checks from C
+// (emheap_check_begin / emheap_check_end, the -DC_API build); and what a
+// check says of its limits, its mode and the peak it restarted.
+'use strict';
+
+const {describe, test} = require('node:test');
+const assert = require('node:assert/strict');
+const {spawnSync} = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const {BUILD, ROOT} = require('../lib/paths');
+const {runWasmProgram} = require('../lib/run_wasm');
+const {runCli} = require('../lib/cli');
+const {heapCheck} = require('../../testing');
+
+const SUITES = path.join(ROOT, 'tests', 'heap_check_suites');
+const moduleOf = (variant) => path.join(BUILD, `heap_check.${variant}.js`);
+
+function runSuite(command, args, variant, env = {}) {
+  const childEnv = Object.assign({}, process.env, {HEAP_CHECK_MODULE: moduleOf(variant), NO_COLOR: '1', FORCE_COLOR: '0'}, env);
+  delete childEnv.NODE_TEST_CONTEXT; // (set for this file's own runner: the suite runs as a user's would)
+  const run = spawnSync(command, args, {cwd: ROOT, encoding: 'utf8', timeout: 120000, env: childEnv});
+  return {status: run.status, output: `${run.stdout}\n${run.stderr}`};
+}
+
+const FRAMEWORKS = {
+  'node:test': (variant) => runSuite(process.execPath, ['--test', path.join(SUITES, 'parse.node.js')], variant),
+  vitest: (variant) => runSuite(process.execPath, [path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run',
+    '--root', SUITES], variant),
+};
+
+for (const [framework, run] of Object.entries(FRAMEWORKS)) {
+  describe(`a ${framework} suite with heapCheck`, () => {
+    test('passes on the clean module', () => {
+      const {status, output} = run('clean');
+      assert.equal(status, 0, output);
+    });
+    test('fails on the leaking module, naming the leak\'s functions and what it measured', () => {
+      const {status, output} = run('leaky');
+      assert.notEqual(status, 0, output);
+      assert.match(output, /heap check failed \(after 1 warm-up run\):/);
+      // every fourth of 1000 tokens, 24 to 31 bytes each: 250 blocks
+      assert.match(output, /leaked: 250 blocks \([\d.]+ KiB \(6,500 B\)\) allocated by the run are still live after it \(no leak allowed\); by function:/);
+      assert.match(output, /6\.35 KiB in 250 blocks +make_token < parse\b/);
+      // the rows stop at the checked function: no frame of the framework
+      assert.doesNotMatch(output, /in 250 blocks .*heapCheckedRun/);
+    });
+  });
+}
+
+describe('heap checks from C (emheap_check_begin / emheap_check_end)', () => {
+  test('each verdict with its status and text, as a C test suite sees them', () => {
+    const run = runWasmProgram(moduleOf('c_api'), {timeoutMs: 60000});
+    assert.equal(run.status, 0, run.stderr);
+    const verdicts = new Map(run.stdout.split('--\n').filter((b) => b.trim()).map((block) => {
+      const [, what, status, text] = /^([^:]+): (-?\d+)(?:, )?([\s\S]*)$/.exec(block.trim());
+      return [what, {status: Number(status), text: text.trim()}];
+    }));
+    assert.equal(verdicts.get('parse, no leak allowed').status, 0);
+    assert.equal(verdicts.get('parse, no leak allowed').text, '');
+    const kept = verdicts.get('keep one, no leak allowed');
+    assert.equal(kept.status, 1);
+    assert.match(kept.text, /^heap check "keep one" failed:\n {2}leaked: 1 block \(25 B\) allocated by the run is still live after it \(no leak allowed\); by function:\n {4}25 B in 1 block +make_token\b/);
+    assert.equal(verdicts.get('small burst, peak 512 KiB over').status, 0);
+    const large = verdicts.get('large burst, peak 512 KiB over');
+    assert.equal(large.status, 1);
+    assert.match(large.text, /peak: the heap's live bytes rose to 1\.00 MiB \(1,0\d\d,\d\d\d B\) during the run \(maxPeakBytes 512\.\d\d KiB/);
+    assert.match(large.text, /1\.00 MiB in 1 block +\S/);
+    assert.equal(verdicts.get('1000 tokens, 1000 allocations allowed').status, 0);
+    const over = verdicts.get('1001 tokens, 1000 allocations allowed');
+    assert.equal(over.status, 1);
+    assert.match(over.text, /total: the run made 1,001 allocations \(maxAllocs 1,000\); by function:\n {4}1,001 allocations, [\d.]+ KiB make_token\b/);
+    // a message buffer too small: cut, NUL-terminated, never overrun
+    assert.match(verdicts.get('small buffer').text, /^39 bytes: heap check "small buffer" failed:\n {2}lea$/);
+    assert.equal(verdicts.get('small buffer').status, 1);
+    const twice = verdicts.get('a check ended twice');
+    assert.equal(twice.status, -1);
+    assert.match(twice.text, /^heap check: check \d+ is not open \(each check ends once\)$/);
+  });
+});
+
+describe('what heapCheck says of its limits, its mode and the peak', () => {
+  const load = (variant) => require(moduleOf(variant))();
+
+  test('a bad or missing limit is refused before the function runs', async () => {
+    const Module = await load('clean');
+    let runs = 0;
+    const fn = () => { runs++; Module._parse(10); };
+    await assert.rejects(heapCheck(Module, fn, {}), /no limit given: set at least one of leaks, maxLiveBytes, maxPeakBytes, maxAllocs/);
+    await assert.rejects(heapCheck(Module, fn, {maxPeak: 10}), /unknown limit "maxPeak"/);
+    await assert.rejects(heapCheck(Module, fn, {maxAllocs: -1}), /maxAllocs: give a whole number >= 0/);
+    await assert.rejects(heapCheck(Module, fn, {leaks: 'yes'}), /leaks: give true/);
+    await assert.rejects(heapCheck({}, fn, {leaks: true}), /this module has no emheap API/);
+    assert.equal(runs, 0);
+    // a function that throws fails with its own error, and the check is closed
+    await assert.rejects(heapCheck(Module, () => { throw new Error('boom'); }, {leaks: true}), /^Error: boom$/);
+  });
+
+  test('leaks are refused in sampled mode; the totals are exact there', () => {
+    // (a process of its own: without calling contexts Emscripten 3.1.6
+    // loads its .wasm with fetch under node unless told not to)
+    const script = `
+      const {heapCheck} = require(${JSON.stringify(path.join(ROOT, 'testing'))});
+      require(process.env.HEAP_CHECK_MODULE)().then(async (Module) => {
+        await heapCheck(Module, () => Module._parse(100), {leaks: true}).catch((e) => console.log('REFUSED ' + e.message));
+        const result = await heapCheck(Module, () => Module._parse(100), {maxAllocs: 100, maxTotalBytes: 100 * 31});
+        console.log('ALLOCS ' + result.allocs + ' ' + result.ok);
+      });`;
+    const {status, output} = runSuite(process.execPath, ['--no-experimental-fetch', '-e', script], 'clean', {EMHEAP_MODE: 'sampled'});
+    assert.equal(status, 0, output);
+    assert.match(output, /REFUSED heap check: leaks are counted exactly only in exact mode, where every block is recorded \(this snapshot: sampled\)/);
+    assert.match(output, /ALLOCS 100 true/);
+  });
+
+  test('the peak is restarted at the check, and every view says since which mark', async () => {
+    const Module = await load('clean');
+    Module._burst(4 << 20); // a peak before the check, higher than any inside it
+    const result = await heapCheck(Module, () => Module._burst(64 << 10), {maxPeakBytes: 1 << 20, name: 'small'});
+    assert.ok(result.peakBytes >= 64 << 10 && result.peakBytes < 1 << 20, String(result.peakBytes));
+    await assert.rejects(heapCheck(Module, () => Module._burst(2 << 20), {maxPeakBytes: 1 << 20, name: 'big'}),
+      /heap check "big" failed:\n {2}peak: the heap's live bytes rose to 2\.00 MiB \([\d,]+ B\) during the run \(maxPeakBytes 1\.00 MiB \(1,048,576 B\)\); by function:\n {4}2\.00 MiB in 1 block +burst/);
+    const snapshot = Module.emheap.snapshot();
+    const mark = snapshot.marks.find((m) => m.name === 'check: big');
+    assert.equal(snapshot.summary.peakSinceMark, mark.number);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-check-'));
+    try {
+      const file = path.join(dir, 'after.json');
+      fs.writeFileSync(file, JSON.stringify(snapshot));
+      const top = runCli(['top', file]);
+      assert.equal(top.status, 0, top.stderr);
+      assert.match(top.stdout, new RegExp(`; peak 2\\.00 MiB since mark #${mark.number} "check: big";`));
+    } finally {
+      fs.rmSync(dir, {recursive: true, force: true});
+    }
+  });
+});
