@@ -1,6 +1,6 @@
 // heap_check.test.js -- heap budgets inside test suites: emheap/testing's
-// heapCheck (testing/index.js) in a node:test and a vitest suite as users
-// write them (tests/heap_check_suites/), each run on the clean and the
+// heapCheck (testing/index.js) in a node:test, a vitest and a jest suite as
+// users write them (tests/heap_check_suites/), each run on the clean and the
 // leaking build of tests/runtime/heap_check.c, on Emscripten's defaults
 // (fixed heap, the default mode); the same checks from C
 // (emheap_check_begin / emheap_check_end, the -DC_API build); and what a
@@ -32,7 +32,9 @@ function runSuite(command, args, variant, env = {}) {
 const FRAMEWORKS = {
   'node:test': (variant) => runSuite(process.execPath, ['--test', path.join(SUITES, 'parse.node.js')], variant),
   vitest: (variant) => runSuite(process.execPath, [path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run',
-    '--root', SUITES], variant),
+    '--root', SUITES, 'parse.vitest'], variant),
+  jest: (variant) => runSuite(process.execPath, [path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci',
+    '--rootDir', SUITES, '--testMatch', '**/*.jest.test.cjs'], variant),
 };
 
 for (const [framework, run] of Object.entries(FRAMEWORKS)) {

@@ -62,7 +62,8 @@ test('the packed tarball installs; npx emheap-config and npx emheap work; CMake 
   const packed = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', tmp], ROOT).stdout)[0];
   const files = packed.files.map((f) => f.path);
   for (const f of ['bin/emheap-config', 'cli/emheap.js', 'runtime/build.js', 'runtime/emheap.h', 'cmake/emheapConfig.cmake',
-    'dist/library_emheap.js', 'dist/emheap_page.js', 'output/node_output.js', 'model/snapshot_file.js', 'symbolize/dwarf.js', 'LICENSE']) {
+    'dist/library_emheap.js', 'dist/emheap_page.js', 'output/node_output.js', 'model/snapshot_file.js', 'symbolize/dwarf.js',
+    'testing/index.js', 'model/heap_check.js', 'LICENSE']) {
     assert.ok(files.includes(f), `the tarball has ${f}`);
   }
   const strays = files.filter((f) => /^(tests|bench|harness|build|samples|node_modules|\.cache)\//.test(f));
@@ -107,6 +108,14 @@ test('the packed tarball installs; npx emheap-config and npx emheap work; CMake 
     const top = sh('npx', ['--no-install', 'emheap', 'top', r.snapshot, '--top', '3'], project).stdout;
     const rows = top.split('\n').filter((l) => /leak_widgets|keep_widgets/.test(l));
     assert.ok(rows.length >= 1 && /leak_widgets/.test(rows[0]), `npx emheap top puts leak_widgets first:\n${top}`);
+  });
+
+  await t.test('emheap/testing resolves from the project, by require and by import', () => {
+    const cjs = sh(process.execPath, ['-e', "console.log(typeof require('emheap/testing').heapCheck)"], project);
+    assert.equal(cjs.stdout.trim(), 'function');
+    const esm = sh(process.execPath, ['--input-type=module', '-e',
+      "import {heapCheck} from 'emheap/testing'; console.log(typeof heapCheck)"], project);
+    assert.equal(esm.stdout.trim(), 'function');
   });
 
   await t.test('CMake: emheap::emheap; rebuilding the runtime relinks', () => {
