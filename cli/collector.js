@@ -97,13 +97,25 @@ function fileBytes(body, max) {
   }
 }
 
+// Report pages kept made (each a few MB for a large snapshot).
+const REPORTS_KEPT = 4;
+
+// The snapshot files already in dir (a collector started again on its
+// folder lists what it kept before), oldest first.
+function keptBefore(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && SNAPSHOT_SUFFIX.test(e.name)).map((e) => {
+    const stat = fs.statSync(path.join(dir, e.name));
+    return { name: e.name, bytes: stat.size, receivedAt: stat.mtime.toISOString(), from: '(kept before)', at: stat.mtimeMs };
+  }).sort((a, b) => a.at - b.at).map(({ at, ...f }) => f);
+}
+
 // options: {dir (exists), token, maxBytes, log(line)} -> an http.Server,
 // not yet listening. server.files(): what it kept, newest first.
 function createCollector(options) {
   const { dir, token, maxBytes, log } = options;
   const tokenBytes = Buffer.from(token);
-  const kept = []; // {name, bytes, receivedAt, from}, oldest first
-  const reports = new Map(); // name -> its report page, made once
+  const kept = keptBefore(dir); // {name, bytes, receivedAt, from}, oldest first
+  const reports = new Map(); // name -> its report page, the last REPORTS_KEPT made
 
   const hasToken = (segment) => {
     const given = Buffer.from(segment || '');
@@ -119,7 +131,8 @@ function createCollector(options) {
   const CORS = { 'Access-Control-Allow-Origin': '*' };
   const refuse = (req, res, status, why) => {
     log(`refused ${req.method} from ${req.socket.remoteAddress}: ${status} ${http.STATUS_CODES[status]}: ${why}; nothing written`);
-    // (413: the rest of a body too large is not worth reading)
+    // (413: the connection closes after the answer; what is still coming
+    // is read and dropped meanwhile, so that the sender gets the answer)
     send(res, status, 'text/plain; charset=utf-8', `emheap serve: ${why}\n`,
       status === 413 ? Object.assign({ Connection: 'close' }, CORS) : CORS);
   };
@@ -159,6 +172,7 @@ function createCollector(options) {
       const { readView } = require('./read_view');
       const { reportCommand } = require('./report');
       reports.set(entry.name, reportCommand(readView(path.join(dir, entry.name), {}), { file: entry.name }));
+      if (reports.size > REPORTS_KEPT) reports.delete(reports.keys().next().value);
     }
     return reports.get(entry.name);
   };

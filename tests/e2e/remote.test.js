@@ -25,8 +25,8 @@ const TOKEN = 'remote-test-token-0123456789';
 
 // `emheap serve` in a scratch folder, as a user starts it. -> {url (with
 // the token), dir, lines() (its console so far), stop()}.
-async function startCollector(extra = []) {
-  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-serve-'));
+async function startCollector(extra = [], where) {
+  const cwd = where || fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-serve-'));
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--dir', 'kept', '--token', TOKEN, ...extra],
     {cwd, stdio: ['ignore', 'pipe', 'pipe']});
   let out = '';
@@ -47,9 +47,10 @@ async function startCollector(extra = []) {
   return {
     url, dir: path.join(cwd, 'kept'),
     lines: () => out.split('\n').filter((l) => /^\d\d:\d\d:\d\d /.test(l)).map((l) => l.slice(9)),
-    stop: () => {
+    cwd,
+    stop: ({keep = false} = {}) => {
       child.kill();
-      fs.rmSync(cwd, {recursive: true, force: true});
+      if (!keep) fs.rmSync(cwd, {recursive: true, force: true});
     },
   };
 }
@@ -120,6 +121,16 @@ describe('emheap serve refuses what it must not keep', () => {
     const report = await fetch(`${collector.url}/report/x.speedscope.json`);
     assert.equal(report.status, 200);
     assert.match(await report.text(), /leak_memory/);
+
+    // a collector started again on the folder lists what it kept before
+    const again = await startCollector([], collector.cwd);
+    try {
+      const before = await (await fetch(`${again.url}/files.json`)).json();
+      assert.deepEqual(before.map((f) => f.name).sort(), ['x-2.speedscope.json', 'x.speedscope.json']);
+      assert.ok(before.every((f) => f.from === '(kept before)' && f.bytes > 0));
+    } finally {
+      again.stop({keep: true});
+    }
   });
 });
 
