@@ -34,7 +34,7 @@ const FRAMEWORKS = {
   vitest: (variant) => runSuite(process.execPath, [path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run',
     '--root', SUITES, 'parse.vitest'], variant),
   jest: (variant) => runSuite(process.execPath, [path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci',
-    '--rootDir', SUITES, '--testMatch', '**/*.jest.test.cjs'], variant),
+    '--rootDir', SUITES, '--testMatch', '**/parse.jest.cjs'], variant),
 };
 
 for (const [framework, run] of Object.entries(FRAMEWORKS)) {

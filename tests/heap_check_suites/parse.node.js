@@ -4,7 +4,7 @@
 'use strict';
 
 const { test } = require('node:test');
-const { heapCheck } = require('../../testing');
+const { heapCheck } = require('emheap/testing');
 const createModule = require(process.env.HEAP_CHECK_MODULE);
 
 test('parse leaves nothing behind and stays within its budgets', async () => {

@@ -3,10 +3,9 @@
 // tests/runtime/heap_check.c (HEAP_CHECK_MODULE: its path).
 import { test } from 'vitest';
 import { createRequire } from 'node:module';
+import { heapCheck } from 'emheap/testing';
 
-const require = createRequire(import.meta.url);
-const { heapCheck } = require('../../testing');
-const createModule = require(process.env.HEAP_CHECK_MODULE);
+const createModule = createRequire(import.meta.url)(process.env.HEAP_CHECK_MODULE);
 
 test('parse leaves nothing behind and stays within its budgets', async () => {
   const Module = await createModule();
