@@ -42,9 +42,10 @@ function remoteTriggers(files, sink, everySeconds, ready, g, reportError) {
   }
   return {
     // A mark was made (its number): never throws (a C mark calls here).
+    // With profiling off there is nothing to send.
     marked: function (number) {
       try {
-        send('mark' + number);
+        if (ready()) send('mark' + number);
       } catch (e) {
         reportError(e);
       }
