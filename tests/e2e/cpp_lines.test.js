@@ -203,9 +203,11 @@ for (const [label, module, dwarfFile] of [
     // The function each line is filed under (what tells binaryen's moved
     // rows apart, jslib/snapshot.js): llvm-symbolizer's too, where it has one.
     let sameFunction = 0;
+    let bothLines = 0;
     const otherFunction = [];
     addresses.forEach((a, i) => {
       const got = lines.lookup(a + start);
+      if (got && expected[i]) bothLines++;
       if (got && answers[i].function && got.function) {
         if (got.function === answers[i].function) sameFunction++;
         else otherFunction.push(`0x${a.toString(16)}: llvm ${answers[i].function}, emheap ${got.function}`);
@@ -222,7 +224,11 @@ for (const [label, module, dwarfFile] of [
     assert.deepEqual(differ.slice(0, 10), []);
     assert.ok(same > addresses.length * 0.9, `${same} of ${addresses.length} agree, ${onlyOurs} only emheap names`);
     assert.deepEqual(otherFunction.slice(0, 10), []);
-    assert.ok(sameFunction > same * 0.25, `the function named at ${sameFunction} of ${same} addresses`);
+    // Where both give a line, both name its function, the same. (How much
+    // of the code has lines at all is the toolchain's: a binaryen that
+    // rewrites DWARF at -O2, as Emscripten 4's does when built from its
+    // sources, keeps lines for ~20% of the code bytes, 3.1.6's ~45%.)
+    assert.ok(sameFunction > bothLines * 0.9, `the function named at ${sameFunction} of ${bothLines} addresses with a line`);
   });
 }
 
