@@ -1,6 +1,6 @@
 // remote.test.js -- the heap of a device without devtools: `emheap serve`
 // (cli/collector.js) as a real HTTP server on 127.0.0.1, and pages in
-// headless Chromium opened with ?emheap_remote= (output/remote_sink.js,
+// headless Chromium (and Firefox) opened with ?emheap_remote= (output/remote_sink.js,
 // jslib/remote.js). Ctrl+Shift+H, a mark, a timer and an out-of-memory abort
 // each make a file arrive in the collector's folder that `emheap top` reads,
 // and the collector's own page shows the newest; a wrong token, a body over
@@ -20,6 +20,9 @@ const {CLI, SAMPLES, BUILD} = require('../lib/paths');
 const {runCli} = require('../lib/cli');
 const {makeSnapshot} = require('../lib/fixtures');
 const {newPage, servedChromium, servedProgramPage, CHROMIUM_SKIP} = require('../lib/browser');
+const firefox = require('../lib/firefox');
+const {clickLeak} = require('../lib/sample_page');
+const {serve} = require('../../harness/serve');
 
 const TOKEN = 'remote-test-token-0123456789';
 
@@ -204,6 +207,39 @@ describe('a page that runs out of memory sends its snapshot before the abort', {
       assert.equal(ranked.outOfMemory.how, 'abort');
     } finally {
       await context.close();
+    }
+  });
+});
+
+describe('headless Firefox sends to emheap serve too', {skip: firefox.haveFirefox() ? false : `no Firefox at ${firefox.FIREFOX}`}, () => {
+  let server;
+  let browser;
+  let collector;
+  before(async () => {
+    server = await serve({'/': SAMPLES});
+    browser = await firefox.launch();
+    collector = await startCollector();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (server) await server.close();
+    if (collector) collector.stop();
+  });
+
+  test('Ctrl+Shift+H: the file arrives, gzip\'d on the way, and nothing is downloaded', async () => {
+    const opened = await firefox.openSample(browser, server.url, 'leaky-canvas',
+      `?emheap=exact&emheap_remote=${encodeURIComponent(collector.url)}`);
+    try {
+      await clickLeak(opened.page, 2);
+      await firefox.pressHotkey(opened.page);
+      const file = await arrival(collector.dir, /\.speedscope\.json$/);
+      assert.match(topRows(file)[0].label, /^leak_memory/);
+      assert.match(collector.lines().join('\n'), /received \S+ \([\d.]+ KiB, [\d.]+ (KiB|B) sent\) from/);
+      const sent = /received \S+ \(([\d.]+) KiB, ([\d.]+) (KiB|B) sent\)/.exec(collector.lines().join('\n'));
+      assert.ok(Number(sent[2]) * (sent[3] === 'B' ? 1 / 1024 : 1) < Number(sent[1]) / 2, `compressed: ${sent[0]}`);
+      assert.deepEqual(fs.readdirSync(opened.downloadDir), []);
+    } finally {
+      await opened.close();
     }
   });
 });
