@@ -137,6 +137,29 @@ describe('emheap serve refuses what it must not keep', () => {
   });
 });
 
+test('emheap serve: bad options and a port in use end it with status 2 and one line', async () => {
+  const bad = [
+    [['--token', 'short'], /--token: give 16 to 64 letters, digits, - or _/],
+    [['--port', '70000'], /--port: 70000 is not a TCP port/],
+    [['--max-size', '1GiB'], /--max-size: from 1 byte to 256\.00 MiB/],
+  ];
+  for (const [args, said] of bad) {
+    const run = runCli(['serve', ...args]);
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, said);
+    assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+  }
+  const first = await startCollector();
+  try {
+    const port = new URL(first.url).port;
+    const second = runCli(['serve', '--port', port, '--dir', first.dir], {timeout: 10000});
+    assert.equal(second.status, 2, second.stderr + second.stdout);
+    assert.match(second.stderr, new RegExp(`^emheap: serve: cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\): another collector runs there\\? give --port\\n$`));
+  } finally {
+    first.stop();
+  }
+});
+
 describe('a page sends its snapshots to emheap serve', {skip: CHROMIUM_SKIP}, () => {
   const chrome = servedChromium({'/': SAMPLES});
   let collector;
