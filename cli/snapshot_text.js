@@ -21,7 +21,7 @@ const { focusNote } = require('../model/focus');
 const STACK_WIDTH = 100;
 const KEY_WIDTH = 80;
 
-const plural = (n, word) => `${units.formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
+const { plural } = units;
 
 // What a view's rows are: "function", "line" or "site" (--by).
 function rowWord(snapshot) {

@@ -104,31 +104,33 @@ function chooseEnvironment(g, nodeRequire, reportError, sliceMs, nextTask) {
     },
   };
 
+  // What every sink that builds a file in slices needs (output/sinks.js
+  // fileOf), with `more` (a sink's own).
+  var fileHost = function (more) {
+    return Object.assign({Blob: g.Blob, Response: g.Response, CompressionStream: g.CompressionStream,
+      storage: page && g.navigator ? g.navigator.storage : null, warn: function (m) { g.console.warn(m); },
+      reportError: reportError, sliceMs: sliceMs, nextTask: nextTask}, more);
+  };
+
   // With a collector (jslib/remote.js): the snapshot files go to it, the
   // rest to the sink chosen below. -> the remote sink, now env.sink.
   env.sendTo = function (url) {
-    env.sink = remoteSink({Blob: g.Blob, Response: g.Response, CompressionStream: g.CompressionStream,
-      fetch: function (u, o) { return g.fetch(u, o); }, storage: page && g.navigator ? g.navigator.storage : null,
-      log: function (m) { env.console().log(m); }, warn: function (m) { env.console().warn(m); },
-      reportError: reportError, sliceMs: sliceMs, nextTask: nextTask}, url, env.sink);
+    env.sink = remoteSink(fileHost({fetch: function (u, o) { return g.fetch(u, o); },
+      log: function (m) { env.console().log(m); }, warn: function (m) { env.console().warn(m); }}), url, env.sink);
     return env.sink;
   };
 
   if (page) {
-    env.sink = sinks.pageSink({document: g.document, URL: g.URL, Blob: g.Blob, Response: g.Response,
-      CompressionStream: g.CompressionStream, storage: g.navigator ? g.navigator.storage : null,
+    env.sink = sinks.pageSink(fileHost({document: g.document, URL: g.URL,
       setTimeout: function (fn, ms) { return g.setTimeout(fn, ms); }, // (a bare setTimeout needs `this` = window)
-      log: function (m) { env.console().log(m); }, warn: function (m) { g.console.warn(m); },
-      reportError: reportError, sliceMs: sliceMs, nextTask: nextTask});
+      log: function (m) { env.console().log(m); }}));
   } else if (node) {
     env.sink = sinks.nodeSink({fs: nodeRequire('fs'), zlib: nodeRequire('zlib'),
       log: function (m) { env.console().log(m); }, error: function (m) { g.console.error(m); }});
   } else if (inWorker && typeof g.BroadcastChannel === 'function') {
     // (storage null: a worker builds its files in memory)
     env.channel = workerChannel.workerEnd(g, function (m) { g.console.warn(m); });
-    env.sink = sinks.workerSink({channel: env.channel, Blob: g.Blob, Response: g.Response,
-      CompressionStream: g.CompressionStream, storage: null, warn: function (m) { g.console.warn(m); },
-      reportError: reportError, sliceMs: sliceMs, nextTask: nextTask});
+    env.sink = sinks.workerSink(fileHost({channel: env.channel}));
   } else {
     env.sink = sinks.noSink(reportError);
   }

@@ -7,6 +7,7 @@
 'use strict';
 
 var heapCheck = require('../model/heap_check');
+var layout = require('./layout');
 
 var NO_LIMIT = -1; // emheap.h EMHEAP_NO_LIMIT
 var LIMIT_FIELDS = ['leaks', 'maxLiveBytes', 'maxPeakBytes', 'maxAllocs', 'maxTotalBytes']; // emheap_limits, in order
@@ -94,17 +95,15 @@ function cString(buffer, at) {
   var bytes = new Uint8Array(buffer);
   var end = at;
   while (end < bytes.length && bytes[end]) end++;
-  return new TextDecoder().decode(bytes.slice(at, end));
+  return layout.utf8Text(bytes.slice(at, end));
 }
 
 // text as UTF-8 at `at`, cut at a character to fit size - 1 bytes, then NUL.
 function writeCString(buffer, at, size, text) {
-  var encoded = new TextEncoder().encode(text);
-  var n = Math.min(encoded.length, size - 1);
-  while (n > 0 && n < encoded.length && (encoded[n] & 0xC0) === 0x80) n--;
+  var encoded = layout.utf8Prefix(text, size - 1);
   var bytes = new Uint8Array(buffer);
-  bytes.set(encoded.subarray(0, n), at);
-  bytes[at + n] = 0;
+  bytes.set(encoded, at);
+  bytes[at + encoded.length] = 0;
 }
 
 module.exports = {heapChecks: heapChecks, readLimits: readLimits};

@@ -661,6 +661,16 @@ function utf8Text(bytes) {
   return new TextDecoder().decode(bytes);
 }
 
+// text -> its UTF-8 bytes, cut at a character to at most max bytes (a mark's
+// name, a message written for C).
+function utf8Prefix(text, max) {
+  var bytes = new TextEncoder().encode(text);
+  if (bytes.length <= max) return bytes;
+  var n = max;
+  while (n > 0 && (bytes[n] & 0xC0) === 0x80) n--; // not inside a character
+  return bytes.subarray(0, n);
+}
+
 // The runtime's age clock (jslib/age_clock.js): its points' count, point
 // k's serial, point k made now (block_serial then; count k + 1), and
 // bound i's serial. Under the lock.
@@ -732,7 +742,8 @@ module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, is
   checkState: checkState, readCounters: readCounters, readMode: readMode,
   noteDlmallocState: noteDlmallocState, copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, sitesAt: sitesAt, readDataRange: readDataRange, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
   readEstimateSums: readEstimateSums, readGrowth: readGrowth, readGrowthEvent: readGrowthEvent, readStartMs: readStartMs,
-  readMarks: readMarks, writeMark: writeMark, MARK_NAME: MARK_NAME, siteLiveBytes: siteLiveBytes,
+  readMarks: readMarks, writeMark: writeMark, MARK_NAME: MARK_NAME, utf8Text: utf8Text, utf8Prefix: utf8Prefix,
+  siteLiveBytes: siteLiveBytes,
   siteRawLiveBytes: siteRawLiveBytes,
   writeConfig: writeConfig,
   setPaused: setPaused, withLock: withLock, holdAllocatorWith: holdAllocatorWith,

@@ -16,12 +16,7 @@ var STEP_SITES = require('../model/steps').STEP_ITEMS;
 // name (a string, or undefined / '' for "mark N") -> its UTF-8 bytes, cut
 // at a character to fit the runtime's record.
 function nameBytes(name) {
-  var bytes = new TextEncoder().encode(name);
-  var max = layout.MARK_NAME - 1;
-  if (bytes.length <= max) return bytes;
-  var n = max;
-  while (n > 0 && (bytes[n] & 0xC0) === 0x80) n--; // not inside a character
-  return bytes.subarray(0, n);
+  return layout.utf8Prefix(name, layout.MARK_NAME - 1);
 }
 
 // host: {buffer(), stateAddress()}; onMark(number): told after each mark

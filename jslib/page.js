@@ -218,12 +218,13 @@ function createProfiler(host, g) {
   p.mark = markMaker(host, p.marked, p.markLocked);
   // A collector (?emheap_remote=): the program's main thread sends to it.
   var remote = host.onWorker ? null : settings.remote();
-  if (remote && typeof g.fetch === 'function') env.sendTo(remote.url);
+  var sender = null;
+  if (remote && typeof g.fetch === 'function') sender = env.sendTo(remote.url);
   else if (remote) host.err('emheap: cannot send to the collector: this JS engine has no fetch()');
   p.files = pageFiles.pageFiles({taker: p.taker, debugInfo: debugInfo, env: env});
   p.checks = heapChecks(p, host);
-  if (remote && env.sink.send) {
-    p.remote = remoteTriggers(p.files, env.sink, remote.everySeconds, function () {
+  if (sender) {
+    p.remote = remoteTriggers(p.files, sender, remote.everySeconds, function () {
       return p.taker.attached() && p.taker.modeNow() !== 'off';
     }, g, pageFiles.reportError);
   }

@@ -57,19 +57,24 @@ function pageFiles(parts) {
   var taker = parts.taker;
   var env = parts.env;
 
-  // Frames named before the debug info arrived get their names and lines
-  // once it is in (nameFrames leaves placed frames as they are).
+  // fn(snapshot) once its frames are named: now, or when the debug info
+  // arrives (frames named before it get their names and lines then;
+  // nameFrames leaves placed frames as they are). -> fn's result when now.
+  var whenNamed = function (snapshot, fn) {
+    var named = function () {
+      nameFrames(snapshot, taker.names());
+      return fn(snapshot);
+    };
+    if (parts.debugInfo.loaded()) return named();
+    parts.debugInfo.whenLoaded(named);
+    return undefined;
+  };
+
   var saveTaken = function (name, entry, snapshot) {
     if (!env.sink.canSave) return env.sink.saveSnapshot(name, entry, snapshot); // refused now, no name
-    if (!parts.debugInfo.loaded()) {
-      parts.debugInfo.whenLoaded(function () {
-        nameFrames(snapshot, taker.names());
-        env.sink.saveSnapshot(name, entry, snapshot);
-      });
-      return name;
-    }
-    nameFrames(snapshot, taker.names());
-    return env.sink.saveSnapshot(name, entry, snapshot);
+    var now = parts.debugInfo.loaded();
+    var saved = whenNamed(snapshot, function (s) { return env.sink.saveSnapshot(name, entry, s); });
+    return now ? saved : name;
   };
 
   // The two snapshots (after: now when not given) and their diff, printed;
@@ -170,12 +175,7 @@ function pageFiles(parts) {
         var asked = prepare('speedscope', undefined, tag, reject);
         if (!asked) return;
         var named = function (snap) {
-          var done = function () {
-            nameFrames(snap, taker.names());
-            resolve({name: asked.name, entry: asked.entry, snapshot: snap});
-          };
-          if (parts.debugInfo.loaded()) done();
-          else parts.debugInfo.whenLoaded(done);
+          whenNamed(snap, function (s) { resolve({name: asked.name, entry: asked.entry, snapshot: s}); });
         };
         if (asked.building) asked.building.then(named, reject);
         else named(asked.snapshot);

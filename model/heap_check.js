@@ -25,6 +25,7 @@ var sites = require('./sites');
 var peak = require('./peak');
 var diff = require('./diff');
 var numbers = require('./numbers');
+var plural = numbers.plural;
 
 var LIMITS = ['leaks', 'maxLiveBytes', 'maxPeakBytes', 'maxAllocs', 'maxTotalBytes'];
 var ROWS = 5; // functions named per failed limit
@@ -56,10 +57,6 @@ function checkLimits(limits) {
   return out;
 }
 
-var allocCalls = function (s) {
-  return s.summary.mallocCalls + s.summary.callocCalls + s.summary.reallocCalls + s.summary.memalignCalls;
-};
-
 // "1.50 KiB in 3 blocks  leak_here < parse < run", a row per line.
 function rowLines(rows) {
   return rows.map(function (r) {
@@ -88,10 +85,6 @@ function liveRows(snapshot, items, estimated, cutAt) {
 function ranked(snapshot) {
   return sites.sortBy(snapshot.sites, ['liveBytes', 'liveBlocks']).filter(function (s) { return s.liveBytes > 0; })
     .map(function (s) { return {site: s, liveBytes: s.liveBytes, liveBlocks: s.liveBlocks}; });
-}
-
-function plural(n, word) {
-  return numbers.formatCount(n) + ' ' + word + (n === 1 ? '' : 's');
 }
 
 // before, after: snapshots (after: taken when the run ended, with the mark
@@ -135,6 +128,7 @@ function checkRun(before, after, mark, limits, options) {
     fail('maxPeakBytes', 'peak', after.summary.peakLiveBytes, limits.maxPeakBytes, atPeak ? liveRows(atPeak, ranked(atPeak), !exact, options.cutAt) : [],
       'the heap\'s live bytes rose to ' + numbers.formatBytesExact(after.summary.peakLiveBytes) + ' during the run');
   }
+  // what the run made, by row, and in all (the global counters' deltas)
   var made = diff.diffSnapshots(view.view(before, grouping), a);
   var allocRows = function (key) {
     return made.rows.filter(function (r) { return r[key] > 0; })
@@ -144,11 +138,11 @@ function checkRun(before, after, mark, limits, options) {
           stack: cut(r.stack, options.cutAt)};
       });
   };
-  var allocs = allocCalls(after) - allocCalls(before);
+  var allocs = made.totals.allocCalls.delta;
   if (limits.maxAllocs !== undefined && allocs > limits.maxAllocs) {
     fail('maxAllocs', 'total', allocs, limits.maxAllocs, allocRows('newAllocs'), 'the run made ' + plural(allocs, 'allocation'));
   }
-  var total = after.summary.totalBytes - before.summary.totalBytes;
+  var total = made.totals.totalBytes.delta;
   if (limits.maxTotalBytes !== undefined && total > limits.maxTotalBytes) {
     fail('maxTotalBytes', 'total', total, limits.maxTotalBytes, allocRows('allocBytes'),
       'the run allocated ' + numbers.formatBytesExact(total));

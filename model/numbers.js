@@ -37,4 +37,9 @@ function formatBytesExact(n) {
   return Math.abs(n) < 1024 ? `${formatCount(n)} B` : `${formatBytes(n)} (${formatCount(n)} B)`;
 }
 
-module.exports = { formatCount, formatBytes, formatBytesDelta, formatCountDelta, formatBytesExact };
+// 1 -> "1 block", 1200 -> "1,200 blocks" (English plurals in -s).
+function plural(n, word) {
+  return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
+}
+
+module.exports = { formatCount, formatBytes, formatBytesDelta, formatCountDelta, formatBytesExact, plural };

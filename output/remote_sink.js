@@ -11,15 +11,12 @@
 // its token; a send that fails says why, and nothing is retried.
 'use strict';
 
-var fileOf = require('./sinks').fileOf;
+var sinks = require('./sinks');
 
 // body: a Blob -> a promise of {body, type}, gzip'd where the host can.
 function compressed(host, blob) {
   if (typeof host.CompressionStream !== 'function') return Promise.resolve({body: blob, type: 'application/json'});
-  return new host.Response(blob.stream().pipeThrough(new host.CompressionStream('gzip'))).blob().then(function (gz) {
-    if (blob.release) blob.release();
-    return {body: gz, type: 'application/gzip'};
-  });
+  return sinks.gzipBlob(host, blob).then(function (gz) { return {body: gz, type: 'application/gzip'}; });
 }
 
 // Why a fetch failed, in words a person can act on.
@@ -42,7 +39,7 @@ function remoteSink(host, url, local) {
   // Error that says why.
   var send = function (name, entry, snapshot) {
     sending++;
-    return fileOf(host, name, entry, snapshot).then(function (file) {
+    return sinks.fileOf(host, name, entry, snapshot).then(function (file) {
       return compressed(host, file.blob);
     }).then(function (c) {
       return host.fetch(url + '/snapshots?name=' + encodeURIComponent(name),

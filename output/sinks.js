@@ -46,10 +46,18 @@ function fileOf(host, name, entry, snapshot) {
   return pageOutput.writeInSlices(entry.chunks(snapshot), out, entry.mime, host.sliceMs, host.nextTask).then(function (blob) {
     if (!entry.gzip) return {name: name, blob: blob};
     if (typeof host.CompressionStream !== 'function') return {name: name.replace(/\.gz$/, ''), blob: blob};
-    return new host.Response(blob.stream().pipeThrough(new host.CompressionStream('gzip'))).blob().then(function (gz) {
-      if (blob.release) blob.release();
+    return gzipBlob(host, blob).then(function (gz) {
       return {name: name, blob: new host.Blob([gz], {type: entry.mime})};
     });
+  });
+}
+
+// A Blob gzip'd through the host's CompressionStream (which the caller
+// knows it has), the blob's storage let go after. -> a promise of a Blob.
+function gzipBlob(host, blob) {
+  return new host.Response(blob.stream().pipeThrough(new host.CompressionStream('gzip'))).blob().then(function (gz) {
+    if (blob.release) blob.release();
+    return gz;
   });
 }
 
@@ -107,4 +115,4 @@ var NO_SINK = 'cannot save a file here: this program runs in a Web Worker, which
   'a file from and no BroadcastChannel to hand it to the page: take emheap.snapshot() (or emheap.toSpeedscope()) ' +
   'and post it to the page';
 
-module.exports = {fileOf: fileOf, nodeSink: nodeSink, pageSink: pageSink, workerSink: workerSink, noSink: noSink, NO_SINK: NO_SINK};
+module.exports = {fileOf: fileOf, gzipBlob: gzipBlob, nodeSink: nodeSink, pageSink: pageSink, workerSink: workerSink, noSink: noSink, NO_SINK: NO_SINK};

@@ -223,4 +223,11 @@ EMHEAP_FAST_PATH void emheap_footer_track_free(void *p, uint64_t *calls) {
   emheap_track_free(p, calls); /* no footer: unrecorded, or never seen */
 }
 
+/* A live block going back to the allocator, from whichever books hold it
+** (free, and a thread's exit: thread_exit.c). */
+EMHEAP_FAST_PATH void emheap_track_any_free(void *p, uint64_t *calls) {
+  if (EMHEAP_FOOTERS) emheap_footer_track_free(p, calls);
+  else emheap_track_free(p, calls);
+}
+
 #endif /* EMHEAP_ALLOC_FAST_H */

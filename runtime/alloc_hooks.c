@@ -125,8 +125,7 @@ void free(void *ptr) {
     emheap_count_call(&C->free_calls, &C->invalid_frees);
     return;
   }
-  if (EMHEAP_FOOTERS) emheap_footer_track_free(ptr, &C->free_calls);
-  else emheap_track_free(ptr, &C->free_calls);
+  emheap_track_any_free(ptr, &C->free_calls);
   emscripten_builtin_free(ptr);
 }
 

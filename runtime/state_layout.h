@@ -312,7 +312,6 @@ typedef struct emheap_state {
   uint32_t dl_seg;            /* 16884 its first segment record (gm->seg) */
   uint32_t peak_since_mark;   /* 16888 0, or the mark at which the peak was last restarted
                                  (emheap_restart_peak): the peak is the highest since then */
-  uint32_t reserved_end;      /* 16892 */
 } emheap_state;
 
 extern emheap_state emheap_g;

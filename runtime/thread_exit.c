@@ -51,9 +51,7 @@
 #endif
 
 static void untrack(void *p) {
-  if (!p || !emheap_plausible_block(p)) return;
-  if (EMHEAP_FOOTERS) emheap_footer_track_free(p, NULL);
-  else emheap_track_free(p, NULL);
+  if (p && emheap_plausible_block(p)) emheap_track_any_free(p, NULL);
 }
 
 #if EMHEAP_THREADED
