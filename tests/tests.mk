@@ -460,8 +460,9 @@ test-programs: $(TEST_BUILD)/grow_unrolled.js
 # Heap budgets in tests (tests/e2e/heap_check.test.js): the module a JS test
 # suite loads (MODULARIZE), clean and leaking, on Emscripten's defaults
 # (fixed heap, the default mode); and the same code as a C test suite of
-# its own (-DC_API).
-HEAP_CHECK := $(TEST_BUILD)/heap_check.clean.js $(TEST_BUILD)/heap_check.leaky.js $(TEST_BUILD)/heap_check.c_api.js
+# its own (-DC_API), single-threaded and with -pthread.
+HEAP_CHECK := $(TEST_BUILD)/heap_check.clean.js $(TEST_BUILD)/heap_check.leaky.js $(TEST_BUILD)/heap_check.c_api.js \
+  $(TEST_BUILD)/heap_check.c_api_threads.js
 HEAP_CHECK_MODULE = -sMODULARIZE=1 -sEXPORTED_FUNCTIONS=_parse,_burst,_keep_one
 $(TEST_BUILD)/heap_check.clean.js: tests/runtime/heap_check.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
@@ -472,4 +473,8 @@ $(TEST_BUILD)/heap_check.leaky.js: tests/runtime/heap_check.c $(B)/emheap.o $(B)
 $(TEST_BUILD)/heap_check.c_api.js: tests/runtime/heap_check.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) -DC_API $< $(EMHEAP_LDFLAGS) -o $@
+$(TEST_BUILD)/heap_check.c_api_threads.js: tests/runtime/heap_check.c $(B)/emheap-mt.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread -DC_API -DTHREADS $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
+	  --extern-pre-js $(PAGE_JS) --profiling-funcs $(THREAD_FLAGS) -o $@
 test-programs: $(HEAP_CHECK)

@@ -57,8 +57,9 @@ for (const [framework, run] of Object.entries(FRAMEWORKS)) {
 }
 
 describe('heap checks from C (emheap_check_begin / emheap_check_end)', () => {
-  test('each verdict with its status and text, as a C test suite sees them', () => {
-    const run = runWasmProgram(moduleOf('c_api'), {timeoutMs: 60000});
+  const builds = [['c_api', ''], ['c_api_threads', ', -pthread, after a thread came and went']];
+  for (const [variant, label] of builds) test(`each verdict with its status and text, as a C test suite sees them${label}`, () => {
+    const run = runWasmProgram(moduleOf(variant), {timeoutMs: 60000});
     assert.equal(run.status, 0, run.stderr);
     const verdicts = new Map(run.stdout.split('--\n').filter((b) => b.trim()).map((block) => {
       const [, what, status, text] = /^([^:]+): (-?\d+)(?:, )?([\s\S]*)$/.exec(block.trim());

@@ -5,7 +5,8 @@
 ** test suite must name. burst(bytes) holds a buffer for a moment (a peak
 ** that leaves nothing behind). Built with -DC_API it is a C test suite of
 ** its own: main checks parse and burst with emheap_check_begin/end and
-** prints each verdict.
+** prints each verdict; with -DTHREADS too (-pthread), after a thread that
+** allocated, kept a block and exited before the first check began.
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -60,6 +61,20 @@ EMSCRIPTEN_KEEPALIVE int burst(int bytes) {
 }
 
 #ifdef C_API
+#ifdef THREADS
+#include <pthread.h>
+
+static void *before_the_checks(void *arg) {
+  (void)arg;
+  for (int i = 0; i < 100; i++) {
+    char *t = make_token(i);
+    if (i == 99) remember_token(t); /* kept: live before any check begins */
+    else free(t);
+  }
+  return NULL;
+}
+#endif
+
 static const emheap_limits NONE = {EMHEAP_NO_LIMIT, EMHEAP_NO_LIMIT, EMHEAP_NO_LIMIT, EMHEAP_NO_LIMIT, EMHEAP_NO_LIMIT};
 
 static char message[4096];
@@ -69,6 +84,11 @@ static void verdict(const char *what, int status) { printf("%s: %d\n%s\n--\n", w
 int main(void) {
   emheap_limits no_leak = NONE;
   no_leak.leaked_bytes = 0;
+#ifdef THREADS
+  pthread_t thread;
+  pthread_create(&thread, NULL, before_the_checks, NULL);
+  pthread_join(thread, NULL);
+#endif
   parse(100); /* a warm-up */
   uint32_t check = emheap_check_begin("parse");
   parse(1000);
