@@ -9,11 +9,17 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const {workerEnd, pageEnd} = require('../output/worker_channel');
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
-
 // BroadcastChannel's shape: every other channel of the same name gets each
 // message, a task later.
 const channels = new Set();
+let inFlight = 0;
+// Until every message posted, and every message those posted in turn, has
+// been delivered: a fixed wait loses the race on a loaded machine, where a
+// reply's task can come after a timer set before it.
+async function tick() {
+  do await new Promise((resolve) => setTimeout(resolve, 0));
+  while (inFlight > 0);
+}
 class BroadcastChannel {
   constructor(name) {
     this.name = name;
@@ -22,7 +28,13 @@ class BroadcastChannel {
   }
   postMessage(data) {
     for (const c of channels) {
-      if (c !== this && c.name === this.name) setTimeout(() => c.onmessage && c.onmessage({data}), 0);
+      if (c !== this && c.name === this.name) {
+        inFlight++;
+        setTimeout(() => {
+          inFlight--;
+          if (c.onmessage) c.onmessage({data});
+        }, 0);
+      }
     }
   }
   close() {
