@@ -15,6 +15,7 @@ const { memoryUse, peakSinceText } = require('../model/peak');
 const { memoryBreakdown, breakdownText } = require('../model/memory_breakdown');
 const { scanCaveat } = require('../model/heap_section');
 const { focusNote } = require('../model/focus');
+const { rowWord } = require('../model/grouping');
 
 // Characters shown per row in tables, after C++ names are shortened
 // (model/names.js); --json has everything in full.
@@ -23,10 +24,8 @@ const KEY_WIDTH = 80;
 
 const { plural } = units;
 
-// What a view's rows are: "function", "line" or "site" (--by).
-function rowWord(snapshot) {
-  return snapshot.groupedBy || 'site';
-}
+// The title of a table's row column: by type, a type's row or a function's.
+const rowTitle = (snapshot) => (snapshot.groupedBy === 'type' ? 'type or function' : rowWord(snapshot));
 const rowsWord = (snapshot) => rowWord(snapshot) + 's';
 
 // Under a grouped table: how many call sites the groups hold.
@@ -130,5 +129,5 @@ function layerNote(snap) {
 }
 
 module.exports = {
-  STACK_WIDTH, KEY_WIDTH, plural, rowWord, rowsWord, partsNote, stackColumn, snapshotHeader,
+  STACK_WIDTH, KEY_WIDTH, plural, rowWord, rowTitle, rowsWord, partsNote, stackColumn, snapshotHeader,
 };

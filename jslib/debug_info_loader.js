@@ -55,6 +55,10 @@ function debugInfoLoader(host, env, warn) {
       if (state !== 2) return {unknown: "the module's bytes were still loading"};
       return found.readOnlyData || {unknown: "the module's bytes could not be read"};
     },
+    // The C++ type a clang allocation token stands for (from DWARF), or null.
+    allocTypeName: function (token) {
+      return found.allocTypes ? found.allocTypes.name(token) : null;
+    },
     // The name section's (or symbol map's) name of a wasm function, or null.
     functionName: function (funcIndex) {
       var names = found.functionNames;

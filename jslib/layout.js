@@ -12,7 +12,7 @@
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 var allocatorWalk = require('./allocator_walk');
 
-var LAYOUT_VERSION = 18;
+var LAYOUT_VERSION = 19;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
@@ -566,7 +566,19 @@ function readSite(tables, s, scales) {
     frames: frames,
   };
   readLifetimes(view, at, tables.threaded, site);
+  readAllocType(view, at, site);
   return site;
+}
+
+// The clang allocation token its allocations came with (emheap_site.
+// alloc_type: token + 1, 0 none, ALLOC_TYPE_MIXED several), onto `site`:
+// allocToken, or allocTokenMixed when they came with different ones.
+var ALLOC_TYPE_AT = 172;
+var ALLOC_TYPE_MIXED = 0xFFFFFFFF;
+function readAllocType(view, at, site) {
+  var type = view.getUint32(at + ALLOC_TYPE_AT, true);
+  if (type === ALLOC_TYPE_MIXED) site.allocTokenMixed = true;
+  else if (type) site.allocToken = type - 1;
 }
 
 // A site's lifetime counts, onto `site` when any is not 0 (a site whose

@@ -104,6 +104,7 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
       out.stack = stackTable.stacks[named.stackId].frames;
       out.key = stackTable.stacks[named.stackId].key;
     }
+    siteCounters.copyAllocType(out, site);
     siteCounters.addSiteCounters(out, site);
     var range = ranges && ranges.bySite.get(id);
     if (range) {

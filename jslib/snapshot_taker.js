@@ -75,7 +75,8 @@ function snapshotTaker(host, parts) {
     // (model/frame_names.js).
     names: function () {
       parts.debugInfo.load();
-      return {functionName: parts.debugInfo.functionName, sourceLines: parts.debugInfo.sourceLines()};
+      return {functionName: parts.debugInfo.functionName, sourceLines: parts.debugInfo.sourceLines(),
+        allocTypeName: parts.debugInfo.allocTypeName};
     },
 
     // A pointer JS keeps (a malloc'd buffer held by a JS object, an embind

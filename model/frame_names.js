@@ -1,4 +1,5 @@
-// frame_names.js -- names and places a snapshot's frames: a wasm function
+// frame_names.js -- names and places a snapshot's frames (and the types
+// its sites allocate, where the allocations carry clang's tokens): a wasm function
 // known only by its index (no name section: "wasm-function[N]") gets its
 // name from the module's symbols, a wasm frame its file and line from the
 // module's DWARF or source map. Run by the finishing pass
@@ -12,7 +13,8 @@ var runSteps = require('./steps').runSteps;
 var STEP_FRAMES = require('./steps').STEP_ITEMS;
 
 // names: {functionName(funcIndex) -> name or null, sourceLines:
-// {lookup(offset) -> {file, line, function?} or null} or null}.
+// {lookup(offset) -> {file, line, function?} or null} or null,
+// allocTypeName(token) -> name or null (optional)}.
 // -> the snapshot, its frames replaced by named ones.
 function nameFrames(snapshot, names) {
   return runSteps(nameFramesSteps(snapshot, names));
@@ -31,7 +33,21 @@ function* nameFramesSteps(snapshot, names) {
     named[i] = withSource(name ? withFields(f, {name: name}) : f, names.sourceLines);
   }
   snapshot.frames = named;
+  if (names.allocTypeName) yield* nameAllocTypesSteps(snapshot.sites || [], names.allocTypeName);
   return snapshot;
+}
+
+// Names the type of each site whose allocations came with a clang
+// allocation token (runtime/alloc_token.c), where the module's DWARF has a
+// type of that token (symbolize/alloc_types.js).
+function* nameAllocTypesSteps(sites, allocTypeName) {
+  for (var i = 0; i < sites.length; i++) {
+    if (i % STEP_FRAMES === STEP_FRAMES - 1) yield;
+    var s = sites[i];
+    if (s.allocToken === undefined || s.allocType !== undefined) continue;
+    var name = allocTypeName(s.allocToken);
+    if (name) s.allocType = name;
+  }
 }
 
 // A copy of frame with some fields set.

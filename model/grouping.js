@@ -8,7 +8,12 @@
 //  - by site: the call sites as the runtime recorded them (the file's own
 //    sites, which a diff and the heap graph keep);
 //  - by module: the chain of modules (wasm files, scripts) the stack passes
-//    through: per-module totals, where frames name their module.
+//    through: per-module totals, where frames name their module;
+//  - by type: the C++ type each `new` allocated, one row per type, where
+//    the allocations carry clang's allocation tokens (-fsanitize=alloc-token:
+//    runtime/alloc_token.c; named from the module's DWARF by
+//    symbolize/alloc_types.js, a token no type name matches by its
+//    number); every other allocation by function.
 // A grouped snapshot is a snapshot whose sites are the groups (merged by
 // model/merge_sites.js, with their marks, series, growth events and heap
 // totals), each with `parts`, the sites it holds: every view of it (top,
@@ -24,7 +29,7 @@ var lineText = require('./names').lineText;
 var mergeSitesSteps = require('./merge_sites').mergeSitesSteps;
 var perSiteSeries = require('./site_timeline').perSiteSeries;
 
-var GROUPINGS = ['function', 'line', 'site', 'module'];
+var GROUPINGS = ['function', 'line', 'site', 'module', 'type'];
 var DEFAULT_GROUPING = 'function';
 var NO_MODULE = '(no module)';
 
@@ -63,10 +68,28 @@ function checkGrouping(by) {
   return by;
 }
 
+// A typed site's group (by type): {identity, frame}.
+function typeGroup(site) {
+  var name = site.allocType !== undefined ? site.allocType : '(type of token ' + site.allocToken + ': not in the DWARF)';
+  return {identity: 'type\u0000' + name, frame: {name: name}};
+}
+
+function isTyped(site) {
+  return site.allocToken !== undefined;
+}
+
+var NO_TYPES = 'no allocation in this snapshot carries its C++ type: compile the C++ code with -fsanitize=alloc-token ' +
+  '(clang 22: Emscripten 4.0.2x and later) and link with -g (docs/using.md, "Grouped by C++ type")';
+
 // -> a generator of steps returning the snapshot grouped `by` (one of
 // GROUPINGS; 'site': the snapshot itself).
 function* groupSnapshotSteps(snapshot, by) {
   checkGrouping(by);
+  if (by === 'type' && !snapshot.sites.some(isTyped)) {
+    var none = new Error(NO_TYPES);
+    none.userError = true;
+    throw none;
+  }
   if (by === 'site') {
     var own = perSiteSeries(snapshot.siteTimeline);
     return own === snapshot.siteTimeline ? snapshot : Object.assign({}, snapshot, {siteTimeline: own});
@@ -74,7 +97,7 @@ function* groupSnapshotSteps(snapshot, by) {
   var frames = [];
   var indexOf = new Map(); // frame identity -> index in frames
   var newIndex = snapshot.frames.map(function (f) {
-    var g = groupFrame(f, by);
+    var g = groupFrame(f, by === 'type' ? 'function' : by);
     var i = indexOf.get(g.identity);
     if (i === undefined) {
       i = frames.length;
@@ -85,7 +108,18 @@ function* groupSnapshotSteps(snapshot, by) {
     }
     return i;
   });
+  var typeFrame = function (s) {
+    var g = typeGroup(s);
+    var i = indexOf.get(g.identity);
+    if (i === undefined) {
+      i = frames.length;
+      frames.push(g.frame);
+      indexOf.set(g.identity, i);
+    }
+    return {identity: 'f' + i, stack: [i], key: g.frame.name};
+  };
   var merged = yield* mergeSitesSteps(snapshot, function (s) {
+    if (by === 'type' && isTyped(s)) return typeFrame(s);
     if (!s.stack.length) return {identity: 'key:' + s.key, stack: s.stack, key: s.key};
     var stack = s.stack.map(function (i) { return newIndex[i]; });
     if (by === 'module') stack = stack.filter(function (f, k) { return k === 0 || f !== stack[k - 1]; }); // a module's run of frames is one
@@ -104,9 +138,18 @@ function* groupSnapshotSteps(snapshot, by) {
   return grouped;
 }
 
+// What a view's rows are, as a word: "function", "line", "site",
+// "module"; by type "row" (a type's, or a function's where the allocations
+// carry no type).
+function rowWord(snapshot) {
+  var by = snapshot.groupedBy || 'site';
+  return by === 'type' ? 'row' : by;
+}
+
 function groupSnapshot(snapshot, by) {
   return runSteps(groupSnapshotSteps(snapshot, by));
 }
 
 module.exports = {GROUPINGS: GROUPINGS, DEFAULT_GROUPING: DEFAULT_GROUPING, checkGrouping: checkGrouping, groupSnapshot: groupSnapshot,
+  rowWord: rowWord,
   groupSnapshotSteps: groupSnapshotSteps};

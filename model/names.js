@@ -17,7 +17,7 @@ var UNATTRIBUTED = require('./snapshot_file').UNATTRIBUTED;
 function baseName(name) {
   if (typeof name !== 'string' || !name || /^_Z|^wasm-function\[/.test(name)) return null;
   if (/^__(original_main|main_argc_argv|main_void)$/.test(name)) return 'main';
-  var s = shortName(name).replace(/ const$/, '').replace(/(\.llvm)?\.\d+$/, '');
+  var s = abbreviated(name).replace(/ const$/, '').replace(/(\.llvm)?\.\d+$/, '');
   var params = /\((…)?\)$/.exec(s); // "operator()" keeps its own "()"
   if (params && !/operator$/.test(s.slice(0, params.index))) s = s.slice(0, params.index);
   s = s.replace(/\[abi:[^\]]*\]$/, '').replace(/<…>$/, '');
@@ -47,9 +47,18 @@ function lineText(frame) {
 // namespace (std::__2:: -> std::), template arguments (<...> -> <…>) and
 // parameter lists ((...) -> ()): a parenthesis right after a name.
 // "operator<" and friends, "(anonymous namespace)" and emheap's own
-// "(unattributed)", "(stack truncated)" are kept. Other names come back as
-// they are.
+// "(unattributed)", "(stack truncated)" are kept. A name with no
+// parameter list is no function's but a type's (a view by type,
+// model/grouping.js): its template arguments are what tells
+// std::vector<Foo> from std::vector<Bar>, and stay. Other names come back
+// as they are.
 function shortName(name) {
+  if (typeof name === 'string' && name.indexOf('(') < 0) return name.replace(/\bstd::__[0-9a-z]+::/g, 'std::');
+  return abbreviated(name);
+}
+
+// shortName's abbreviations, on every name.
+function abbreviated(name) {
   if (typeof name !== 'string' || (name.indexOf('<') < 0 && name.indexOf('(') < 0 && name.indexOf('::__') < 0)) {
     return name;
   }

@@ -18,7 +18,7 @@
 const { formatBytes, formatCount } = require('./numbers');
 const { topSites, shortStackText } = require('./sites');
 const { memoryBreakdown, breakdownText } = require('./memory_breakdown');
-const { groupSnapshot, DEFAULT_GROUPING } = require('./grouping');
+const { groupSnapshot, DEFAULT_GROUPING, rowWord } = require('./grouping');
 
 const TOP_SITES = 5;
 const STACK_FRAMES = 4;
@@ -47,7 +47,7 @@ function outOfMemoryLines(snapshot, by) {
   // the rows as every view groups them (by function unless the snapshot
   // is grouped already: `emheap top --by`)
   const view = snapshot.groupedBy ? snapshot : groupSnapshot(snapshot, by || DEFAULT_GROUPING);
-  const word = view.groupedBy || 'site';
+  const word = rowWord(view);
   const top = topSites(view, { sort: 'bytes', top: TOP_SITES });
   if (top.sites.length && s.liveBytes > 0) {
     lines.push(`  top ${word}s by live bytes (${formatCount(top.totalSites)} ${word}s):`);

@@ -31,6 +31,28 @@ function addSiteCounters(into, from) {
   if (from.rangeLiveAfter) {
     into.rangeLiveAfter = into.rangeLiveAfter ? addRangeLiveAfter(into.rangeLiveAfter, from.rangeLiveAfter) : from.rangeLiveAfter;
   }
+  addAllocType(into, from);
+}
+
+// The type of a site's allocations (jslib/layout.js readAllocType; named
+// by model/frame_names.js): allocToken, allocType (its name, when found),
+// allocTokenMixed (they came with different tokens). `into` is a new site
+// that has none yet.
+function copyAllocType(into, from) {
+  if (from.allocToken !== undefined) into.allocToken = from.allocToken;
+  if (from.allocType !== undefined) into.allocType = from.allocType;
+  if (from.allocTokenMixed) into.allocTokenMixed = true;
+}
+
+// Two sites that are one: of one type if both were, else mixed (a site of
+// typed and untyped allocations is mixed too).
+function addAllocType(into, from) {
+  if (into.allocToken === from.allocToken && !from.allocTokenMixed) return;
+  if (into.allocToken !== undefined) {
+    delete into.allocToken;
+    delete into.allocType;
+  }
+  into.allocTokenMixed = true;
 }
 
 // What two sites held at the kept marks (site.rangeMarks: [mark, liveBytes,
@@ -147,6 +169,6 @@ function liveHeaviestFirst(sites) {
   return runSteps(liveHeaviestFirstSteps(sites));
 }
 
-module.exports = {SITE_COUNTERS: SITE_COUNTERS, addSiteCounters: addSiteCounters, addLiveByMark: addLiveByMark,
+module.exports = {SITE_COUNTERS: SITE_COUNTERS, addSiteCounters: addSiteCounters, copyAllocType: copyAllocType, addLiveByMark: addLiveByMark,
   addRangeMarks: addRangeMarks, addRangeLiveAfter: addRangeLiveAfter, bySize: bySize, liveHeaviestFirst: liveHeaviestFirst,
   liveHeaviestFirstSteps: liveHeaviestFirstSteps};

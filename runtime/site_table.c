@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "emheap_internal.h"
+#include "thread_state.h"
 
 #ifdef EMHEAP_CHECKING
 #include <assert.h>
@@ -110,6 +111,16 @@ static int64_t pool_append(const uint32_t *frames, uint32_t depth) {
   return used;
 }
 
+/* The type the allocation being made comes with (alloc_token.c), onto its
+** site: one call site passes one token, so a site with two is not one
+** `new` (a stack cut short, a new_handler's allocation) and says so. */
+static uint32_t with_alloc_type(uint32_t s) {
+  uint32_t type = emheap_self.alloc_type;
+  emheap_site *site = emheap_site_at(s);
+  if (type && site->alloc_type != type) site->alloc_type = site->alloc_type ? EMHEAP_ALLOC_TYPE_MIXED : type;
+  return s;
+}
+
 uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_ref,
                              const uint32_t *frames, uint32_t depth, uint32_t thread) {
   if (!emheap_g.site_chunks) {
@@ -121,7 +132,7 @@ uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_r
   for (;; i = (i + 1) & mask) {
     uint32_t s = emheap_g.site_index[i];
     if (!s) break;
-    if (emheap_site_at(s)->key == key) return s;
+    if (emheap_site_at(s)->key == key) return with_alloc_type(s);
   }
   /* Miss: a new site. */
   if (emheap_g.counters.site_count == emheap_g.site_capacity) {
@@ -149,7 +160,7 @@ uint32_t emheap_sites_intern(uint64_t key, uint32_t stack_kind, uint32_t stack_r
   site->stack_depth = depth;
   site->thread = thread;
   emheap_g.site_index[i] = s;
-  return s;
+  return with_alloc_type(s);
 }
 
 int emheap_top_sites(uint32_t *ids, double *bytes, uint32_t n) {

@@ -123,8 +123,11 @@ typedef struct emheap_site {
                              temporary allocations; a realloc that moves or resizes ends one).
                              Threaded runtimes only: with one thread it is ended_by_age[0], which
                              JS reads instead (this word stays 0; record.c count_ended) */
-  uint32_t reserved;      /* 172 */
+  uint32_t alloc_type;    /* 172 the clang allocation token of its allocations + 1 (the type of the
+                             `new`: alloc_token.c), 0 if none came with one, or
+                             EMHEAP_ALLOC_TYPE_MIXED if they came with different ones */
 } emheap_site;            /* 176 bytes */
+#define EMHEAP_ALLOC_TYPE_MIXED 0xFFFFFFFFu
 
 /* Sites are numbered densely from 0 (site 0 = unattributed) and kept in
 ** chunks that never move: chunk 0 holds sites 0-255 and chunk k >= 1 sites
@@ -325,6 +328,7 @@ _Static_assert(sizeof(emheap_site) == 176, "JS reads 176-byte sites");
 _Static_assert(offsetof(emheap_site, ended_by_age) == 120, "layout");
 _Static_assert(offsetof(emheap_site, ended_by_time) == 152, "layout");
 _Static_assert(offsetof(emheap_site, temporary) == 168, "layout");
+_Static_assert(offsetof(emheap_site, alloc_type) == 172, "layout");
 _Static_assert(offsetof(emheap_state, age_serial) == 12712, "layout");
 _Static_assert(offsetof(emheap_state, age_points) == 12728, "layout");
 _Static_assert(offsetof(emheap_site, est_bytes) == 88, "layout");

@@ -3,7 +3,8 @@
 ** countdown and random state (sampler.c, record.c), its last block's
 ** serial (record.c: temporary allocations), its serial for JS
 ** stacks, a worker's stack as it hands it to the runtime
-** (stack_capture.c), and in threaded builds its counting slot
+** (stack_capture.c), the allocated type of the allocation being made
+** (alloc_token.c), and in threaded builds its counting slot
 ** (thread_counts.h).
 **
 ** One thread-local struct rather than several thread-local variables:
@@ -36,6 +37,8 @@ typedef struct emheap_thread_state {
                                  none: freeing that block is a temporary allocation (record.c) */
   uint32_t last_renumber;     /* emheap_state.serial_renumbers then: a serial from before a
                                  renumbering names no block any more */
+  uint32_t alloc_type;        /* the allocation being made: its clang allocation token + 1, or 0
+                                 (alloc_token.c) */
 } emheap_thread_state;
 
 extern _Thread_local emheap_thread_state emheap_self;

@@ -17,8 +17,9 @@ var dwarf = require('./dwarf');
 var sourceMap = require('./source_map');
 var symbolMap = require('./symbol_map');
 var readOnlyData = require('./read_only_data').readOnlyData;
+var allocTypes = require('./alloc_types');
 
-// What one load found: {functionNames, sourceLines} (either may be null)
+// What one load found: {functionNames, sourceLines, allocTypes} (any may be null)
 // and readOnlyData (read_only_data.js: ranges, or why they are unknown);
 // moduleRead: whether the module's bytes were read at all,
 // filled in by the readers below; warn(message) for a file that is there
@@ -26,6 +27,7 @@ var readOnlyData = require('./read_only_data').readOnlyData;
 function Found(warn) {
   this.functionNames = null;
   this.sourceLines = null;
+  this.allocTypes = null; // alloc_types.js: the types allocation tokens stand for (DWARF only)
   this.codeStart = -1;
   this.bodyStarts = null; // where the functions start: a source map's lookup keeps to one
   this.readOnlyData = {unknown: "the module's bytes could not be read"};
@@ -48,6 +50,7 @@ Found.prototype.useModule = function (bytes) {
 Found.prototype.useDwarf = function (custom) {
   try {
     this.sourceLines = dwarf.parseDwarf(custom, this.codeStart, sourceMap.cleanPath);
+    if (this.sourceLines) this.allocTypes = allocTypes.allocTypeNames(this.sourceLines.typeNames);
   } catch (e) {
     this.warn('emheap: ignoring the DWARF debug info: ' + (e && e.message || e));
   }
@@ -80,7 +83,8 @@ Found.prototype.useMap = function (text) {
 };
 
 Found.prototype.result = function () {
-  return {functionNames: this.functionNames, sourceLines: this.sourceLines, readOnlyData: this.readOnlyData,
+  return {functionNames: this.functionNames, sourceLines: this.sourceLines, allocTypes: this.allocTypes,
+    readOnlyData: this.readOnlyData,
     moduleRead: this.moduleRead};
 };
 

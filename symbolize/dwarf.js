@@ -37,8 +37,13 @@ var lastAtOrBefore = require('./sorted_search').lastAtOrBefore;
 var TAG_COMPILE_UNIT = 0x11;
 var TAG_INLINED_SUBROUTINE = 0x1d;
 var TAG_SUBPROGRAM = 0x2e;
+var TAG_NAMESPACE = 0x39;
+var TAG_TYPEDEF = 0x16;
+// Types a `new` may name (symbolize/alloc_types.js), and the scopes they sit in.
+var TYPE_TAGS = {0x02: 'class', 0x13: 'struct', 0x17: 'union', 0x04: 'enum', 0x24: 'base', 0x16: 'typedef'};
+var SCOPE_TAGS = {0x39: 1, 0x02: 1, 0x13: 1, 0x17: 1};
 var AT = {
-  name: 0x03, stmtList: 0x10, lowPc: 0x11, highPc: 0x12, compDir: 0x1b, abstractOrigin: 0x31, specification: 0x47,
+  name: 0x03, type: 0x49, declaration: 0x3c, stmtList: 0x10, lowPc: 0x11, highPc: 0x12, compDir: 0x1b, abstractOrigin: 0x31, specification: 0x47,
   ranges: 0x55, callFile: 0x58, callLine: 0x59, strOffsetsBase: 0x72, addrBase: 0x73, rnglistsBase: 0x74,
 };
 // Reference forms whose value is an offset from the unit's start (ref1..
@@ -410,6 +415,10 @@ function parseDwarf(sections, codeStart, cleanPath) {
   var units = [];
   var tables = {};
   var functionCount = 0;
+  // The names of the types the units define, qualified as C++ spells them
+  // (DWARF's own spelling of template arguments): `names`, and the
+  // typedefs: `aliases` (a typedef's name -> the name of its type).
+  var typeNames = {names: new Set(), aliases: new Map()};
 
   var c = new Cursor(info, 0);
   while (c.pos < info.length) {
@@ -436,6 +445,10 @@ function parseDwarf(sections, codeStart, cleanPath) {
     // the innermost of them (null outside inlined code).
     var enclosing = [null];
     var depth = 0;
+    // Per DIE depth: the scope its DIEs are named in ("app::detail::").
+    var scope = [''];
+    var typesAt = {}; // a type DIE's offset in the unit -> its qualified name
+    var typedefs = []; // [qualified name, the unit offset of its type]
     // Subprograms by their offset in .debug_info: a definition may hold its
     // name only through the declaration it completes (DW_AT_specification)
     // or the abstract instance it is a copy of (DW_AT_abstract_origin).
@@ -452,7 +465,8 @@ function parseDwarf(sections, codeStart, cleanPath) {
       if (!abbrev) throw new Error('DWARF abbreviation ' + code + ' missing (unit at ' + unitStart + ')');
       var isInline = abbrev.tag === TAG_INLINED_SUBROUTINE;
       var isFunction = abbrev.tag === TAG_SUBPROGRAM;
-      var attrs = isInline || isFunction || abbrev.tag === TAG_COMPILE_UNIT ? {} : null;
+      var typeTag = TYPE_TAGS[abbrev.tag] || (abbrev.tag === TAG_NAMESPACE ? 'namespace' : null);
+      var attrs = isInline || isFunction || typeTag || abbrev.tag === TAG_COMPILE_UNIT ? {} : null;
       for (var a = 0; a < abbrev.attrs.length; a++) {
         var spec = abbrev.attrs[a];
         var value = readForm(c, spec[1], spec[2], ctx);
@@ -462,6 +476,7 @@ function parseDwarf(sections, codeStart, cleanPath) {
           if ((spec[0] === AT.specification || spec[0] === AT.abstractOrigin) && typeof value === 'number') {
             attrs.origin = UNIT_REF_FORMS[spec[1]] ? unitStart + value : value;
           }
+          if (spec[0] === AT.type && typeof value === 'number' && UNIT_REF_FORMS[spec[1]]) attrs.typeRef = value;
         }
       }
       var call = null;
@@ -492,13 +507,24 @@ function parseDwarf(sections, codeStart, cleanPath) {
         functions[dieOffset] = fn;
         unit.subroutines.addAll(rangesOf(attrs, unit, ctx), fn);
       }
+      var named = typeTag ? typeName(typeTag, resolveIndexed(attrs[AT.name], unit, ctx), scope[depth]) : null;
+      if (named && typeTag !== 'namespace') {
+        typesAt[dieOffset - unitStart] = named;
+        if (typeTag === 'typedef') {
+          if (attrs.typeRef !== undefined) typedefs.push([named, attrs.typeRef]);
+        } else if (!attrs[AT.declaration]) typeNames.names.add(named);
+      }
       if (abbrev.children) {
         depth++;
         enclosing[depth] = isInline ? call : isFunction ? fn : enclosing[depth - 1];
+        scope[depth] = SCOPE_TAGS[abbrev.tag] && named ? named + '::' : isFunction ? null : scope[depth - 1];
       }
     }
     c.pos = end;
     nameFunctions(functions);
+    typedefs.forEach(function (t) {
+      if (typesAt[t[1]] && !typeNames.aliases.has(t[0])) typeNames.aliases.set(t[0], typesAt[t[1]]);
+    });
     // A unit without ranges of its own is found through its line table.
     if (!unit.ranges.length && unit.table) {
       unit.ranges = unit.table.sequences.map(function (q) { return [q.start, q.end]; });
@@ -518,6 +544,7 @@ function parseDwarf(sections, codeStart, cleanPath) {
   };
 
   return {
+    typeNames: typeNames,
     lookup: function (offset) {
       var addr = offset - codeStart;
       // The first unit (in file order) whose ranges hold the offset and
@@ -555,6 +582,14 @@ function parseDwarf(sections, codeStart, cleanPath) {
       return name && seq.lines[row] ? {file: name, line: seq.lines[row], function: entry ? entry.name : null} : null;
     },
   };
+}
+
+// A type's or namespace's name as C++ qualifies it, or null: types local
+// to a function (scope null) and unnamed ones are no `new`'s to name.
+function typeName(tag, name, scope) {
+  if (scope === null || scope === undefined) return null;
+  if (typeof name !== 'string' || !name) return tag === 'namespace' ? scope + '(anonymous namespace)' : null;
+  return tag === 'base' ? name : scope + name;
 }
 
 // Gives each of a unit's function records (by DIE offset) the DW_AT_name

@@ -108,7 +108,7 @@ test('the leak report: asked by options or the environment (which wins); an exit
   assert.equal(readLeakConfig({leakExitCode: 300, leakExitOn: 'sometimes'}, null, w.warn), null);
   assert.equal(w.said.length, 2);
   assert.deepEqual(readLeakConfig({leakReport: true, leakBy: 'file'}, null, w.warn), {file: '', exitCode: 0, exitOn: 'live', by: 'line'});
-  assert.equal(w.said[2], 'emheap: ignoring leakBy "file": use function, line, site, module');
+  assert.equal(w.said[2], 'emheap: ignoring leakBy "file": use function, line, site, module, type');
 });
 
 test('a collector: its URL and the timer from options or the outside (which wins); a bad one said and left out', () => {

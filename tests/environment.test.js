@@ -74,7 +74,7 @@ test('a page: the URL gives settings, the page is the source, bytes and debug in
   assert.deepEqual(fetched[0], ['app.wasm', {credentials: 'same-origin'}]);
   await assert.rejects(env.moduleFileBytes('app.data'), /cannot fetch app.data: 404/);
   const found = await new Promise((resolve) => env.debugInfo('app.wasm', () => {}, resolve));
-  assert.deepEqual(found, {functionNames: null, sourceLines: null, readOnlyData: {unknown: "the module's bytes could not be read"}, moduleRead: false}); // [7] is not a module: nothing found, nothing thrown
+  assert.deepEqual(found, {functionNames: null, sourceLines: null, allocTypes: null, readOnlyData: {unknown: "the module's bytes could not be read"}, moduleRead: false}); // [7] is not a module: nothing found, nothing thrown
   assert.equal(fetched[2][0], 'https://site.example/app/app.wasm', 'debug info is fetched from the page\'s URL');
   assert.equal(env.onExit(() => {}), false);
 });

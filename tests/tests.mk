@@ -35,7 +35,8 @@ TEST_PROGRAMS := $(TEST_BUILD)/entry_points.dlmalloc.js $(TEST_BUILD)/entry_poin
   $(TEST_BUILD)/cxx_own_new.dlmalloc.js \
   $(TEST_BUILD)/unseen_free.dlmalloc.js $(TEST_BUILD)/unseen_free.emmalloc.js \
   $(TEST_BUILD)/footer_usable.dlmalloc.js $(TEST_BUILD)/footer_usable.emmalloc.js \
-  $(TEST_BUILD)/footer_usable.threads.js $(TEST_BUILD)/footer_threads.js
+  $(TEST_BUILD)/footer_usable.threads.js $(TEST_BUILD)/footer_threads.js $(TEST_BUILD)/alloc_types.js \
+  $(TEST_BUILD)/alloc_types.threads.js
 
 # Out of memory on Emscripten's defaults (fixed heap, ABORTING_MALLOC, the
 # default mode), with both allocators; with ABORTING_MALLOC=0; and without
@@ -225,6 +226,26 @@ $(TEST_BUILD)/cpp_lines.O2g.js: $(CPP_LINES_DEPS)
 $(TEST_BUILD)/cpp_lines.O2map.js: $(CPP_LINES_DEPS)
 	@mkdir -p $(dir $@)
 	$(EMCC) -O2 -gsource-map $(CPP_LINES_LINK) -o $@
+
+# `new` of known types (--by type) on Emscripten's defaults (fixed heap,
+# the default mode) with its DWARF: with -fsanitize=alloc-token where emcc's
+# clang has it, else with the same calls made by hand (HAND_TOKENS). The
+# .route file says which, for the test. No -fno-builtin: without malloc as a
+# builtin, clang gives malloc no token.
+# The same with -pthread, its allocations made on a thread.
+ALLOC_TYPES_DEPS := tests/runtime/alloc_types.cpp tests/lib/alloc_token_flags.js symbolize/alloc_types.js \
+  $(B)/library_emheap.js $(PAGE_JS)
+ALLOC_TYPES_FLAGS = -O2 -g -Iruntime $$(if [ "$$(cat $(TEST_BUILD)/alloc_types.route)" = clang ]; \
+  then echo -fsanitize=alloc-token; else echo -DHAND_TOKENS $$($(NODE) tests/lib/alloc_token_flags.js); fi)
+$(TEST_BUILD)/alloc_types.route:
+	@mkdir -p $(dir $@)
+	@if echo 'int main() { return *new int; }' | $(EMCC) -fsanitize=alloc-token -x c++ -c - -o $(TEST_BUILD)/alloc_token_probe.o 2>/dev/null; \
+	then echo clang > $@; else echo hand > $@; fi
+$(TEST_BUILD)/alloc_types.js: $(ALLOC_TYPES_DEPS) $(TEST_BUILD)/alloc_types.route $(B)/emheap.o
+	$(EMCC) $(ALLOC_TYPES_FLAGS) $< $(EMHEAP_LDFLAGS) -o $@
+$(TEST_BUILD)/alloc_types.threads.js: $(ALLOC_TYPES_DEPS) $(TEST_BUILD)/alloc_types.route $(B)/emheap-mt.o
+	$(EMCC) $(ALLOC_TYPES_FLAGS) -pthread -DON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
+	  --extern-pre-js $(PAGE_JS) --profiling-funcs -pthread -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1 -o $@
 
 # DWARF 5 (what newer Emscripten may write; emcc 3.1.6's binaryen cannot
 # link it): clang's object linked by wasm-ld alone, read by the DWARF test.

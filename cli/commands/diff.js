@@ -7,7 +7,7 @@ const units = require('../units');
 const { renderTable, clip } = require('../table');
 const { readView } = require('../read_view');
 const { WRAPPERS, BY, FOCUS, IGNORE, HIDE, TOP, JSON_OUTPUT, sortOrder, topCount } = require('../common_options');
-const { KEY_WIDTH, STACK_WIDTH, rowWord, rowsWord } = require('../snapshot_text');
+const { KEY_WIDTH, STACK_WIDTH, rowWord, rowTitle, rowsWord } = require('../snapshot_text');
 const { stackText } = require('../../model/sites');
 const { diffSnapshots, sortDiffRows, diffReport, DIFF_SORTS } = require('../../model/diff');
 const { shortName } = require('../../model/names');
@@ -71,7 +71,7 @@ function run({ args, opts }, out) {
     const columns = [
       { title: '# New', align: 'right' }, { title: '# Deleted', align: 'right' }, { title: '# Delta', align: 'right' },
       { title: 'Alloc. Size', align: 'right' }, { title: 'Freed Size', align: 'right' }, { title: 'Size Delta', align: 'right' },
-      { title: rowWord(after), align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
+      { title: rowTitle(after), align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
     ];
     const row = (r, label, stack) => [
       c(r.newAllocs), c(r.freedBlocks), units.formatCountDelta(r.countDelta),

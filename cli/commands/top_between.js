@@ -8,7 +8,7 @@ const { EmheapError } = require('../errors');
 const units = require('../units');
 const { renderTable, clip } = require('../table');
 const { topCount } = require('../common_options');
-const { KEY_WIDTH, rowWord, rowsWord, stackColumn, snapshotHeader } = require('../snapshot_text');
+const { KEY_WIDTH, rowWord, rowTitle, rowsWord, stackColumn, snapshotHeader } = require('../snapshot_text');
 const { betweenRows, CLASSES, CLASS_TITLES: TITLES } = require('../../model/ranges');
 const { shortName } = require('../../model/names');
 
@@ -33,7 +33,7 @@ function printBetween(args, opts, snapshot, out) {
   const rows = top > 0 ? result.sites.slice(0, top) : result.sites;
   if (opts.json) {
     out(JSON.stringify({
-      file: args[0], capturedAt: snapshot.capturedAt, mode: snapshot.mode, by: rowWord(snapshot), start: result.start,
+      file: args[0], capturedAt: snapshot.capturedAt, mode: snapshot.mode, by: snapshot.groupedBy || 'site', start: result.start,
       end: result.end || 'now', ...(result.times ? { times: result.times } : {}), estimated: result.estimated, keptMarks: snapshot.markRanges.marks, totals: result.totals,
       totalRows: result.sites.length, sites: rows,
     }, null, 2) + '\n');
@@ -52,7 +52,7 @@ function printBetween(args, opts, snapshot, out) {
   } else {
     text += renderTable([
       { title: '#', align: 'right' }, ...CLASSES.map((k) => ({ title: TITLES[k], align: 'right' })),
-      { title: rowWord(snapshot), align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
+      { title: rowTitle(snapshot), align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
     ], rows.map((r) => [r.rank, ...CLASSES.map((k) => cell(r[k])), clip(shortName(r.label), KEY_WIDTH), stackColumn(r)]));
     text += `\n${rows.length} of ${result.sites.length} ${rowsWord(snapshot)}, by the bytes the range made and freed` +
       (rows.length < result.sites.length ? ' (--top 0 shows all)' : '') + '\n';

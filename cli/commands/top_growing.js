@@ -8,7 +8,7 @@ const units = require('../units');
 const { renderTable, clip } = require('../table');
 const { topCount } = require('../common_options');
 const { siteRows } = require('../site_rows');
-const { KEY_WIDTH, rowWord, rowsWord, stackColumn, snapshotHeader } = require('../snapshot_text');
+const { KEY_WIDTH, rowTitle, rowsWord, stackColumn, snapshotHeader } = require('../snapshot_text');
 const { growingSites, whyNoSeries, incompleteNote } = require('../../model/growing');
 const { shortName } = require('../../model/names');
 
@@ -37,7 +37,7 @@ function printGrowing(args, opts, snapshot, out) {
   const columns = [
     { title: '#', align: 'right' }, { title: 'verdict', align: 'left' }, { title: 'rise', align: 'right' },
     { title: 'rate', align: 'right' }, { title: 'grew in', align: 'right' }, { title: 'now', align: 'right' },
-    { title: rowWord(snapshot), align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
+    { title: rowTitle(snapshot), align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
   ];
   const approx = (g, bytes) => (g.estimated ? '~' : '') + units.formatBytes(bytes);
   let text = snapshotHeader(args[0], snapshot) + '\n' +

@@ -8,7 +8,7 @@ const { EmheapError } = require('../errors');
 const units = require('../units');
 const { renderTable, clip } = require('../table');
 const { topCount } = require('../common_options');
-const { KEY_WIDTH, rowWord, rowsWord, stackColumn, snapshotHeader } = require('../snapshot_text');
+const { KEY_WIDTH, rowWord, rowTitle, rowsWord, stackColumn, snapshotHeader } = require('../snapshot_text');
 const { shortName } = require('../../model/names');
 const lifetimes = require('../../model/lifetimes');
 
@@ -23,7 +23,7 @@ function checkCounted(args, opts, snapshot, option) {
 // --json: what the view is of, and `fields`.
 function printJson(out, args, snapshot, fields) {
   out(JSON.stringify(Object.assign({
-    file: args[0], capturedAt: snapshot.capturedAt, mode: snapshot.mode, by: rowWord(snapshot), lifetimes: snapshot.lifetimes,
+    file: args[0], capturedAt: snapshot.capturedAt, mode: snapshot.mode, by: snapshot.groupedBy || 'site', lifetimes: snapshot.lifetimes,
   }, fields), null, 2) + '\n');
   return 0;
 }
@@ -49,7 +49,7 @@ function printTemporary(args, opts, snapshot, out) {
   } else {
     text += renderTable([
       { title: '#', align: 'right' }, { title: 'temporary', align: 'right' }, { title: 'of its allocs', align: 'right' },
-      { title: 'allocs', align: 'right' }, { title: rowWord(snapshot), align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
+      { title: 'allocs', align: 'right' }, { title: rowTitle(snapshot), align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
     ], shown.map((r) => [
       r.rank, (r.atLeast ? '>=' : '') + units.formatCount(r.temporaryAllocs), percent(r.shareOfAllocs),
       units.formatCount(r.totalAllocs), clip(shortName(r.label), KEY_WIDTH), stackColumn(r),
@@ -80,7 +80,7 @@ function printLifetimes(args, opts, snapshot, out) {
     const n = (c) => (c ? units.formatCount(c) : '.');
     text += renderTable([
       { title: '#', align: 'right' }, { title: 'allocs', align: 'right' }, { title: 'still live', align: 'right' },
-      { title: 'median', align: 'right' }, ...ages, ...times, { title: rowWord(snapshot), align: 'left' },
+      { title: 'median', align: 'right' }, ...ages, ...times, { title: rowTitle(snapshot), align: 'left' },
     ], shown.map((r) => [
       r.rank, units.formatCount(r.totalAllocs), units.formatCount(r.live), r.median === null ? '-' : r.median,
       ...r.byAge.map((b) => n(b.blocks)), ...(r.byTime ? r.byTime.map((b) => n(b.blocks)) : []),

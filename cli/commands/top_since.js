@@ -7,7 +7,7 @@ const units = require('../units');
 const { renderTable, clip } = require('../table');
 const { topCount } = require('../common_options');
 const { siteRows } = require('../site_rows');
-const { KEY_WIDTH, plural, rowWord, rowsWord, stackColumn, snapshotHeader } = require('../snapshot_text');
+const { KEY_WIDTH, plural, rowWord, rowTitle, rowsWord, stackColumn, snapshotHeader } = require('../snapshot_text');
 const { liveSince, windowText } = require('../../model/marks');
 const { siteErrorText, hasSampledBlocks } = require('../../model/estimates');
 const { shortName } = require('../../model/names');
@@ -59,7 +59,7 @@ function printSince(args, opts, snapshot, out) {
   } else {
     const columns = [
       { title: '#', align: 'right' }, { title: 'bytes since', align: 'right' }, { title: 'blocks since', align: 'right' },
-      { title: 'live bytes (all)', align: 'right' }, { title: rowWord(snapshot), align: 'left' },
+      { title: 'live bytes (all)', align: 'right' }, { title: rowTitle(snapshot), align: 'left' },
       { title: 'stack (leaf first)', align: 'left' },
     ];
     text += renderTable(columns, rows.map((r) => [

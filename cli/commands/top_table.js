@@ -8,7 +8,7 @@ const units = require('../units');
 const { renderTable, clip } = require('../table');
 const { needHeapGraph } = require('../read_view');
 const { sortOrder, topCount } = require('../common_options');
-const { KEY_WIDTH, STACK_WIDTH, rowWord, rowsWord, partsNote, snapshotHeader } = require('../snapshot_text');
+const { KEY_WIDTH, STACK_WIDTH, rowTitle, rowsWord, partsNote, snapshotHeader } = require('../snapshot_text');
 const { SORTS, topSites, stackText } = require('../../model/sites');
 const growth = require('../../model/growth');
 const { siteErrorText } = require('../../model/estimates');
@@ -34,7 +34,7 @@ function printTop(args, opts, snapshot, out) {
   const result = topSites(snapshot, { sort, top, instances });
   if (opts.json) {
     out(JSON.stringify(Object.assign({
-      file: args[0], capturedAt: snapshot.capturedAt, source: snapshot.source, by: rowWord(snapshot),
+      file: args[0], capturedAt: snapshot.capturedAt, source: snapshot.source, by: snapshot.groupedBy || 'site',
       mode: snapshot.mode, samplingInterval: snapshot.samplingInterval, summary: snapshot.summary,
       wrappers: snapshot.wrappers, memory: memoryBreakdown(snapshot), heapGrowth: growthsNamed(snapshot),
     }, snapshot.outOfMemory ? { outOfMemory: snapshot.outOfMemory } : {}, snapshot.focus ? { focus: snapshot.focus } : {},
@@ -47,7 +47,7 @@ function printTop(args, opts, snapshot, out) {
   } else {
     const columns = [
       { title: '#', align: 'right' }, { title: 'live bytes', align: 'right' }, { title: 'live blocks', align: 'right' },
-      { title: 'allocs', align: 'right' }, { title: 'alloc bytes', align: 'right' }, { title: rowWord(snapshot), align: 'left' },
+      { title: 'allocs', align: 'right' }, { title: 'alloc bytes', align: 'right' }, { title: rowTitle(snapshot), align: 'left' },
       { title: 'stack (leaf first)', align: 'left' },
     ];
     // Estimates (sampled blocks) marked "~" with their standard error.

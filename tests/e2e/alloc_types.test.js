@@ -1,0 +1,116 @@
+// alloc_types.test.js -- `--by type`: tests/runtime/alloc_types.cpp built
+// with -g on Emscripten's defaults, with -fsanitize=alloc-token where emcc's
+// clang has it (clang 22: Emscripten 4.0.2x), else with the same calls made
+// by hand (build/tests/alloc_types.route says which). Its `new`s are
+// grouped by the C++ type clang passed, named from the module's DWARF, to
+// the byte; what carries no type stays by function; a snapshot without
+// types is refused with the flag to use.
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const {runWasmProgram} = require('../lib/run_wasm');
+const {runCli} = require('../lib/cli');
+const {BUILD} = require('../lib/paths');
+const {validateSnapshot} = require('../lib/schemas');
+const wasmSections = require('../../symbolize/wasm_sections');
+const {tokensOf} = require('../../symbolize/alloc_types');
+
+const ROUTE = fs.readFileSync(path.join(BUILD, 'alloc_types.route'), 'utf8').trim();
+
+// What the program keeps live, by type (its header comment).
+const TYPES = {
+  'Particle': {liveBlocks: 201, liveBytes: 200 * 64 + 160},
+  'shapes::Circle': {liveBlocks: 300, liveBytes: 300 * 16},
+  'std::string': {liveBlocks: 50, liveBytes: 50 * 12},
+  'std::map<int, std::string>': {liveBlocks: 1, liveBytes: 12},
+};
+const ONLY_NEWED = {liveBlocks: 7, liveBytes: 7 * 20};
+
+function snapshotFile(t, program) {
+  const r = runWasmProgram(program);
+  assert.equal(r.status, 0, r.stderr);
+  const snap = r.tagged.SNAPSHOT;
+  assert.ok(snap, r.stdout + r.stderr);
+  assert.deepEqual(validateSnapshot(snap), []);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-types-'));
+  t.after(() => fs.rmSync(dir, {recursive: true, force: true}));
+  const file = path.join(dir, 'types.json');
+  fs.writeFileSync(file, JSON.stringify(snap));
+  return {file, snap};
+}
+
+const json = (args) => {
+  const r = runCli(args);
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+};
+
+const HOW = ROUTE === 'clang' ? 'clang -fsanitize=alloc-token' : 'tokens passed by hand: this clang has no alloc-token';
+for (const [build, where] of [['alloc_types', 'one thread'], ['alloc_types.threads', '-pthread, on a thread']]) test(`--by type (${HOW}; ${where}): each type one row, to the byte; the rest by function`, (t) => {
+  const PROGRAM = path.join(BUILD, build + '.js');
+  if (ROUTE === 'clang') {
+    // clang made the calls: the runtime's token entry points are linked
+    // (nothing else refers to them) and the program calls them
+    const names = wasmSections.functionNames(wasmSections.customSections(fs.readFileSync(PROGRAM.replace(/\.js$/, '.wasm'))));
+    const tokenEntries = Object.values(names).filter((n) => /^__alloc_token_/.test(n));
+    assert.ok(tokenEntries.includes('__alloc_token__Znwm') && tokenEntries.includes('__alloc_token__Znam') &&
+      tokenEntries.includes('__alloc_token_malloc'), tokenEntries.join(', '));
+  }
+  const {file, snap} = snapshotFile(t, PROGRAM);
+  const view = json(['top', file, '--by', 'type', '--json', '--top', '0']);
+  assert.equal(view.by, 'type');
+  const row = (label) => view.sites.find((s) => s.label === label);
+  for (const [type, want] of Object.entries(TYPES)) {
+    const r = row(type);
+    assert.ok(r, `a row for ${type}: ${view.sites.map((s) => s.label).join(' | ')}`);
+    assert.deepEqual({liveBlocks: r.liveBlocks, liveBytes: r.liveBytes}, want, type);
+    assert.deepEqual(r.stack.map((f) => f.name), [type], 'a type row is the type alone');
+  }
+  // A type only a `new` names: named where the DWARF has it, else by the
+  // token clang computed for its name.
+  const onlyNewed = row('OnlyNewed') || row(`(type of token ${tokensOf('OnlyNewed')[0]}: not in the DWARF)`);
+  assert.ok(onlyNewed, view.sites.map((s) => s.label).join(' | '));
+  assert.deepEqual({liveBlocks: onlyNewed.liveBlocks, liveBytes: onlyNewed.liveBytes}, ONLY_NEWED);
+  // The strings' buffers and the map's nodes are libc++'s, untyped: by function.
+  assert.ok(view.sites.some((s) => /^make_strings/.test(s.label) && s.liveBlocks === 50), 'string buffers by function');
+  assert.ok(view.sites.some((s) => /^make_map/.test(s.label) && s.liveBlocks === 20), 'map nodes by function');
+  assert.ok(view.sites.some((s) => /^make_untyped/.test(s.label) && s.liveBlocks === 3 && s.liveBytes === 72),
+    "clang's fallback token 0 is no type: by function");
+  // Every live byte in some row.
+  const sum = (sites) => sites.reduce((a, s) => a + s.liveBytes, 0);
+  assert.equal(sum(view.sites), sum(json(['top', file, '--json', '--top', '0', '--by', 'site']).sites));
+
+  // The file keeps each site's token and its name; by function, a typed
+  // site's leaf is the app's function (the token entry point is emheap's).
+  const circles = snap.sites.filter((s) => s.allocType === 'shapes::Circle');
+  assert.equal(circles.length, 1);
+  assert.equal(circles[0].allocToken, tokensOf('shapes::Circle')[1], 'a type with a pointer: the upper half');
+  assert.match(snap.frames[circles[0].stack[0]].name, /^make_circles/);
+  const particles = snap.sites.filter((s) => s.allocType === 'Particle');
+  assert.equal(particles.length, 2, 'new[] and malloc');
+  particles.forEach((s) => assert.equal(s.allocToken, tokensOf('Particle')[0]));
+
+  const text = runCli(['top', file, '--by', 'type']).stdout;
+  assert.match(text, /^\s*\d+\s+12\.66 KiB\s+201\s+201\s+12\.66 KiB\s+Particle\s+Particle$/m);
+  assert.match(text, /\s+std::map<int, std::string>\s+std::map<int, std::string>$/m, 'template arguments are the type');
+});
+
+test('--by type on a snapshot whose allocations carry no type: refused, saying how to get them', () => {
+  const r = runWasmProgram(path.join(BUILD, 'cpp_new.dlmalloc.js'));
+  assert.equal(r.status, 0, r.stderr);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-types-'));
+  try {
+    const file = path.join(dir, 'plain.json');
+    fs.writeFileSync(file, JSON.stringify(r.tagged.SNAPSHOT));
+    const refused = runCli(['top', file, '--by', 'type']);
+    assert.equal(refused.status, 2);
+    assert.equal(refused.stdout, '');
+    assert.match(refused.stderr, /no allocation in this snapshot carries its C\+\+ type: compile the C\+\+ code with -fsanitize=alloc-token/);
+  } finally {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+});
