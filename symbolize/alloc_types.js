@@ -16,8 +16,9 @@
 // guessed.
 'use strict';
 
-// LLVM's stable key for type hashes (llvm/lib/Support/SipHash.cpp
-// getStableSipHash... via AllocToken.cpp), little-endian words.
+// The fixed key of LLVM's stable SipHash (getStableSipHash,
+// llvm/lib/Support/SipHash.cpp), which AllocToken's type hash uses; as
+// little-endian 32-bit words.
 var KEY = [0xebc9d4b5n, 0x794a1079n, 0x1b8bec6fn, 0xd4818742n];
 var M64 = (1n << 64n) - 1n;
 

@@ -28,6 +28,9 @@
 // lookup subtracts the code section's start in the running module (the
 // separate DWARF file has its own section layout, the same code).
 //
+// The same walk keeps the names of the types the units declare, for
+// naming clang's allocation tokens (symbolize/alloc_types.js).
+//
 // DWARF 4 (what emcc 3.1.x writes) is run in the tests; DWARF 5's unit and
 // line-table headers and its forms are read as the standard defines them.
 'use strict';
@@ -38,12 +41,11 @@ var TAG_COMPILE_UNIT = 0x11;
 var TAG_INLINED_SUBROUTINE = 0x1d;
 var TAG_SUBPROGRAM = 0x2e;
 var TAG_NAMESPACE = 0x39;
-var TAG_TYPEDEF = 0x16;
 // Types a `new` may name (symbolize/alloc_types.js), and the scopes they sit in.
 var TYPE_TAGS = {0x02: 'class', 0x13: 'struct', 0x17: 'union', 0x04: 'enum', 0x24: 'base', 0x16: 'typedef'};
 var SCOPE_TAGS = {0x39: 1, 0x02: 1, 0x13: 1, 0x17: 1};
 var AT = {
-  name: 0x03, type: 0x49, declaration: 0x3c, stmtList: 0x10, lowPc: 0x11, highPc: 0x12, compDir: 0x1b, abstractOrigin: 0x31, specification: 0x47,
+  name: 0x03, type: 0x49, stmtList: 0x10, lowPc: 0x11, highPc: 0x12, compDir: 0x1b, abstractOrigin: 0x31, specification: 0x47,
   ranges: 0x55, callFile: 0x58, callLine: 0x59, strOffsetsBase: 0x72, addrBase: 0x73, rnglistsBase: 0x74,
 };
 // Reference forms whose value is an offset from the unit's start (ref1..
@@ -512,7 +514,7 @@ function parseDwarf(sections, codeStart, cleanPath) {
         typesAt[dieOffset - unitStart] = named;
         if (typeTag === 'typedef') {
           if (attrs.typeRef !== undefined) typedefs.push([named, attrs.typeRef]);
-        } else if (!attrs[AT.declaration]) typeNames.names.add(named);
+        } else typeNames.names.add(named); // a declaration too: its definition may be in no unit's DWARF
       }
       if (abbrev.children) {
         depth++;
