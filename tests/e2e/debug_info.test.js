@@ -64,7 +64,7 @@ test('DWARF inside the module (-g): read from the bytes themselves', () => {
 
 test('nothing to read: nulls, never an exception', async () => {
   const warnings = [];
-  const nothing = {functionNames: null, sourceLines: null, readOnlyData: {unknown: "the module's bytes could not be read"},
+  const nothing = {functionNames: null, sourceLines: null, allocTypes: null, readOnlyData: {unknown: "the module's bytes could not be read"},
     moduleRead: false};
   assert.deepEqual(fromFile(path.join(BUILD, 'no-such.wasm'), nodeHost(warnings)), nothing);
   assert.deepEqual(fromBytes(new Uint8Array([1, 2, 3]), () => {}), nothing);
