@@ -70,7 +70,7 @@ function checkGrouping(by) {
 
 // A typed site's group (by type): {identity, frame}.
 function typeGroup(site) {
-  var name = site.allocType !== undefined ? site.allocType : '(type of token ' + site.allocToken + ': not in the DWARF)';
+  var name = site.allocType !== undefined ? site.allocType : '(unnamed type: token ' + site.allocToken + ')';
   return {identity: 'type\u0000' + name, frame: {name: name}};
 }
 

@@ -80,7 +80,7 @@ test('by type: a row per type, summed over its call sites; a token the DWARF has
   assert.deepEqual(rows, [
     ['Foo', 'Foo', 24],
     ['make_b(int)', 'make_b(int) < main', 4],
-    ['(type of token 77: not in the DWARF)', '(type of token 77: not in the DWARF)', 3],
+    ['(unnamed type: token 77)', '(unnamed type: token 77)', 3],
     ['make_a(int)', 'make_a(int) < main', 2],
   ]);
   assert.equal(g.sites[0].parts, 2);

@@ -72,7 +72,7 @@ for (const [build, where] of [['alloc_types', 'one thread'], ['alloc_types.threa
   }
   // A type only a `new` names: named where the DWARF has it, else by the
   // token clang computed for its name.
-  const onlyNewed = row('OnlyNewed') || row(`(type of token ${tokensOf('OnlyNewed')[0]}: not in the DWARF)`);
+  const onlyNewed = row('OnlyNewed') || row(`(unnamed type: token ${tokensOf('OnlyNewed')[0]})`);
   assert.ok(onlyNewed, view.sites.map((s) => s.label).join(' | '));
   assert.deepEqual({liveBlocks: onlyNewed.liveBlocks, liveBytes: onlyNewed.liveBytes}, ONLY_NEWED);
   // The strings' buffers and the map's nodes are libc++'s, untyped: by function.
