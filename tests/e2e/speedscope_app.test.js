@@ -130,7 +130,10 @@ describe('emheap files in the real speedscope app', { skip: SKIP }, () => {
       // The sandwich view (key "3") lists functions as DOM text: leak_memory
       // must be there with its 3 MiB, and above the other functions.
       await page.keyboard.press('3');
-      await page.waitForFunction(() => document.body.innerText.includes('Symbol Name'), null, { timeout: 5000 });
+      // the table's header comes a frame before its rows: wait for a row
+      // (a table without leak_memory fails below once the wait is over)
+      await page.waitForFunction(() => /Symbol Name\s+\S+ [KMG]?B/.test(document.body.innerText), null, { timeout: 5000 })
+        .catch(() => {});
       const table = await page.evaluate(() => document.body.innerText);
       await page.screenshot({ path: path.join(RESULTS, 'speedscope-sandwich.png') });
       assert.ok(table.includes('leak_memory'), `sandwich view lacks leak_memory: ${table}`);
