@@ -29,7 +29,7 @@ function makeApi(p) {
   // list the marks; liveSince ranks what was allocated after one.
   api['mark'] = function (name) { return p.mark(name); };
   // Where the live memory is, largest first, as `emheap top --json` ranks
-  // it: options {by: 'function' (default) | 'line' | 'site' | 'module',
+  // it: options {by: 'function' (default) | 'line' | 'site' | 'module' | 'type',
   // sort: 'bytes' | 'count' | 'allocs' | 'retained' | 'shallow', top: N (0:
   // all, the default), focus, ignore, hide: regexes as pprof's (a string
   // or a RegExp; model/focus.js)}, of a snapshot taken now (or the one

@@ -8,6 +8,7 @@
 'use strict';
 
 const test = require('node:test');
+const {describe} = test;
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -18,6 +19,7 @@ const {BUILD} = require('../lib/paths');
 const {validateSnapshot} = require('../lib/schemas');
 const wasmSections = require('../../symbolize/wasm_sections');
 const {tokensOf} = require('../../symbolize/alloc_types');
+const {newPage, servedChromium, CHROMIUM_SKIP} = require('../lib/browser');
 
 const ROUTE = fs.readFileSync(path.join(BUILD, 'alloc_types.route'), 'utf8').trim();
 
@@ -113,4 +115,32 @@ test('--by type on a snapshot whose allocations carry no type: refused, saying h
   } finally {
     fs.rmSync(dir, {recursive: true, force: true});
   }
+});
+
+describe('in a page', {skip: CHROMIUM_SKIP}, () => {
+  const chrome = servedChromium({'/': BUILD}, () => {
+    fs.writeFileSync(path.join(BUILD, 'alloc_types.html'), '<!doctype html><script src="alloc_types.js"></script>\n');
+  });
+
+  test("Chromium: emheap.top({by: 'type'}) names the types from the module's DWARF, fetched by the page", async () => {
+    const {context, page, consoleMessages} = await newPage(chrome.browser);
+    try {
+      await page.goto(`${chrome.server.url}/alloc_types.html`);
+      await page.waitForFunction(() => typeof emheap === 'object', null, {timeout: 30000});
+      const top = await page.evaluate(async () => {
+        await emheap.ready();
+        return emheap.top({by: 'type'});
+      });
+      assert.equal(top.by, 'type');
+      for (const [type, want] of Object.entries(TYPES)) {
+        const r = top.sites.find((s) => s.label === type);
+        assert.ok(r, `a row for ${type}: ${top.sites.map((s) => s.label).join(' | ')}`);
+        assert.deepEqual({liveBlocks: r.liveBlocks, liveBytes: r.liveBytes}, want, type);
+      }
+      assert.ok(!consoleMessages.some((m) => m.type === 'pageerror' || /emheap: ignoring/.test(m.text)),
+        consoleMessages.map((m) => m.text).join('\n'));
+    } finally {
+      await context.close();
+    }
+  });
 });
