@@ -7,8 +7,8 @@
 ** __alloc_token_<function>(arguments..., token): the token is a hash of
 ** the type's name (SipHash-2-4 of "app::Node", "std::string"...), and the
 ** top half of its range holds the types that contain pointers. A runtime
-** has to define these functions (clang gives none). emheap's pass the
-** token to the site the allocation is charged to (site_table.c
+** has to define these functions (clang gives none). emheap's versions pass
+** the token to the site the allocation is charged to (site_table.c
 ** emheap_sites_intern: emheap_site.alloc_type) and then make the same call
 ** without it, so the program allocates exactly as it would otherwise. JS
 ** names each token by hashing the type names in the module's DWARF

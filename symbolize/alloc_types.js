@@ -28,7 +28,7 @@ function rotl(x, b) {
 
 // SipHash-2-4 of a string's UTF-8 bytes -> a BigInt below 2^64.
 function sipHash24(text) {
-  var bytes = utf8(text);
+  var bytes = new TextEncoder().encode(text);
   var k0 = KEY[0] | (KEY[1] << 32n);
   var k1 = KEY[2] | (KEY[3] << 32n);
   var v0 = k0 ^ 0x736f6d6570736575n;
@@ -54,13 +54,6 @@ function sipHash24(text) {
   v2 ^= 0xffn;
   round(); round(); round(); round();
   return (v0 ^ v1 ^ v2 ^ v3) & M64;
-}
-
-function utf8(text) {
-  var s = unescape(encodeURIComponent(text));
-  var out = new Array(s.length);
-  for (var i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
 }
 
 // The two tokens a name may give on wasm32 (size_t tokens, no
@@ -100,12 +93,18 @@ function splitTemplate(name) {
 // deleters.
 var STD_DEFAULT = /^std::(allocator|char_traits|less|hash|equal_to|default_delete)<.*>$/;
 
+// libc++'s ABI namespace (std::__2), the NDK's (std::__ndk1): inline, and
+// not in clang's names.
+function withoutInlineNamespaces(name) {
+  return name.replace(/\bstd::__(\d+|ndk\d+)::/g, 'std::');
+}
+
 // One spelling as clang prints it, given DWARF's: inline namespaces
 // (libc++'s std::__2, the NDK's std::__ndk1) gone, trailing standard
 // defaults left out, libc++'s preferred names (`preferred`: spelling ->
 // alias) used, and ">>" for "> >". -> the canonical spelling.
 function clangSpelling(name, preferred) {
-  var s = name.replace(/\bstd::__(\d+|ndk\d+)::/g, 'std::').trim();
+  var s = withoutInlineNamespaces(name).trim();
   var t = splitTemplate(s);
   if (t) {
     var args = t.args.map(function (a) { return clangSpelling(a, preferred); });
@@ -122,7 +121,7 @@ function clangSpelling(name, preferred) {
 function preferredNames(aliases) {
   var preferred = new Map();
   aliases.forEach(function (target, alias) {
-    var name = alias.replace(/\bstd::__(\d+|ndk\d+)::/g, 'std::');
+    var name = withoutInlineNamespaces(alias);
     if (!/^std::\w+$/.test(name) || target.indexOf('<') < 0) return;
     var spelled = clangSpelling(target, new Map());
     if (!preferred.has(spelled)) preferred.set(spelled, name);

@@ -15,7 +15,7 @@
 const { AssertionError } = require('node:assert');
 const { checkLimits } = require('../model/heap_check');
 
-// options: {warmups (default 0), name, by ('function' | 'line' | 'site'),
+// options: {warmups (default 0), name, by ('function' | 'line' | 'site' | 'module' | 'type'),
 // leaks, maxLiveBytes, maxPeakBytes, maxAllocs, maxTotalBytes}. -> a
 // promise of the check's result ({ok: true, allocs, totalBytes, liveBytes,
 // peakBytes, failures: []}); rejected with an AssertionError when a limit
