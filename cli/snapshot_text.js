@@ -16,6 +16,7 @@ const { memoryBreakdown, breakdownText } = require('../model/memory_breakdown');
 const { scanCaveat } = require('../model/heap_section');
 const { focusNote } = require('../model/focus');
 const { rowWord } = require('../model/grouping');
+const { namedFrames, NO_NAMES_ADVICE } = require('../model/frame_names');
 
 // Characters shown per row in tables, after C++ names are shortened
 // (model/names.js); --json has everything in full.
@@ -51,7 +52,16 @@ function snapshotHeader(file, snap) {
       : `live (usable sizes) ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}${sizesNote(snap)}; ` +
         `peak ${units.formatBytes(s.peakLiveBytes)}${peakSinceText(snap)}; ${plural(snap.sites.length, rowWord(snap))}\n`) +
     (snap.focus ? `${focusNote(snap, units.formatBytes)}\n` : '') +
-    memoryNote(snap) + growthNote(snap) + marksNote(snap) + leakNote(snap) + layerNote(snap) + outOfMemoryNote(snap);
+    namesNote(snap) + memoryNote(snap) + growthNote(snap) + marksNote(snap) + leakNote(snap) + layerNote(snap) +
+    outOfMemoryNote(snap);
+}
+
+// Frames that read wasm-function[N]: the module had no names for them.
+function namesNote(snap) {
+  const n = namedFrames(snap);
+  if (!n.unnamed) return '';
+  return `function names: ${n.unnamed === n.wasm ? 'none in the module' : `${n.unnamed} of the ${n.wasm} wasm functions in the stacks have none`} ` +
+    `(${NO_NAMES_ADVICE}): frames read wasm-function[N]\n`;
 }
 
 // The marks the program made, with their times (the last MARKS_SHOWN).
@@ -114,7 +124,9 @@ function memoryNote(snap) {
   // (a peak view has no parts now: the memory's size and the peak on one line)
   return (now ? now + '\n' : `wasm memory ${units.formatBytes(m.heapSize)}; `) +
     `at the peak: allocator ${units.formatBytes(p.allocatorBytes)} (${units.formatBytes(p.liveBytes)} live, ` +
-    `${units.formatBytes(p.freeInAllocator)} free or the allocator's own)\n`;
+    (p.emheapBytes === null
+      ? `${units.formatBytes(p.freeInAllocator)} free, the allocator's own or emheap's tables)\n`
+      : `${units.formatBytes(p.emheapBytes)} emheap's tables, ${units.formatBytes(p.freeInAllocator)} free or the allocator's own)\n`);
 }
 
 // Which allocation layer the sites were named without (model/wrappers.js).

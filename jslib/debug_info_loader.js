@@ -8,6 +8,7 @@
 
 var debugInfo = require('../symbolize/debug_info');
 var moduleSource = require('./module_source');
+var NO_NAMES_ADVICE = require('../model/frame_names').NO_NAMES_ADVICE;
 
 // host: module_source.js's; env: jslib/environment.js; warn: fn(text).
 function debugInfoLoader(host, env, warn) {
@@ -20,8 +21,7 @@ function debugInfoLoader(host, env, warn) {
     state = 2;
     // said once: without names, frames read wasm-function[N]
     if (result.moduleRead && !result.functionNames) {
-      warn('emheap: this module has no function names (link with --profiling-funcs, as emheap-config does): ' +
-        'frames read wasm-function[N]');
+      warn('emheap: this module has no function names (' + NO_NAMES_ADVICE + '): frames read wasm-function[N]');
     }
     waiters.splice(0).forEach(function (resolve) { resolve(); });
   };

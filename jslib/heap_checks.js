@@ -34,7 +34,8 @@ function heapChecks(p, host) {
     },
 
     // limits: as model/heap_check.js checkLimits takes them (undefined:
-    // close the check unchecked, -> null); options: {warmups, cutAt}. -> its
+    // close the check unchecked, -> null); options: {warmups, cutAt,
+    // testName} (model/heap_check.js checkRun's). -> its
     // checkRun result. Throws when the check is not open or a limit is bad.
     end: function (id, limits, options) {
       var check = open.get(id);
@@ -43,7 +44,8 @@ function heapChecks(p, host) {
       if (limits === undefined) return null;
       var checked = heapCheck.checkLimits(limits);
       return heapCheck.checkRun(check.before, p.taker.snapshot(), check.mark, checked,
-        {name: check.name, warmups: options && options.warmups, cutAt: options && options.cutAt, by: limits.by});
+        {name: check.name, warmups: options && options.warmups, cutAt: options && options.cutAt,
+          testName: options && options.testName, by: limits.by});
     },
 
     // From C: a NUL-terminated UTF-8 name at `namePtr` (0: none). -> the

@@ -12,7 +12,7 @@
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 var allocatorWalk = require('./allocator_walk');
 
-var LAYOUT_VERSION = 19;
+var LAYOUT_VERSION = 20;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
@@ -23,7 +23,7 @@ var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   recordedAtPeak: 4400, usableAtPeak: 4408, estimates: 4416, estimatesAtPeak: 4448, thinnedAt: 4480,
   unseenFrees: 4488, unseenBytes: 4496, startMs: 4504, markCount: 4512, serialRenumbers: 4516, marks: 4520,
   ageSerial: 12712, agePointCount: 12724, agePoints: 12728, siteBase: 16824, footers: 16876, dlState: 16880, dlSeg: 16884,
-  peakSinceMark: 16888};
+  peakSinceMark: 16888, recordedPeak: 16896, tablesAtPeak: 16904};
 // The block table (runtime/block_table.c): per 4 KiB region, a table of
 // 12-byte entries, 8 bytes in: (offset / 4 | site << 10, size | slack << 27,
 // serial | sampled << 31), serial 0 = empty; huge blocks in 16-byte slots
@@ -191,6 +191,9 @@ function readCounters(view, statePtr) {
   out.allocatorRoundingBytes = Math.max(0, u64(view, statePtr + STATE.recordedUsable) - out.requestedLiveBytes);
   out.requestedBytesAtPeak = u64(view, statePtr + STATE.recordedAtPeak);
   out.allocatorRoundingAtPeak = Math.max(0, u64(view, statePtr + STATE.usableAtPeak) - out.requestedBytesAtPeak);
+  // the most the recorded blocks ever asked for at once (since the peak's restart)
+  out.requestedPeakBytes = u64(view, statePtr + STATE.recordedPeak);
+  out.tableBytesAtPeak = u64(view, statePtr + STATE.tablesAtPeak); // emheap's tables then
   var thinnedAt = u64(view, statePtr + STATE.thinnedAt);
   if (thinnedAt) out.thinnedAtBytes = thinnedAt - 1;
   // frees of blocks emheap never saw allocated (runtime/record.c emheap_forget)

@@ -14,12 +14,8 @@ var requestedLiveBytes = require('../model/sites').requestedLiveBytes;
 
 var UNATTRIBUTED = '(unattributed: allocated while tracking was paused, or no stack could be taken)';
 
-// 12288 -> "12,288"
-var thousands = require('../model/numbers').formatCount;
-
-function plural(n, one, many) {
-  return thousands(n) + ' ' + (n === 1 ? one : many);
-}
+var plural = require('../model/numbers').plural; // (3, 'block') -> "3 blocks"
+var thousands = require('../model/numbers').formatCount; // 12288 -> "12,288"
 
 // How the report groups its stacks unless told (leakBy, EMHEAP_LEAK_BY):
 // by line, as LeakSanitizer's report reads.
@@ -76,7 +72,7 @@ function classesText(classes) {
   var parts = [];
   // leaks first, as LSan reports them
   [1, 2, 0].forEach(function (c) {
-    if (classes[c][0]) parts.push(plural(classes[c][0], 'block', 'blocks') + ' ' + CLASS_NAMES[c] + ' (' + plural(classes[c][1], 'byte', 'bytes') + ')');
+    if (classes[c][0]) parts.push(plural(classes[c][0], 'block') + ' ' + CLASS_NAMES[c] + ' (' + plural(classes[c][1], 'byte') + ')');
   });
   return parts.join(', ');
 }
@@ -89,7 +85,7 @@ function classesText(classes) {
 // Blocks freed that emheap never saw allocated (runtime/record.c): any
 // still live are in no number of the report.
 function unseenLine(summary) {
-  return 'emheap: ' + plural(summary.unseenFrees, 'block', 'blocks') + ' (' + plural(summary.unseenFreedBytes || 0, 'byte', 'bytes') +
+  return 'emheap: ' + plural(summary.unseenFrees, 'block') + ' (' + plural(summary.unseenFreedBytes || 0, 'byte') +
     ') freed that emheap never saw allocated: something allocated them without malloc (with -sMALLOC=mimalloc, ' +
     'new (std::nothrow) does); blocks like these that are still live are in no number here';
 }
@@ -113,10 +109,10 @@ function leakReport(snapshot, by) {
   var sampled = snapshot.mode === 'sampled';
   stacks.forEach(function (s) {
     if (s.estimatedLiveBytes > 0) {
-      lines.push('emheap: about ' + plural(s.liveBlocks, 'block', 'blocks') + ' (about ' + plural(s.liveBytes, 'byte', 'bytes') +
+      lines.push('emheap: about ' + plural(s.liveBlocks, 'block') + ' (about ' + plural(s.liveBytes, 'byte') +
         ', ' + estimates.siteErrorText(snapshot, s) + ', estimated) still live, allocated at:');
     } else {
-      lines.push('emheap: ' + plural(s.liveBlocks, 'block', 'blocks') + ' (' + plural(s.liveBytes, 'byte', 'bytes') +
+      lines.push('emheap: ' + plural(s.liveBlocks, 'block') + ' (' + plural(s.liveBytes, 'byte') +
         ') still live, allocated at:');
     }
     s.frames.forEach(function (f) { lines.push('    at ' + f); });
@@ -125,7 +121,7 @@ function leakReport(snapshot, by) {
   });
   var lost = snapshot.summary.lostAllocs || 0;
   if (lost) {
-    lines.push('emheap: ' + plural(lost, 'allocation', 'allocations') + ' (' + plural(snapshot.summary.lostBytes || 0, 'byte', 'bytes') +
+    lines.push('emheap: ' + plural(lost, 'allocation') + ' (' + plural(snapshot.summary.lostBytes || 0, 'byte') +
       ') could not be recorded for want of room in a fixed heap: they are in the total, in no stack above; ' +
       TABLE_ROOM_ADVICE);
   }
@@ -149,8 +145,8 @@ function leakReport(snapshot, by) {
     var caveat = scanCaveat(snapshot.heap);
     if (caveat) lines.push('emheap: ' + caveat);
   }
-  lines.push('emheap: ' + plural(liveBytes, 'byte', 'bytes') + ' in ' + plural(liveBlocks, 'block', 'blocks') +
-    ' still live at exit (' + plural(stacks.length, 'stack', 'stacks') + (requested === null ? '; usable sizes)'
+  lines.push('emheap: ' + plural(liveBytes, 'byte') + ' in ' + plural(liveBlocks, 'block') +
+    ' still live at exit (' + plural(stacks.length, 'stack') + (requested === null ? '; usable sizes)'
       : '; ' + thousands(usable) + ' bytes with the allocator\'s rounding)'));
   var result = {leaked: true, liveBytes: liveBytes, liveBlocks: liveBlocks, stacks: stacks, text: lines.join('\n') + '\n'};
   // the classes of every scanned block: [blocks, bytes] each (exact modes)

@@ -15,7 +15,7 @@
 'use strict';
 
 const { stackNames, siteLabel, stackText, sortBy } = require('./sites');
-const { hasSampledBlocks } = require('./estimates');
+const { hasSampledBlocks, allocationCalls } = require('./estimates');
 
 const COLUMNS = ['newAllocs', 'freedBlocks', 'countDelta', 'allocBytes', 'freedBytes', 'sizeDelta'];
 
@@ -101,7 +101,7 @@ function diffSnapshots(before, after) {
   const sum = {};
   for (const c of COLUMNS) sum[c] = rows.reduce((t, r) => t + r[c], 0);
   const total = (s, k) => s.summary[k];
-  const allocCalls = (s) => s.summary.mallocCalls + s.summary.callocCalls + s.summary.reallocCalls + s.summary.memalignCalls;
+  const allocCalls = (s) => allocationCalls(s.summary);
   const totals = {
     // exact in every mode: the global counters
     liveBytes: triple(total(before, 'liveBytes'), total(after, 'liveBytes')),

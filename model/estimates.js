@@ -70,5 +70,33 @@ function siteErrorText(snapshot, site, bytes) {
   return '+-' + Math.max(1, Math.round(error * 100)) + '%';
 }
 
+// The allocation calls of a summary, exact in every mode.
+function allocationCalls(summary) {
+  return summary.mallocCalls + summary.callocCalls + summary.reallocCalls + summary.memalignCalls;
+}
+
+// A row's allocations and allocated bytes where some blocks were sampled:
+// estimates (a sampled block stands for 1/p blocks), which on a small
+// program can read more than the program ever allocated (one 32-byte
+// sample stands for 16,384 blocks at the default interval). The totals
+// are exact (the global counters; sites count requested bytes, at most
+// the usable sizes the total counts), so no row can hold more: each row
+// is held to them. The rows of a snapshot without sampled blocks are
+// exact and returned as they are. -> the rows, each with totalAllocs and
+// totalBytes no more than the totals.
+function boundedTotals(snapshot, rows) {
+  var s = snapshot.summary;
+  if (!hasSampledBlocks(snapshot) || !s || typeof s.totalBytes !== 'number') return rows;
+  var allocs = allocationCalls(s);
+  if (rows.every(function (r) { return r.totalAllocs <= allocs && r.totalBytes <= s.totalBytes; })) return rows;
+  return rows.map(function (r) {
+    if (r.totalAllocs <= allocs && r.totalBytes <= s.totalBytes) return r;
+    var bounded = Object.assign({}, r);
+    bounded.totalAllocs = Math.min(r.totalAllocs, allocs);
+    bounded.totalBytes = Math.min(r.totalBytes, s.totalBytes);
+    return bounded;
+  });
+}
+
 module.exports = {estimateError: estimateError, errorText: errorText, ratioScales: ratioScales, estimatedPart: estimatedPart,
-  hasSampledBlocks: hasSampledBlocks, siteErrorText: siteErrorText};
+  hasSampledBlocks: hasSampledBlocks, siteErrorText: siteErrorText, allocationCalls: allocationCalls, boundedTotals: boundedTotals};

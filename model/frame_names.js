@@ -28,7 +28,7 @@ function* nameFramesSteps(snapshot, names) {
   for (var i = 0; i < frames.length; i++) {
     if (i % STEP_FRAMES === STEP_FRAMES - 1) yield;
     var f = frames[i];
-    var name = f.funcIndex >= 0 && f.name === 'wasm-function[' + f.funcIndex + ']' && names.functionName
+    var name = unnamed(f) && names.functionName
       ? names.functionName(f.funcIndex) : null;
     named[i] = withSource(name ? withFields(f, {name: name}) : f, names.sourceLines);
   }
@@ -76,4 +76,30 @@ function withSource(frame, sourceLines) {
   return withFields(frame, place);
 }
 
-module.exports = {nameFrames: nameFrames, nameFramesSteps: nameFramesSteps};
+// What a person is told when the module had no function names: the page
+// says it once on the console (jslib/debug_info_loader.js), every header
+// of the CLI's tables says it again (cli/snapshot_text.js).
+var NO_NAMES_ADVICE = 'link with --profiling-funcs, as emheap-config does';
+
+// A frame known by its index only: the module had no name for it.
+function unnamed(f) {
+  return f.funcIndex >= 0 && f.name === 'wasm-function[' + f.funcIndex + ']';
+}
+
+// The wasm frames of the snapshot's stacks (a view's too, whose frames
+// are functions: a module, no index): {wasm, unnamed} (counts).
+function namedFrames(snapshot) {
+  var used = new Set();
+  (snapshot.sites || []).forEach(function (s) { s.stack.forEach(function (i) { used.add(i); }); });
+  var out = {wasm: 0, unnamed: 0};
+  used.forEach(function (i) {
+    var f = snapshot.frames[i];
+    if (!f || !(f.funcIndex >= 0 || f.module !== undefined)) return;
+    out.wasm++;
+    if (/^wasm-function\[\d+\]$/.test(f.name)) out.unnamed++;
+  });
+  return out;
+}
+
+module.exports = {nameFrames: nameFrames, nameFramesSteps: nameFramesSteps, namedFrames: namedFrames,
+  NO_NAMES_ADVICE: NO_NAMES_ADVICE};

@@ -15,8 +15,18 @@
 //   maxAllocs      total: allocations (malloc, calloc, realloc, memalign
 //                  and their C++ forms) the run made
 //   maxTotalBytes  total: bytes the run allocated
-// The totals are the global counters, exact in every mode; the rows that
-// name functions are estimates in sampled mode, and say so.
+// Bytes are the bytes the program asked for, as the rows that name
+// functions count them, so that the rows add up to the number checked.
+// Exact mode knows them for every block: the sites' totals, the recorded
+// blocks' sum, and its highest (the runtime's recorded_peak). The rows of
+// a peak are those of the moment every view calls the peak, when the
+// heap's usable bytes were highest; what was asked for then can be a few
+// bytes under the highest, and the text says both when they differ. Where
+// some blocks are not recorded (sampled mode, exact mode thinned or out of
+// room) requested bytes are only estimates: the byte limits then count the
+// allocator's usable sizes, the exact global counters, and say so. The
+// allocation count is exact in every mode; the rows are estimates in
+// sampled mode, and say so.
 'use strict';
 
 var view = require('./view');
@@ -65,20 +75,63 @@ function rowLines(rows) {
   });
 }
 
-// A stack's names, leaf first, up to the frame named `cutAt` (the checking
-// function, whose callers are the test framework's), that one left out.
-function cut(names, cutAt) {
-  var at = cutAt ? names.indexOf(cutAt) : -1;
-  return sites.stackText(at > 0 ? names.slice(0, at) : names);
+// How stacks are shown: up to the frame named `cutAt` (the checking
+// function, whose callers are the test framework's), that one left out;
+// the JS function just above it is the test's own, shown by `testName`
+// (its name, or "(test function)"): V8 names an anonymous function by
+// where it was written, and an arrow function written as heapCheck's
+// argument reads "heapCheck.warmups", as if emheap's warm-up leaked.
+// -> {cutAt, testName, testFrames: the names V8 gave that function}.
+function stackCut(snapshot, cutAt, testName) {
+  var testFrames = new Set();
+  if (cutAt) {
+    snapshot.sites.forEach(function (site) {
+      for (var i = 1; i < site.stack.length; i++) {
+        var f = snapshot.frames[site.stack[i - 1]];
+        // (a JS frame: a file, no wasm function; a wasm export passed as
+        // the function keeps its own name)
+        if (snapshot.frames[site.stack[i]].name === cutAt && f.funcIndex === undefined && f.file !== undefined) {
+          testFrames.add(f.name);
+        }
+      }
+    });
+  }
+  return {cutAt: cutAt, testName: testName || '(test function)', testFrames: testFrames};
+}
+
+// A stack's names, leaf first, as `how` (stackCut's) shows them.
+function cut(names, how) {
+  var at = how.cutAt ? names.indexOf(how.cutAt) : -1;
+  if (at <= 0) return sites.stackText(names);
+  var shown = names.slice(0, at);
+  if (how.testFrames.has(shown[at - 1])) shown[at - 1] = how.testName;
+  return sites.stackText(shown);
 }
 
 // items: [{site, liveBytes, liveBlocks}] of `snapshot` -> the rows shown.
-function liveRows(snapshot, items, estimated, cutAt) {
+function liveRows(snapshot, items, estimated, how) {
   return items.slice(0, ROWS).map(function (item) {
     return {label: sites.siteLabel(snapshot, item.site), bytes: item.liveBytes, blocks: item.liveBlocks,
       amount: (estimated ? '~' : '') + numbers.formatBytes(item.liveBytes) + ' in ' + plural(Math.round(item.liveBlocks), 'block'),
-      stack: cut(sites.stackNames(snapshot, item.site), cutAt)};
+      stack: cut(sites.stackNames(snapshot, item.site), how)};
   });
+}
+
+// The bytes the limits count (see the top of this file): {requested (true:
+// the bytes asked for; false: usable sizes), live, peak, total}.
+function countedBytes(before, after, exact) {
+  var s = after.summary;
+  var everyBlockRecorded = exact && !s.lostAllocs &&
+    typeof s.requestedLiveBytes === 'number' && typeof s.requestedPeakBytes === 'number';
+  if (!everyBlockRecorded) {
+    return {requested: false, live: s.liveBytes, peak: s.peakLiveBytes,
+      total: s.totalBytes - before.summary.totalBytes};
+  }
+  var sum = function (snapshot) {
+    return snapshot.sites.reduce(function (t, site) { return t + site.totalBytes; }, 0);
+  };
+  return {requested: true, live: s.requestedLiveBytes, peak: s.requestedPeakBytes, atPeak: s.requestedBytesAtPeak,
+    total: sum(after) - sum(before)};
 }
 
 // The sites of `snapshot` holding live bytes, the most first.
@@ -91,18 +144,26 @@ function ranked(snapshot) {
 // `mark` (its number) made when it began and the peak restarted then);
 // limits: checked by checkLimits. options: {by (grouping, default
 // function), warmups (runs before, for the text), name, cutAt (a function
-// name: stacks are shown up to it)}. -> {ok, failures:
-// [{limit, measures ('leaked' | 'live' | 'peak' | 'total'), value, max,
-// rows: [{label, bytes, blocks, allocs, stack}]}], text}.
+// name: stacks are shown up to it), testName (the name of the function
+// checked, shown for the frame above cutAt)}. -> {ok, allocs, totalBytes,
+// liveBytes, peakBytes, bytes ('requested' | 'usable': which bytes those
+// count), failures: [{limit, measures ('leaked' | 'live' | 'peak' |
+// 'total'), value, max, rows: [{label, bytes, blocks, allocs, stack}]}],
+// text}.
 function checkRun(before, after, mark, limits, options) {
   options = options || {};
   var grouping = view.viewOptions({by: options.by});
   var a = view.view(after, grouping);
   var exact = /^exact/.test(after.mode || '') && !after.summary.thinnedAtBytes;
+  var how = stackCut(after, options.cutAt, options.testName);
+  var bytes = countedBytes(before, after, exact);
   var failures = [];
-  var fail = function (limit, measures, value, max, rows, what) {
-    failures.push({limit: limit, measures: measures, value: value, max: max, rows: rows, what: what});
+  // rowsWhen: when the rows were, if not when the value was
+  var fail = function (limit, measures, value, max, rows, what, rowsWhen) {
+    failures.push({limit: limit, measures: measures, value: value, max: max, rows: rows, what: what, rowsWhen: rowsWhen});
   };
+  // "7.32 KiB (7,500 B)", or with usable sizes "... (usable sizes)"
+  var counted = function (n) { return numbers.formatBytesExact(n) + (bytes.requested ? '' : ' (usable sizes)'); };
 
   if (limits.leaks !== false) {
     if (!exact) {
@@ -115,40 +176,41 @@ function checkRun(before, after, mark, limits, options) {
       var ids = new Map(a.sites.map(function (site) { return [site.id, site]; }));
       fail('leaks', 'leaked', since.liveBytes, limits.leaks, liveRows(a, since.sites.map(function (s) {
         return {site: ids.get(s.id), liveBytes: s.liveBytes, liveBlocks: s.liveBlocks};
-      }), false, options.cutAt), plural(since.liveBlocks, 'block') + ' (' + numbers.formatBytesExact(since.liveBytes) + ') allocated by the run ' +
+      }), false, how), plural(since.liveBlocks, 'block') + ' (' + numbers.formatBytesExact(since.liveBytes) + ') allocated by the run ' +
         (since.liveBlocks === 1 ? 'is' : 'are') + ' still live after it');
     }
   }
-  if (limits.maxLiveBytes !== undefined && after.summary.liveBytes > limits.maxLiveBytes) {
-    fail('maxLiveBytes', 'live', after.summary.liveBytes, limits.maxLiveBytes, liveRows(a, ranked(a), !exact, options.cutAt),
-      'the heap held ' + numbers.formatBytesExact(after.summary.liveBytes) + ' live when the run ended');
+  if (limits.maxLiveBytes !== undefined && bytes.live > limits.maxLiveBytes) {
+    fail('maxLiveBytes', 'live', bytes.live, limits.maxLiveBytes, liveRows(a, ranked(a), !exact, how),
+      'the heap held ' + counted(bytes.live) + ' live when the run ended');
   }
-  if (limits.maxPeakBytes !== undefined && after.summary.peakLiveBytes > limits.maxPeakBytes) {
+  if (limits.maxPeakBytes !== undefined && bytes.peak > limits.maxPeakBytes) {
     var atPeak = peak.peakView(a);
-    fail('maxPeakBytes', 'peak', after.summary.peakLiveBytes, limits.maxPeakBytes, atPeak ? liveRows(atPeak, ranked(atPeak), !exact, options.cutAt) : [],
-      'the heap\'s live bytes rose to ' + numbers.formatBytesExact(after.summary.peakLiveBytes) + ' during the run');
+    fail('maxPeakBytes', 'peak', bytes.peak, limits.maxPeakBytes, atPeak ? liveRows(atPeak, ranked(atPeak), !exact, how) : [],
+      'the heap\'s live bytes rose to ' + counted(bytes.peak) + ' during the run',
+      bytes.atPeak !== undefined && bytes.atPeak !== bytes.peak
+        ? 'at the peak of its usable sizes, when ' + numbers.formatBytesExact(bytes.atPeak) + ' were live' : '');
   }
-  // what the run made, by row, and in all (the global counters' deltas)
+  // what the run made, by row, and in all
   var made = diff.diffSnapshots(view.view(before, grouping), a);
   var allocRows = function (key) {
     return made.rows.filter(function (r) { return r[key] > 0; })
       .sort(function (x, y) { return y[key] - x[key]; }).slice(0, ROWS).map(function (r) {
         return {label: r.label, allocs: r.newAllocs, bytes: r.allocBytes,
           amount: (exact ? '' : '~') + plural(r.newAllocs, 'allocation') + ', ' + numbers.formatBytes(r.allocBytes),
-          stack: cut(r.stack, options.cutAt)};
+          stack: cut(r.stack, how)};
       });
   };
   var allocs = made.totals.allocCalls.delta;
   if (limits.maxAllocs !== undefined && allocs > limits.maxAllocs) {
     fail('maxAllocs', 'total', allocs, limits.maxAllocs, allocRows('newAllocs'), 'the run made ' + plural(allocs, 'allocation'));
   }
-  var total = made.totals.totalBytes.delta;
-  if (limits.maxTotalBytes !== undefined && total > limits.maxTotalBytes) {
-    fail('maxTotalBytes', 'total', total, limits.maxTotalBytes, allocRows('allocBytes'),
-      'the run allocated ' + numbers.formatBytesExact(total));
+  if (limits.maxTotalBytes !== undefined && bytes.total > limits.maxTotalBytes) {
+    fail('maxTotalBytes', 'total', bytes.total, limits.maxTotalBytes, allocRows('allocBytes'),
+      'the run allocated ' + counted(bytes.total));
   }
-  return {ok: failures.length === 0, failures: failures, allocs: allocs, totalBytes: total,
-    liveBytes: after.summary.liveBytes, peakBytes: after.summary.peakLiveBytes,
+  return {ok: failures.length === 0, failures: failures, allocs: allocs, totalBytes: bytes.total,
+    liveBytes: bytes.live, peakBytes: bytes.peak, bytes: bytes.requested ? 'requested' : 'usable',
     text: failures.length ? failureText(failures, options) : ''};
 }
 
@@ -166,7 +228,7 @@ function failureText(failures, options) {
   var lines = [head];
   failures.forEach(function (f) {
     lines.push('  ' + f.measures + ': ' + f.what + ' (' + LIMIT_WORDS[f.limit](f.max) + ')' +
-      (f.rows.length ? '; by ' + (options.by || 'function') + ':' : ''));
+      (f.rows.length ? '; by ' + (options.by || 'function') + (f.rowsWhen ? ', ' + f.rowsWhen : '') + ':' : ''));
     lines.push.apply(lines, rowLines(f.rows));
   });
   return lines.join('\n');

@@ -22,7 +22,7 @@
 // part, "free or the allocator's own", instead of the three.
 'use strict';
 
-const { formatBytes, formatCount } = require('./numbers');
+const { formatBytes, plural } = require('./numbers');
 
 // -> the parts of snapshot's memory now, or null when the file lacks the
 // numbers (before layout 4) or is a peak view (its live numbers are the
@@ -64,12 +64,12 @@ function breakdownText(b) {
   if (!b) return '';
   const parts = [
     `${formatBytes(b.staticBytes)} static data and stacks`,
-    `${formatBytes(b.liveBytes)} live in ${formatCount(b.liveBlocks)} blocks`,
+    `${formatBytes(b.liveBytes)} live in ${plural(b.liveBlocks, 'block')}`,
     `${formatBytes(b.emheapBytes)} emheap's tables`,
   ];
   if (b.walked) {
     parts.push(`${formatBytes(b.allocatorOwnBytes)} the allocator's own (headers, blocks emheap did not see)`,
-      `${formatBytes(b.freeBytes)} free in ${formatCount(b.freeBlocks)} block${b.freeBlocks === 1 ? '' : 's'}`,
+      `${formatBytes(b.freeBytes)} free in ${plural(b.freeBlocks, 'block')}`,
       `${formatBytes(b.topFreeBytes)} free at the top`);
   } else {
     parts.push(`${formatBytes(b.freeOrOwnBytes)} free or the allocator's own`);

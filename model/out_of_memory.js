@@ -15,7 +15,7 @@
 //   stack             frame indices of the failed allocation, leaf first
 'use strict';
 
-const { formatBytes, formatCount } = require('./numbers');
+const { formatBytes, formatCount, plural } = require('./numbers');
 const { topSites, shortStackText } = require('./sites');
 const { memoryBreakdown, breakdownText } = require('./memory_breakdown');
 const { groupSnapshot, DEFAULT_GROUPING, rowWord } = require('./grouping');
@@ -50,7 +50,7 @@ function outOfMemoryLines(snapshot, by) {
   const word = rowWord(view);
   const top = topSites(view, { sort: 'bytes', top: TOP_SITES });
   if (top.sites.length && s.liveBytes > 0) {
-    lines.push(`  top ${word}s by live bytes (${formatCount(top.totalSites)} ${word}s):`);
+    lines.push(`  top ${word}s by live bytes (${plural(top.totalSites, word)}):`);
     for (const row of top.sites) {
       if (row.liveBytes <= 0) break;
       const share = (100 * row.liveBytes / s.liveBytes).toFixed(1).padStart(5);

@@ -57,10 +57,11 @@ function peakView(snapshot) {
 // {heapSize (the memory now; it never shrinks), now: {liveBytes,
 // allocatorBytes, freeInAllocator}, peak: {...}}. allocatorBytes is what
 // the allocator had taken from the memory (its break less the heap's
-// start), emheapBytes what of it emheap's own tables hold now (they are
+// start), emheapBytes what of it emheap's own tables hold (they are
 // allocated from the same allocator), freeInAllocator what of the rest no
-// live block used (free chunks and per-block overhead). At the peak the
-// tables' size then is not known: its freeInAllocator includes them. null
+// live block used (free chunks and per-block overhead). In files before
+// layout 20 the tables' size at the peak is not known: the peak's
+// emheapBytes is null, and its freeInAllocator includes them. null
 // without the numbers (files before layout 4); a peak view (whose live
 // numbers are the peak's) has no `now`.
 function memoryUse(snapshot) {
@@ -69,10 +70,10 @@ function memoryUse(snapshot) {
   function at(top, live, tables) {
     var allocatorBytes = top - s.heapBase;
     return {liveBytes: live, allocatorBytes: allocatorBytes, emheapBytes: tables,
-      freeInAllocator: Math.max(0, allocatorBytes - live - tables)};
+      freeInAllocator: Math.max(0, allocatorBytes - live - (tables || 0))};
   }
   return {heapSize: s.heapSize, now: snapshot.view === 'peak' ? null : at(s.breakNow, s.liveBytes, s.tableBytes || 0),
-    peak: at(s.breakAtPeak, s.peakLiveBytes, 0)};
+    peak: at(s.breakAtPeak, s.peakLiveBytes, typeof s.tableBytesAtPeak === 'number' ? s.tableBytesAtPeak : null)};
 }
 
 // ' since mark #3 "check: parse"' when the runtime's peak was restarted at

@@ -85,6 +85,7 @@ function emptySummary(heapSize, preRunDone) {
     failedAllocs: 0, invalidFrees: 0, sampledAllocs: 0, siteCount: 0, heapGrowths: 0,
     lostAllocs: 0, lostBytes: 0, lostSites: 0, truncatedStacks: 0, tableBytes: 0,
     requestedLiveBytes: 0, allocatorRoundingBytes: 0, requestedBytesAtPeak: 0, allocatorRoundingAtPeak: 0,
+    requestedPeakBytes: 0, tableBytesAtPeak: 0,
     heapBase: 0, breakNow: 0, breakAtPeak: 0, liveBlocksAtPeak: 0, totalBytesAtPeak: 0,
     unseenFrees: 0, unseenFreedBytes: 0,
     heapSize: heapSize, preRunDone: preRunDone,

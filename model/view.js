@@ -8,6 +8,7 @@
 var focus = require('./focus');
 var grouping = require('./grouping');
 var runSteps = require('./steps').runSteps;
+var estimates = require('./estimates');
 
 // options: {by, focus, ignore, hide} (each may be missing: by function,
 // nothing filtered). -> steps returning the view's snapshot.
@@ -15,7 +16,10 @@ function* viewSteps(snapshot, options) {
   options = options || {};
   var filtered = yield* focus.focusSnapshotSteps(snapshot, options);
   var grouped = yield* grouping.groupSnapshotSteps(filtered, options.by || grouping.DEFAULT_GROUPING);
-  return grouped;
+  // (a row's sampled totals never read more than the program allocated)
+  var bounded = estimates.boundedTotals(grouped, grouped.sites);
+  if (bounded === grouped.sites) return grouped;
+  return Object.assign({}, grouped, {sites: bounded});
 }
 
 function view(snapshot, options) {

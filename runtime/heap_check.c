@@ -38,5 +38,6 @@ EMSCRIPTEN_KEEPALIVE void emheap_restart_peak(void) {
   emheap_new_peak(); /* with threads, live bytes not yet folded come as a new peak when folded */
   emheap_g.counters.peak_live_blocks = emheap_g.counters.live_blocks;
   emheap_g.peak_since_mark = emheap_g.mark_count;
+  emheap_g.recorded_peak = emheap_g.recorded_bytes;
   emheap_unlock();
 }

@@ -86,6 +86,7 @@ __attribute__((noinline)) static void charge_sampled(uint32_t site, uint32_t siz
 ** by sampling; fresh as add_to_site's. */
 static inline void charge_block(uint32_t site, uint32_t size, uint32_t usable, int weighted, int sign, int fresh) {
   emheap_g.recorded_bytes += (int64_t)sign * size;
+  if (emheap_g.recorded_bytes > emheap_g.recorded_peak) emheap_g.recorded_peak = emheap_g.recorded_bytes;
   emheap_g.recorded_usable += (int64_t)sign * usable;
   if (__builtin_expect(weighted, 0)) {
     charge_sampled(site, size, usable, sign, fresh);

@@ -315,6 +315,14 @@ typedef struct emheap_state {
   uint32_t dl_seg;            /* 16884 its first segment record (gm->seg) */
   uint32_t peak_since_mark;   /* 16888 0, or the mark at which the peak was last restarted
                                  (emheap_restart_peak): the peak is the highest since then */
+  uint64_t recorded_peak;     /* 16896 the highest recorded_bytes since the peak was last restarted
+                                 (or since the start): in exact mode the most the program ever had
+                                 asked for at once, which heap checks limit. The peak moment above
+                                 is the usable bytes' high; recorded_at_peak, what was asked for
+                                 then, can be a little under this when a smaller request got more
+                                 rounding. Invariant: recorded_peak >= recorded_bytes */
+  uint64_t tables_at_peak;    /* 16904 counters.table_bytes at the high of live bytes: with
+                                 peak_break, what the allocator's memory held then is all named */
 } emheap_state;
 
 extern emheap_state emheap_g;
@@ -337,6 +345,8 @@ _Static_assert(offsetof(emheap_state, counters) == 16, "layout");
 _Static_assert(offsetof(emheap_state, site_chunks) == 160, "layout");
 _Static_assert(offsetof(emheap_state, site_base) == 16824, "layout");
 _Static_assert(offsetof(emheap_state, footers) == 16876, "layout");
+_Static_assert(offsetof(emheap_state, recorded_peak) == 16896, "layout");
+_Static_assert(offsetof(emheap_state, tables_at_peak) == 16904, "layout");
 _Static_assert(offsetof(emheap_state, frame_pool) == 176, "layout");
 _Static_assert(offsetof(emheap_state, sampling_interval) == 188, "layout");
 _Static_assert(offsetof(emheap_state, block_regions) == 192, "layout");

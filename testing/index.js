@@ -18,7 +18,8 @@ const { checkLimits } = require('../model/heap_check');
 // options: {warmups (default 0), name, by ('function' | 'line' | 'site' | 'module' | 'type'),
 // leaks, maxLiveBytes, maxPeakBytes, maxAllocs, maxTotalBytes}. -> a
 // promise of the check's result ({ok: true, allocs, totalBytes, liveBytes,
-// peakBytes, failures: []}); rejected with an AssertionError when a limit
+// peakBytes, bytes: 'requested' (exact mode) or 'usable', failures: []});
+// rejected with an AssertionError when a limit
 // is passed, with an Error when the check cannot be made.
 async function heapCheck(Module, fn, options = {}) {
   const api = Module && Module.emheap;
@@ -41,7 +42,7 @@ async function heapCheck(Module, fn, options = {}) {
     api.checkEnd(check); // closed, unchecked: the test fails with fn's own error
     throw e;
   }
-  const result = api.checkEnd(check, options, { warmups, cutAt: 'heapCheckedRun' });
+  const result = api.checkEnd(check, options, { warmups, cutAt: 'heapCheckedRun', testName: fn.name });
   if (!result.ok) {
     const first = result.failures[0];
     throw new AssertionError({ message: result.text, actual: first.value, expected: first.max, operator: '<=',

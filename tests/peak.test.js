@@ -117,9 +117,15 @@ test('memoryUse: the allocator\'s part of the memory, live, emheap\'s tables and
   // now: the allocator holds break - base = 8000 bytes, of which 466 live and 2000 emheap's tables
   assert.deepEqual(u.now, { liveBytes: m.liveBytes, allocatorBytes: m.breakNow - m.heapBase, emheapBytes: m.tableBytes,
     freeInAllocator: m.breakNow - m.heapBase - m.liveBytes - m.tableBytes });
-  // at the peak the tables' size is not known: 0, their bytes are in freeInAllocator
-  assert.deepEqual(u.peak, { liveBytes: m.peakLiveBytes, allocatorBytes: m.breakAtPeak - m.heapBase, emheapBytes: 0,
+  // a file before layout 20 does not say the tables' size at the peak:
+  // null, their bytes are in freeInAllocator
+  assert.deepEqual(u.peak, { liveBytes: m.peakLiveBytes, allocatorBytes: m.breakAtPeak - m.heapBase, emheapBytes: null,
     freeInAllocator: m.breakAtPeak - m.heapBase - m.peakLiveBytes });
+  // one that does names them at the peak too, apart from what is free
+  const withTables = peaked();
+  withTables.summary.tableBytesAtPeak = 1500;
+  assert.deepEqual(memoryUse(withTables).peak, { liveBytes: m.peakLiveBytes, allocatorBytes: m.breakAtPeak - m.heapBase,
+    emheapBytes: 1500, freeInAllocator: m.breakAtPeak - m.heapBase - m.peakLiveBytes - 1500 });
   // a peak view: its live numbers are the peak's, it has no `now`; the peak is the same
   const v = memoryUse(peakView(s));
   assert.equal(v.now, null);

@@ -11,7 +11,7 @@ const { sortOrder, topCount } = require('../common_options');
 const { KEY_WIDTH, STACK_WIDTH, rowTitle, rowsWord, partsNote, snapshotHeader } = require('../snapshot_text');
 const { SORTS, topSites, stackText } = require('../../model/sites');
 const growth = require('../../model/growth');
-const { siteErrorText } = require('../../model/estimates');
+const { siteErrorText, hasSampledBlocks } = require('../../model/estimates');
 const { shortName } = require('../../model/names');
 const { memoryBreakdown } = require('../../model/memory_breakdown');
 
@@ -53,14 +53,17 @@ function printTop(args, opts, snapshot, out) {
     // Estimates (sampled blocks) marked "~" with their standard error.
     const live = (s) => (s.estimatedLiveBytes > 0
       ? `~${units.formatBytes(s.liveBytes)} ${siteErrorText(snapshot, s)}` : units.formatBytes(s.liveBytes));
+    // a row's allocations where blocks were sampled: estimates too, held
+    // to the exact totals (model/estimates.js boundedTotals)
+    const made = hasSampledBlocks(snapshot) ? '~' : '';
     const heap = !!snapshot.heap;
     if (heap) {
       // the heap graph's columns before the site: retained, and leaks by class
       columns.splice(5, 0, { title: 'retained', align: 'right' }, { title: 'leaked direct/indirect', align: 'right' });
     }
     const rows = result.sites.map((s) => [
-      s.rank, live(s), units.formatCount(s.liveBlocks), units.formatCount(s.totalAllocs),
-      units.formatBytes(s.totalBytes),
+      s.rank, live(s), units.formatCount(s.liveBlocks), made + units.formatCount(Math.round(s.totalAllocs)),
+      made + units.formatBytes(s.totalBytes),
       ...(heap ? [units.formatBytes(s.retainedBytes || 0), `${s.directBlocks || 0}/${s.indirectBlocks || 0}`] : []),
       clip(shortName(s.label), KEY_WIDTH),
       clip(stackText(s.stack.map((f) => shortName(f.name))), STACK_WIDTH),

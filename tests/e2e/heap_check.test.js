@@ -107,6 +107,65 @@ describe('what heapCheck says of its limits, its mode and the peak', () => {
     await assert.rejects(heapCheck(Module, () => { throw new Error('boom'); }, {leaks: true}), /^Error: boom$/);
   });
 
+  // parse(n) asks for 24 + i % 8 bytes for token i (tests/runtime/heap_check.c)
+  const tokenBytes = (i) => 24 + i % 8;
+  const planned = (n) => Array.from({length: n}, (_, i) => tokenBytes(i)).reduce((a, b) => a + b, 0);
+
+  test('byte budgets count the bytes the program asked for: pass at the plan, fail one byte under', async () => {
+    const Module = await load('clean');
+    const total = planned(1000); // 27,500 B
+    const passed = await heapCheck(Module, () => Module._parse(1000), {maxTotalBytes: total});
+    assert.equal(passed.totalBytes, total);
+    assert.equal(passed.bytes, 'requested');
+    const under = await heapCheck(Module, () => Module._parse(1000), {maxTotalBytes: total - 1}).catch((e) => e);
+    assert.ok(under instanceof assert.AssertionError, String(under));
+    assert.match(under.message, new RegExp(`total: the run allocated [\\d.]+ KiB \\(${total.toLocaleString('en-US')} B\\) ` +
+      `\\(maxTotalBytes [\\d.]+ KiB \\(${(total - 1).toLocaleString('en-US')} B\\)\\); by function:\\n {4}1,000 allocations, 26\\.86 KiB make_token\\b`));
+    // the peak: one buffer of a known size on top of what was live before
+    const before = Module.emheap.snapshot().summary.requestedLiveBytes;
+    const burst = 100003;
+    assert.equal((await heapCheck(Module, () => Module._burst(burst), {maxPeakBytes: before + burst, maxLiveBytes: before})).peakBytes,
+      before + burst);
+    await assert.rejects(heapCheck(Module, () => Module._burst(burst), {maxPeakBytes: before + burst - 1}),
+      new RegExp(`peak: the heap's live bytes rose to [\\d.]+ KiB \\(${(before + burst).toLocaleString('en-US')} B\\)`));
+    // what is live when the run ends: keep_one keeps token 1
+    assert.equal((await heapCheck(Module, Module._keep_one, {maxLiveBytes: before + tokenBytes(1)})).liveBytes, before + tokenBytes(1));
+    await assert.rejects(heapCheck(Module, Module._keep_one, {maxLiveBytes: before + 2 * tokenBytes(1) - 1}),
+      new RegExp(`live: the heap held ${before + 2 * tokenBytes(1)} B live when the run ended`));
+  });
+
+  test('the peak is the most the program asked for at once, even when the allocator rounded a smaller request more', async () => {
+    // the leaking build keeps tokens 0, 4, ... 996; at token 999 (31 B)
+    // the run holds all 250 kept and that one: the highest. Token 997 (29 B)
+    // got the same usable size from dlmalloc, so the usable sizes peaked
+    // there, 2 bytes under.
+    const Module = await load('leaky');
+    const before = Module.emheap.snapshot().summary.requestedLiveBytes;
+    const kept = Array.from({length: 250}, (_, k) => tokenBytes(4 * k)).reduce((a, b) => a + b, 0);
+    const peak = before + kept + tokenBytes(999);
+    const result = await heapCheck(Module, () => Module._parse(1000), {maxPeakBytes: peak});
+    assert.equal(result.peakBytes, peak);
+    assert.equal(result.liveBytes, before + kept);
+    const over = await heapCheck(Module, () => Module._parse(1000), {maxPeakBytes: peak + kept - 1}).catch((e) => e);
+    // (a second run: the first one's 250 tokens are live before it)
+    assert.match(over.message, new RegExp(`peak: the heap's live bytes rose to [\\d.]+ KiB \\(${(peak + kept).toLocaleString('en-US')} B\\) ` +
+      `during the run \\(maxPeakBytes [^)]+\\)\\); by function, at the peak of its usable sizes, when [\\d.]+ KiB \\(${(peak + kept - 2).toLocaleString('en-US')} B\\) were live:`));
+  });
+
+  test('the checked function is shown by its own name, an anonymous one as (test function)', async () => {
+    const Module = await load('leaky');
+    const anonymous = await heapCheck(Module, () => Module._parse(8), {warmups: 1, leaks: true}).catch((e) => e);
+    assert.match(anonymous.message, /in 2 blocks +make_token < parse < \(test function\)$/m);
+    assert.doesNotMatch(anonymous.message, /heapCheck\./);
+    async function parseDocument() { Module._parse(8); }
+    const named = await heapCheck(Module, parseDocument, {leaks: true}).catch((e) => e);
+    assert.match(named.message, /in 2 blocks +make_token < parse < parseDocument$/m);
+    // a wasm export given as the function keeps its own name
+    const direct = await heapCheck(Module, Module._keep_one, {leaks: true}).catch((e) => e);
+    assert.match(direct.message, /in 1 block +make_token < (keep_one|remember_token)\b/);
+    assert.doesNotMatch(direct.message, /test function/);
+  });
+
   test('leaks are refused in sampled mode; the totals are exact there', () => {
     // (a process of its own: without calling contexts Emscripten 3.1.6
     // loads its .wasm with fetch under node unless told not to)
@@ -114,13 +173,16 @@ describe('what heapCheck says of its limits, its mode and the peak', () => {
       const {heapCheck} = require(${JSON.stringify(path.join(ROOT, 'testing'))});
       require(process.env.HEAP_CHECK_MODULE)().then(async (Module) => {
         await heapCheck(Module, () => Module._parse(100), {leaks: true}).catch((e) => console.log('REFUSED ' + e.message));
-        const result = await heapCheck(Module, () => Module._parse(100), {maxAllocs: 100, maxTotalBytes: 100 * 31});
-        console.log('ALLOCS ' + result.allocs + ' ' + result.ok);
+        const result = await heapCheck(Module, () => Module._parse(100), {maxAllocs: 100, maxTotalBytes: 100 * 36});
+        console.log('ALLOCS ' + result.allocs + ' ' + result.ok + ' ' + result.bytes);
+        await heapCheck(Module, () => Module._parse(100), {maxTotalBytes: 100 * 24}).catch((e) => console.log('OVER ' + e.message));
       });`;
     const {status, output} = runSuite(process.execPath, ['--no-experimental-fetch', '-e', script], 'clean', {EMHEAP_MODE: 'sampled'});
     assert.equal(status, 0, output);
     assert.match(output, /REFUSED heap check: leaks are counted exactly only in exact mode, where every block is recorded \(this snapshot: sampled\)/);
-    assert.match(output, /ALLOCS 100 true/);
+    // (the bytes asked for are estimates there: usable sizes, said so)
+    assert.match(output, /ALLOCS 100 true usable/);
+    assert.match(output, /OVER heap check failed:\n {2}total: the run allocated [\d.]+ KiB \([\d,]+ B\) \(usable sizes\) \(maxTotalBytes/);
   });
 
   test('the peak is restarted at the check, and every view says since which mark', async () => {

@@ -17,6 +17,7 @@ const {peakView, memoryUse} = require('../../model/peak');
 
 const {BUILD} = require('../lib/paths');
 const {runCli} = require('../lib/cli');
+const {formatBytes} = require('../../model/numbers');
 
 const siteOf = (snap, fn) => snap.sites.find((s) => s.stack.some((i) => snap.frames[i].name === fn));
 
@@ -68,6 +69,11 @@ for (const build of ['dlmalloc', 'emmalloc', 'sampled', 'threads']) {
     assert.equal(use.now.emheapBytes, s.tableBytes);
     assert.ok(s.tableBytes > 0);
     assert.equal(use.now.freeInAllocator, Math.max(0, s.breakNow - s.heapBase - s.liveBytes - s.tableBytes));
+    // at the peak too, each part once: live, emheap's tables then (a record
+    // of at least 8 bytes for each block live then), and the rest
+    assert.equal(use.peak.emheapBytes, s.tableBytesAtPeak);
+    if (build !== 'sampled') assert.ok(s.tableBytesAtPeak >= 8 * s.liveBlocksAtPeak, `${s.tableBytesAtPeak} B of tables at the peak`);
+    assert.equal(use.peak.liveBytes + use.peak.emheapBytes + use.peak.freeInAllocator, use.peak.allocatorBytes);
 
     // the peak view: the same sites with that moment's numbers, heaviest first
     const view = peakView(snap);
@@ -106,7 +112,13 @@ test('emheap top/check/convert --at peak', () => {
     const text = cli('top', file, '--at', 'peak');
     assert.match(text.stdout, /at the peak of live bytes: /);
     assert.match(text.stdout, /\nwasm memory [\d.]+ MiB; at the peak: allocator [\d.]+ MiB \([\d.]+ MiB live, /);
-    assert.match(cli('top', file).stdout, /\nwasm memory [\d.]+ MiB: [\d.]+ [KM]iB static data and stacks, .* live in .*\nat the peak: allocator [\d.]+ MiB \(/);
+    const topText = cli('top', file).stdout;
+    assert.match(topText, /\nwasm memory [\d.]+ MiB: [\d.]+ [KM]iB static data and stacks, .* live in .*\nat the peak: allocator [\d.]+ MiB \(/);
+    // the peak's parts, emheap's tables named apart from what is free
+    const peakLine = /^at the peak: allocator ([\d.]+ [KM]iB) \(([\d.]+ [KM]iB) live, ([\d.]+ [KM]iB) emheap's tables, ([\d.]+ [KM]iB|\d+ B) free or the allocator's own\)$/m.exec(topText);
+    assert.ok(peakLine, topText);
+    const use = memoryUse(snap);
+    assert.deepEqual(peakLine.slice(1), [use.peak.allocatorBytes, use.peak.liveBytes, use.peak.emheapBytes, use.peak.freeInAllocator].map(formatBytes));
     // a budget the end meets and the peak does not
     const budget = String(Math.round((known.tableBytes + known.cacheBytes) / 2));
     assert.equal(cli('check', file, '--max-live-bytes', budget).status, 0);

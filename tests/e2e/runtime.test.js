@@ -13,6 +13,7 @@ const {validateSnapshot} = require('../lib/schemas');
 const {scanCaveat} = require('../../model/heap_section');
 
 const {ROOT, BUILD} = require('../lib/paths');
+const {runCli} = require('../lib/cli');
 
 for (const allocator of ['dlmalloc', 'emmalloc']) {
   test(`entry points and counters (${allocator})`, () => {
@@ -259,6 +260,21 @@ test('a build without names: frames read wasm-function[N], never empty; operator
   assert.ok(leaves.some((i) => nameOf.get(i) === 'build_list(int)'), leaves.map((j) => nameOf.get(j)).join(' '));
   // said once, with what to do
   assert.equal(r.stderr.split('emheap: this module has no function names (link with --profiling-funcs').length - 1, 1, r.stderr);
+  // and again by every table of the CLI
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-nonames-'));
+  try {
+    const file = path.join(dir, 'snapshot.json');
+    fs.writeFileSync(file, JSON.stringify(snap));
+    const top = runCli(['top', file]);
+    assert.equal(top.status, 0, top.stderr);
+    assert.match(top.stdout, /^function names: none in the module \(link with --profiling-funcs, as emheap-config does\): frames read wasm-function\[N\]$/m);
+    // a snapshot with names says nothing of them
+    const named = runWasmProgram(path.join(BUILD, 'cpp_new.dlmalloc.js'));
+    fs.writeFileSync(file, JSON.stringify(named.tagged.SNAPSHOT));
+    assert.doesNotMatch(runCli(['top', file]).stdout, /function names/);
+  } finally {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
 });
 
 for (const [build, how] of [['sourcemap', '-gsource-map'], ['singlefile', '-g -sSINGLE_FILE (the module inline)']]) {
