@@ -198,14 +198,17 @@ function siteRowHtml(snapshot, byId, row, series, idPrefix) {
   var site = byId.get(row.id) || null;
   var estimated = row.estimatedLiveBytes > 0;
   var err = estimated && site ? estimates.siteErrorText(snapshot, site) : null;
+  // what the row allocated, where blocks were sampled: estimates, held to
+  // the exact totals (model/estimates.js boundedTotals)
+  var made = estimates.hasSampledBlocks(snapshot) ? '~' : '';
   var label = row.label;
   return '<tr id="' + idPrefix + row.id + '" data-site="' + row.id + '"' + (series >= 0 ? ' data-series="' + series + '"' : '') +
     (series >= 0 ? ' class="charted"' : '') + '>' +
     '<td class="num rank">' + (series >= 0 ? '<span class="swatch" data-color="' + series + '"></span>' : '') + row.rank + '</td>' +
     bytesCell(row.liveBytes, estimated ? err : null) +
     '<td class="num" data-blocks="' + row.liveBlocks + '">' + (estimated ? '~' : '') + escapeHtml(formatCount(row.liveBlocks)) + '</td>' +
-    '<td class="num" data-allocs="' + row.totalAllocs + '">' + escapeHtml(formatCount(row.totalAllocs)) + '</td>' +
-    bytesCell(row.totalBytes, null, 'data-total') +
+    '<td class="num" data-allocs="' + row.totalAllocs + '">' + made + escapeHtml(formatCount(Math.round(row.totalAllocs))) + '</td>' +
+    bytesCell(row.totalBytes, made ? '' : null, 'data-total') +
     '<td class="site" title="' + escapeHtml(label) + '">' + escapeHtml(names.shortName(label)) + '</td>' +
     '<td class="stack">' + escapeHtml(site ? growth.siteText(snapshot, row.id) : row.label) + '</td></tr>';
 }

@@ -4,8 +4,8 @@
 // ever made. tests/runtime/heap_check.c's parse(100) makes 100 tokens of
 // 24-31 bytes (2,750 bytes asked for); at a sampling interval of 8 KiB a
 // sampled token stands for about 290. Each row is held to the exact
-// totals (model/estimates.js boundedTotals) and marked ~, in the page's API
-// and in `emheap top`.
+// totals (model/estimates.js boundedTotals) and marked ~, in the page's API,
+// in `emheap top` and in the report.
 'use strict';
 
 const test = require('node:test');
@@ -62,6 +62,11 @@ test('sampled mode: a row\'s allocations and bytes are marked ~ and never exceed
       const cli = runCli(['top', file]);
       assert.equal(cli.status, 0, cli.stderr);
       assert.match(cli.stdout, new RegExp(`^1 +\\d+ B +\\d+ +~${TOKENS} +~[\\d.]+ KiB +make_token `, 'm'), cli.stdout);
+      // and the report's
+      const page = path.join(dir, `seed${seed}.html`);
+      const report = runCli(['report', file, '-o', page]);
+      assert.equal(report.status, 0, report.stderr);
+      assert.match(fs.readFileSync(page, 'utf8'), new RegExp(`<td class="num" data-allocs="${TOKENS}">~${TOKENS}</td>`));
     }
     assert.ok(sampled > 0, `no seed of ${SEEDS} sampled a token`);
   } finally {
