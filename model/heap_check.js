@@ -119,10 +119,9 @@ function liveRows(snapshot, items, estimated, how) {
 
 // The bytes the limits count (see the top of this file): {requested (true:
 // the bytes asked for; false: usable sizes), live, peak, total}.
-function countedBytes(before, after, exact) {
+function countedBytes(before, after) {
   var s = after.summary;
-  var everyBlockRecorded = exact && !s.lostAllocs &&
-    typeof s.requestedLiveBytes === 'number' && typeof s.requestedPeakBytes === 'number';
+  var everyBlockRecorded = sites.budgetLiveBytes(after).requested && typeof s.requestedPeakBytes === 'number';
   if (!everyBlockRecorded) {
     return {requested: false, live: s.liveBytes, peak: s.peakLiveBytes,
       total: s.totalBytes - before.summary.totalBytes};
@@ -156,7 +155,7 @@ function checkRun(before, after, mark, limits, options) {
   var a = view.view(after, grouping);
   var exact = /^exact/.test(after.mode || '') && !after.summary.thinnedAtBytes;
   var how = stackCut(after, options.cutAt, options.testName);
-  var bytes = countedBytes(before, after, exact);
+  var bytes = countedBytes(before, after);
   var failures = [];
   // rowsWhen: when the rows were, if not when the value was
   var fail = function (limit, measures, value, max, rows, what, rowsWhen) {

@@ -146,14 +146,25 @@ function modeNote(snapshot) {
 // Sites count the bytes the program asked for; the summary's liveBytes
 // counts usable sizes (what the allocator reserved). In exact modes the
 // recorded blocks' requested total is known exactly, and the sites add up
-// to it: that total, or null (sampled mode, off, files before layout 8).
+// to it: that total, or null (sampled mode, off, exact mode thinned, whose
+// records are a sample, files before layout 8).
 function requestedLiveBytes(snapshot) {
   const s = snapshot.summary || {};
-  if (!/^exact/.test(snapshot.mode || '') || typeof s.requestedLiveBytes !== 'number') return null;
+  if (!/^exact/.test(snapshot.mode || '') || s.thinnedAtBytes !== undefined || typeof s.requestedLiveBytes !== 'number') return null;
   return s.requestedLiveBytes;
+}
+
+// The live bytes a budget limits (`emheap check`, heap checks): the bytes
+// the program asked for, as the rows count them, where every live block
+// is recorded (exact mode); else the usable sizes, the exact global
+// counter. -> {bytes, requested}.
+function budgetLiveBytes(snapshot) {
+  const s = snapshot.summary || {};
+  const requested = s.lostAllocs ? null : requestedLiveBytes(snapshot);
+  return requested === null ? { bytes: s.liveBytes, requested: false } : { bytes: requested, requested: true };
 }
 
 module.exports = {
   SORTS, UNATTRIBUTED, TABLE_ROOM_ADVICE, stackNames, siteLabel, stackText, shortStackText, stackFrames, sortBy, topSites, modeNote,
-  requestedLiveBytes,
+  requestedLiveBytes, budgetLiveBytes,
 };

@@ -527,9 +527,23 @@ describe('emheap check', () => {
     assert.equal(r.status, 1);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /^emheap: budget exceeded in .*profile\.speedscope\.json:\n/);
-    assert.match(r.stderr, /live bytes 5\.79 KiB \(5,932 B\) > --max-live-bytes 5\.00 KiB \(5,120 B\)/);
+    // (a file that does not say what was asked for: usable sizes, said so)
+    assert.match(r.stderr, /live bytes 5\.79 KiB \(5,932 B\) \(usable sizes\) > --max-live-bytes 5\.00 KiB \(5,120 B\)/);
     assert.match(r.stderr, /largest functions:\n {4}leak_memory 4\.00 KiB in 4 blocks \(leak_memory < parse_chunk < load_level < main\)/);
     assert.ok(!/\n\s+at /.test(r.stderr));
+  });
+
+  test('in exact mode the live budget counts the bytes asked for, as the rows do: passes at their sum, fails one under', () => {
+    const snapshot = makeSnapshot();
+    const asked = snapshot.sites.reduce((sum, x) => sum + x.liveBytes, 0); // 5932
+    Object.assign(snapshot.summary, {liveBytes: asked + 68, requestedLiveBytes: asked, allocatorRoundingBytes: 68});
+    const exact = write('check/exact.json', snapshot);
+    const ok = run('check', exact, '--max-live-bytes', String(asked));
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.match(ok.stdout, /^emheap: OK: live 5\.79 KiB \(5,932 B\) <= 5\.79 KiB \(5,932 B\)/);
+    const over = run('check', exact, '--max-live-bytes', String(asked - 1));
+    assert.equal(over.status, 1);
+    assert.match(over.stderr, /live bytes 5\.79 KiB \(5,932 B\) > --max-live-bytes 5\.79 KiB \(5,931 B\), over by 1 B/);
   });
 
   test('site budget exceeded: exit 1, every site over it named', () => {
