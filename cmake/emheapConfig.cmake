@@ -5,6 +5,9 @@
 #   find_package(emheap REQUIRED CONFIG)
 #   target_link_libraries(app PRIVATE emheap::emheap)   # every allocation's stack (exact mode)
 #
+# Either target also puts runtime/ on the include path of what links it
+# (as -isystem), so the app's sources find <emheap.h>: what
+# `emheap-config --cflags` gives an emcc command line.
 # Programs built with -pthread link emheap::emheap_pthread instead. C++
 # programs that catch exceptions need
 # -fexceptions at compile and at link (Emscripten's rule, emheap's too).

@@ -4,12 +4,15 @@
 // of formats/index.js is in `emheap help convert`, and the main usage
 // names every command. The lists are taken from the tables and the parser,
 // so a command, option or format added without its help fails here.
+// The same for emheap-config (bin/emheap-config): `--help` and `-h` print
+// its table of options, one line each, and exit 0.
 'use strict';
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
+const { spawnSync } = require('node:child_process');
 
 const { parseArgs, COMMANDS } = require('../cli/emheap');
 const { FORMATS } = require('../formats/index');
@@ -117,4 +120,61 @@ test('help text is wrapped: no line of an option\'s help runs past the width', (
       assert.ok(line.length <= HELP_WIDTH, `${command.name}: ${JSON.stringify(line)}`);
     }
   }
+});
+
+// emheap-config (bin/emheap-config): its --help is made from OPTIONS, the
+// table its parser reads, one line per option; every spelling the help
+// shows is one the parser takes, and it takes nothing else.
+const CONFIG = path.join(__dirname, '..', 'bin', 'emheap-config');
+const config = require(CONFIG);
+
+// The command lines a help spelling stands for: "--help, -h" is two,
+// "--mode=exact|sampled|off" three, "--wrappers=LIST" one with a list.
+function configSpellings(spelling) {
+  return spelling.split(', ').flatMap((one) => {
+    const [name, value] = one.split('=');
+    if (value === undefined) return [name];
+    return /^[A-Z]+$/.test(value) ? [`${name}=l_alloc,luaM_*`] : value.split('|').map((v) => `${name}=${v}`);
+  });
+}
+
+test('emheap-config --help and -h print the usage and one line per option, and exit 0', () => {
+  for (const flag of ['--help', '-h']) {
+    const r = spawnSync(process.execPath, [CONFIG, flag], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    assert.equal(r.stdout, config.helpText());
+    const lines = r.stdout.split('\n');
+    assert.equal(lines[0], config.USAGE);
+    const optionLines = lines.filter((l) => /^ {2}-/.test(l));
+    assert.equal(optionLines.length, config.OPTIONS.length, 'one line per option, no more');
+    assert.ok(config.OPTIONS.length >= 7, `${config.OPTIONS.length} options`);
+    for (const option of config.OPTIONS) {
+      const own = optionLines.filter((l) => l.startsWith(`  ${option.spelling} `));
+      assert.equal(own.length, 1, `"${option.spelling}" starts one line of the help`);
+      assert.ok(option.help.length > 5 && own[0].endsWith(` ${option.help}`), `${option.spelling}'s help beside it`);
+    }
+  }
+});
+
+test('every spelling of emheap-config\'s help is taken by its parser and in its usage line; nothing else is', () => {
+  const plain = config.parse(['--cflags']);
+  let checked = 0;
+  for (const option of config.OPTIONS) {
+    for (const spelled of configSpellings(option.spelling)) {
+      assert.match(config.USAGE, word(spelled.replace(/=.*/, '')), `${spelled} in the usage line`);
+      const parsed = config.parse(spelled === '--cflags' ? [spelled] : ['--cflags', spelled]);
+      if (spelled !== '--cflags') assert.notDeepEqual(parsed, plain, `${spelled} is read`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 10, `${checked} spellings checked`);
+  for (const bad of [['--no-such-option', '--cflags'], ['--mode=fast', '--ldflags'], ['--wrappers=a"b', '--ldflags'], []]) {
+    assert.throws(() => config.parse(bad), (e) => e.exitCode === 2 && (bad.length ? e.message !== config.USAGE : e.message === config.USAGE),
+      bad.join(' '));
+  }
+  const r = spawnSync(process.execPath, [CONFIG, '--no-such-option'], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr, `emheap-config: unknown option '--no-such-option'\n${config.USAGE}\n`);
 });

@@ -3,10 +3,12 @@
 // `npx emheap-config` builds the runtime with this machine's emcc on first
 // use, into the package's own cache (nothing of the project outside
 // node_modules is written); a C++ app (tests/package/app.cpp: exceptions,
-// -O2, Emscripten's default fixed heap) is linked with its flags and run
+// -O2, Emscripten's default fixed heap, a mark from emheap.h, found with
+// `npx emheap-config --cflags`) is linked with its flags and run
 // under node, and `npx emheap top` reads the snapshot it saved; another emcc
 // gets a runtime built with it. Then the CMake way (emcmake) with
-// emheap::emheap; a rebuilt runtime relinks the app.
+// emheap::emheap, which also gives the app emheap.h; a rebuilt runtime
+// relinks the app.
 'use strict';
 
 const test = require('node:test');
@@ -108,6 +110,7 @@ test('the packed tarball installs; npx emheap-config and npx emheap work; CMake 
     const top = sh('npx', ['--no-install', 'emheap', 'top', r.snapshot, '--top', '3'], project).stdout;
     const rows = top.split('\n').filter((l) => /leak_widgets|keep_widgets/.test(l));
     assert.ok(rows.length >= 1 && /leak_widgets/.test(rows[0]), `npx emheap top puts leak_widgets first:\n${top}`);
+    assert.match(top, /#1 "widgets made"/, 'the mark the app made through emheap.h');
   });
 
   await t.test('emheap/testing resolves from the project, by require and by import', () => {
@@ -129,6 +132,7 @@ test('the packed tarball installs; npx emheap-config and npx emheap work; CMake 
       const profile = JSON.parse(fs.readFileSync(r.snapshot, 'utf8'));
       const names = profile.shared.frames.map((f) => f.name);
       assert.ok(names.some((n) => /leak_widgets/.test(n)), `app_${variant}: the speedscope file has leak_widgets`);
+      assert.deepEqual(profile.emheap.marks.map((m) => m.name), ['widgets made'], `app_${variant}: emheap.h through the target`);
       fs.rmSync(r.snapshot);
     }
     const idle = sh('cmake', ['--build', build], project).stdout;

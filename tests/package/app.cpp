@@ -1,8 +1,10 @@
 // app.cpp -- the small C++ app of tests/npm_package.test.js: built the way a
 // user builds theirs (npx emheap-config on the emcc line, or CMake), with
 // exceptions, at -O2, with Emscripten's default fixed heap. It leaks 100
-// widgets from leak_widgets(), keeps 10 from keep_widgets(), throws and
-// catches, then saves a snapshot.
+// widgets from leak_widgets(), keeps 10 from keep_widgets(), marks "widgets
+// made" (emheap.h: found through `emheap-config --cflags`, or CMake's
+// emheap::emheap target), throws and catches, then saves a snapshot.
+#include <emheap.h>
 #include <emscripten.h>
 #include <cstdio>
 #include <stdexcept>
@@ -37,6 +39,7 @@ static void (*volatile keep_fn)(int) = keep_widgets;
 int main() {
   leak_fn(100);
   keep_fn(10);
+  emheap_mark("widgets made");
   int caught = 0;
   for (int i = 0; i < 50; i++) {
     try {
