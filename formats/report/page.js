@@ -64,7 +64,30 @@ function pageScript(d, uPlot, formatBytes, formatCount) {
   for (var p = 0; p <= 40; p += 10) for (var m = 1; m < 1024; m *= 2) incrs.push(m * Math.pow(2, p));
   var bytesTick = function (u, vals) { return vals.map(function (v) { return formatBytes(v).replace('.00 ', ' '); }); };
   var secondsTick = function (u, vals) { return vals.map(function (v) { return +v.toFixed(3) + ' s'; }); };
-  var yAxis = {values: bytesTick, incrs: incrs, size: 80};
+  // A vertical axis as wide as the widest tick label it draws, measured in
+  // its own font: a fixed width cuts the first digits of "457.22 MiB/s" on
+  // the left, the last of "600,000" on the right, both past the canvas.
+  // uPlot calls size() on each pass of its layout with that pass's labels
+  // (on the first with none). Width: the tick, the gap, the label, and
+  // AXIS_EDGE px to the canvas's edge.
+  var AXIS_EDGE = 4;
+  var axisWidth = function (u, values, axisIdx) {
+    var axis = u.axes[axisIdx];
+    var widest = 0;
+    if (values) {
+      var ctx = u.ctx;
+      ctx.save(); // uPlot remembers the font it set last: leave the context as it was
+      ctx.font = axis.font[0];
+      values.forEach(function (v) {
+        if (v === null || v === undefined) return;
+        String(v).split('\n').forEach(function (line) { widest = Math.max(widest, ctx.measureText(line).width); });
+      });
+      ctx.restore();
+      widest *= axis.font[2] / axis.font[1]; // axis.font: [font, its px on the canvas, its CSS px]
+    }
+    return (axis.ticks.show ? axis.ticks.size : 0) + axis.gap + Math.ceil(widest) + AXIS_EDGE;
+  };
+  var yAxis = {values: bytesTick, incrs: incrs, size: axisWidth};
   var exact = function (v) { return v === null || v === undefined ? '--' : formatBytes(v) + ' (' + formatCount(v) + ' B)'; };
 
   function xScale(range) {
@@ -210,7 +233,7 @@ function pageScript(d, uPlot, formatBytes, formatCount) {
       scales: {x: xScale(range), y: {range: function (u, min, max) { return [0, max * 1.1 || 1]; }},
         calls: {range: function (u, min, max) { return [0, max * 1.1 || 1]; }}},
       axes: [{values: secondsTick}, {values: function (u, vals) { return vals.map(function (v) { return formatBytes(v).replace('.00 ', ' ') + '/s'; }); },
-        size: 80}, {scale: 'calls', side: 1, grid: {show: false}, size: 60,
+        size: axisWidth}, {scale: 'calls', side: 1, grid: {show: false}, size: axisWidth,
         values: function (u, vals) { return vals.map(function (v) { return formatCount(Math.round(v)); }); }}],
       series: rateSeries,
     }, rateColumns, rateEl)});

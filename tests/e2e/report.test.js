@@ -3,7 +3,9 @@
 // person opens it: it runs without an error and asks for nothing but
 // itself; both charts are drawn; the legend names the sites and leads to
 // their rows, a row picks out its band; the marks are labelled; the table's
-// numbers are `emheap top --json`'s and the memory line the model's. Then a
+// numbers are `emheap top --json`'s and the memory line the model's; every
+// tick label of every chart is drawn whole, inside its canvas, also for a
+// busy run's long rates (busySnapshot). Then a
 // snapshot whose names are HTML stays text, and an older file without the
 // parts over time still opens. The snapshot comes from
 // tests/fixtures/report/snapshots.js (EMHEAP_REPORT_SNAPSHOT swaps it), and
@@ -22,11 +24,12 @@ const { reportCommand } = require('../../cli/report');
 const { topSites } = require('../../model/sites');
 const { siteText } = require('../../model/growth');
 const { memoryBreakdown, breakdownText } = require('../../model/memory_breakdown');
-const { reportSnapshot, hostileSnapshot, oldSnapshot } = require('../fixtures/report/snapshots');
+const { reportSnapshot, hostileSnapshot, oldSnapshot, busySnapshot, BUSY } = require('../fixtures/report/snapshots');
 const { runWasmProgram } = require('../lib/run_wasm');
 const { BUILD } = require('../lib/paths');
 const { readView } = require('../../cli/read_view');
 const { allocationRate } = require('../../model/allocation_rate');
+const { parseSize } = require('../../cli/units');
 
 const skip = CHROMIUM_SKIP;
 
@@ -58,6 +61,7 @@ describe('emheap report in Chromium', { skip }, () => {
     fs.writeFileSync(file, reportCommand(snapshot, { file: `${name}.json` }));
     const { context, page, consoleMessages } = await newPage(browser);
     await page.setViewportSize({ width: 1280, height: 900 });
+    await page.addInitScript(recordCanvasText);
     const requests = [];
     const dialogs = [];
     page.on('request', (r) => requests.push(r.url()));
@@ -81,6 +85,63 @@ describe('emheap report in Chromium', { skip }, () => {
     }
     return { chart: c.closest('.chart').id, colours: colours.size, inked, pixels: c.width * c.height };
   }));
+
+  // Runs in the page before its scripts: every text a canvas draws (the
+  // charts' tick labels) is kept on the canvas with the box its ink covers,
+  // in the canvas's pixels: TextMetrics' actual bounding box about the
+  // point drawn at (it follows the alignment and baseline), through the
+  // context's transform.
+  function recordCanvasText() {
+    const fillText = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (text, x, y, ...rest) {
+      const m = this.measureText(text);
+      const t = this.getTransform();
+      const corners = [[x - m.actualBoundingBoxLeft, y - m.actualBoundingBoxAscent], [x + m.actualBoundingBoxRight, y - m.actualBoundingBoxAscent],
+        [x - m.actualBoundingBoxLeft, y + m.actualBoundingBoxDescent], [x + m.actualBoundingBoxRight, y + m.actualBoundingBoxDescent]]
+        .map(([cx, cy]) => t.transformPoint(new DOMPoint(cx, cy)));
+      const xs = corners.map((c) => c.x);
+      const ys = corners.map((c) => c.y);
+      if (!this.canvas.drawnText) this.canvas.drawnText = [];
+      this.canvas.drawnText.push({ text: String(text), left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys) });
+      return fillText.call(this, text, x, y, ...rest);
+    };
+  }
+
+  // The labels each chart drew, by the side of the plot (uPlot's .u-over)
+  // they are on, with its canvas's size, in the canvas's pixels.
+  const drawnLabels = (page) => page.evaluate(() => Array.from(document.querySelectorAll('.chart .uplot'), (chart) => {
+    const canvas = chart.querySelector('canvas');
+    const c = canvas.getBoundingClientRect();
+    const o = chart.querySelector('.u-over').getBoundingClientRect();
+    const px = canvas.width / c.width;
+    const plot = { left: (o.left - c.left) * px, right: (o.right - c.left) * px, bottom: (o.bottom - c.top) * px };
+    const sides = { left: [], right: [], bottom: [], inside: [] };
+    for (const l of canvas.drawnText || []) {
+      const side = l.top >= plot.bottom ? 'bottom' : l.right <= plot.left ? 'left' : l.left >= plot.right ? 'right' : 'inside';
+      sides[side].push(l);
+    }
+    return { chart: chart.closest('.chart').id, width: canvas.width, height: canvas.height, sides };
+  }));
+
+  // Every tick label of every chart is drawn whole: its ink inside its
+  // canvas, which clips whatever reaches past it (an axis narrower than
+  // its widest label cuts that label's first digits on the left, its last
+  // on the right). Charts: the ids of those the page draws; the rate chart
+  // has an axis on the right (calls per second). -> the labels.
+  async function assertAxisLabelsWhole(page, charts) {
+    const drawn = await drawnLabels(page);
+    assert.deepEqual(drawn.map((c) => c.chart), charts);
+    for (const c of drawn) {
+      const texts = (side) => c.sides[side].map((l) => l.text);
+      assert.deepEqual(texts('inside'), [], `${c.chart}: labels over the plot`);
+      assert.ok(c.sides.left.length >= 2 && c.sides.bottom.length >= 2, `${c.chart}: ${JSON.stringify(c.sides)}`);
+      assert.equal(c.sides.right.length >= 2, c.chart === 'chart-rate', `${c.chart}: ${texts('right')}`);
+      const past = [...c.sides.left, ...c.sides.right, ...c.sides.bottom]
+        .filter((l) => l.left < 0 || l.right > c.width || l.top < 0 || l.bottom > c.height);
+      assert.deepEqual(past.map((l) => l.text), [], `${c.chart}: labels that reach past the canvas (${c.width} x ${c.height}): ${JSON.stringify(past)}`);
+    }
+    return drawn;
+  }
 
   const sitesCanvas = (page) => page.evaluate(() => document.querySelector('#chart-sites canvas').toDataURL());
 
@@ -122,6 +183,11 @@ describe('emheap report in Chromium', { skip }, () => {
         assert.deepEqual(drawn, rate.bytesPerSecond);
         assert.ok(rate.bytesPerSecond.some((v) => v > 0), 'the run allocated between points');
       }
+    });
+
+    it('draws every tick label of every chart whole, at 1280 px', async () => {
+      const charts = allocationRate(snap) ? ['chart-live', 'chart-rate', 'chart-sites'] : ['chart-live', 'chart-sites'];
+      await assertAxisLabelsWhole(r.page, charts);
     });
 
     it('labels the marks, the growths and the peak on the live bytes chart', async () => {
@@ -244,6 +310,7 @@ describe('emheap report in Chromium', { skip }, () => {
         assert.match(temporary.first, /^make_temporaries/);
         assert.equal(temporary.count, '100000');
         assert.equal(temporary.lifetimes, 4);
+        await assertAxisLabelsWhole(r.page, ['chart-live', 'chart-rate', 'chart-sites']);
         // a drag over the live bytes chart between the two marks' lines
         // picks start..end (the x scale runs from live.xMin to live.xMax)
         const live = await r.page.evaluate(() => JSON.parse(document.getElementById('report-data').textContent).live);
@@ -293,6 +360,25 @@ describe('emheap report in Chromium', { skip }, () => {
         assert.match(got.verdicts[1][0], /^cache_put/);
         assert.equal(Number(got.since), 12 * 64 * 1024 + 96 * 1024);
         assert.deepEqual(r.problems(), []);
+      } finally {
+        await r.context.close();
+      }
+    });
+  });
+
+  describe('a busy run: tens of MiB and hundreds of thousands of calls a second (tests/fixtures/report/snapshots.js)', () => {
+    it('draws the allocation rate\'s long labels whole on both axes, as on every chart', async () => {
+      const r = await open(busySnapshot(), 'busy');
+      try {
+        assert.deepEqual(r.problems(), []);
+        const drawn = await assertAxisLabelsWhole(r.page, ['chart-live', 'chart-rate', 'chart-sites']);
+        const rate = drawn.find((c) => c.chart === 'chart-rate');
+        // the axes reach the planned rates: the scales run to 1.1 times the highest
+        const highest = (side, parse) => Math.max(...rate.sides[side].map((l) => parse(l.text)));
+        const bytesPerSecond = highest('left', (text) => parseSize(text.replace(/\/s$/, '').replace(' ', ''), 'tick'));
+        const callsPerSecond = highest('right', (text) => Number(text.replace(/,/g, '')));
+        assert.ok(bytesPerSecond >= BUSY.bytesPerSecond / 2 && bytesPerSecond <= BUSY.bytesPerSecond * 1.1, rate.sides.left.map((l) => l.text).join(' | '));
+        assert.ok(callsPerSecond >= BUSY.callsPerSecond / 2 && callsPerSecond <= BUSY.callsPerSecond * 1.1, rate.sides.right.map((l) => l.text).join(' | '));
       } finally {
         await r.context.close();
       }
