@@ -45,7 +45,7 @@ var CSS = [
   '.uplot .peak-label { position: absolute; right: 4px; font-size: 11px; color: #b3261e; background: rgba(255,255,255,.85);',
   '  padding: 0 3px; pointer-events: none; }',
   '.sites-chart .u-legend.u-inline tr { display: block; text-align: left; margin: 0; }',
-  '.sites-chart .u-legend { text-align: left; font-size: 12px; margin: 4px 0 0 80px; }',
+  '.sites-chart .u-legend { text-align: left; font-size: 12px; margin: 4px 0 0 0; }',
   '.sites-chart .u-legend a { color: inherit; }',
   '.sites-chart .u-legend tr.focused { background: #fff3c4; font-weight: 600; }',
   'footer { margin-top: 30px; color: #777; font-size: 12px; }',
@@ -69,9 +69,26 @@ function pageScript(d, uPlot, formatBytes, formatCount) {
   // the left, the last of "600,000" on the right, both past the canvas.
   // uPlot calls size() on each pass of its layout with that pass's labels
   // (on the first with none). Width: the tick, the gap, the label, and
-  // AXIS_EDGE px to the canvas's edge.
+  // AXIS_EDGE px to the canvas's edge. The charts share one time axis
+  // (their cursors move together): each side is as wide as the widest of
+  // any chart's on that side (`sides`, the charts laid out again once all
+  // are made), and a chart without a right axis leaves that much room, so
+  // that a moment is at one x in every chart.
   var AXIS_EDGE = 4;
+  var sides = {left: 0, right: 0};
+  var sideOf = function (axis) { return axis.side === 1 ? 'right' : 'left'; };
   var axisWidth = function (u, values, axisIdx) {
+    var own = labelWidth(u, values, axisIdx);
+    var side = sideOf(u.axes[axisIdx]);
+    sides[side] = Math.max(sides[side], own);
+    return sides[side];
+  };
+  // no right axis: the room the widest right axis takes, or uPlot's own
+  // padding (half a default axis) for the time axis's last label
+  var RIGHT_PAD = 25;
+  var rightPadding = function (u, side, sidesWithAxes) { return sidesWithAxes[1] ? 0 : Math.max(sides.right, RIGHT_PAD); };
+  var padding = [null, rightPadding, null, null];
+  var labelWidth = function (u, values, axisIdx) {
     var axis = u.axes[axisIdx];
     var widest = 0;
     if (values) {
@@ -197,7 +214,7 @@ function pageScript(d, uPlot, formatBytes, formatCount) {
   if (L) {
     var el = d.getElementById('chart-live');
     charts.push({el: el, u: new uPlot({
-      width: widthOf(el), height: 280,
+      width: widthOf(el), height: 280, padding: padding,
       cursor: {sync: {key: 'emheap'}},
       scales: {x: xScale(range), y: {range: function (u, min, max) { return [0, Math.max(max, L.peak ? L.peak.bytes : 0) * 1.1 || 1]; }}},
       axes: [{values: secondsTick}, yAxis],
@@ -228,7 +245,7 @@ function pageScript(d, uPlot, formatBytes, formatCount) {
       rateColumns.push(one.values);
     });
     charts.push({el: rateEl, u: new uPlot({
-      width: widthOf(rateEl), height: 220,
+      width: widthOf(rateEl), height: 220, padding: padding,
       cursor: {sync: {key: 'emheap'}},
       scales: {x: xScale(range), y: {range: function (u, min, max) { return [0, max * 1.1 || 1]; }},
         calls: {range: function (u, min, max) { return [0, max * 1.1 || 1]; }}},
@@ -275,7 +292,7 @@ function pageScript(d, uPlot, formatBytes, formatCount) {
       columns.push(S.stacked[i]);
     });
     var u3 = new uPlot({
-      width: widthOf(box), height: 320,
+      width: widthOf(box), height: 320, padding: padding,
       cursor: {sync: {key: 'emheap'}},
       scales: {x: xScale(range), y: {range: function (u, min, max) { return [0, max * 1.05 || 1]; }}},
       axes: [{values: secondsTick}, yAxis],
@@ -351,10 +368,21 @@ function pageScript(d, uPlot, formatBytes, formatCount) {
     };
   }
 
-  addEventListener('resize', function () {
+  var layOut = function () {
     charts.forEach(function (c) { c.u.setSize({width: widthOf(c.el), height: c.u.height}); });
+    // the sites chart's legend starts where its plot does
+    var legend = S ? d.querySelector('.sites-chart .u-legend') : null;
+    if (legend) legend.style.marginLeft = sides.left + 'px';
+  };
+  addEventListener('resize', layOut);
+  // uPlot lays a chart out in a microtask after it is made: once all have
+  // been, once more with every chart's axes known (the same sides in all),
+  // and then the page says it is drawn (data-charts, which tests wait for)
+  var later = function (fn) { Promise.resolve().then(fn); };
+  later(function () {
+    layOut();
+    later(function () { d.body.setAttribute('data-charts', String(charts.length)); });
   });
-  d.body.setAttribute('data-charts', String(charts.length));
 }
 
 module.exports = {CSS: CSS, pageScript: pageScript};

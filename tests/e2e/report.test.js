@@ -140,6 +140,14 @@ describe('emheap report in Chromium', { skip }, () => {
         .filter((l) => l.left < 0 || l.right > c.width || l.top < 0 || l.bottom > c.height);
       assert.deepEqual(past.map((l) => l.text), [], `${c.chart}: labels that reach past the canvas (${c.width} x ${c.height}): ${JSON.stringify(past)}`);
     }
+    // the charts share one time axis: their plots begin and end at the same x
+    const plots = await page.evaluate((ids) => ids.map((id) => {
+      const box = document.querySelector(`#${id} .u-over`).getBoundingClientRect();
+      return {id, left: Math.round(box.left), right: Math.round(box.right)};
+    }), charts);
+    for (const p of plots.slice(1)) {
+      assert.deepEqual([p.left, p.right], [plots[0].left, plots[0].right], `${p.id}'s plot against ${plots[0].id}'s: ${JSON.stringify(plots)}`);
+    }
     return drawn;
   }
 
