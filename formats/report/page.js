@@ -250,7 +250,7 @@ function pageScript(d, uPlot, formatBytes, formatCount) {
       scales: {x: xScale(range), y: {range: function (u, min, max) { return [0, max * 1.1 || 1]; }},
         calls: {range: function (u, min, max) { return [0, max * 1.1 || 1]; }}},
       axes: [{values: secondsTick}, {values: function (u, vals) { return vals.map(function (v) { return formatBytes(v).replace('.00 ', ' ') + '/s'; }); },
-        size: axisWidth}, {scale: 'calls', side: 1, grid: {show: false}, size: axisWidth,
+        incrs: incrs, size: axisWidth}, {scale: 'calls', side: 1, grid: {show: false}, size: axisWidth,
         values: function (u, vals) { return vals.map(function (v) { return formatCount(Math.round(v)); }); }}],
       series: rateSeries,
     }, rateColumns, rateEl)});
