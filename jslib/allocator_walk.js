@@ -357,8 +357,14 @@ function walkDlmallocBins(walk, base, end, out) {
   var why = null;
   function fail1(text) { why = text; return -1; }
   // the small bins: bin i's header is a chunk at word DL_SMALLBINS + 2i of
-  // the state, whose fd and bk are the ring's first and last
+  // the state, whose fd and bk are the ring's first and last while
+  // smallmap's bit i says the bin holds chunks. With the bit clear they are
+  // not read: when malloc takes the last chunk of a bin, dlmalloc clears
+  // the bit and leaves fd and bk pointing at that chunk, in use now
+  // (unlink_small_chunk, unlink_first_small_chunk: `if (B == F)
+  // clear_smallmap(M, I)`); insert_small_chunk sets them again with the bit.
   for (var i = 0; i < DL_NBINS; i++) {
+    if (!((walk.smallmap >>> i) & 1)) continue;
     var bin = walk.at + (DL_SMALLBINS + 2 * i) * 4;
     var prev = bin;
     for (var p = words[(bin + 8) >>> 2]; p !== bin; p = words[(p + 8) >>> 2]) {
@@ -369,7 +375,7 @@ function walkDlmallocBins(walk, base, end, out) {
       prev = p;
     }
     if (words[(bin + 12) >>> 2] !== prev) return 'small bin ' + i + ': broken ring at its header';
-    if (((walk.smallmap >>> i) & 1) !== (prev !== bin ? 1 : 0)) return 'smallmap disagrees with small bin ' + i;
+    if (prev === bin) return 'smallmap says small bin ' + i + ' holds chunks, and it holds none';
   }
   // the tree bins: nodes (child[0] at 16, child[1] at 20, parent at 24)
   for (var t = 0; t < DL_NBINS; t++) {

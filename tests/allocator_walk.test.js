@@ -182,12 +182,32 @@ test('dlmalloc: read through its free bins, a heap gives what the walk of every 
   assert.equal(sums(bins), 8192);
 });
 
+test('dlmalloc: a small bin whose bit smallmap clears is empty, whatever its header still points at', () => {
+  // malloc took the last chunk of bin 6 (48 bytes): dlmalloc cleared the
+  // bit and left the header's fd and bk on that chunk, in use now
+  const h = dlHeap({chunks: BINNED, dv: 11});
+  const taken = h.starts[1];
+  h.m.put(taken + 4, 48 | 3);
+  h.m.put(h.starts[2] + 4, h.m.get(h.starts[2] + 4) | 1); // the next chunk's PINUSE
+  h.m.put(STATE, h.m.get(STATE) & ~(1 << 6));
+  assert.equal(h.m.get(STATE + (10 + 2 * 6) * 4 + 8), taken, 'the header still points at it');
+  const bins = walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, DATA);
+  assert.equal(bins.error, undefined, bins.error);
+  const chunks = walkAllocator(h.view, 'dlmalloc', h.heapBase, h.breakNow, DATA, null, 'chunks');
+  assert.equal(chunks.error, undefined, chunks.error);
+  assert.equal(bins.freeBlocks, 5);
+  assert.equal(bins.freeBytes, 304 + 304 + 352 + 512 + 64);
+  assert.equal(bins.freeBytes, chunks.freeBytes);
+  assert.equal(bins.inUseBytes, chunks.inUseBytes);
+});
+
 test('dlmalloc: free bins that do not hold together give {error}', () => {
   const at = (i) => dlHeap({chunks: BINNED, dv: 11}).starts[i];
   const treeSlot = (t) => STATE + (76 + t) * 4;
   const cases = {
     'a ring\'s back link wrong': [/broken ring/, (h) => h.m.put(h.starts[5] + 12, h.starts[1])],
-    'smallmap without the bin of 48': [/smallmap/, (h) => h.m.put(STATE, 0)],
+    'smallmap with a bin that holds nothing': [/smallmap says small bin 4 holds chunks, and it holds none/,
+      (h) => h.m.put(STATE, h.m.get(STATE) | (1 << 4))],
     'treemap without its bins': [/treemap/, (h) => h.m.put(STATE + 4, 0)],
     'a tree in the bin of another size': [/512 bytes in tree bin 3/, (h) => {
       h.m.put(treeSlot(3), h.m.get(treeSlot(2)));

@@ -86,6 +86,20 @@ $(FREE_BINS_PROGRAMS): $(TEST_BUILD)/free_bins.%.js: tests/runtime/free_bins.c $
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -sMALLOC=$* -o $@
 
+# A heap churned by random mallocs, callocs, reallocs and frees
+# (tests/runtime/heap_churn.c): both allocators, and the churn on a pthread.
+HEAP_CHURN_PROGRAMS := $(foreach v,dlmalloc emmalloc threads,$(TEST_BUILD)/heap_churn.$(v).js)
+TEST_PROGRAMS += $(HEAP_CHURN_PROGRAMS)
+$(TEST_BUILD)/heap_churn.dlmalloc.js $(TEST_BUILD)/heap_churn.emmalloc.js: $(TEST_BUILD)/heap_churn.%.js: \
+    tests/runtime/heap_churn.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -sMALLOC=$* -o $@
+$(TEST_BUILD)/heap_churn.threads.js: tests/runtime/heap_churn.c $(B)/emheap-mt.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread -DCHURN_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
+	  --extern-pre-js $(PAGE_JS) --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -Wno-pthreads-mem-growth \
+	  -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1 -o $@
+
 # Lifetimes and temporary allocations: both allocators, and serials
 # numbered again among the temporaries.
 LIFETIMES_PROGRAMS := $(foreach v,dlmalloc emmalloc wrap threads,$(TEST_BUILD)/lifetimes.$(v).js) $(TEST_BUILD)/lifetimes_time.js

@@ -1,8 +1,10 @@
 // allocator_heap.test.js -- emheap's reading of the allocator's heap
 // (jslib/allocator_walk.js) on a heap of many free chunks between blocks
 // in use (tests/runtime/free_bins.c: small ones, a large size repeated,
-// many large sizes), against what the allocator's own mallinfo() says at
-// the same moment: dlmalloc's read through its free bins, emmalloc's
+// many large sizes) and on heaps churned as real programs churn them
+// (tests/runtime/heap_churn.c: random mallocs, callocs, reallocs and
+// frees, several seeds), against what the allocator's own mallinfo() says
+// at the same moment: dlmalloc's read through its free bins, emmalloc's
 // region by region. mallinfo() walks every chunk itself, in C.
 'use strict';
 
@@ -45,5 +47,44 @@ for (const variant of ['dlmalloc', 'emmalloc']) {
     }
     assert.ok(heap.inUseBytes >= snapshot.summary.liveBytes + snapshot.summary.tableBytes);
     assert.ok(heap.largestFreeBytes >= top && heap.largestFreeBytes <= heap.freeBytes + top);
+  });
+}
+
+// What mallinfo() says of the heap a reading describes: dlmalloc counts top
+// (with its 40-byte foot) among the free chunks, and in use the segment
+// less all that is free (the first chunk may start up to 7 bytes into the
+// segment, which is neither); emmalloc's fordblks are the free regions'
+// payloads, 8 bytes of header each.
+function assertAgrees(variant, heap, info) {
+  const top = heap.topFreeBytes;
+  assert.equal(info.keepcost, top, 'the free span at the top');
+  if (variant === 'emmalloc') {
+    assert.equal(info.fordblks, heap.freeBytes + top - 8 * (heap.freeBlocks + (top > 0 ? 1 : 0)), 'free bytes');
+    return;
+  }
+  assert.equal(info.fordblks, heap.freeBytes + top + 40, 'free bytes');
+  assert.equal(info.ordblks, heap.freeBlocks + 1, 'free chunks');
+  const gap = info.uordblks - heap.inUseBytes;
+  assert.ok(gap >= 0 && gap < 8, `uordblks ${info.uordblks}, in use ${heap.inUseBytes}`);
+}
+
+// (dlmalloc leaves a small bin's header pointing at the chunk malloc took
+// last from it, in use now, and says so only in its smallmap: a reading
+// that followed the header read the program's bytes as links)
+for (const variant of ['dlmalloc', 'emmalloc', 'threads']) {
+  test(`${variant}: a churned heap reads as its mallinfo() says, and the snapshot leaves it as it was (seeds 1-3)`, () => {
+    for (const seed of [1, 2, 3]) {
+      const run = runWasmProgram(path.join(BUILD, `heap_churn.${variant}.js`), {args: [String(seed)]});
+      assert.equal(run.status, 0, run.stderr.slice(-2000));
+      const {MALLINFO: info, HEAP: read, MALLINFO_AFTER: after} = run.tagged;
+      assert.ok(info && read && after, `seed ${seed}: the program printed mallinfo(), the heap, mallinfo() again`);
+      assert.deepEqual(after, info, `seed ${seed}: the snapshot changed the allocator's heap`);
+      const heap = read.heap;
+      assert.ok(heap && heap.error === undefined, `seed ${seed}: ${JSON.stringify(heap)}`);
+      // 20,000 slots churned: thousands of free chunks between the live blocks
+      assert.ok(heap.freeBlocks >= 1000, `seed ${seed}: ${heap.freeBlocks} free blocks`);
+      assertAgrees(variant === 'threads' ? 'dlmalloc' : variant, heap, info);
+      assert.ok(heap.inUseBytes >= read.summary.liveBytes + read.summary.tableBytes, `seed ${seed}`);
+    }
   });
 }
