@@ -72,7 +72,9 @@ function breakdownText(b) {
       `${formatBytes(b.freeBytes)} free in ${plural(b.freeBlocks, 'block')}`,
       `${formatBytes(b.topFreeBytes)} free at the top`);
   } else {
-    parts.push(`${formatBytes(b.freeOrOwnBytes)} free or the allocator's own`);
+    // why the allocator's heap was not read, where it was tried
+    const why = b.notWalked ? ` (the allocator's heap not read: ${b.notWalked.replace(/^not walked: /, '')})` : '';
+    parts.push(`${formatBytes(b.freeOrOwnBytes)} free or the allocator's own${why}`);
   }
   parts.push(`${formatBytes(b.unusedBytes)} never handed to the allocator`);
   let text = `wasm memory ${formatBytes(b.memoryBytes)}: ${parts.join(', ')}`;
