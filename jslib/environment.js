@@ -15,6 +15,7 @@
 var debugInfo = require('../symbolize/debug_info');
 var sinks = require('../output/sinks');
 var remoteSink = require('../output/remote_sink').remoteSink;
+var collectorPost = require('../output/collector_post');
 var workerChannel = require('../output/worker_channel');
 
 // -> {node, page, inWorker, channel (a worker's: worker_channel.js
@@ -113,9 +114,16 @@ function chooseEnvironment(g, nodeRequire, reportError, sliceMs, nextTask) {
   };
 
   // With a collector (jslib/remote.js): the snapshot files go to it, the
-  // rest to the sink chosen below. -> the remote sink, now env.sink.
+  // rest to the sink chosen below; under node through its http module,
+  // with or without fetch(). -> the remote sink, now env.sink; null where
+  // nothing can send.
   env.sendTo = function (url) {
-    env.sink = remoteSink(fileHost({fetch: function (u, o) { return g.fetch(u, o); },
+    var post = node ? collectorPost.nodePost({http: nodeRequire('http'), https: nodeRequire('https'), zlib: nodeRequire('zlib')})
+      : typeof g.fetch === 'function' ? collectorPost.fetchPost({fetch: function (u, o) { return g.fetch(u, o); },
+        Response: g.Response, CompressionStream: g.CompressionStream})
+        : null;
+    if (!post) return null;
+    env.sink = remoteSink(fileHost({post: post,
       log: function (m) { env.console().log(m); }, warn: function (m) { env.console().warn(m); }}), url, env.sink);
     return env.sink;
   };

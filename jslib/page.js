@@ -218,15 +218,22 @@ function createProfiler(host, g) {
   p.mark = markMaker(host, p.marked, p.markLocked);
   // A collector (?emheap_remote=): the program's main thread sends to it.
   var remote = host.onWorker ? null : settings.remote();
-  var sender = null;
-  if (remote && typeof g.fetch === 'function') sender = env.sendTo(remote.url);
-  else if (remote) host.err('emheap: cannot send to the collector: this JS engine has no fetch()');
+  var sender = remote ? env.sendTo(remote.url) : null;
+  if (remote && !sender) host.err('emheap: cannot send to the collector: this JS engine has no fetch() and is not node');
   p.files = pageFiles.pageFiles({taker: p.taker, debugInfo: debugInfo, env: env});
   p.checks = heapChecks(p, host);
   if (sender) {
     p.remote = remoteTriggers(p.files, sender, remote.everySeconds, function () {
       return p.taker.attached() && p.taker.modeNow() !== 'off';
     }, g, pageFiles.reportError);
+    // node waits for a file on its way unless the program ends it at once
+    // (-sEXIT_RUNTIME, process.exit): then the file is lost, and said so
+    env.onExit(function () {
+      if (p.remote.busy()) {
+        host.err('emheap: the program ended while a snapshot was on its way to the collector: it did not arrive ' +
+          '(a program built with -sEXIT_RUNTIME, or that calls process.exit, ends node at once: docs/remote.md)');
+      }
+    });
   }
   p.api = makeApi(p);
   // a worker app answers the page's keys (its pthreads do not: one answer)

@@ -41,6 +41,10 @@ function remoteTriggers(files, sink, everySeconds, ready, g, reportError) {
     if (timer && typeof timer.unref === 'function') timer.unref(); // node: it keeps no program alive
   }
   return {
+    // Whether a snapshot is being taken, waits, or is on its way.
+    busy: function () {
+      return busy || waiting !== null || sink.busy();
+    },
     // A mark was made (its number): never throws (a C mark calls here).
     // With profiling off there is nothing to send.
     marked: function (number) {

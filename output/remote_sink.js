@@ -8,29 +8,15 @@
 // collector keeps files the CLI reads. A heap dump, a pprof file or a diff
 // is saved here by the sink it replaces (`local`), as without a collector.
 // The console says what was sent, with the collector's origin and never
-// its token; a send that fails says why, and nothing is retried.
+// its token; a send that fails says why, and nothing is retried. How the
+// bytes travel (fetch, or node's http) is output/collector_post.js's.
 'use strict';
 
 var sinks = require('./sinks');
 
-// body: a Blob -> a promise of {body, type}, gzip'd where the host can.
-function compressed(host, blob) {
-  if (typeof host.CompressionStream !== 'function') return Promise.resolve({body: blob, type: 'application/json'});
-  return sinks.gzipBlob(host, blob).then(function (gz) { return {body: gz, type: 'application/gzip'}; });
-}
-
-// Why a fetch failed, in words a person can act on.
-function sendFailure(e, origin) {
-  var why = String(e && e.message || e);
-  if (e && e.name === 'TypeError') {
-    why += ': is `emheap serve` running, and can this device reach ' + origin + '? (an https page can send only to ' +
-      'https or to localhost: docs/remote.md)';
-  }
-  return why;
-}
-
-// host: as pageSink's (output/sinks.js) with fetch; url: the collector's;
-// local: the sink used for what is not sent.
+// host: as pageSink's (output/sinks.js) with post(url, blob) (output/
+// collector_post.js: fetch in a page, node's http under node); url: the
+// collector's; local: the sink used for what is not sent.
 function remoteSink(host, url, local) {
   var origin = new URL(url).origin;
   var sending = 0;
@@ -40,20 +26,15 @@ function remoteSink(host, url, local) {
   var send = function (name, entry, snapshot) {
     sending++;
     return sinks.fileOf(host, name, entry, snapshot).then(function (file) {
-      return compressed(host, file.blob);
-    }).then(function (c) {
-      return host.fetch(url + '/snapshots?name=' + encodeURIComponent(name),
-        {method: 'POST', body: c.body, headers: {'Content-Type': c.type}}).catch(function (e) {
-        throw new Error(sendFailure(e, origin));
-      }).then(function (response) {
-        return response.text().then(function (text) {
-          if (!response.ok) throw new Error('the collector answered ' + response.status + ': ' + text.trim().slice(0, 300));
-          var kept = JSON.parse(text).file;
-          host.log('emheap: sent ' + name + ' (' + Math.ceil(c.body.size / 1024) + ' KiB) to the collector at ' + origin +
-            (kept !== name ? ', which keeps it as ' + kept : ''));
-          return kept;
-        });
-      });
+      return host.post(url + '/snapshots?name=' + encodeURIComponent(name), file.blob);
+    }).then(function (answer) {
+      if (answer.status < 200 || answer.status > 299) {
+        throw new Error('the collector answered ' + answer.status + ': ' + answer.text.trim().slice(0, 300));
+      }
+      var kept = JSON.parse(answer.text).file;
+      host.log('emheap: sent ' + name + ' (' + Math.ceil(answer.bytes / 1024) + ' KiB) to the collector at ' + origin +
+        (kept !== name ? ', which keeps it as ' + kept : ''));
+      return kept;
     }).then(function (kept) {
       sending--;
       return kept;

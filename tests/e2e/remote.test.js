@@ -23,6 +23,7 @@ const {newPage, servedChromium, servedProgramPage, CHROMIUM_SKIP} = require('../
 const firefox = require('../lib/firefox');
 const {clickLeak} = require('../lib/sample_page');
 const {serve} = require('../../harness/serve');
+const {runWasmProgram} = require('../lib/run_wasm');
 
 const TOKEN = 'remote-test-token-0123456789';
 
@@ -157,6 +158,53 @@ test('emheap serve: bad options and a port in use end it with status 2 and one l
     assert.match(second.stderr, new RegExp(`^emheap: serve: cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\): another collector runs there\\? give --port\\n$`));
   } finally {
     first.stop();
+  }
+});
+
+// A C program under node, run as Emscripten 3.1.6 output must be (node
+// --no-experimental-fetch: no fetch() at all), with EMHEAP_REMOTE: its
+// marks send through node's http (output/collector_post.js).
+// tests/runtime/marks_rounds.c marks "warm" after load_assets kept 25
+// blocks of 4 KiB, then 12 rounds: grow_list keeps 16 blocks of 4 KiB a
+// round, cache_put keeps the newest 24 of 8 a round; it frees nothing after.
+test('a node program without fetch() sends its marks\' snapshots to emheap serve through node\'s http', async () => {
+  const collector = await startCollector();
+  try {
+    const run = runWasmProgram(path.join(BUILD, 'marks_rounds.dlmalloc.js'), {env: {EMHEAP_REMOTE: collector.url}});
+    assert.equal(run.status, 0, run.stderr);
+    assert.doesNotMatch(run.stderr, /cannot send|could not send/);
+    assert.ok(!run.stderr.includes(TOKEN), 'the token is never said');
+    // the program's process ends once what it sent has arrived: the first
+    // mark's, and the newest waiting when that one was through
+    const kept = fs.readdirSync(collector.dir).sort();
+    assert.match(kept[0], /-mark1\.speedscope\.json$/);
+    assert.match(kept[kept.length - 1], /-mark13\.speedscope\.json$/);
+    const rows = (file) => new Map(topRows(path.join(collector.dir, file)).map((r) => [r.label.split('+')[0], [r.liveBlocks, r.liveBytes]]));
+    const block = 4096;
+    const warm = rows(kept[0]);
+    assert.deepEqual(warm.get('load_assets'), [25, 25 * block]);
+    assert.equal(warm.get('grow_list'), undefined);
+    const last = rows(kept[kept.length - 1]);
+    assert.deepEqual(last.get('load_assets'), [25, 25 * block]);
+    assert.deepEqual(last.get('grow_list'), [12 * 16, 12 * 16 * block]);
+    assert.deepEqual(last.get('cache_put'), [24, 24 * block]);
+    assert.match(run.stderr, new RegExp(`emheap: sent ${kept[kept.length - 1].replace(/\./g, '\\.')} \\(\\d+ KiB\\) to the collector at http://127\\.0\\.0\\.1:\\d+`));
+  } finally {
+    collector.stop();
+  }
+});
+
+// The same program with -pthread and -sEXIT_RUNTIME (marks_rounds.threads):
+// main's return ends node at once, with the last mark's file still to send.
+test('a node program that ends node at once says that its last snapshot did not arrive', async () => {
+  const collector = await startCollector();
+  try {
+    const run = runWasmProgram(path.join(BUILD, 'marks_rounds.threads.js'), {env: {EMHEAP_REMOTE: collector.url}});
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /emheap: the program ended while a snapshot was on its way to the collector: it did not arrive \(a program built with -sEXIT_RUNTIME/);
+    assert.ok(!fs.readdirSync(collector.dir).some((f) => /-mark13\./.test(f)), 'the last mark\'s file did not arrive');
+  } finally {
+    collector.stop();
   }
 });
 
