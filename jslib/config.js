@@ -15,7 +15,7 @@ var parseWrapperList = require('../model/wrappers').parseWrapperList;
 
 // The fields of Module.emheapOptions emheap knows.
 var OPTION_NAMES = ['mode', 'samplingInterval', 'stackDepth', 'seed', 'leakReport', 'leakExitCode', 'leakExitOn', 'leakBy',
-  'timeline', 'wrappers', 'contexts', 'outOfMemory', 'growth', 'footers', 'remote', 'remoteEvery'];
+  'timeline', 'wrappers', 'contexts', 'outOfMemory', 'growth', 'footers', 'remote', 'remoteEvery', 'snapshotAtExit'];
 
 var given = function (v) { return v !== undefined && v !== null && v !== ''; };
 
@@ -181,6 +181,19 @@ function readLeakConfig(options, env, warn) {
   return report || config.exitCode ? config : null;
 }
 
+// One snapshot saved when the program exits (jslib/exit_snapshot.js), asked
+// for by options {snapshotAtExit: true | 'FORMAT'} or, under node (env:
+// process.env, else null), by EMHEAP_SNAPSHOT_AT_EXIT=1 | FORMAT (0: none),
+// which wins. -> the format's name (1 and true: speedscope, the key's), or
+// null if not asked; formats.js checks the name where it is used.
+function readSnapshotAtExit(options, env) {
+  var asked = options.snapshotAtExit;
+  if (env && given(env['EMHEAP_SNAPSHOT_AT_EXIT'])) asked = env['EMHEAP_SNAPSHOT_AT_EXIT'];
+  if (asked === true || asked === '1') return 'speedscope';
+  if (!given(asked) || asked === false || asked === '0') return null;
+  return String(asked);
+}
+
 // A seed for the sampler: crypto's where there is one, else Math.random's;
 // never 0 (the runtime takes 0 for "none given").
 function randomSeed(crypto) {
@@ -286,11 +299,16 @@ function settingsOf(sources) {
     leakConfig: function () {
       return readLeakConfig(settings.options(), sources.env, warn);
     },
+    // read where it is used, once: at startup
+    snapshotAtExit: function () {
+      return readSnapshotAtExit(settings.options(), sources.env);
+    },
   };
   return settings;
 }
 
 module.exports = {
   OPTION_NAMES: OPTION_NAMES, readOptions: readOptions, outsideSettings: outsideSettings, readConfig: readConfig,
-  readWrapperList: readWrapperList, readLeakConfig: readLeakConfig, readRemote: readRemote, randomSeed: randomSeed, settingsOf: settingsOf,
+  readWrapperList: readWrapperList, readLeakConfig: readLeakConfig, readRemote: readRemote, readSnapshotAtExit: readSnapshotAtExit,
+  randomSeed: randomSeed, settingsOf: settingsOf,
 };

@@ -52,7 +52,7 @@ function heapChecks(p, host) {
     // check's number, 0 after saying why it could not begin.
     beginFromC: function (namePtr) {
       try {
-        return checks.begin(namePtr ? cString(host.buffer(), namePtr) : undefined);
+        return checks.begin(namePtr ? layout.cString(host.buffer(), namePtr) : undefined);
       } catch (e) {
         console.error('emheap: ' + String(e && e.message || e));
         return 0;
@@ -91,13 +91,6 @@ function readLimits(view, at) {
     limits[name] = name === 'leaks' ? (v === 0 ? true : v) : v;
   });
   return limits;
-}
-
-function cString(buffer, at) {
-  var bytes = new Uint8Array(buffer);
-  var end = at;
-  while (end < bytes.length && bytes[end]) end++;
-  return layout.utf8Text(bytes.slice(at, end));
 }
 
 // text as UTF-8 at `at`, cut at a character to fit size - 1 bytes, then NUL.

@@ -676,6 +676,15 @@ function utf8Text(bytes) {
   return new TextDecoder().decode(bytes);
 }
 
+// The NUL-terminated UTF-8 text at `at` in the memory (a name or a format a
+// C call passed). (A copy first: TextDecoder refuses shared memory.)
+function cString(buffer, at) {
+  var bytes = new Uint8Array(buffer);
+  var end = at;
+  while (end < bytes.length && bytes[end]) end++;
+  return utf8Text(bytes.slice(at, end));
+}
+
 // text -> its UTF-8 bytes, cut at a character to at most max bytes (a mark's
 // name, a message written for C).
 function utf8Prefix(text, max) {
@@ -757,7 +766,7 @@ module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, is
   checkState: checkState, readCounters: readCounters, readMode: readMode,
   noteDlmallocState: noteDlmallocState, copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, sitesAt: sitesAt, readDataRange: readDataRange, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
   readEstimateSums: readEstimateSums, readGrowth: readGrowth, readGrowthEvent: readGrowthEvent, readStartMs: readStartMs,
-  readMarks: readMarks, writeMark: writeMark, MARK_NAME: MARK_NAME, utf8Text: utf8Text, utf8Prefix: utf8Prefix,
+  readMarks: readMarks, writeMark: writeMark, MARK_NAME: MARK_NAME, utf8Text: utf8Text, utf8Prefix: utf8Prefix, cString: cString,
   siteLiveBytes: siteLiveBytes,
   siteRawLiveBytes: siteRawLiveBytes,
   writeConfig: writeConfig,

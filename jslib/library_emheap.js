@@ -378,6 +378,17 @@ emheapAddToLibrary({
     return EMHEAP.profiler ? EMHEAP.profiler['checks']['endFromC'](check >>> 0, limits >>> 0, message >>> 0, size >>> 0) : -1;
   },
 
+  // A snapshot saved from C (runtime/save_snapshot.c): the main thread's
+  // profiler does it, a pthread's call waits for it there.
+  emheap_js_save_snapshot__deps: ['$EMHEAP'],
+  emheap_js_save_snapshot__sig: 'ip',
+  emheap_js_save_snapshot__proxy: 'sync',
+  emheap_js_save_snapshot: function (format) {
+    if (EMHEAP.profiler) return EMHEAP.profiler['saveSnapshotFromC'](format >>> 0);
+    (typeof err === 'function' ? err : console.error)('emheap: emheap_save_snapshot: the profiler did not start in this program (see the console above)');
+    return -1;
+  },
+
   emheap_js_marked__deps: ['$EMHEAP'],
   emheap_js_marked__sig: 'vi',
   emheap_js_marked: function (number) {

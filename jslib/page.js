@@ -35,6 +35,7 @@ var createMarkRanges = require('./mark_ranges').createMarkRanges;
 var markMaker = require('./marks').markMaker;
 var ratioScales = require('../model/estimates').ratioScales;
 var installExitReport = require('./exit_report').installExitReport;
+var installExitSnapshot = require('./exit_snapshot').installExitSnapshot;
 var pageFiles = require('./page_files');
 var makeApi = require('./api').makeApi;
 var outOfMemoryHandler = require('./out_of_memory').outOfMemoryHandler;
@@ -222,6 +223,12 @@ function createProfiler(host, g) {
   if (remote && !sender) host.err('emheap: cannot send to the collector: this JS engine has no fetch() and is not node');
   p.files = pageFiles.pageFiles({taker: p.taker, debugInfo: debugInfo, env: env});
   p.checks = heapChecks(p, host);
+  // emheap_save_snapshot(format) in C (runtime/save_snapshot.c), on the
+  // main thread: -> 0 when the save began, -1 after saying why not
+  p.saveSnapshotFromC = function (formatPtr) {
+    var format = formatPtr ? layout.cString(host.buffer(), formatPtr) : 'speedscope';
+    return p.files.saveSnapshotAtCall(format) === null ? -1 : 0;
+  };
   if (sender) {
     p.remote = remoteTriggers(p.files, sender, remote.everySeconds, function () {
       return p.taker.attached() && p.taker.modeNow() !== 'off';
@@ -247,6 +254,8 @@ function createProfiler(host, g) {
   p.now = clock.now;
   var leakConfig = settings.leakConfig();
   if (leakConfig) installExitReport(leakConfig, host, env, p.taker);
+  var exitSnapshot = settings.snapshotAtExit();
+  if (exitSnapshot) installExitSnapshot(exitSnapshot, host, env, p.files);
   return p;
 }
 

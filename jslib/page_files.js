@@ -111,7 +111,8 @@ function pageFiles(parts) {
   // given (the snapshot was handed in), snapshot (taken or given), or
   // building (a promise of it, a page's)}; or null after fail(error)
   // (reportError by default) says why.
-  var prepare = function (format, snapshot, tag, fail) {
+  // atCall: read the heap before returning, in a page too.
+  var prepare = function (format, snapshot, tag, fail, atCall) {
     var entry;
     var given = snapshot !== undefined;
     var building = null;
@@ -135,7 +136,7 @@ function pageFiles(parts) {
       // slices; node (no page to keep responsive) builds it at once.
       if (given) {
         // saved as it is
-      } else if (env.page) building = taker.snapshotInSlices(options);
+      } else if (env.page && !atCall) building = taker.snapshotInSlices(options);
       else snapshot = taker.snapshot(options);
     } catch (e) {
       (fail || reportError)(e);
@@ -164,6 +165,15 @@ function pageFiles(parts) {
       if (!asked.building) return save(asked.snapshot);
       asked.building.then(save).catch(reportError);
       return asked.name;
+    },
+
+    // downloadSnapshot(format) with the heap read before this returns, in a
+    // page too (where the key's is read a task later): the heap as it is
+    // at a C program's call (emheap_save_snapshot), which goes on running
+    // until it yields. -> the file name, or null after printing why.
+    saveSnapshotAtCall: function (format) {
+      var asked = prepare(format, undefined, undefined, undefined, true);
+      return asked ? saveTaken(asked.name, asked.entry, asked.snapshot) : null;
     },
 
     // A speedscope file's snapshot of now, its frames named, for a sink

@@ -102,6 +102,19 @@ typedef struct emheap_limits {
 uint32_t emheap_check_begin(const char *name);
 int emheap_check_end(uint32_t check, const emheap_limits *limits, char *message, size_t size);
 
+/* Saves a snapshot of the heap as it is at the call, as Ctrl+Shift+H saves
+** one (emheap.downloadSnapshot(format) in JS): in a page the browser
+** downloads the file; under node it is written into the working folder
+** under a new name (never over a file); with a collector (`emheap serve`,
+** EMHEAP_REMOTE) a speedscope or PerfView file is sent to it. format:
+** "speedscope" (NULL: the same), "perfview", "pprof", "collapsed",
+** "chrome-trace", "dhat", "heapsnapshot" ... (emheap.formats). Returns 0
+** when the save began, -1 when it could not (an unknown format, profiling
+** off), after one line on the console saying why. From any thread: a
+** pthread's call is run by the main thread, which reads the heap while
+** the calling thread waits. */
+int emheap_save_snapshot(const char *format);
+
 /* A region whose pointers keep blocks alive, for the heap scan behind the
 ** leak classes, retained sizes and the .heapsnapshot export: memory the
 ** scan does not see by itself (it sees static data, every thread's C stack

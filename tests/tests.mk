@@ -86,6 +86,18 @@ $(FREE_BINS_PROGRAMS): $(TEST_BUILD)/free_bins.%.js: tests/runtime/free_bins.c $
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -sMALLOC=$* -o $@
 
+# A program that saves its own snapshots (tests/runtime/save_snapshot.c):
+# Emscripten's defaults (fixed heap, the default mode), and from a pthread.
+SAVE_SNAPSHOT_PROGRAMS := $(TEST_BUILD)/save_snapshot.default.js $(TEST_BUILD)/save_snapshot.threads.js
+TEST_PROGRAMS += $(SAVE_SNAPSHOT_PROGRAMS)
+$(TEST_BUILD)/save_snapshot.default.js: tests/runtime/save_snapshot.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -o $@
+$(TEST_BUILD)/save_snapshot.threads.js: tests/runtime/save_snapshot.c $(B)/emheap-mt.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread -DON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
+	  --extern-pre-js $(PAGE_JS) --profiling-funcs -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1 -o $@
+
 # A heap churned by random mallocs, callocs, reallocs and frees
 # (tests/runtime/heap_churn.c): both allocators, and the churn on a pthread.
 HEAP_CHURN_PROGRAMS := $(foreach v,dlmalloc emmalloc threads,$(TEST_BUILD)/heap_churn.$(v).js)
