@@ -21,7 +21,7 @@ var workerChannel = require('../output/worker_channel');
 // -> {node, page, inWorker, channel (a worker's: worker_channel.js
 // workerEnd), settings: {search, env}, source(), console(),
 // moduleFileBytes(source), debugInfo(source, warn, done), onExit(fn),
-// setExitCode(code), writeFile(file, text), sink, sendTo(url)}. reportError(e) says why
+// setExitCode(code), writeFile(file, text), sink, exitSink(), sendTo(url)}. reportError(e) says why
 // a save failed; sliceMs and nextTask pace a page's export.
 function chooseEnvironment(g, nodeRequire, reportError, sliceMs, nextTask) {
   var proc = g.process;
@@ -105,6 +105,15 @@ function chooseEnvironment(g, nodeRequire, reportError, sliceMs, nextTask) {
     },
   };
 
+  var nodeFiles = null;
+  // The sink for a file made as the program ends: under node the working
+  // folder, with a collector too (node does no more I/O after 'exit', and
+  // a -sEXIT_RUNTIME build ends it at once: nothing sent then arrives);
+  // elsewhere the sink (a page goes on after its runtime's exit).
+  env.exitSink = function () {
+    return nodeFiles || env.sink;
+  };
+
   // What every sink that builds a file in slices needs (output/sinks.js
   // fileOf), with `more` (a sink's own).
   var fileHost = function (more) {
@@ -133,7 +142,7 @@ function chooseEnvironment(g, nodeRequire, reportError, sliceMs, nextTask) {
       setTimeout: function (fn, ms) { return g.setTimeout(fn, ms); }, // (a bare setTimeout needs `this` = window)
       log: function (m) { env.console().log(m); }}));
   } else if (node) {
-    env.sink = sinks.nodeSink({fs: nodeRequire('fs'), zlib: nodeRequire('zlib'),
+    env.sink = nodeFiles = sinks.nodeSink({fs: nodeRequire('fs'), zlib: nodeRequire('zlib'),
       log: function (m) { env.console().log(m); }, error: function (m) { g.console.error(m); }});
   } else if (inWorker && typeof g.BroadcastChannel === 'function') {
     // (storage null: a worker builds its files in memory)

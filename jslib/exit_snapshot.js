@@ -2,8 +2,10 @@
 // with EMHEAP_SNAPSHOT_AT_EXIT=1 | FORMAT (node) or
 // Module.emheapOptions.snapshotAtExit (jslib/config.js): what was live at
 // the end, in the file the key Ctrl+Shift+H saves (jslib/page_files.js),
-// written where that one goes (node: a new file in the working folder,
-// never over another; a page: a download; a collector: sent).
+// written where that one goes (a page: a download; a collector: sent),
+// except that under node it is always a new file in the working folder,
+// never over another: node ends as it is made, and a file on its way to
+// a collector would not arrive (jslib/environment.js exitSink).
 //
 // When, as the leak report (jslib/exit_report.js): at the runtime's exit
 // (addOnExit: builds with -sEXIT_RUNTIME, after atexit handlers and static
@@ -26,7 +28,7 @@ function installExitSnapshot(format, host, env, files) {
   var save = function () {
     if (done) return;
     done = true;
-    files.saveSnapshotAtCall(format);
+    files.saveSnapshotAtCall(format, env.exitSink());
   };
   host.addOnExit(save);
   env.onExit(save);

@@ -13,6 +13,7 @@
 //   timeline.js          live bytes over time; site_timeline.js, per site
 //   marks.js             emheap.mark(name)
 //   exit_report.js       the leak report at exit
+//   exit_snapshot.js     the snapshot at exit (EMHEAP_SNAPSHOT_AT_EXIT)
 //   page_files.js        downloads, heap dumps, diffs
 //   remote.js            snapshots sent to a collector (emheap serve)
 //   heap_checks.js       heap budgets for a run (emheap/testing, C's emheap_check_*)

@@ -70,10 +70,12 @@ function pageFiles(parts) {
     return undefined;
   };
 
-  var saveTaken = function (name, entry, snapshot) {
-    if (!env.sink.canSave) return env.sink.saveSnapshot(name, entry, snapshot); // refused now, no name
+  // sink: env.sink unless given
+  var saveTaken = function (name, entry, snapshot, sink) {
+    sink = sink || env.sink;
+    if (!sink.canSave) return sink.saveSnapshot(name, entry, snapshot); // refused now, no name
     var now = parts.debugInfo.loaded();
-    var saved = whenNamed(snapshot, function (s) { return env.sink.saveSnapshot(name, entry, s); });
+    var saved = whenNamed(snapshot, function (s) { return sink.saveSnapshot(name, entry, s); });
     return now ? saved : name;
   };
 
@@ -170,10 +172,12 @@ function pageFiles(parts) {
     // downloadSnapshot(format) with the heap read before this returns, in a
     // page too (where the key's is read a task later): the heap as it is
     // at a C program's call (emheap_save_snapshot), which goes on running
-    // until it yields. -> the file name, or null after printing why.
-    saveSnapshotAtCall: function (format) {
+    // until it yields. sink: where it goes, if not the key's (the one at
+    // exit: environment.js exitSink). -> the file name, or null after
+    // printing why.
+    saveSnapshotAtCall: function (format, sink) {
       var asked = prepare(format, undefined, undefined, undefined, true);
-      return asked ? saveTaken(asked.name, asked.entry, asked.snapshot) : null;
+      return asked ? saveTaken(asked.name, asked.entry, asked.snapshot, sink) : null;
     },
 
     // A speedscope file's snapshot of now, its frames named, for a sink

@@ -4,7 +4,7 @@
 
 const {test} = require('node:test');
 const assert = require('node:assert/strict');
-const {readOptions, outsideSettings, readConfig, readWrapperList, readLeakConfig, readRemote} = require('../jslib/config');
+const {readOptions, outsideSettings, readConfig, readWrapperList, readLeakConfig, readRemote, readSnapshotAtExit} = require('../jslib/config');
 
 const collect = () => {
   const said = [];
@@ -109,6 +109,18 @@ test('the leak report: asked by options or the environment (which wins); an exit
   assert.equal(w.said.length, 2);
   assert.deepEqual(readLeakConfig({leakReport: true, leakBy: 'file'}, null, w.warn), {file: '', exitCode: 0, exitOn: 'live', by: 'line'});
   assert.equal(w.said[2], 'emheap: ignoring leakBy "file": use function, line, site, module, type');
+});
+
+test('a snapshot at exit: asked by options or the environment (which wins); 1 and true are the key\'s format', () => {
+  assert.equal(readSnapshotAtExit({}, null), null);
+  assert.equal(readSnapshotAtExit({snapshotAtExit: true}, null), 'speedscope');
+  assert.equal(readSnapshotAtExit({snapshotAtExit: 'perfview'}, null), 'perfview');
+  assert.equal(readSnapshotAtExit({}, {EMHEAP_SNAPSHOT_AT_EXIT: '1'}), 'speedscope');
+  assert.equal(readSnapshotAtExit({snapshotAtExit: 'perfview'}, {EMHEAP_SNAPSHOT_AT_EXIT: 'dhat'}), 'dhat');
+  assert.equal(readSnapshotAtExit({snapshotAtExit: true}, {EMHEAP_SNAPSHOT_AT_EXIT: '0'}), null);
+  assert.equal(readSnapshotAtExit({snapshotAtExit: true}, {EMHEAP_SNAPSHOT_AT_EXIT: ''}), 'speedscope', 'an empty variable is not set');
+  // a name that is no format is passed on, to be said where it is used (jslib/exit_snapshot.js)
+  assert.equal(readSnapshotAtExit({}, {EMHEAP_SNAPSHOT_AT_EXIT: 'pdf'}), 'pdf');
 });
 
 test('a collector: its URL and the timer from options or the outside (which wins); a bad one said and left out', () => {

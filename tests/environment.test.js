@@ -30,6 +30,21 @@ test('node: the environment gives settings, the script is the source, exit is wa
   assert.equal(typeof env.sink.saveSnapshot, 'function');
 });
 
+test('a file made at exit: under node the working folder, with a collector too; in a page, the collector', () => {
+  const nodeEnv = chooseEnvironment({process: fakeProcess(), console}, require, reportError, 30, setTimeout);
+  const files = nodeEnv.sink;
+  assert.equal(nodeEnv.exitSink(), files);
+  const remote = nodeEnv.sendTo('http://127.0.0.1:9/token');
+  assert.equal(nodeEnv.sink, remote);
+  assert.equal(typeof remote.send, 'function');
+  assert.equal(nodeEnv.exitSink(), files, 'nothing sent as node ends would arrive');
+  const pageEnv = chooseEnvironment({console, Blob, URL, setTimeout, document: {}, location: {href: 'https://a.example/', search: ''},
+    fetch: () => Promise.reject(new Error('not here'))}, null, reportError, 30, setTimeout);
+  assert.equal(pageEnv.exitSink(), pageEnv.sink);
+  const pageRemote = pageEnv.sendTo('https://b.example:7890/token');
+  assert.equal(pageEnv.exitSink(), pageRemote, 'a page goes on after its runtime\'s exit: the file is sent');
+});
+
 test('node without require (a realm that cannot reach fs) is not node', () => {
   const env = chooseEnvironment({process: fakeProcess(), console}, null, reportError, 30, setTimeout);
   assert.equal(env.node, false);

@@ -208,6 +208,43 @@ test('a node program that ends node at once says that its last snapshot did not 
   }
 });
 
+// tests/runtime/save_snapshot.c with a collector: its emheap_save_snapshot
+// calls send, a speedscope file when keep_block holds 40 blocks of 1,000
+// bytes and one of 24, a PerfView file after every other 1,000-byte block
+// went; the snapshot at exit (EMHEAP_SNAPSHOT_AT_EXIT) is written into the
+// program's folder, as nothing sent while node ends would arrive.
+test('a C program\'s emheap_save_snapshot sends to emheap serve; its snapshot at exit stays in its folder', async (t) => {
+  const collector = await startCollector();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-save-'));
+  t.after(() => fs.rmSync(dir, {recursive: true, force: true}));
+  try {
+    const run = runWasmProgram(path.join(BUILD, 'save_snapshot.default.js'), {cwd: dir,
+      env: {EMHEAP_REMOTE: collector.url, EMHEAP_SNAPSHOT_AT_EXIT: '1'}});
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(run.stdout.split('\n').filter((l) => /^[A-Z]+ -?\d+$/.test(l)), ['SAVE 0', 'BAD -1', 'PERFVIEW 0']);
+    assert.doesNotMatch(run.stderr, /cannot send|could not send|did not arrive/);
+    const keepBlock = (file) => {
+      const row = topRows(file).find((r) => r.label === 'keep_block');
+      assert.ok(row, `${file}: no keep_block row`);
+      return [row.liveBlocks, row.liveBytes];
+    };
+    const sent = fs.readdirSync(collector.dir);
+    assert.equal(sent.length, 2, sent.join(', '));
+    const speedscope = sent.find((f) => /^memory-profile-.*\.speedscope\.json$/.test(f));
+    const perfview = sent.find((f) => /^memory-profile-.*\.PerfView\.json$/.test(f));
+    assert.ok(speedscope && perfview, sent.join(', '));
+    assert.deepEqual(keepBlock(path.join(collector.dir, speedscope)), [41, 40 * 1000 + 24]);
+    assert.deepEqual(keepBlock(path.join(collector.dir, perfview)), [21, 20 * 1000 + 24]);
+    const atExit = fs.readdirSync(dir);
+    assert.equal(atExit.length, 1, atExit.join(', '));
+    assert.match(atExit[0], /^memory-profile-.*\.speedscope\.json$/);
+    assert.deepEqual(keepBlock(path.join(dir, atExit[0])), [21, 20 * 1000 + 24]);
+    assert.match(run.stderr, new RegExp(`emheap: saved ${atExit[0].replace(/\./g, '\\.')}`));
+  } finally {
+    collector.stop();
+  }
+});
+
 describe('a page sends its snapshots to emheap serve', {skip: CHROMIUM_SKIP}, () => {
   const chrome = servedChromium({'/': SAMPLES});
   let collector;

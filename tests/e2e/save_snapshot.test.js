@@ -1,8 +1,9 @@
 // save_snapshot.test.js -- a C program saves its own snapshots
 // (emheap_save_snapshot, runtime/save_snapshot.c) and one more at exit
 // (EMHEAP_SNAPSHOT_AT_EXIT, jslib/exit_snapshot.js): under node into the
-// working folder, from the main thread and from a pthread, and in headless
-// Chromium as downloads. tests/runtime/save_snapshot.c's plan: keep_block
+// working folder, from the main thread and from a pthread, refused with
+// profiling off, and in headless Chromium as downloads (with a collector:
+// tests/e2e/remote.test.js). tests/runtime/save_snapshot.c's plan: keep_block
 // keeps 40 blocks of 1,000 bytes and one of 24, the first save; a format
 // that is none, refused; every other 1,000-byte block freed, a PerfView
 // file saved; at exit, what was live then.
@@ -66,6 +67,18 @@ test('EMHEAP_SNAPSHOT_AT_EXIT with a format that is none: one line, nothing else
   assert.match(run.stderr, /^emheap: no snapshot at exit: unknown format "pdf": use one of speedscope, perfview/m);
   assert.equal(run.stderr.split('no snapshot at exit').length - 1, 1);
   assert.equal(fs.readdirSync(dir).length, 2, 'the two saves the program made, no third');
+});
+
+test('emheap_save_snapshot with profiling off: -1 and one line for each call, no file', (t) => {
+  const dir = scratch(t);
+  const run = runWasmProgram(path.join(BUILD, 'save_snapshot.default.js'), {cwd: dir, env: {EMHEAP_MODE: 'off'}});
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(run.stdout.split('\n').filter((l) => /^[A-Z]+ -?\d+$/.test(l)), ['SAVE -1', 'BAD -1', 'PERFVIEW -1']);
+  const lines = run.stderr.split('\n').filter((l) => l);
+  assert.equal(lines.filter((l) => /^emheap: profiling is off .*nothing to save/.test(l)).length, 2, run.stderr);
+  assert.equal(lines.filter((l) => /^emheap: unknown format "no-such-format"/.test(l)).length, 1, run.stderr);
+  assert.equal(lines.length, 3, run.stderr);
+  assert.deepEqual(fs.readdirSync(dir), []);
 });
 
 describe('emheap_save_snapshot in a page: downloads', {skip: CHROMIUM_SKIP}, () => {
