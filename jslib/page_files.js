@@ -126,7 +126,7 @@ function pageFiles(parts) {
       mode = given ? snapshot.mode : taker.attached() ? taker.modeNow() : null;
       if (mode === 'off') {
         var off = 'profiling is off (?emheap=off, EMHEAP_MODE=off or emheapOptions.mode): nothing to save; ' +
-          'reload with ?emheap=sampled or ?emheap=exact';
+          (env.node ? 'run it again with EMHEAP_MODE=exact or EMHEAP_MODE=sampled' : 'reload with ?emheap=sampled or ?emheap=exact');
         if (fail) fail(new Error(off));
         else console.warn('emheap: ' + off);
         return null;
