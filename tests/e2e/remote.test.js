@@ -1,7 +1,7 @@
 // remote.test.js -- the heap of a device without devtools: `emheap serve`
 // (cli/collector.js) as a real HTTP server on 127.0.0.1, and pages in
 // headless Chromium (and Firefox) opened with ?emheap_remote= (output/remote_sink.js,
-// jslib/remote.js). Ctrl+Shift+H, a mark, a timer and an out-of-memory abort
+// jslib/remote.js), and C programs under node with EMHEAP_REMOTE. Ctrl+Shift+H, a mark, a timer and an out-of-memory abort
 // each make a file arrive in the collector's folder that `emheap top` reads,
 // and the collector's own page shows the newest; a wrong token, a body over
 // the limit and bodies that are not a snapshot are refused with their
@@ -11,6 +11,7 @@
 const {describe, test, before, after} = require('node:test');
 const assert = require('node:assert/strict');
 const {spawn} = require('node:child_process');
+const http = require('node:http');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -191,6 +192,43 @@ test('a node program without fetch() sends its marks\' snapshots to emheap serve
     assert.match(run.stderr, new RegExp(`emheap: sent ${kept[kept.length - 1].replace(/\./g, '\\.')} \\(\\d+ KiB\\) to the collector at http://127\\.0\\.0\\.1:\\d+`));
   } finally {
     collector.stop();
+  }
+});
+
+// The same program with EMHEAP_REMOTE at a port where nothing listens: each
+// send fails with one line that says what to check (the first mark's, and
+// the newest waiting then, as above), and the program runs to its end as
+// without a collector: its own snapshot holds every round's blocks.
+test('a node program whose collector is not running says so and runs to its end', async () => {
+  const probe = http.createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = probe.address().port;
+  await new Promise((resolve) => probe.close(resolve));
+  const origin = `http://127.0.0.1:${port}`;
+  const run = runWasmProgram(path.join(BUILD, 'marks_rounds.dlmalloc.js'), {env: {EMHEAP_REMOTE: `${origin}/${TOKEN}`}});
+  assert.equal(run.status, 0, run.stderr);
+  assert.ok(!run.stderr.includes(TOKEN), 'the token is never said');
+  const failures = run.stderr.split('\n').filter((l) => l.includes('could not send'));
+  assert.deepEqual(failures.map((l) => /-mark(\d+)\.speedscope\.json /.exec(l)?.[1]), ['1', '13'], run.stderr);
+  const escaped = origin.replace(/\./g, '\\.');
+  for (const line of failures) {
+    assert.match(line, new RegExp(`^emheap: could not send memory-profile-\\S+ to the collector at ${escaped}: ` +
+      `connect ECONNREFUSED 127\\.0\\.0\\.1:${port}: is \`emheap serve\` running, and can this machine reach ${escaped}\\?$`));
+  }
+  const snapshot = run.tagged.SNAPSHOT;
+  assert.ok(snapshot, 'the program printed its snapshot at its end');
+  assert.equal(snapshot.marks.length, 13);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-remote-down-'));
+  try {
+    const file = path.join(dir, 'end.json');
+    fs.writeFileSync(file, JSON.stringify(snapshot));
+    const rows = new Map(topRows(file).map((r) => [r.label.split('+')[0], [r.liveBlocks, r.liveBytes]]));
+    const block = 4096;
+    assert.deepEqual(rows.get('load_assets'), [25, 25 * block]);
+    assert.deepEqual(rows.get('grow_list'), [12 * 16, 12 * 16 * block]);
+    assert.deepEqual(rows.get('cache_put'), [24, 24 * block]);
+  } finally {
+    fs.rmSync(dir, {recursive: true, force: true});
   }
 });
 
