@@ -131,6 +131,14 @@ test('Lua on a 16 MB heap, exact mode: every block recorded, sites named past Lu
   const tables = sites.filter((s) => leaf(s) === 'luaH_new');
   assert.ok(sum(tables, 'liveBlocks') >= 1500, `tables: ${sum(tables, 'liveBlocks')}`);
   assert.match(r.top.text, /allocation layer left out of sites: l_alloc, luaM_realloc_/);
+  // The allocator's heap, as churned as a real interpreter leaves it, read
+  // whole (dlmalloc's free bins: jslib/allocator_walk.js): its parts add up
+  // to the memory, the live blocks and emheap's tables inside what it holds.
+  const m = r.top.memory;
+  assert.equal(m.walked, true, `not read: ${m.notWalked}`);
+  assert.ok(m.freeBlocks > 0, `${m.freeBlocks} free blocks`);
+  assert.equal(m.staticBytes + m.liveBytes + m.emheapBytes + m.allocatorOwnBytes + m.freeBytes + m.topFreeBytes + m.unusedBytes,
+    m.memoryBytes);
 });
 
 test('Lua on a 16 MB heap, exact mode, 85,000 blocks: every one recorded in its footer, within emheap\'s 1/16', () => {
