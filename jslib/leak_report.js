@@ -10,7 +10,7 @@ var grouping = require('../model/grouping');
 var estimates = require('../model/estimates');
 var scanCaveat = require('../model/heap_section').scanCaveat;
 var TABLE_ROOM_ADVICE = require('../model/sites').TABLE_ROOM_ADVICE;
-var requestedLiveBytes = require('../model/sites').requestedLiveBytes;
+var budgetLiveBytes = require('../model/sites').budgetLiveBytes;
 
 var UNATTRIBUTED = '(unattributed: allocated while tracking was paused, or no stack could be taken)';
 
@@ -95,9 +95,11 @@ function unseenLine(summary) {
 // unless given).
 function leakReport(snapshot, by) {
   var stacks = leakedStacks(snapshot, by);
-  var requested = snapshot.summary.lostAllocs ? null : requestedLiveBytes(snapshot);
+  // the bytes asked for where every block is recorded, else usable sizes
+  var live = budgetLiveBytes(snapshot);
+  var requested = live.requested ? live.bytes : null;
   var usable = snapshot.summary.liveBytes;
-  var liveBytes = requested === null ? usable : requested;
+  var liveBytes = live.bytes;
   var liveBlocks = snapshot.summary.liveBlocks;
   var leaked = liveBytes > 0 || liveBlocks > 0;
   var lines = [];

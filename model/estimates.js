@@ -88,9 +88,10 @@ function boundedTotals(snapshot, rows) {
   var s = snapshot.summary;
   if (!hasSampledBlocks(snapshot) || !s || typeof s.totalBytes !== 'number') return rows;
   var allocs = allocationCalls(s);
-  if (rows.every(function (r) { return r.totalAllocs <= allocs && r.totalBytes <= s.totalBytes; })) return rows;
+  var within = function (r) { return r.totalAllocs <= allocs && r.totalBytes <= s.totalBytes; };
+  if (rows.every(within)) return rows;
   return rows.map(function (r) {
-    if (r.totalAllocs <= allocs && r.totalBytes <= s.totalBytes) return r;
+    if (within(r)) return r;
     var bounded = Object.assign({}, r);
     bounded.totalAllocs = Math.min(r.totalAllocs, allocs);
     bounded.totalBytes = Math.min(r.totalBytes, s.totalBytes);

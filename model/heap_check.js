@@ -121,15 +121,15 @@ function liveRows(snapshot, items, estimated, how) {
 // the bytes asked for; false: usable sizes), live, peak, total}.
 function countedBytes(before, after) {
   var s = after.summary;
-  var everyBlockRecorded = sites.budgetLiveBytes(after).requested && typeof s.requestedPeakBytes === 'number';
-  if (!everyBlockRecorded) {
+  var live = sites.budgetLiveBytes(after);
+  if (!live.requested || typeof s.requestedPeakBytes !== 'number') {
     return {requested: false, live: s.liveBytes, peak: s.peakLiveBytes,
       total: s.totalBytes - before.summary.totalBytes};
   }
   var sum = function (snapshot) {
     return snapshot.sites.reduce(function (t, site) { return t + site.totalBytes; }, 0);
   };
-  return {requested: true, live: s.requestedLiveBytes, peak: s.requestedPeakBytes, atPeak: s.requestedBytesAtPeak,
+  return {requested: true, live: live.bytes, peak: s.requestedPeakBytes, atPeak: s.requestedBytesAtPeak,
     total: sum(after) - sum(before)};
 }
 

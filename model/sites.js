@@ -154,10 +154,11 @@ function requestedLiveBytes(snapshot) {
   return s.requestedLiveBytes;
 }
 
-// The live bytes a budget limits (`emheap check`, heap checks): the bytes
-// the program asked for, as the rows count them, where every live block
-// is recorded (exact mode); else the usable sizes, the exact global
-// counter. -> {bytes, requested}.
+// The live bytes a budget limits and the leak report counts (`emheap
+// check`, heap checks, jslib/leak_report.js): the bytes the program asked
+// for, as the rows count them, where every live block is recorded (exact
+// mode); else the usable sizes, the exact global counter. -> {bytes,
+// requested}.
 function budgetLiveBytes(snapshot) {
   const s = snapshot.summary || {};
   const requested = s.lostAllocs ? null : requestedLiveBytes(snapshot);
