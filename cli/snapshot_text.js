@@ -13,6 +13,7 @@ const growth = require('../model/growth');
 const { shortName } = require('../model/names');
 const { memoryUse, peakSinceText } = require('../model/peak');
 const { memoryBreakdown, breakdownText } = require('../model/memory_breakdown');
+const { poolLines } = require('../model/pools');
 const { scanCaveat } = require('../model/heap_section');
 const { focusNote } = require('../model/focus');
 const { rowWord } = require('../model/grouping');
@@ -52,7 +53,7 @@ function snapshotHeader(file, snap) {
       : `live (usable sizes) ${units.formatBytesExact(s.liveBytes)} in ${plural(s.liveBlocks, 'block')}${sizesNote(snap)}; ` +
         `peak ${units.formatBytes(s.peakLiveBytes)}${peakSinceText(snap)}; ${plural(snap.sites.length, rowWord(snap))}\n`) +
     (snap.focus ? `${focusNote(snap, units.formatBytes)}\n` : '') +
-    namesNote(snap) + memoryNote(snap) + growthNote(snap) + marksNote(snap) + leakNote(snap) + layerNote(snap) +
+    namesNote(snap) + memoryNote(snap) + poolsNote(snap) + growthNote(snap) + marksNote(snap) + leakNote(snap) + layerNote(snap) +
     outOfMemoryNote(snap);
 }
 
@@ -127,6 +128,13 @@ function memoryNote(snap) {
     (p.emheapBytes === null
       ? `${units.formatBytes(p.freeInAllocator)} free, the allocator's own or emheap's tables)\n`
       : `${units.formatBytes(p.emheapBytes)} emheap's tables, ${units.formatBytes(p.freeInAllocator)} free or the allocator's own)\n`);
+}
+
+// The program's pools, one line each (the first POOLS_SHOWN).
+const POOLS_SHOWN = 10;
+function poolsNote(snap) {
+  if (snap.view === 'peak') return ''; // (their counts are now's)
+  return poolLines(snap, POOLS_SHOWN).map((l) => l + '\n').join('');
 }
 
 // Which allocation layer the sites were named without (model/wrappers.js).

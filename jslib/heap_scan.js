@@ -61,6 +61,40 @@ function threadDataRanges(candidates, blocks) {
   });
 }
 
+// The blocks a scan reads when the program has pools (runtime/pools.c):
+// each pool's chunks give way to the objects in them, which become the
+// graph's nodes, as malloc's blocks are; an object inside a heap block that
+// is no chunk (one sampled mode did not take as one) is left to its block.
+// blocks: copyBlocks' with objects (objectsFrom: where they start).
+function objectsForChunks(blocks, chunkSites) {
+  var n = blocks.addr.length, from = blocks.objectsFrom;
+  if (from === n && !chunkSites.length) return blocks;
+  var chunk = new Set(chunkSites);
+  var heap = [];
+  for (var i = 0; i < from; i++) if (!chunk.has(blocks.site[i])) heap.push(i);
+  heap.sort(function (x, y) { return blocks.addr[x] - blocks.addr[y]; });
+  var inBlock = function (a) { // the last heap block at or below a holds it?
+    var lo = 0, hi = heap.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (blocks.addr[heap[mid]] <= a) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && a - blocks.addr[heap[lo - 1]] < blocks.size[heap[lo - 1]];
+  };
+  var keep = heap.slice();
+  for (var j = from; j < n; j++) if (!inBlock(blocks.addr[j])) keep.push(j);
+  var out = {addr: new Uint32Array(keep.length), size: new Uint32Array(keep.length), site: new Uint32Array(keep.length),
+    serial: new Uint32Array(keep.length), objectsFrom: heap.length};
+  keep.forEach(function (k, at) {
+    out.addr[at] = blocks.addr[k];
+    out.size[at] = blocks.size[k];
+    out.site[at] = blocks.site[k];
+    out.serial[at] = blocks.serial[k];
+  });
+  return out;
+}
+
 // What a scan reads: the live blocks, the root groups and the ranges left
 // out. buffer: the wasm memory's buffer; statePtr: emheap_state; rootsPtr: what
 // emheap_roots_now() returned; jsRoots: pointer values JS registered
@@ -72,8 +106,12 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnl
   // blocks and roots read under one lock: a thread that exits meanwhile
   // moves the last entry of the thread table into its slot
   var read = layout.withLock(buffer, statePtr, function () {
-    return {blocks: layout.copyBlocks(view, statePtr, area && area.blocks), roots: layout.readRoots(view, rootsPtr)};
+    return {blocks: layout.copyBlocks(view, statePtr, area && area.blocks, false, 0, true),
+      chunkSites: layout.readPools(view, statePtr).pools.map(function (p) { return p.chunkSite; }).filter(Boolean),
+      roots: layout.readRoots(view, rootsPtr)};
   });
+  var heapBlocks = read.blocks.objectsFrom;
+  read.blocks = objectsForChunks(read.blocks, read.chunkSites);
   var r = read.roots;
   var here = {name: '(C stack: this thread)', ranges: [[r.sp, r.stack[1]]]};
   // dlmalloc's state is in the static data, its chunk pointers in the
@@ -144,7 +182,7 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnl
   if (jsRoots && jsRoots.length) groups.push({name: '(JS roots)', ranges: [], values: jsRoots});
   // live blocks the runtime could not record, or (thinned) recorded only
   // by sampling (model/heap_section.js scanCaveat)
-  var lost = Math.max(0, counters.liveBlocks - read.blocks.addr.length);
+  var lost = Math.max(0, counters.liveBlocks - heapBlocks);
   return {blocks: read.blocks, groups: groups, skip: skip,
     notScanned: {threads: r.threadsDropped, regions: r.regionsDropped, blocks: Number(lost)},
     readOnlyData: readOnlyData};

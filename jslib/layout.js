@@ -12,7 +12,7 @@
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 var allocatorWalk = require('./allocator_walk');
 
-var LAYOUT_VERSION = 20;
+var LAYOUT_VERSION = 21;
 var MAGIC = 0x50484d45;
 
 var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
@@ -23,7 +23,8 @@ var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
   recordedAtPeak: 4400, usableAtPeak: 4408, estimates: 4416, estimatesAtPeak: 4448, thinnedAt: 4480,
   unseenFrees: 4488, unseenBytes: 4496, startMs: 4504, markCount: 4512, serialRenumbers: 4516, marks: 4520,
   ageSerial: 12712, agePointCount: 12724, agePoints: 12728, siteBase: 16824, footers: 16876, dlState: 16880, dlSeg: 16884,
-  peakSinceMark: 16888, recordedPeak: 16896, tablesAtPeak: 16904};
+  peakSinceMark: 16888, recordedPeak: 16896, tablesAtPeak: 16904, poolRegions: 16912, poolRegionCount: 16916,
+  poolObjectCount: 16920, poolHuge: 16924, poolHugeSlots: 16928, pools: 16932, poolCount: 16936, poolMisuse: 16940};
 // The block table (runtime/block_table.c): per 4 KiB region, a table of
 // 12-byte entries, 8 bytes in: (offset / 4 | site << 10, size | slack << 27,
 // serial | sampled << 31), serial 0 = empty; huge blocks in 16-byte slots
@@ -34,7 +35,8 @@ var OFFSET_MASK = (1 << (REGION_SHIFT - ALIGN_SHIFT)) - 1;
 var ENTRY_WORDS = 3;
 var BLOCK_SITE_MASK = 0xFFFFF;
 var BLOCK_SIZE_MASK = 0x7FFFFFF;
-var SITE_SIZE = 176;
+var SITE_SIZE = 184;
+var SITE_POOL_AT = 176; // emheap_site.pool
 // The site table's chunks (runtime/state_layout.h): chunk 0 holds sites
 // 0-255, chunk k >= 1 sites 2^(k+7) to 2^(k+8) - 1.
 var SITE_CHUNK0_BITS = 8;
@@ -60,6 +62,7 @@ var MODE_SAMPLED = 2;
 var MODE_OFF = 3;
 var STACK_JS = 1;
 var STACK_WASM = 3; // a worker's JS stack: (function index, module offset) pairs
+var STACK_POOL = 4; // no stack: a pool's chunks (runtime/pools.c)
 var FRAME_TRUNCATED = 0xFFFFFFFF;
 var FRAME_JS = 0xFFFFFFFE; // in a worker stack's function word: JS code (state_layout.h)
 var ALLOCATORS = ['generic', 'dlmalloc', 'emmalloc', 'mimalloc'];
@@ -346,10 +349,13 @@ function copyArea(view, statePtr, heap) {
     markBlocks: null, // with marks: the blocks whose ages a snapshot reads (jslib/marks.js)
     memory: null,
   };
-  var blockRoom = function () { return blockArrays(slack(view.getUint32(statePtr + STATE.blockCount, true))); };
-  if (view.getUint32(statePtr + STATE.markCount, true) && readMode(view, statePtr).mode !== 'off') area.markBlocks = blockRoom();
+  var blockRoom = function (withObjects) {
+    return blockArrays(slack(view.getUint32(statePtr + STATE.blockCount, true) +
+      (withObjects ? view.getUint32(statePtr + STATE.poolObjectCount, true) : 0)));
+  };
+  if (view.getUint32(statePtr + STATE.markCount, true) && readMode(view, statePtr).mode !== 'off') area.markBlocks = blockRoom(true);
   if (heap) {
-    area.blocks = blockRoom();
+    area.blocks = blockRoom(true);
     var counters = readCounters(view, statePtr);
     if (counters.breakNow && copiesWholeSpan(counters.breakNow - counters.heapBase, counters.liveBytes)) {
       area.memory = new Uint8Array(slack(counters.breakNow));
@@ -378,11 +384,14 @@ function copyArea(view, statePtr, heap) {
 // recorded by sampling: it stands for more than itself). after (optional):
 // only the blocks whose serial is above it, in arrays as large as they
 // need (a mark reads the blocks made since an earlier one: at 5M live
-// blocks, copying them all took most of the mark's 236 ms). The table is
+// blocks, copying them all took most of the mark's 236 ms). withObjects:
+// the pools' objects too (runtime/pools.c), after the blocks (they lie
+// inside blocks: a reader of addresses wants one or the other). The table is
 // read in place: the lock holds it still.
-function copyBlocks(view, statePtr, into, weightBit, after) {
+function copyBlocks(view, statePtr, into, weightBit, after, withObjects) {
   var serialMask = weightBit ? 0xFFFFFFFF : 0x7FFFFFFF;
-  var n = view.getUint32(statePtr + STATE.blockCount, true);
+  var n = view.getUint32(statePtr + STATE.blockCount, true) +
+    (withObjects ? view.getUint32(statePtr + STATE.poolObjectCount, true) : 0);
   var above = after || 0; // an empty slot's serial is 0, a block's at least 1
   var room = above ? Math.min(n, 4096) : n;
   var out = into && into.addr.length >= room
@@ -390,24 +399,42 @@ function copyBlocks(view, statePtr, into, weightBit, after) {
       serial: into.serial.subarray(0, room)}
     : blockArrays(room);
   var k = 0;
-  var dir = view.getUint32(statePtr + STATE.blockRegions, true);
-  var regions = dir ? view.getUint32(statePtr + STATE.blockRegionCount, true) : 0;
   var words = new Uint32Array(view.buffer);
-  for (var r = 0; r < regions && k < n; r++) {
-    var table = words[(dir >>> 2) + r];
-    if (!table) continue;
-    var base = r << REGION_SHIFT >>> 0;
-    var end = (table + 8 >>> 2) + view.getUint16(table, true) * ENTRY_WORDS;
-    for (var i = table + 8 >>> 2; i < end && k < n; i += ENTRY_WORDS) {
-      if ((words[i + 2] & 0x7FFFFFFF) <= above) continue;
+  // one set of region tables (block_table.c: the heap's blocks, or the pools' objects)
+  var fromTables = function (regionsAt, regionCountAt) {
+    var dir = view.getUint32(statePtr + regionsAt, true);
+    var regions = dir ? view.getUint32(statePtr + regionCountAt, true) : 0;
+    for (var r = 0; r < regions && k < n; r++) {
+      var table = words[(dir >>> 2) + r];
+      if (!table) continue;
+      var base = r << REGION_SHIFT >>> 0;
+      var end = (table + 8 >>> 2) + view.getUint16(table, true) * ENTRY_WORDS;
+      for (var i = table + 8 >>> 2; i < end && k < n; i += ENTRY_WORDS) {
+        if ((words[i + 2] & 0x7FFFFFFF) <= above) continue;
+        if (k === room) out = moreRoom(out, room = Math.min(n, room * 2));
+        out.addr[k] = base + (words[i] & OFFSET_MASK) * (1 << ALIGN_SHIFT);
+        out.site[k] = words[i] >>> (REGION_SHIFT - ALIGN_SHIFT) & BLOCK_SITE_MASK;
+        out.size[k] = words[i + 1] & BLOCK_SIZE_MASK;
+        out.serial[k] = (words[i + 2] & serialMask) >>> 0; // (the top bit: recorded by sampling)
+        k++;
+      }
+    }
+  };
+  var fromHuge = function (hugeAt, slotsAt) {
+    var huge = view.getUint32(statePtr + hugeAt, true) >>> 2;
+    var hugeSlots = huge ? view.getUint32(statePtr + slotsAt, true) : 0;
+    for (var h = 0; h < hugeSlots && k < n; h++) {
+      var at = huge + h * 4;
+      if (!words[at] || (words[at + 3] & 0x7FFFFFFF) <= above) continue;
       if (k === room) out = moreRoom(out, room = Math.min(n, room * 2));
-      out.addr[k] = base + (words[i] & OFFSET_MASK) * (1 << ALIGN_SHIFT);
-      out.site[k] = words[i] >>> (REGION_SHIFT - ALIGN_SHIFT) & BLOCK_SITE_MASK;
-      out.size[k] = words[i + 1] & BLOCK_SIZE_MASK;
-      out.serial[k] = (words[i + 2] & serialMask) >>> 0; // (the top bit: recorded by sampling)
+      out.addr[k] = words[at];
+      out.site[k] = words[at + 1] & BLOCK_SITE_MASK;
+      out.size[k] = words[at + 2];
+      out.serial[k] = (words[at + 3] & serialMask) >>> 0;
       k++;
     }
-  }
+  };
+  fromTables(STATE.blockRegions, STATE.blockRegionCount);
   if (view.getUint32(statePtr + STATE.footers, true)) {
     // footer mode (runtime/footer.h): the records are in the blocks, found
     // by a walk of dlmalloc's chunks; a block's footer is its chunk's last
@@ -425,20 +452,16 @@ function copyBlocks(view, statePtr, into, weightBit, after) {
     });
     if (walkFailed) throw new Error('emheap: the recorded blocks could not be read from the heap: ' + walkFailed);
   }
-  var huge = view.getUint32(statePtr + STATE.hugeBlocks, true) >>> 2;
-  var hugeSlots = huge ? view.getUint32(statePtr + STATE.hugeSlots, true) : 0;
-  for (var h = 0; h < hugeSlots && k < n; h++) {
-    var at = huge + h * 4;
-    if (!words[at] || (words[at + 3] & 0x7FFFFFFF) <= above) continue;
-    if (k === room) out = moreRoom(out, room = Math.min(n, room * 2));
-    out.addr[k] = words[at];
-    out.site[k] = words[at + 1] & BLOCK_SITE_MASK;
-    out.size[k] = words[at + 2];
-    out.serial[k] = (words[at + 3] & serialMask) >>> 0;
-    k++;
+  fromHuge(STATE.hugeBlocks, STATE.hugeSlots);
+  var objectsFrom = k;
+  if (withObjects) {
+    fromTables(STATE.poolRegions, STATE.poolRegionCount);
+    fromHuge(STATE.poolHuge, STATE.poolHugeSlots);
   }
-  return k === out.addr.length ? out : {addr: out.addr.subarray(0, k), size: out.size.subarray(0, k),
+  var copied = k === out.addr.length ? out : {addr: out.addr.subarray(0, k), size: out.size.subarray(0, k),
     site: out.site.subarray(0, k), serial: out.serial.subarray(0, k)};
+  copied.objectsFrom = objectsFrom; // (the pools' objects, if asked, from there on)
+  return copied;
 }
 
 // The footers' fields (runtime/footer.h): site | slack << 20, serial.
@@ -565,6 +588,7 @@ function readSite(tables, s, scales) {
     liveBlocksAtPeak: scaled(peakBlocks, peakEstBlocks, k.blocksAtPeak),
     stackKind: kind,
     stackRef: ref,
+    pool: view.getUint32(at + SITE_POOL_AT, true), // 0, or the pool whose objects (or chunks) it holds
     thread: view.getUint32(at + 60, true), // 0: the main thread
     frames: frames,
   };
@@ -641,6 +665,31 @@ function readGrowthEvent(view, statePtr, serial) {
 // 1), name, t (ms on the timeline's clock), serial (the last block serial
 // before it)}], dropped: how many older ones the ring no longer holds}.
 // Under the lock.
+// The program's pools (runtime/pools.c emheap_pool, 96 bytes each) and
+// the misuses of the pool calls by kind, read under the lock: {pools:
+// [{number, name, live, malloclike, site, chunkSite, objects, bytes,
+// placedObjects, placedBytes, lost}], misuse: [counts]}.
+var POOL_SIZE = 96;
+var POOL_NAME = 40;
+var POOL_MISUSES = 8;
+function readPools(view, statePtr) {
+  var at = view.getUint32(statePtr + STATE.pools, true);
+  var count = at ? view.getUint32(statePtr + STATE.poolCount, true) : 0;
+  var pools = [];
+  for (var n = 1; n <= count; n++) {
+    var p = at + (n - 1) * POOL_SIZE;
+    var flags = view.getUint32(p + 4, true);
+    pools.push({number: n, name: cString(view.buffer.slice(p + 56, p + 56 + POOL_NAME), 0),
+      live: (flags & 1) !== 0, malloclike: (flags & 2) !== 0,
+      site: view.getUint32(p + 8, true), chunkSite: view.getUint32(p + 12, true),
+      objects: u64(view, p + 16), bytes: u64(view, p + 24), placedBytes: u64(view, p + 32),
+      placedObjects: view.getUint32(p + 40, true), lost: view.getUint32(p + 44, true)});
+  }
+  var misuse = [];
+  for (var k = 0; k < POOL_MISUSES; k++) misuse.push(view.getUint32(statePtr + STATE.poolMisuse + 4 * k, true));
+  return {pools: pools, misuse: misuse};
+}
+
 function readMarks(view, statePtr) {
   var count = view.getUint32(statePtr + STATE.markCount, true);
   var first = count > MARK_LOG ? count - MARK_LOG + 1 : 1;
@@ -761,7 +810,7 @@ module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, is
   functionOfWord: functionOfWord, siteRawTotals: siteRawTotals,
   readAgePointCount: readAgePointCount, readAgePoint: readAgePoint, writeAgePoint: writeAgePoint,
   writeAgeSerial: writeAgeSerial, AGE_BUCKETS: AGE_BUCKETS, TIME_BUCKETS: TIME_BUCKETS, AGE_POINTS: AGE_POINTS,
-  LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_WASM: STACK_WASM,
+  LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_WASM: STACK_WASM, STACK_POOL: STACK_POOL, readPools: readPools,
   FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,
   noteDlmallocState: noteDlmallocState, copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, sitesAt: sitesAt, readDataRange: readDataRange, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,

@@ -343,6 +343,14 @@ emheapAddToLibrary({
     }
   },
 
+  // The first misuse of a kind of the pool calls (runtime/pools.c): one
+  // line (jslib/pool_misuse.js).
+  emheap_js_pool_misuse__deps: ['$EMHEAP'],
+  emheap_js_pool_misuse__sig: 'viii',
+  emheap_js_pool_misuse: function (kind, anchor, addr) {
+    if (EMHEAP.profiler) EMHEAP.profiler['poolMisuse'](kind, anchor >>> 0, addr >>> 0);
+  },
+
   // The runtime's clock (runtime/state.c times growths): jslib/clock.js.
   emheap_js_now__deps: ['$EMHEAP'],
   emheap_js_now__sig: 'd',

@@ -74,7 +74,7 @@ function createMarkRanges(keep, denseBytes) {
     layout.readMarks(view, statePtr).marks.forEach(function (m) { serials[m.number] = m.serial; });
     var bounds = numbers.map(function (n) { return serials[n]; });
     if (bounds[0] === undefined) return []; // (a kept mark is always in the ring)
-    var blocks = layout.copyBlocks(view, statePtr, null, false, bounds[0]);
+    var blocks = layout.copyBlocks(view, statePtr, null, false, bounds[0], true);
     var dense = []; // by index in numbers: {bytes, blocks} indexed by site, or null
     var denseLeft = Math.floor(denseBytes / (8 * Math.max(1, siteCount)));
     var sums = new Map(); // the rest: site * 64 + index in numbers -> [bytes, blocks]

@@ -41,6 +41,7 @@ var pageFiles = require('./page_files');
 var makeApi = require('./api').makeApi;
 var outOfMemoryHandler = require('./out_of_memory').outOfMemoryHandler;
 var impossibleRequestHandler = require('./out_of_memory').impossibleRequestHandler;
+var poolMisuseHandler = require('./pool_misuse').poolMisuseHandler;
 var growthLogger = require('./growth_log').growthLogger;
 var remoteTriggers = require('./remote').remoteTriggers;
 var heapChecks = require('./heap_checks').heapChecks;
@@ -250,6 +251,8 @@ function createProfiler(host, g) {
   // alignment, count, above): see out_of_memory.js
   p.outOfMemory = outOfMemoryHandler(p, host);
   p.impossibleRequest = impossibleRequestHandler(p, host);
+  // poolMisuse(kind, anchor, addr): see pool_misuse.js
+  p.poolMisuse = poolMisuseHandler(host);
   // growthLog(serial, above): see growth_log.js
   p.growthLog = growthLogger(p, host);
   p.now = clock.now;

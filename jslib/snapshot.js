@@ -8,6 +8,7 @@
 // page and for every file the CLI reads.
 'use strict';
 
+
 var layout = require('./layout');
 var TRUNCATED = require('./stack_table').TRUNCATED;
 var siteCounters = require('../model/site_counters');
@@ -17,6 +18,7 @@ var ratioScales = require('../model/estimates').ratioScales;
 var snapshotFile = require('../model/snapshot_file');
 var allocatorWalk = require('./allocator_walk');
 var liveByMarkSteps = require('./marks').liveByMarkSteps;
+var chunkRowLabel = require('../model/pools').chunkRowLabel;
 
 // buffer: the wasm memory's ArrayBuffer. statePtr: 0 if the runtime has not
 // started yet (then the snapshot is of an empty heap). info: {source,
@@ -61,6 +63,7 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
   var tables;
   var scales;
   var marks;
+  var pools;
   var blocks = null; // with marks: the blocks, to tell which mark each came after
   layout.withLock(buffer, statePtr, function () {
     snapshot.summary = readSummaryUnlocked(view, statePtr, info);
@@ -68,7 +71,8 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
     tables = layout.copySiteTables(view, statePtr, snapshot.summary.siteCount, copyArea);
     snapshot.heapGrowth = layout.readGrowth(view, statePtr, snapshot.summary.heapGrowths);
     marks = layout.readMarks(view, statePtr);
-    if (marks.marks.length && mode.mode !== 'off') blocks = layout.copyBlocks(view, statePtr, copyArea && copyArea.markBlocks, true);
+    pools = layout.readPools(view, statePtr);
+    if (marks.marks.length && mode.mode !== 'off') blocks = layout.copyBlocks(view, statePtr, copyArea && copyArea.markBlocks, true, 0, true);
   });
   if (marks.marks.length) {
     snapshot.marks = marks.marks.map(function (m) {
@@ -94,7 +98,8 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
     if (id % STEP_SITES === STEP_SITES - 1) yield;
     var site = layout.readSite(tables, id, scales);
     if (id === 0 && site.totalAllocs === 0) continue; // nothing was ever unattributed
-    var named = siteStack(site, stackTable, workerFrames, info);
+    var named = site.stackKind === layout.STACK_POOL ? {stackId: 0, label: '(pool #' + site.pool + ')'} // (named below)
+      : siteStack(site, stackTable, workerFrames, info);
     var out = {id: id, key: named.label, stack: [], liveBytes: 0, liveBlocks: 0, totalAllocs: 0, totalBytes: 0,
       peakLiveBytes: 0, blocksAtPeakLiveBytes: 0, liveBytesAtPeak: 0, liveBlocksAtPeak: 0, estimatedLiveBytes: 0,
       estimatedLiveBytesAtPeak: 0};
@@ -104,6 +109,7 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
       out.stack = stackTable.stacks[named.stackId].frames;
       out.key = stackTable.stacks[named.stackId].key;
     }
+    if (site.pool) out.pool = site.pool;
     siteCounters.copyAllocType(out, site);
     siteCounters.addSiteCounters(out, site);
     var range = ranges && ranges.bySite.get(id);
@@ -123,6 +129,8 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
     yield;
     snapshot.sites.forEach(function (s) { s.liveByMark = byMark[s.id] || []; });
   }
+  if (pools.pools.length) snapshot.pools = poolsOut(pools, snapshot.sites, stackTable.frames);
+  if (pools.misuse.some(Boolean)) snapshot.poolMisuse = pools.misuse;
   snapshot.heapGrowth.forEach(function (g) {
     g.t = Math.round(g.t * 1000) / 1000; // a microsecond, as the timeline's
   });
@@ -189,6 +197,31 @@ function workerStack(stackTable, cache, words, info) {
     indices.push(index);
   }
   return indices.length ? stackTable.internStack(indices) : 0;
+}
+
+// The pools as a snapshot keeps them (schemas/emheap-snapshot.schema.json):
+// each one's objects and bytes, where it was made, and its chunks from its
+// chunk site's counters (whose live bytes are the chunks' less the objects
+// placed in them, runtime/pools.c), whose row gets the pool's name.
+function poolsOut(pools, sites, frames) {
+  var byId = new Map();
+  sites.forEach(function (s) { byId.set(s.id, s); });
+  return pools.pools.map(function (p) {
+    var chunk = p.chunkSite ? byId.get(p.chunkSite) : null;
+    var out = {number: p.number, name: p.name, live: p.live, objects: p.objects, bytes: p.bytes,
+      chunks: chunk ? chunk.liveBlocks : 0, chunkBytes: chunk ? chunk.liveBytes + p.placedBytes : 0,
+      outsideObjects: p.objects - p.placedObjects, outsideBytes: p.bytes - p.placedBytes};
+    if (p.malloclike) out.malloclike = true;
+    var creator = p.site ? byId.get(p.site) : null;
+    if (creator) {
+      out.createdBy = p.site;
+      if (creator.stack.length) out.createdIn = frames[creator.stack[0]].name;
+    }
+    if (p.chunkSite) out.chunkSite = p.chunkSite;
+    if (p.lost) out.lost = p.lost;
+    if (chunk) chunk.key = chunkRowLabel(out);
+    return out;
+  });
 }
 
 function finishFrames(snapshot, stackTable) {

@@ -5,7 +5,9 @@
 // The parts add up to the memory's size exactly:
 //   static data and stacks   [0, heapBase): wasm-ld's data and the main
 //                            thread's C stack, below what sbrk hands out
-//   live                     the live blocks' usable bytes (summary.liveBytes)
+//   live                     the live blocks' usable bytes (summary.liveBytes);
+//                            the program's pools' objects lie inside some
+//                            of them (their chunks), said beside
 //   emheap's tables          summary.tableBytes (from the same allocator)
 //   free                     the allocator's free blocks inside its heap
 //   free at the top          its free span that ends at the break: the one
@@ -23,6 +25,7 @@
 'use strict';
 
 const { formatBytes, plural } = require('./numbers');
+const { poolTotals } = require('./pools');
 
 // -> the parts of snapshot's memory now, or null when the file lacks the
 // numbers (before layout 4) or is a peak view (its live numbers are the
@@ -40,6 +43,10 @@ function memoryBreakdown(snapshot) {
     unusedBytes: s.heapSize - s.breakNow,
     walked: false,
   };
+  // the program's pools: objects inside the live blocks (their chunks), or
+  // outside any (a static buffer)
+  const pools = poolTotals(snapshot);
+  if (pools) out.pools = pools;
   const heap = snapshot.allocatorHeap;
   const rest = arena - out.liveBytes - out.emheapBytes;
   if (heap && !heap.error && heap.freeBytes + heap.topFreeBytes <= rest) {
@@ -62,9 +69,11 @@ function memoryBreakdown(snapshot) {
 // The breakdown as one line of text (no newline), or '' without one.
 function breakdownText(b) {
   if (!b) return '';
+  const inPools = b.pools ? ` (in pools: ${plural(b.pools.objects, 'object')}, ${formatBytes(b.pools.bytes)}; ` +
+    `${formatBytes(b.pools.freeInside)} free inside them)` : '';
   const parts = [
     `${formatBytes(b.staticBytes)} static data and stacks`,
-    `${formatBytes(b.liveBytes)} live in ${plural(b.liveBlocks, 'block')}`,
+    `${formatBytes(b.liveBytes)} live in ${plural(b.liveBlocks, 'block')}${inPools}`,
     `${formatBytes(b.emheapBytes)} emheap's tables`,
   ];
   if (b.walked) {

@@ -14,7 +14,9 @@
 //    emheap's micro benchmark (bench/workloads): it finds l_alloc,
 //    luaM_realloc_, luaC_newobj in Lua; sqlite3MemMalloc, sqlite3Malloc,
 //    dbMallocRawFinish, sqlite3DbMallocRawNN in SQLite; nothing in micro,
-//    whose only allocating function (make_tree) is recursive.
+//    whose only allocating function (make_tree) is recursive; and, over
+//    each pool's objects alone (runtime/pools.c), the pool's own allocator
+//    (POOL_SITES below);
 //  - the C++ standard library, always: libc++'s own functions at the leaf
 //    end (std::vector's __push_back_slow_path, basic_string::__grow_by,
 //    make_unique...) are how the app's code reached operator new, not what
@@ -163,15 +165,39 @@ function detectLayer(snapshot, isDeclared) {
 var STEP_SITES = require('./steps').STEP_ITEMS;
 
 function* detectLayerSteps(snapshot, isDeclared) {
-  var frames = snapshot.frames;
   var found = [];
   var isLayer = function (name) { return isDeclared(name) || found.indexOf(name) >= 0; };
+  yield* peelSteps(snapshot.sites, snapshot.frames, isLayer, found, ALL_SITES);
+  // each pool's objects (runtime/pools.c): the leaf of their stacks is the
+  // function that told emheap of them, the pool's own allocator, unless the
+  // compiler inlined it into its caller
+  var byPool = new Map();
+  snapshot.sites.forEach(function (s) {
+    if (!s.pool || !s.stack.length) return;
+    if (!byPool.has(s.pool)) byPool.set(s.pool, []);
+    byPool.get(s.pool).push(s);
+  });
+  var pools = Array.from(byPool.keys()).sort(function (x, y) { return x - y; });
+  for (var p = 0; p < pools.length; p++) yield* peelSteps(byPool.get(pools[p]), snapshot.frames, isLayer, found, POOL_SITES);
+  return found;
+}
+
+// The rule's thresholds: over all sites (LAYER_RULE), and over one pool's
+// objects, where every stack went through the pool's allocator: a function
+// at the leaf of 40% of them, called from three functions at least (one
+// caller: the allocator was inlined into the code that wanted the memory,
+// which stays).
+var ALL_SITES = {minSites: LAYER_MIN_SITES, callers: LAYER_CALLERS};
+var POOL_SITES = {minSites: 3, callers: 3};
+
+// LAYER_RULE applied to `sites` round after round, pushing what it finds
+// onto `found`.
+function* peelSteps(sites, frames, isLayer, found, rule) {
   // Sites with a stack: the share counts among them. Counted without a
   // filtered copy (at 1M sites making one is a third of a second).
-  var sites = snapshot.sites;
   var withStack = 0;
   for (var j = 0; j < sites.length; j++) if (sites[j].stack.length > 0) withStack++;
-  if (withStack < LAYER_MIN_SITES) return found;
+  if (withStack < rule.minSites) return;
   for (var round = 0; round < LAYER_MAX_DEPTH; round++) {
     var byLeaf = new Map();
     for (var i = 0; i < sites.length; i++) {
@@ -189,14 +215,13 @@ function* detectLayerSteps(snapshot, isDeclared) {
     }
     var best = null;
     byLeaf.forEach(function (e, name) {
-      if (e.recursive || e.sites < LAYER_MIN_SITES || e.sites < LAYER_SHARE * withStack) return;
-      if (e.above.size < LAYER_CALLERS) return;
+      if (e.recursive || e.sites < rule.minSites || e.sites < LAYER_SHARE * withStack) return;
+      if (e.above.size < rule.callers) return;
       if (!best || e.sites > best.sites) best = {name: name, sites: e.sites};
     });
     if (!best || !/\S/.test(best.name) || /^\(/.test(best.name)) break;
     found.push(best.name);
   }
-  return found;
 }
 
 // Returns the snapshot with the allocation layer removed from every stack:
@@ -248,7 +273,7 @@ function* removeAllocationLayerSteps(snapshot, options, raw) {
       // text to build per site, no string to hash)
       var ids = snapshot.rawStackIds || [];
       same = (yield* mergeSitesSteps(snapshot, function (s, i) {
-        return {identity: ids[i] ? ids[i] : 'key:' + s.key, stack: s.stack, key: s.key};
+        return {identity: poolIdentity(s, ids[i] ? ids[i] : 'key:' + s.key), stack: s.stack, key: s.key};
       }, {raw: true})).snapshot;
     }
     if (detect || (before && before.detect === false)) return same;
@@ -264,7 +289,7 @@ function* removeAllocationLayerSteps(snapshot, options, raw) {
     var d = layerDepth(s.stack, snapshot.frames, isLayer);
     for (var k = 0; k < d; k++) if (library[s.stack[k]]) libraryFrames++;
     var stack = d ? s.stack.slice(d) : s.stack;
-    return {identity: stack.length ? stack.join(',') : 'key:' + s.key, stack: stack,
+    return {identity: poolIdentity(s, stack.length ? stack.join(',') : 'key:' + s.key), stack: stack,
       key: d ? siteKey(snapshot.frames[stack[0]]) : s.key};
   }, {raw: !!raw});
   var result = merged.changed ? merged.snapshot : copy(snapshot);
@@ -276,6 +301,13 @@ function* removeAllocationLayerSteps(snapshot, options, raw) {
   if (libraryFrames + libraryBefore) result.wrappers.standardLibrary = libraryFrames + libraryBefore;
   result.wrappers = withDetect(result.wrappers, before, detect);
   return result;
+}
+
+// A site of a pool's objects stays apart from the heap blocks of the same
+// stack (and from another pool's): a file keeps which is which (site.pool);
+// the views by function add them up.
+function poolIdentity(site, identity) {
+  return site.pool ? 'pool ' + site.pool + ':' + identity : identity;
 }
 
 function copy(o) {

@@ -117,8 +117,22 @@ _Static_assert(EMHEAP_SITE_BITS + OFFSET_BITS <= 32, "an entry's first word hold
 
 uint8_t emheap_recorded_filter[EMHEAP_FILTER_BUCKETS];
 
-static emheap_block huge[EMHEAP_HUGE_SLOTS];
-static uint32_t huge_count;
+/* Two sets of tables are kept this way: the heap's recorded blocks, and
+** the objects of the program's pools (pools.c), which lie inside heap
+** blocks and so could share their addresses. They share the tables'
+** memory (spare tables, chunks, the budget). */
+typedef struct block_set {
+  emheap_index *index;
+  emheap_block *huge;
+  uint32_t huge_slots;
+  uint32_t *huge_count;
+  int filtered; /* the recorded-address filter counts its blocks (free asks it) */
+} block_set;
+
+static emheap_block huge[EMHEAP_HUGE_SLOTS], pool_huge[EMHEAP_POOL_HUGE_SLOTS];
+static uint32_t huge_count, pool_huge_count;
+static const block_set BLOCKS = {&emheap_g.blocks, huge, EMHEAP_HUGE_SLOTS, &huge_count, 1};
+static const block_set OBJECTS = {&emheap_g.pool_objects, pool_huge, EMHEAP_POOL_HUGE_SLOTS, &pool_huge_count, 0};
 static uint32_t total_slots; /* all tables' slots */
 static uint32_t quiet;       /* asks for memory refused without asking (ask_memory) */
 
@@ -127,19 +141,19 @@ static inline int filter_used(void) {
   return !(EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC);
 }
 
-static inline void filter_add(uint32_t addr) {
-  if (!filter_used()) return;
+static inline void filter_add(const block_set *set, uint32_t addr) {
+  if (!set->filtered || !filter_used()) return;
   uint8_t *c = &emheap_recorded_filter[emheap_filter_bucket(addr)];
   if (*c != 255) __atomic_store_n(c, (uint8_t)(*c + 1), __ATOMIC_RELAXED);
 }
 
-static inline void filter_remove(uint32_t addr) {
-  if (!filter_used()) return;
+static inline void filter_remove(const block_set *set, uint32_t addr) {
+  if (!set->filtered || !filter_used()) return;
   uint8_t *c = &emheap_recorded_filter[emheap_filter_bucket(addr)];
   if (*c != 255) __atomic_store_n(c, (uint8_t)(*c - 1), __ATOMIC_RELAXED);
 }
 
-static inline region_table **directory(void) { return (region_table **)emheap_g.block_regions; }
+static inline region_table **directory(const block_set *set) { return (region_table **)set->index->regions; }
 
 static inline uint32_t offset_of(const emheap_slot *s) { return s->offset_site & OFFSET_MASK; }
 
@@ -330,8 +344,8 @@ static void free_table(region_table *t) {
 
 /* Region r's table moved to one of `slots` slots; NULL (the old one stays)
 ** if there is no room for it. */
-static region_table *resize(uint32_t r, uint32_t cls) {
-  region_table *old = directory()[r];
+static region_table *resize(const block_set *set, uint32_t r, uint32_t cls) {
+  region_table *old = directory(set)[r];
   region_table *t = new_table(cls);
   if (!t) return NULL;
   uint32_t slots = t->slots;
@@ -339,25 +353,25 @@ static region_table *resize(uint32_t r, uint32_t cls) {
     if (old->slot[j].serial) place(t, old->slot[j], home(offset_of(&old->slot[j]), slots), 0);
   }
   t->count = old->count;
-  directory()[r] = t;
+  directory(set)[r] = t;
   free_table(old);
   check_table(t);
   return t;
 }
 
 /* A directory that reaches region r (doubling from what covers the heap). */
-static int cover(uint32_t r) {
-  uint32_t had = emheap_g.block_region_count;
+static int cover(const block_set *set, uint32_t r) {
+  uint32_t had = set->index->region_count;
   uint32_t n = had ? had : 64;
   while (n <= r) n *= 2;
   if (n > MAX_REGIONS) n = MAX_REGIONS;
   uint32_t *d = ask_memory(n * sizeof(uint32_t));
   if (!d) return 0;
   memset(d, 0, n * sizeof(uint32_t));
-  if (had) memcpy(d, emheap_g.block_regions, had * sizeof(uint32_t));
-  uint32_t *old = emheap_g.block_regions;
-  emheap_g.block_regions = d;
-  emheap_g.block_region_count = n;
+  if (had) memcpy(d, set->index->regions, had * sizeof(uint32_t));
+  uint32_t *old = set->index->regions;
+  set->index->regions = d;
+  set->index->region_count = n;
   emheap_table_free(old, had * sizeof(uint32_t));
   return 1;
 }
@@ -367,7 +381,9 @@ static int cover(uint32_t r) {
 int emheap_blocks_init(void) {
   emheap_g.huge_blocks = huge;
   emheap_g.huge_slots = EMHEAP_HUGE_SLOTS;
-  if (!cover((emheap_heap_size_now() - 1) >> REGION_SHIFT)) return 0;
+  emheap_g.pool_huge = pool_huge;
+  emheap_g.pool_huge_slots = EMHEAP_POOL_HUGE_SLOTS;
+  if (!cover(&BLOCKS, (emheap_heap_size_now() - 1) >> REGION_SHIFT)) return 0;
   if (emheap_g.mode == EMHEAP_MODE_EXACT) {
     spare_table *first = (spare_table *)table_memory(0);
     if (first) keep_spare(first, 0);
@@ -379,26 +395,26 @@ uint32_t emheap_blocks_capacity(void) { return total_slots; }
 
 /* Grows what region r needs for one more block: the directory, the table
 ** itself (first one), or a larger table. NULL if refused. */
-static region_table *grown(uint32_t r) {
-  if (r >= emheap_g.block_region_count && !cover(r)) return NULL;
-  region_table *t = directory()[r];
-  if (!t) return directory()[r] = new_table(0);
+static region_table *grown(const block_set *set, uint32_t r) {
+  if (r >= set->index->region_count && !cover(set, r)) return NULL;
+  region_table *t = directory(set)[r];
+  if (!t) return directory(set)[r] = new_table(0);
   uint32_t cls = class_of(t->slots);
-  return cls + 1 < CLASSES ? resize(r, cls + 1) : NULL;
+  return cls + 1 < CLASSES ? resize(set, r, cls + 1) : NULL;
 }
 
 /* Slow path: region r has no table, or one at its grow_at. The table the
 ** block may go in, or NULL (no room). */
-static __attribute__((noinline)) region_table *make_room(uint32_t r) {
-  region_table *t = grown(r);
+static __attribute__((noinline)) region_table *make_room(const block_set *set, uint32_t r) {
+  region_table *t = grown(set, r);
   if (t) return t;
-  t = r < emheap_g.block_region_count ? directory()[r] : NULL;
+  t = r < set->index->region_count ? directory(set)[r] : NULL;
   return t && t->count + 1u < t->slots ? t : NULL;
 }
 
-static __attribute__((noinline)) int insert_huge(emheap_block b, emheap_block *stale) {
-  emheap_block *free_slot = NULL;
-  for (uint32_t k = 0; k < EMHEAP_HUGE_SLOTS; k++) {
+static __attribute__((noinline)) int insert_huge(const block_set *set, emheap_block b, emheap_block *stale) {
+  emheap_block *free_slot = NULL, *huge = set->huge;
+  for (uint32_t k = 0; k < set->huge_slots; k++) {
     if (huge[k].addr == b.addr) {
       *stale = huge[k];
       huge[k] = b;
@@ -408,46 +424,52 @@ static __attribute__((noinline)) int insert_huge(emheap_block b, emheap_block *s
   }
   if (!free_slot) return 0;
   *free_slot = b;
-  huge_count++;
-  emheap_g.block_count++;
-  filter_add(b.addr);
+  (*set->huge_count)++;
+  set->index->count++;
+  filter_add(set, b.addr);
   return 1;
 }
 
-static __attribute__((noinline)) int remove_huge(uint32_t addr, emheap_block *out) {
-  for (uint32_t k = 0; huge_count && k < EMHEAP_HUGE_SLOTS; k++) {
+static __attribute__((noinline)) int remove_huge(const block_set *set, uint32_t addr, emheap_block *out) {
+  emheap_block *huge = set->huge;
+  for (uint32_t k = 0; *set->huge_count && k < set->huge_slots; k++) {
     if (huge[k].addr != addr) continue;
     *out = huge[k];
     huge[k].addr = 0;
-    huge_count--;
-    emheap_g.block_count--;
-    filter_remove(addr);
+    (*set->huge_count)--;
+    set->index->count--;
+    filter_remove(set, addr);
     return 1;
   }
   return 0;
 }
 
-void emheap_blocks_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx) {
-  for (uint32_t r = 0; r < emheap_g.block_region_count; r++) {
-    region_table *t = directory()[r];
+static void each_serial(const block_set *set, void (*fn)(uint32_t *serial, void *ctx), void *ctx) {
+  for (uint32_t r = 0; r < set->index->region_count; r++) {
+    region_table *t = directory(set)[r];
     if (!t || !t->count) continue;
     for (uint32_t j = 0; j < t->slots; j++)
       if (t->slot[j].serial) fn(&t->slot[j].serial, ctx);
   }
-  for (uint32_t k = 0; huge_count && k < EMHEAP_HUGE_SLOTS; k++)
-    if (huge[k].addr) fn(&huge[k].serial, ctx);
+  for (uint32_t k = 0; *set->huge_count && k < set->huge_slots; k++)
+    if (set->huge[k].addr) fn(&set->huge[k].serial, ctx);
+}
+
+void emheap_blocks_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx) {
+  each_serial(&BLOCKS, fn, ctx);
+  each_serial(&OBJECTS, fn, ctx);
 }
 
 /* Records b (its serial given); the rest as emheap_blocks_insert. Inlined
 ** by force: with two callers clang kept it a function of its own, and
 ** micro cost 2.37x forwarding only against 2.12x (paired, node). */
-static inline __attribute__((always_inline)) int insert(emheap_block b, emheap_block *stale) {
+static inline __attribute__((always_inline)) int insert(const block_set *set, emheap_block b, emheap_block *stale) {
   stale->addr = 0;
   uint32_t addr = b.addr, site = emheap_block_site(&b), slack = emheap_block_slack(&b);
-  if (__builtin_expect(b.size >= EMHEAP_HUGE_BLOCK, 0)) return insert_huge(b, stale);
+  if (__builtin_expect(b.size >= EMHEAP_HUGE_BLOCK, 0)) return insert_huge(set, b, stale);
   uint32_t r = addr >> REGION_SHIFT;
-  region_table *t = r < emheap_g.block_region_count ? directory()[r] : NULL;
-  if (__builtin_expect(!t || t->count >= t->grow_at, 0) && !(t = make_room(r))) return 0;
+  region_table *t = r < set->index->region_count ? directory(set)[r] : NULL;
+  if (__builtin_expect(!t || t->count >= t->grow_at, 0) && !(t = make_room(set, r))) return 0;
   uint32_t offset = (addr >> ALIGN_SHIFT) & OFFSET_MASK;
   emheap_slot e = {offset | site << OFFSET_BITS, b.size | slack << SIZE_BITS, b.serial};
   uint32_t slots = t->slots, i = home(offset, slots), d = 0;
@@ -461,8 +483,8 @@ static inline __attribute__((always_inline)) int insert(emheap_block b, emheap_b
   uint32_t steps = d + place(t, e, i, d);
   t->count++;
   if (__builtin_expect(steps > LONG_CLUSTER, 0)) t->grow_at = t->count; /* a long cluster: grow at the next block */
-  emheap_g.block_count++;
-  filter_add(addr);
+  set->index->count++;
+  filter_add(set, addr);
   check_table(t);
   return 1;
 }
@@ -478,7 +500,7 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t u
   }
   uint32_t slack = usable - size < EMHEAP_SLACK_UNKNOWN ? usable - size : EMHEAP_SLACK_UNKNOWN;
   emheap_block b = {addr, site | slack << EMHEAP_SITE_BITS, size, emheap_next_serial() | (weighted ? EMHEAP_BLOCK_WEIGHTED : 0)};
-  return insert(b, stale);
+  return insert(&BLOCKS, b, stale);
 }
 
 /* The record a failed realloc took out comes back as it was (serial, site,
@@ -486,22 +508,29 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t u
 ** it a moment ago; if another thread filled it since and it cannot grow, 0. */
 int emheap_blocks_put_back(const emheap_block *b) {
   emheap_block stale;
-  int done = insert(*b, &stale);
+  int done = insert(&BLOCKS, *b, &stale);
   assert_no_stale(&stale);
   return done;
 }
 
-int emheap_blocks_remove(uint32_t addr, emheap_block *out) {
-  if (__builtin_expect(addr & ((1u << ALIGN_SHIFT) - 1u), 0)) return 0;
-  uint32_t r = addr >> REGION_SHIFT;
-  region_table *t = r < emheap_g.block_region_count ? directory()[r] : NULL;
-  if (!t) return remove_huge(addr, out);
+/* The slot of addr in its region's table t, or -1. */
+static inline int32_t find_slot(const region_table *t, uint32_t addr) {
   uint32_t offset = (addr >> ALIGN_SHIFT) & OFFSET_MASK;
   uint32_t slots = t->slots, i = home(offset, slots);
   for (uint32_t d = 0;; i = next_slot(i, slots), d++) {
-    if (!t->slot[i].serial || distance(t, i) < d) return remove_huge(addr, out);
-    if (offset_of(&t->slot[i]) == offset) break;
+    if (!t->slot[i].serial || distance(t, i) < d) return -1;
+    if (offset_of(&t->slot[i]) == offset) return (int32_t)i;
   }
+}
+
+static inline __attribute__((always_inline)) int remove_from(const block_set *set, uint32_t addr, emheap_block *out) {
+  if (__builtin_expect(addr & ((1u << ALIGN_SHIFT) - 1u), 0)) return 0;
+  uint32_t r = addr >> REGION_SHIFT;
+  region_table *t = r < set->index->region_count ? directory(set)[r] : NULL;
+  if (!t) return remove_huge(set, addr, out);
+  int32_t found = find_slot(t, addr);
+  if (found < 0) return remove_huge(set, addr, out);
+  uint32_t slots = t->slots, i = (uint32_t)found;
   *out = unpack(&t->slot[i], addr & ~((1u << REGION_SHIFT) - 1u));
   /* Backward shift: the entries after the hole that are not in their home
   ** slot move one slot back (Robin Hood order: the first one at home, or
@@ -512,8 +541,127 @@ int emheap_blocks_remove(uint32_t addr, emheap_block *out) {
   }
   t->slot[i].serial = 0;
   t->count--;
-  emheap_g.block_count--;
-  filter_remove(addr);
+  set->index->count--;
+  filter_remove(set, addr);
   check_table(t);
   return 1;
+}
+
+int emheap_blocks_remove(uint32_t addr, emheap_block *out) { return remove_from(&BLOCKS, addr, out); }
+
+/* The record of addr in set, without taking it out: 0 if none. */
+static int find(const block_set *set, uint32_t addr, emheap_block *out) {
+  uint32_t r = addr >> REGION_SHIFT;
+  region_table *t = r < set->index->region_count ? directory(set)[r] : NULL;
+  int32_t i = t && !(addr & ((1u << ALIGN_SHIFT) - 1u)) ? find_slot(t, addr) : -1;
+  if (i >= 0) {
+    *out = unpack(&t->slot[i], addr & ~((1u << REGION_SHIFT) - 1u));
+    return 1;
+  }
+  for (uint32_t k = 0; *set->huge_count && k < set->huge_slots; k++) {
+    if (set->huge[k].addr == addr) {
+      *out = set->huge[k];
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int emheap_blocks_find(uint32_t addr, emheap_block *out) { return find(&BLOCKS, addr, out); }
+
+int emheap_blocks_set_site(uint32_t addr, uint32_t site) {
+  const block_set *set = &BLOCKS;
+  uint32_t r = addr >> REGION_SHIFT;
+  region_table *t = r < set->index->region_count ? directory(set)[r] : NULL;
+  int32_t i = t && !(addr & ((1u << ALIGN_SHIFT) - 1u)) ? find_slot(t, addr) : -1;
+  if (i >= 0) {
+    emheap_slot *e = &t->slot[i];
+    e->offset_site = offset_of(e) | site << OFFSET_BITS;
+    return 1;
+  }
+  for (uint32_t k = 0; *set->huge_count && k < set->huge_slots; k++) {
+    if (set->huge[k].addr != addr) continue;
+    set->huge[k].site_slack = site | (set->huge[k].site_slack & ~(EMHEAP_MAX_SITES - 1u));
+    return 1;
+  }
+  return 0;
+}
+
+/* The recorded block with the highest address at or below addr, if it
+** reaches past addr: the block that holds addr, if a recorded one does.
+** Looks back region by region, at most `regions` of them. */
+int emheap_blocks_holding(uint32_t addr, uint32_t regions, emheap_block *out) {
+  const block_set *set = &BLOCKS;
+  emheap_block best = {0, 0, 0, 0};
+  for (uint32_t k = 0; k < *set->huge_count; k++) {
+    const emheap_block *h = &set->huge[k];
+    if (h->addr && h->addr <= addr && addr - h->addr < h->size && h->addr > best.addr) best = *h;
+  }
+  uint32_t r = addr >> REGION_SHIFT;
+  if (r >= set->index->region_count) r = set->index->region_count - 1u; /* (none: the loop does not run) */
+  for (uint32_t n = 0; n <= regions && r < set->index->region_count; n++, r--) {
+    region_table *t = directory(set)[r];
+    uint32_t base = r << REGION_SHIFT, top = 0;
+    int32_t at = -1;
+    for (uint32_t j = 0; t && j < t->slots; j++) {
+      if (!t->slot[j].serial) continue;
+      uint32_t a = base + (offset_of(&t->slot[j]) << ALIGN_SHIFT);
+      if (a <= addr && (at < 0 || a > top)) top = a, at = (int32_t)j;
+    }
+    if (at >= 0) {
+      emheap_block b = unpack(&t->slot[at], base);
+      if (b.addr > best.addr) best = b;
+      break;
+    }
+    if (!r) break;
+  }
+  if (!best.addr || addr - best.addr >= best.size) return 0;
+  *out = best;
+  return 1;
+}
+
+/* The pools' objects (pools.c): their records, as the blocks'. slack 1
+** says an object was found inside a chunk (emheap_pool.placed_bytes). */
+int emheap_objects_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t placed, emheap_block *stale) {
+  if (__builtin_expect(addr & ((1u << ALIGN_SHIFT) - 1u), 0)) {
+    stale->addr = 0;
+    return 0;
+  }
+  emheap_block b = {addr, site | placed << EMHEAP_SITE_BITS, size, emheap_next_serial()};
+  return insert(&OBJECTS, b, stale);
+}
+
+int emheap_objects_put(const emheap_block *b, emheap_block *stale) { return insert(&OBJECTS, *b, stale); }
+
+int emheap_objects_remove(uint32_t addr, emheap_block *out) { return remove_from(&OBJECTS, addr, out); }
+
+int emheap_objects_find(uint32_t addr, emheap_block *out) { return find(&OBJECTS, addr, out); }
+
+/* Calls fn for every object in [lo, hi) whose site `keep` does not keep
+** (keep(site, ctx) == 0), after taking it out; lo = 0, hi = 0: everywhere. */
+void emheap_objects_end_where(uint32_t lo, uint32_t hi, int (*keep)(uint32_t site, void *ctx),
+                              void (*ended)(const emheap_block *b, void *ctx), void *ctx) {
+  const block_set *set = &OBJECTS;
+  uint32_t r0 = lo >> REGION_SHIFT, r1 = hi ? (hi - 1u) >> REGION_SHIFT : set->index->region_count - 1u;
+  for (uint32_t r = r0; set->index->region_count && r <= r1 && r < set->index->region_count; r++) {
+    region_table *t = directory(set)[r];
+    uint32_t base = r << REGION_SHIFT;
+    for (uint32_t j = 0; t && t->count && j < t->slots;) {
+      emheap_block b = unpack(&t->slot[j], base);
+      if (!t->slot[j].serial || b.addr < lo || (hi && b.addr >= hi) || keep(emheap_block_site(&b), ctx)) {
+        j++;
+        continue;
+      }
+      emheap_block out;
+      remove_from(set, b.addr, &out); /* (a backward shift may bring another entry into slot j: look again) */
+      ended(&out, ctx);
+    }
+  }
+  for (uint32_t k = 0; *set->huge_count && k < set->huge_slots; k++) {
+    emheap_block b = set->huge[k];
+    if (!b.addr || b.addr < lo || (hi && b.addr >= hi) || keep(emheap_block_site(&b), ctx)) continue;
+    emheap_block out;
+    remove_from(set, b.addr, &out);
+    ended(&out, ctx);
+  }
 }

@@ -25,7 +25,7 @@ const RUNTIME_DIR = __dirname;
 // Everything that touches thread-local or shared state is built twice: for
 // single-threaded programs, and with -pthread (atomics, a lock); objects
 // built with atomics cannot be linked into a program without shared memory.
-const CORE = ['code_first', 'alloc_hooks', 'alloc_token', 'allocator', 'block_table', 'context_table', 'cxx_new_delete', 'footer', 'lock', 'record', 'roots',
+const CORE = ['code_first', 'alloc_hooks', 'alloc_token', 'allocator', 'block_table', 'context_table', 'cxx_new_delete', 'footer', 'lock', 'pools', 'record', 'roots',
   'marks', 'heap_check', 'save_snapshot', 'sampler', 'site_table', 'stack_capture', 'state', 'table_memory', 'thread_counts', 'thread_exit',
   'code_last'];
 const MODES = ['exact', 'sampled', 'off'];

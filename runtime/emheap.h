@@ -24,7 +24,7 @@ extern "C" {
 
 /* Version of the in-memory layout that the JS library reads. A JS library
 ** that does not know this number refuses to read the tables. */
-#define EMHEAP_LAYOUT_VERSION 20
+#define EMHEAP_LAYOUT_VERSION 21
 
 /* Global counters, copied out of the profiler state. Every field is exact
 ** in every mode (sampling only thins the per-site data); all are zero in
@@ -123,6 +123,44 @@ int emheap_save_snapshot(const char *format);
 ** the region that starts at `start` out again. */
 void emheap_add_root(const void *start, size_t size);
 void emheap_remove_root(const void *start);
+
+/* A program's own allocator: pools, arenas, free lists that take memory in
+** big pieces (from malloc, or a static buffer) and hand out objects from
+** it. Told of its objects, emheap records each one as it records a malloc
+** block (its stack, bytes, age, in every view and export), with the
+** semantics of Valgrind's mempool client requests; code annotated for
+** Valgrind needs no change (docs/pools.md). The heap block an object lies
+** in becomes its pool's chunk: its bytes leave the site that allocated it,
+** so no byte is counted twice. Misuse (a pool never created, freeing what
+** is no object of the pool ...) is counted, said once on the console, and
+** ignored. Addresses are the program's; objects must be 4-aligned.
+**
+** emheap_pool.h has macros for these that compile to nothing where
+** emheap is not linked. */
+/* Makes a pool, known by `pool` (any address the allocator owns, as
+** Valgrind's) and named `name` (NULL: by the stack that creates it; cut at
+** 39 bytes). */
+void emheap_pool_create(const void *pool, const char *name);
+/* Ends every object still in the pool, and the pool. */
+void emheap_pool_destroy(const void *pool);
+/* An object of `size` bytes at addr was handed out / taken back. */
+void emheap_pool_alloc(const void *pool, const void *addr, size_t size);
+void emheap_pool_free(const void *pool, const void *addr);
+/* The object at old is now at addr with `size` bytes (moved or resized);
+** it keeps its stack and age. */
+void emheap_pool_change(const void *pool, const void *old, const void *addr, size_t size);
+/* The pool's objects outside [addr, addr + size) end; size 0: all of them
+** (an arena reset at once). */
+void emheap_pool_trim(const void *pool, const void *addr, size_t size);
+/* The pool is known by `to` from now on. */
+void emheap_pool_move(const void *from, const void *to);
+/* 1 if `pool` names a live pool. */
+int emheap_pool_exists(const void *pool);
+/* Blocks of an allocator that never calls malloc (a static buffer, sbrk):
+** malloc-like blocks, in a pool of their own ("malloc-like blocks"). */
+void emheap_block_alloc(const void *addr, size_t size);
+void emheap_block_free(const void *addr);
+void emheap_block_resize(const void *addr, size_t size);
 
 #ifdef __cplusplus
 }

@@ -77,6 +77,19 @@ int emheap_top_sites(uint32_t *ids, double *bytes, uint32_t n);
 ** then on blocks are sampled, as in sampled mode. */
 void emheap_thin(void);
 
+/* record.c, under the lock: a site's live counts change by sign * (bytes,
+** blocks); fresh: a new block, which its totals count too. */
+void emheap_charge_site(uint32_t site, double bytes, double blocks, int sign, int fresh);
+/* The site of the allocation being made (a heap block's with pool 0, else
+** an object's of that pool): returns with the lock held. */
+uint32_t emheap_site_of_call_locked(uint32_t pool);
+/* A pool object ended: its lifetime counted as a block's. */
+void emheap_count_object_ended(const emheap_block *b);
+
+/* pools.c, under the lock: a recorded heap block is freed or moved; if it
+** is a pool's chunk, the objects still in it end first (a misuse). */
+void emheap_pool_block_ends(const emheap_block *b);
+
 /* block_table.c: recorded live blocks (under the lock). */
 int emheap_blocks_init(void);
 /* How many blocks the tables have room for now (all regions' slots). */
@@ -92,6 +105,25 @@ int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t u
 int emheap_blocks_put_back(const emheap_block *b);
 /* Removes addr's record into *out; 0 if addr is not recorded. */
 int emheap_blocks_remove(uint32_t addr, emheap_block *out);
+/* addr's record into *out, left in the table; 0 if addr is not recorded. */
+int emheap_blocks_find(uint32_t addr, emheap_block *out);
+/* Gives addr's record another site; 0 if addr is not recorded. */
+int emheap_blocks_set_site(uint32_t addr, uint32_t site);
+/* The recorded block that holds addr (the one at the highest address at or
+** below it, if it reaches past addr), looking back at most `regions` 4 KiB
+** regions; 0 if none. */
+int emheap_blocks_holding(uint32_t addr, uint32_t regions, emheap_block *out);
+/* The pools' objects, in a table of their own (pools.c): as the blocks';
+** placed (0 or 1) is kept in the record's slack. */
+int emheap_objects_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t placed, emheap_block *stale);
+/* Records b as it is (serial and all: an object moved); as insert. */
+int emheap_objects_put(const emheap_block *b, emheap_block *stale);
+int emheap_objects_remove(uint32_t addr, emheap_block *out);
+int emheap_objects_find(uint32_t addr, emheap_block *out);
+/* Takes out every object in [lo, hi) (0, 0: all) whose site keep() does not
+** keep, and calls ended() for each. */
+void emheap_objects_end_where(uint32_t lo, uint32_t hi, int (*keep)(uint32_t site, void *ctx),
+                              void (*ended)(const emheap_block *b, void *ctx), void *ctx);
 /* Calls fn(serial word, ctx) for every recorded block; the word holds the
 ** serial and EMHEAP_BLOCK_WEIGHTED, and fn may change the serial. */
 void emheap_blocks_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx);

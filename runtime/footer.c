@@ -28,7 +28,7 @@ uint32_t emheap_footer_slots;
 
 int emheap_footers_grant(int reserving) {
   if (!emheap_table_fits(GRANT_SLOTS * EMHEAP_FOOTER_BYTES, reserving)) return 0;
-  emheap_footer_slots = emheap_g.block_count + GRANT_SLOTS;
+  emheap_footer_slots = emheap_g.blocks.count + GRANT_SLOTS;
   return 1;
 }
 
@@ -54,6 +54,69 @@ static void each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx) {
       q += size;
     }
   }
+}
+
+/* The footer-mode record of the block that holds addr, found by walking
+** the chunks up to it (the caller holds emheap's lock, and in threaded
+** builds dlmalloc's heap is held here): 0 if addr lies in no recorded
+** block. A pool's new chunk (pools.c), once per chunk. */
+int emheap_footer_block_holding(uint32_t addr, emheap_block *out) {
+  if (!emheap_g.footers) return 0;
+  int found = 0;
+  emheap_dl_hold();
+  uint32_t top = ((const uint32_t *)(uintptr_t)emheap_g.dl_state)[DL_TOP_WORD];
+  uint32_t brk = (uint32_t)*emheap_brk.sbrk_ptr;
+  for (const uint32_t *seg = (const uint32_t *)(uintptr_t)emheap_g.dl_seg; seg && !found;
+       seg = (const uint32_t *)(uintptr_t)seg[2]) {
+    uint32_t base = seg[0], end = seg[0] + seg[1];
+    if (end > brk || end < base) break;
+    if (addr < base || addr >= end) continue;
+    uint32_t q = base + ((8u - ((base + 8u) & 7u)) & 7u);
+    while (q != top && q + 8u <= end) {
+      uint32_t head = ((const uint32_t *)(uintptr_t)q)[1];
+      if (head == DL_FENCEPOST) break;
+      uint32_t size = head & DL_SIZE_MASK;
+      if (size < 16u || size > end - q) break;
+      if (addr < q + size) {
+        const emheap_footer *f = (const emheap_footer *)(uintptr_t)(q + size - 4u);
+        if ((head & (DL_CINUSE | DL_FLAG4)) == (DL_CINUSE | DL_FLAG4) && f->serial && addr >= q + 8u) {
+          uint32_t usable = size - 12u; /* as the program sees it: less dlmalloc's head and the footer */
+          out->addr = q + 8u;
+          out->site_slack = f->site_slack;
+          out->size = usable - (f->site_slack >> EMHEAP_SITE_BITS);
+          out->serial = f->serial;
+          found = addr < out->addr + out->size;
+        }
+        break;
+      }
+      q += size;
+    }
+  }
+  emheap_dl_release();
+  return found;
+}
+
+/* Footer mode: the record of the block at p (a live block's), or 0 if it
+** has none. Under emheap's lock. */
+int emheap_footer_record(uint32_t p, emheap_block *out) {
+  if (!emheap_g.footers || !emheap_plausible_block((void *)(uintptr_t)p)) return 0;
+  uint32_t head = *emheap_head_word((void *)(uintptr_t)p);
+  if (!(head & DL_FLAG4)) return 0;
+  uint32_t usable = (head & DL_SIZE_MASK) - 12u;
+  const emheap_footer *f = emheap_footer_at((void *)(uintptr_t)p, usable);
+  if (!f->serial) return 0;
+  out->addr = p;
+  out->site_slack = f->site_slack;
+  out->size = usable - (f->site_slack >> EMHEAP_SITE_BITS);
+  out->serial = f->serial;
+  return 1;
+}
+
+/* Footer mode: block p's record gets another site (a pool's chunk). */
+void emheap_footer_set_site(uint32_t p, uint32_t site) {
+  uint32_t usable = (*emheap_head_word((void *)(uintptr_t)p) & DL_SIZE_MASK) - 12u;
+  emheap_footer *f = emheap_footer_at((void *)(uintptr_t)p, usable);
+  f->site_slack = site | (f->site_slack & ~(EMHEAP_MAX_SITES - 1u));
 }
 
 void emheap_footers_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx) {

@@ -126,11 +126,17 @@ int emheap_footers_grant(int reserving);
 /* The granted footers' bytes not in use: what table_memory.c counts on
 ** top of counters.table_bytes. */
 static inline uint64_t emheap_footers_unused_bytes(void) {
-  uint32_t slots = emheap_footer_slots, used = emheap_g.block_count;
+  uint32_t slots = emheap_footer_slots, used = emheap_g.blocks.count;
   return emheap_g.footers && slots > used ? (uint64_t)(slots - used) * EMHEAP_FOOTER_BYTES : 0;
 }
 /* Calls fn(serial word, ctx) for every block with a footer (marks.c's
 ** renumbering): a walk of dlmalloc's chunks. */
 void emheap_footers_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx);
+/* The record of the block holding addr, by a walk of the chunks up to it. */
+int emheap_footer_block_holding(uint32_t addr, emheap_block *out);
+/* The record of the block at p, if it has one. */
+int emheap_footer_record(uint32_t p, emheap_block *out);
+/* Block p's record (it has one) gets another site. */
+void emheap_footer_set_site(uint32_t p, uint32_t site);
 
 #endif /* EMHEAP_FOOTER_H */

@@ -99,6 +99,10 @@ static inline void charge(uint32_t site, uint32_t size, uint32_t usable, int wei
   charge_block(site, size, usable, weighted, sign, 1);
 }
 
+void emheap_charge_site(uint32_t site, double bytes, double blocks, int sign, int fresh) {
+  add_to_site(site_to_change(site), bytes, blocks, sign, fresh);
+}
+
 /* Exact mode whose block table cannot grow (block_table.c): the blocks it
 ** can no longer all record are sampled instead, as in sampled mode, with
 ** weights, so that every site stays exact or says that it holds an
@@ -182,6 +186,12 @@ static inline uint32_t count_ended(const emheap_block *b) {
   return ENDED_COUNTED | by_age | by_time << 4 | temporary << 8;
 }
 
+/* A pool object ended (pools.c), under the lock: its lifetime, counted as
+** a block's is (only where serials count every allocation). */
+void emheap_count_object_ended(const emheap_block *b) {
+  if (emheap_record_threshold == 0) (void)count_ended(b);
+}
+
 /* A failed realloc's block lives on: what count_ended counted goes back
 ** (a saturated count stays). Under the lock. */
 static void uncount_ended(const emheap_block *b, uint32_t ended) {
@@ -204,7 +214,7 @@ static void lose_record(uint32_t u) {
 ** block is recorded the footers leave an eighth of the budget, which the
 ** blocks sampled after it ran out take. */
 static int footer_fits(void) {
-  if (__builtin_expect(emheap_g.block_count < emheap_footer_slots, 1)) return 1;
+  if (__builtin_expect(emheap_g.blocks.count < emheap_footer_slots, 1)) return 1;
   if (emheap_record_threshold == 0 && emheap_footers_grant(1)) return 1;
   emheap_thin(); /* (does nothing once thinned) */
   return emheap_footers_grant(0);
@@ -228,9 +238,10 @@ static inline void *record_footer_locked(void *p, uint32_t u, uint32_t n, int we
     emheap_footer *f = emheap_footer_at(p, u);
     f->site_slack = site | slack << EMHEAP_SITE_BITS;
     f->serial = emheap_next_serial() | (weighted ? EMHEAP_BLOCK_WEIGHTED : 0u);
-    emheap_g.block_count++;
+    emheap_g.blocks.count++;
     charge(site, n, u, weighted, 1);
     emheap_g.counters.sampled_allocs++;
+    emheap_self.last_block = (uint32_t)(uintptr_t)p;
 #if EMHEAP_THREADED
     emheap_self.last_serial = emheap_g.block_serial; /* the serial it just got */
     emheap_self.last_renumber = emheap_g.serial_renumbers;
@@ -260,6 +271,7 @@ static inline void *record_locked(void *p, uint32_t u, uint32_t n, int weighted,
     }
     charge(site, n, u, weighted, 1);
     emheap_g.counters.sampled_allocs++;
+    emheap_self.last_block = (uint32_t)(uintptr_t)p;
 #if EMHEAP_THREADED
     emheap_self.last_serial = emheap_g.block_serial; /* the serial it just got */
     emheap_self.last_renumber = emheap_g.serial_renumbers;
@@ -285,22 +297,24 @@ __attribute__((noinline)) int emheap_countdown_ran_out(uint32_t n) {
   return !(first && (emheap_self.countdown -= n) >= 0);
 }
 
-/* The stack or context of the allocation being made names its site, and
-** the block is recorded: in the block table, or (footer) in its footer. */
-static inline __attribute__((always_inline)) void *record_new_as(void *p, uint32_t u, uint32_t n, int weighted,
-                                                                 uint64_t *calls, int footer) {
+/* The site of the allocation being made, named by its calling context or
+** its stack: a heap block's (pool 0), or an object of pool `pool`, whose
+** stacks are sites of their own (the key and the context mixed with the
+** pool's number). Returns with the lock held. */
+static inline __attribute__((always_inline)) uint32_t site_of_call_locked(uint32_t pool) {
   int paused = __atomic_load_n(&emheap_g.paused, __ATOMIC_RELAXED) != 0;
   /* Calling contexts: a context seen before names its site (context.h). */
   uint64_t context = 0;
   uint32_t expected = UINT32_MAX; /* the checking mode: what the context said */
+  uint64_t salt = pool ? (uint64_t)pool * 0xD6E8FEB86659FD93ull : 0;
   if (emheap_contexts_on && !paused) {
     uint32_t jsid = emheap_cc_js();
     if (jsid) {
-      context = emheap_context_key(jsid, emheap_context_realm());
+      context = emheap_context_key(jsid, emheap_context_realm()) ^ salt;
       emheap_lock();
       uint32_t site = emheap_contexts_find(context);
       if (site != UINT32_MAX) {
-        if (__builtin_expect(!emheap_context_checks.verify, 1)) return record_locked(p, u, n, weighted, calls, site, footer);
+        if (__builtin_expect(!emheap_context_checks.verify, 1)) return site;
         expected = site;
       }
       emheap_unlock();
@@ -312,23 +326,35 @@ static inline __attribute__((always_inline)) void *record_new_as(void *p, uint32
   if (!paused) emheap_capture_stack(&st, emheap_contexts_on ? &root : NULL);
   if (root) {
     emheap_cc_set_js(root);
-    context = emheap_context_key(root, emheap_context_realm());
+    context = emheap_context_key(root, emheap_context_realm()) ^ salt;
   }
 
   emheap_lock();
   uint32_t site = EMHEAP_SITE_UNATTRIBUTED;
   if (st.kind != EMHEAP_STACK_NONE) {
-    site = emheap_sites_intern(st.key, st.kind, st.ref, st.frames, st.depth, st.thread);
+    site = emheap_sites_intern(pool ? emheap_frame_mix(st.key, pool) : st.key, st.kind, st.ref, st.frames, st.depth,
+                               st.thread);
+    if (pool && site != EMHEAP_SITE_UNATTRIBUTED) emheap_site_at(site)->pool = pool;
     if (st.kind != EMHEAP_STACK_JS && st.depth && st.frames[0] == EMHEAP_FRAME_TRUNCATED)
       emheap_g.counters.truncated_stacks++;
-    if (root) emheap_contexts_add(context, site);
+    if (root && context) emheap_contexts_add(context, site);
     if (expected != UINT32_MAX) {
       emheap_context_checks.checked++;
       emheap_context_checks.mismatches += expected != site && !same_stack(expected, site);
     }
   }
+  return site;
+}
+
+/* The stack or context of the allocation being made names its site, and
+** the block is recorded: in the block table, or (footer) in its footer. */
+static inline __attribute__((always_inline)) void *record_new_as(void *p, uint32_t u, uint32_t n, int weighted,
+                                                                 uint64_t *calls, int footer) {
+  uint32_t site = site_of_call_locked(0);
   return record_locked(p, u, n, weighted, calls, site, footer);
 }
+
+uint32_t emheap_site_of_call_locked(uint32_t pool) { return site_of_call_locked(pool); }
 
 __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint32_t n, uint64_t *calls) {
   /* sampled (or thinned exact) mode: a block below the interval is here by
@@ -381,6 +407,7 @@ static inline __attribute__((always_inline)) void forget_locked(void *p, uint32_
   }
   if (found) {
     uint32_t was = usable_of(b, u);
+    if (__builtin_expect(emheap_g.pool_count != 0, 0)) emheap_pool_block_ends(b);
     charge(emheap_block_site(b), b->size, was, is_weighted(b), -1);
     if (exact && !is_weighted(b)) taken->ended = count_ended(b);
     /* emmalloc grows a live block when it pads an aligned neighbour
@@ -430,10 +457,11 @@ static inline __attribute__((always_inline)) void footer_take_locked(void *p, ui
   b->size = u - (f->site_slack >> EMHEAP_SITE_BITS);
   assert_footer(b, u);
   int weighted = is_weighted(b);
+  if (__builtin_expect(emheap_g.pool_count != 0, 0)) emheap_pool_block_ends(b);
   charge(emheap_block_site(b), b->size, u, weighted, -1);
   taken->ended = emheap_record_threshold == 0 && !weighted ? count_ended(b) : 0;
   emheap_count_dead(u);
-  emheap_g.block_count--;
+  emheap_g.blocks.count--;
   emheap_g.counters.table_bytes -= EMHEAP_FOOTER_BYTES;
   taken->kind = EMHEAP_TAKEN_FOOTER;
   taken->usable = u;
@@ -483,7 +511,7 @@ __attribute__((noinline)) void emheap_put_back(void *p, const emheap_taken *take
   if (taken->kind == EMHEAP_TAKEN_FOOTER) { /* its footer is still there, unchanged */
     const emheap_block *b = &taken->block;
     if (taken->ended) uncount_ended(b, taken->ended);
-    emheap_g.block_count++;
+    emheap_g.blocks.count++;
     emheap_g.counters.table_bytes += EMHEAP_FOOTER_BYTES;
     charge_block(emheap_block_site(b), b->size, taken->usable, is_weighted(b), 1, 0);
     emheap_footer_at(p, taken->usable)->serial = b->serial;

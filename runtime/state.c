@@ -78,7 +78,7 @@ __attribute__((noinline)) void emheap_new_peak(void) {
   emheap_g.usable_at_peak = emheap_g.recorded_usable;
   emheap_g.tables_at_peak = c->table_bytes;
   emheap_g.estimates_at_peak = emheap_g.estimates;
-  emheap_g.estimates_at_peak.recorded = emheap_g.block_count;
+  emheap_g.estimates_at_peak.recorded = emheap_g.blocks.count;
 }
 
 void emheap_init_slow(void) {

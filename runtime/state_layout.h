@@ -49,6 +49,9 @@
                                  in frame_pool, stack_depth words = (function index, byte offset
                                  in the module) pairs, root first; a function index with its top
                                  bit set stands for a folded direct recursion (jslib/layout.js) */
+#define EMHEAP_STACK_POOL 4   /* no stack: the chunks of pool stack_ref (emheap_site.pool), the heap
+                                 blocks its objects were found in; its live bytes are the room in
+                                 them that no live object takes (pools.c) */
 
 /* In an EMHEAP_STACK_WASM pair's function word: the frames cut off a stack
 ** deeper than a worker hands over; JS names it "(stack truncated)". */
@@ -126,7 +129,11 @@ typedef struct emheap_site {
   uint32_t alloc_type;    /* 172 the clang allocation token of its allocations + 1 (the type of the
                              `new`: alloc_token.c), 0 if none came with one, or
                              EMHEAP_ALLOC_TYPE_MIXED if they came with different ones */
-} emheap_site;            /* 176 bytes */
+  uint32_t pool;          /* 176 0: its blocks are the allocator's; else they are objects of pool
+                             `pool` (pools.c, emheap_pool), or with stack_kind EMHEAP_STACK_POOL
+                             that pool's chunks */
+  uint32_t reserved;      /* 180 */
+} emheap_site;            /* 184 bytes */
 #define EMHEAP_ALLOC_TYPE_MIXED 0xFFFFFFFFu
 
 /* Sites are numbered densely from 0 (site 0 = unattributed) and kept in
@@ -232,9 +239,55 @@ typedef struct emheap_block {
 ** 31 of them fit a 4 GiB memory); smaller ones, in 27 bits. */
 #define EMHEAP_HUGE_BLOCK (1u << (32u - EMHEAP_SLACK_BITS))
 #define EMHEAP_HUGE_SLOTS 32u
+#define EMHEAP_POOL_HUGE_SLOTS 8u
 
 static inline uint32_t emheap_block_site(const emheap_block *b) { return b->site_slack & (EMHEAP_MAX_SITES - 1u); }
 static inline uint32_t emheap_block_slack(const emheap_block *b) { return b->site_slack >> EMHEAP_SITE_BITS; }
+
+/* A table of recorded blocks by address (block_table.c): per 4 KiB of
+** addresses, the address of that region's table, or 0. */
+typedef struct emheap_index {
+  uint32_t *regions;     /* 0 */
+  uint32_t region_count; /* 4 how many regions it covers, from address 0 */
+  uint32_t count;        /* 8 blocks recorded in it */
+} emheap_index;
+
+/* A pool of the program's own allocator (emheap.h emheap_pool_create):
+** its objects are recorded like blocks, each charged to a site of its own
+** stack whose `pool` is the pool's number, and the heap blocks found to
+** hold them (its chunks) leave their sites for the pool's chunk site. */
+#define EMHEAP_POOL_NAME 40
+#define EMHEAP_POOL_LIVE 1u      /* created and not destroyed */
+#define EMHEAP_POOL_MALLOCLIKE 2u /* the pool of emheap_block_alloc's blocks (no pool of the program's) */
+typedef struct emheap_pool {
+  uint32_t anchor;        /*  0 the program's handle (Valgrind's `pool`); 0 when destroyed */
+  uint32_t flags;         /*  4 EMHEAP_POOL_* */
+  uint32_t site;          /*  8 the site of the stack that created it (EMHEAP_SITE_UNATTRIBUTED if none) */
+  uint32_t chunk_site;    /* 12 its chunks' site (EMHEAP_STACK_POOL), 0 until one is found: its live
+                             bytes are the chunks' requested bytes less placed_bytes (the room in
+                             them no live object takes), its live blocks the chunks */
+  uint64_t objects;       /* 16 live objects */
+  uint64_t bytes;         /* 24 their bytes */
+  uint64_t placed_bytes;  /* 32 the bytes of the live objects found in a chunk */
+  uint32_t placed;        /* 40 those objects */
+  uint32_t lost;          /* 44 objects ever made that found no room in the tables: in no count
+                             here (their frees are no misuse: they have no record to find) */
+  uint32_t cached_chunk;  /* 48 the chunk its last object was found in, [cached_chunk, cached_end) */
+  uint32_t cached_end;    /* 52 */
+  char name[EMHEAP_POOL_NAME]; /* 56 UTF-8, NUL-terminated; "" for a pool known by its stack */
+} emheap_pool;            /* 96 bytes */
+
+/* Misuses of the pool calls, counted by kind (emheap_state.pool_misuse);
+** each is said once on the console, and none changes the program. */
+#define EMHEAP_POOL_NO_POOL 0        /* an object call for a pool never created, or destroyed */
+#define EMHEAP_POOL_NOT_AN_OBJECT 1  /* free / change of an address that is no live object of the pool */
+#define EMHEAP_POOL_CREATED_TWICE 2  /* create of a pool that exists: the call is ignored */
+#define EMHEAP_POOL_OBJECT_TWICE 3   /* an object where one of the pool lives: the old one ends */
+#define EMHEAP_POOL_CHUNK_FREED 4    /* a chunk freed or moved with objects in it: they end */
+#define EMHEAP_POOL_TOO_MANY 5       /* no room for another pool: its objects go unrecorded */
+#define EMHEAP_POOL_NO_ROOM 6        /* an object the tables had no room for: in no count (pool.lost) */
+#define EMHEAP_POOL_UNALIGNED 7      /* an object at an address not 4-aligned: not recorded (pool.lost) */
+#define EMHEAP_POOL_MISUSES 8
 
 /* The whole profiler state; one static instance, handed to JS once. */
 typedef struct emheap_state {
@@ -251,10 +304,7 @@ typedef struct emheap_state {
   uint32_t frame_pool_used;   /*  180 */
   uint32_t frame_pool_capacity; /* 184 */
   uint32_t sampling_interval; /*  188 mean bytes between samples (JS may set it) */
-  uint32_t *block_regions;    /*  192 the recorded live blocks (block_table.c): per 4 KiB of
-                                 addresses, the address of that region's table, or 0 */
-  uint32_t block_region_count; /* 196 how many regions it covers, from address 0 */
-  uint32_t block_count;       /*  200 */
+  emheap_index blocks;        /*  192 the recorded live blocks (block_table.c) */
   uint32_t allocator;         /*  204 EMHEAP_ALLOCATOR_* */
   uint32_t lock;              /*  208 the lock of -pthread builds (lock.h): 0 free, 1 held, 2 held with waiters */
   uint32_t threaded;          /*  212 nonzero in a runtime built with -pthread */
@@ -323,6 +373,15 @@ typedef struct emheap_state {
                                  rounding. Invariant: recorded_peak >= recorded_bytes */
   uint64_t tables_at_peak;    /* 16904 counters.table_bytes at the high of live bytes: with
                                  peak_break, what the allocator's memory held then is all named */
+  emheap_index pool_objects;  /* 16912 the live objects of the program's pools (pools.c), as blocks
+                                 are kept: they lie inside blocks, so they need a table of their own */
+  emheap_block *pool_huge;    /* 16924 pool objects of EMHEAP_HUGE_BLOCK bytes or more */
+  uint32_t pool_huge_slots;   /* 16928 EMHEAP_POOL_HUGE_SLOTS */
+  uint32_t pools;             /* 16932 address of the pool records (emheap_pool[pool_capacity]), 0
+                                 until a pool is made; pool n is at pools + (n - 1) * 96 */
+  uint32_t pool_count;        /* 16936 pools made (numbers 1 .. pool_count; a destroyed one keeps its
+                                 record, and is made again by the same stack and name) */
+  uint32_t pool_misuse[EMHEAP_POOL_MISUSES]; /* 16940 misuses of the pool calls, by kind (pools.c) */
 } emheap_state;
 
 extern emheap_state emheap_g;
@@ -332,7 +391,12 @@ static inline emheap_site *emheap_site_at(uint32_t s) {
   return (emheap_site *)(uintptr_t)(emheap_g.site_base[emheap_site_chunk(s)] + s * (uint32_t)sizeof(emheap_site));
 }
 
-_Static_assert(sizeof(emheap_site) == 176, "JS reads 176-byte sites");
+_Static_assert(sizeof(emheap_site) == 184, "JS reads 184-byte sites");
+_Static_assert(offsetof(emheap_site, pool) == 176, "layout");
+_Static_assert(sizeof(emheap_pool) == 96, "JS reads 96-byte pools");
+_Static_assert(offsetof(emheap_state, pool_objects) == 16912, "layout");
+_Static_assert(offsetof(emheap_state, pools) == 16932, "layout");
+_Static_assert(offsetof(emheap_state, pool_misuse) == 16940, "layout");
 _Static_assert(offsetof(emheap_site, ended_by_age) == 120, "layout");
 _Static_assert(offsetof(emheap_site, ended_by_time) == 152, "layout");
 _Static_assert(offsetof(emheap_site, temporary) == 168, "layout");
@@ -349,7 +413,7 @@ _Static_assert(offsetof(emheap_state, recorded_peak) == 16896, "layout");
 _Static_assert(offsetof(emheap_state, tables_at_peak) == 16904, "layout");
 _Static_assert(offsetof(emheap_state, frame_pool) == 176, "layout");
 _Static_assert(offsetof(emheap_state, sampling_interval) == 188, "layout");
-_Static_assert(offsetof(emheap_state, block_regions) == 192, "layout");
+_Static_assert(offsetof(emheap_state, blocks) == 192, "layout");
 _Static_assert(offsetof(emheap_state, huge_blocks) == 216, "layout");
 _Static_assert(offsetof(emheap_state, lock) == 208, "layout");
 _Static_assert(offsetof(emheap_state, seed) == 224, "layout");

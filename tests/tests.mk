@@ -112,6 +112,28 @@ $(TEST_BUILD)/heap_churn.threads.js: tests/runtime/heap_churn.c $(B)/emheap-mt.o
 	  --extern-pre-js $(PAGE_JS) --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -Wno-pthreads-mem-growth \
 	  -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1 -o $@
 
+# A program's own allocators, annotated (tests/runtime/pools.c): both
+# allocators (footer mode and the block table), and -pthread; the default
+# fixed heap.
+POOLS_PROGRAMS := $(foreach v,dlmalloc emmalloc threads,$(TEST_BUILD)/pools.$(v).js)
+TEST_PROGRAMS += $(POOLS_PROGRAMS)
+$(TEST_BUILD)/pools.dlmalloc.js $(TEST_BUILD)/pools.emmalloc.js: $(TEST_BUILD)/pools.%.js: \
+    tests/runtime/pools.c runtime/emheap_pool.h runtime/valgrind/valgrind.h runtime/valgrind/memcheck.h \
+    $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sMALLOC=$* -o $@
+# ... and the same annotations in a program built without emheap.
+TEST_PROGRAMS += $(TEST_BUILD)/pools_unlinked.js
+$(TEST_BUILD)/pools_unlinked.js: tests/runtime/pools_unlinked.c runtime/emheap_pool.h runtime/valgrind/valgrind.h \
+    runtime/valgrind/memcheck.h
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -Wall -Werror $< -o $@
+$(TEST_BUILD)/pools.threads.js: tests/runtime/pools.c runtime/emheap_pool.h runtime/valgrind/valgrind.h \
+    runtime/valgrind/memcheck.h $(B)/emheap-mt.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
+	  --extern-pre-js $(PAGE_JS) --profiling-funcs -sEXIT_RUNTIME=1 -o $@
+
 # Lifetimes and temporary allocations: both allocators, and serials
 # numbered again among the temporaries.
 LIFETIMES_PROGRAMS := $(foreach v,dlmalloc emmalloc wrap threads,$(TEST_BUILD)/lifetimes.$(v).js) $(TEST_BUILD)/lifetimes_time.js

@@ -37,7 +37,8 @@ function printTop(args, opts, snapshot, out) {
       file: args[0], capturedAt: snapshot.capturedAt, source: snapshot.source, by: snapshot.groupedBy || 'site',
       mode: snapshot.mode, samplingInterval: snapshot.samplingInterval, summary: snapshot.summary,
       wrappers: snapshot.wrappers, memory: memoryBreakdown(snapshot), heapGrowth: growthsNamed(snapshot),
-    }, snapshot.outOfMemory ? { outOfMemory: snapshot.outOfMemory } : {}, snapshot.focus ? { focus: snapshot.focus } : {},
+    }, snapshot.pools ? { pools: snapshot.pools } : {},
+    snapshot.outOfMemory ? { outOfMemory: snapshot.outOfMemory } : {}, snapshot.focus ? { focus: snapshot.focus } : {},
     result), null, 2) + '\n');
     return 0;
   }

@@ -1,0 +1,129 @@
+// pools.test.js -- a program's own allocators, annotated (tests/runtime/
+// pools.c): a slab told through Valgrind's mempool macros, a frame arena
+// reset every frame through emheap_pool.h, malloc-like blocks in a static
+// buffer, plain malloc beside them, a pool destroyed with objects in it,
+// and misuses. With dlmalloc (records in footers), emmalloc (the block
+// table) and -pthread, on the default fixed heap. Expected numbers are the
+// program's plan (its constants below, restated) and its allocators' own
+// counts (PLAN), kept inside the annotated functions.
+'use strict';
+
+const {test} = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const {runWasmProgram} = require('../lib/run_wasm');
+const {validateSnapshot} = require('../lib/schemas');
+const {runCli} = require('../lib/cli');
+const {BUILD} = require('../lib/paths');
+
+// tests/runtime/pools.c's plan
+const POINTS = 3000, POINT_BYTES = 24;
+const PAIRS = 1000, PAIR_BYTES = 16, TEMPORARIES = 5000;
+const PARTICLES = 100, PARTICLE_BYTES = 40, FRAMES = 10;
+const STATIC_KEPT = 9, STATIC_BYTES = 48;
+const PLAIN = 7, PLAIN_BYTES = 100;
+const SLAB_CHUNK = 4096, ARENA = 64 * 1024;
+// misuse kinds (runtime/state_layout.h): no pool, no object, created twice
+const NO_POOL = 0, NOT_AN_OBJECT = 1, CREATED_TWICE = 2;
+
+for (const variant of ['dlmalloc', 'emmalloc', 'threads']) {
+  test(`${variant}: pool objects are charged to their stacks, their chunks to their pools, no byte twice`, () => {
+    const run = runWasmProgram(path.join(BUILD, `pools.${variant}.js`), {});
+    assert.equal(run.status, 0, run.stderr.slice(-2000));
+    const {SNAPSHOT: snapshot, PLAN: plan} = run.tagged;
+    assert.ok(snapshot && plan, 'the program printed its plan and a snapshot');
+    assert.deepEqual(validateSnapshot(snapshot), []);
+
+    // the allocators' own counts are the plan's
+    assert.equal(plan.slab.objects, POINTS + PAIRS);
+    assert.equal(plan.slab.bytes, POINTS * POINT_BYTES + PAIRS * PAIR_BYTES);
+    assert.equal(plan.frame.objects, PARTICLES);
+    assert.equal(plan.frame.bytes, PARTICLES * PARTICLE_BYTES);
+    assert.deepEqual(plan.exists, [1, 0], 'VALGRIND_MEMPOOL_EXISTS: the slab lives, the scratch pool was destroyed');
+
+    // each pool as its allocator counts it
+    const pools = snapshot.pools;
+    const slab = pools.find((p) => p.number === 1);
+    assert.deepEqual([slab.live, slab.objects, slab.bytes, slab.chunks, slab.chunkBytes, slab.outsideObjects],
+      [true, plan.slab.objects, plan.slab.bytes, plan.slab.chunks, plan.slab.chunks * SLAB_CHUNK, 0]);
+    assert.equal(slab.createdIn, 'main');
+    const frame = pools.find((p) => p.name === 'frame arena');
+    assert.deepEqual([frame.objects, frame.bytes, frame.chunks, frame.chunkBytes, frame.outsideObjects],
+      [plan.frame.objects, plan.frame.bytes, 1, ARENA, 0], 'only the last frame lives: the resets ended the rest');
+    const statics = pools.find((p) => p.malloclike);
+    assert.deepEqual([statics.objects, statics.bytes, statics.outsideObjects, statics.chunks],
+      [STATIC_KEPT, STATIC_KEPT * STATIC_BYTES, STATIC_KEPT, 0], 'a static buffer is no heap block');
+    const scratch = pools.find((p) => !p.live);
+    assert.deepEqual([scratch.objects, scratch.bytes, scratch.chunks, scratch.chunkBytes],
+      [0, 0, plan.scratchChunks, plan.scratchChunks * SLAB_CHUNK], 'destroyed: its objects ended, its chunk is still there');
+
+    // misuses: counted, each kind said once
+    assert.equal(snapshot.poolMisuse[NOT_AN_OBJECT], 2);
+    assert.equal(snapshot.poolMisuse[NO_POOL], 1);
+    assert.equal(snapshot.poolMisuse[CREATED_TWICE], 1);
+    assert.equal(snapshot.poolMisuse.reduce((a, b) => a + b, 0), 4);
+    const said = run.stderr.split('\n').filter((l) => /^emheap: .*docs\/pools\.md$/.test(l));
+    assert.equal(said.length, 3, said.join('\n'));
+
+    // no byte counted twice: the sites add up to what the program asked
+    // malloc for, plus the objects in no heap block
+    const sitesLive = snapshot.sites.reduce((n, s) => n + s.liveBytes, 0);
+    assert.equal(sitesLive, snapshot.summary.requestedLiveBytes + statics.bytes);
+
+    // the heap graph: the objects are its nodes, their chunks are not
+    const graph = run.tagged.GRAPH;
+    assert.deepEqual(validateSnapshot(graph), []);
+    const nodesAt = (pred) => graph.sites.filter(pred).reduce((n, s) => n + (s.heapBlocks || 0), 0);
+    const stackHas = (s, name) => s.stack.some((f) => graph.frames[f].name === name);
+    assert.equal(nodesAt((s) => s.pool === slab.number && stackHas(s, 'make_point')), POINTS);
+    assert.equal(nodesAt((s) => s.pool === frame.number), PARTICLES);
+    assert.equal(nodesAt((s) => s.pool && !s.stack.length), 0, 'no chunk is a node');
+    assert.equal(nodesAt((s) => stackHas(s, 'leak_plain')), PLAIN);
+
+    // by function, as `emheap top` shows them
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-pools-'));
+    try {
+      const file = path.join(dir, 'pools.json');
+      fs.writeFileSync(file, JSON.stringify(snapshot));
+      const top = runCli(['top', file, '--json', '--top', '50'], {cwd: dir});
+      assert.equal(top.status, 0, top.stderr);
+      const rows = JSON.parse(top.stdout);
+      assert.ok(rows.wrappers.detected.includes('slab_alloc'), 'the slab\'s allocator is left out of the stacks');
+      const live = {};
+      for (const r of rows.sites) if (r.liveBytes) live[r.label] = [r.liveBytes, r.liveBlocks];
+      assert.deepEqual(live, {
+        make_point: [POINTS * POINT_BYTES, POINTS],
+        make_pair: [PAIRS * PAIR_BYTES, PAIRS],
+        make_particle: [PARTICLES * PARTICLE_BYTES, PARTICLES],
+        static_block: [STATIC_KEPT * STATIC_BYTES, STATIC_KEPT],
+        leak_plain: [PLAIN * PLAIN_BYTES, PLAIN],
+        // the room in each pool's chunks that no object takes
+        '(pool #1 made in main: free inside its chunks)': [plan.slab.chunks * SLAB_CHUNK - plan.slab.bytes, plan.slab.chunks],
+        '(pool frame arena: free inside its chunks)': [ARENA - plan.frame.bytes, 1],
+        [`(pool #${scratch.number} made in main: free inside its chunks)`]: [plan.scratchChunks * SLAB_CHUNK, plan.scratchChunks],
+      });
+      const pair = rows.sites.find((r) => r.label === 'make_pair' && r.liveBytes);
+      assert.equal(pair.totalAllocs, PAIRS + TEMPORARIES, 'the temporaries are allocations of make_pair too');
+      const particle = rows.sites.find((r) => r.label === 'make_particle');
+      assert.equal(particle.totalAllocs, PARTICLES * FRAMES);
+
+      const text = runCli(['top', file], {cwd: dir});
+      assert.equal(text.status, 0, text.stderr);
+      assert.match(text.stdout, /pool frame arena: 100 objects, 3\.91 KiB, in 1 chunk of 64\.00 KiB \(60\.09 KiB free inside\)/);
+      const objects = plan.slab.objects + plan.frame.objects + STATIC_KEPT;
+      assert.match(text.stdout, new RegExp(`\\(in pools: ${objects.toLocaleString('en-US')} objects, `));
+    } finally {
+      fs.rmSync(dir, {recursive: true, force: true});
+    }
+  });
+}
+
+test('built without emheap, the annotations call nothing and the program runs as it would', () => {
+  const run = runWasmProgram(path.join(BUILD, 'pools_unlinked.js'), {});
+  assert.equal(run.status, 0, run.stderr.slice(-2000));
+  // 0 + 1 + ... + 15; no pool exists where emheap is not; not under Valgrind
+  assert.deepEqual(run.tagged.RESULT, {sum: 120, exists: [0, 0], running: 0});
+  assert.equal(run.stderr, '');
+});
