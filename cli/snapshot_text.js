@@ -13,7 +13,7 @@ const growth = require('../model/growth');
 const { shortName } = require('../model/names');
 const { memoryUse, peakSinceText } = require('../model/peak');
 const { memoryBreakdown, breakdownText } = require('../model/memory_breakdown');
-const { poolLines } = require('../model/pools');
+const { poolLines, unseenPoolNote } = require('../model/pools');
 const { scanCaveat } = require('../model/heap_section');
 const { focusNote } = require('../model/focus');
 const { rowWord } = require('../model/grouping');
@@ -134,7 +134,8 @@ function memoryNote(snap) {
 const POOLS_SHOWN = 10;
 function poolsNote(snap) {
   if (snap.view === 'peak') return ''; // (their counts are now's)
-  return poolLines(snap, POOLS_SHOWN).map((l) => l + '\n').join('');
+  const unseen = unseenPoolNote(snap);
+  return poolLines(snap, POOLS_SHOWN).map((l) => l + '\n').join('') + (unseen ? unseen + '\n' : '');
 }
 
 // Which allocation layer the sites were named without (model/wrappers.js).

@@ -28,6 +28,7 @@ var numbers = require('../model/numbers');
 var sitesModel = require('../model/sites');
 var growth = require('../model/growth');
 var breakdown = require('../model/memory_breakdown');
+var pools = require('../model/pools');
 var estimates = require('../model/estimates');
 var names = require('../model/names');
 var marksModel = require('../model/marks');
@@ -185,7 +186,10 @@ function memorySectionHtml(snapshot) {
       '<td class="num">' + escapeHtml(formatCount(p[1])) + ' B</td><td class="num">' + pct + '</td><td class="why">' +
       escapeHtml(p[2]) + '</td></tr>';
   }).join('');
-  return out + '<p id="breakdown-text">' + escapeHtml(breakdown.breakdownText(b)) + '</p>' +
+  // the program's pools, and a pool that seems to be there unseen (model/pools.js)
+  var poolText = pools.poolLines(snapshot).concat([pools.unseenPoolNote(snapshot)]).filter(Boolean)
+    .map(function (line) { return '<p class="pool">' + escapeHtml(line) + '</p>'; }).join('');
+  return out + '<p id="breakdown-text">' + escapeHtml(breakdown.breakdownText(b)) + '</p>' + poolText +
     '<div class="bar" role="img" aria-label="the parts of the wasm memory">' + bar + '</div>' +
     '<table class="parts"><thead><tr><th>part</th><th>bytes</th><th>exact</th><th>of the memory</th><th></th></tr></thead>' +
     '<tbody>' + rows + '<tr class="total"><td>wasm memory</td>' + bytesCell(b.memoryBytes) + '<td class="num">' +

@@ -219,7 +219,7 @@ function poolsOut(pools, sites, frames) {
     }
     if (p.chunkSite) out.chunkSite = p.chunkSite;
     if (p.lost) out.lost = p.lost;
-    if (chunk) chunk.key = chunkRowLabel(out);
+    if (chunk && chunk.key !== undefined) chunk.key = chunkRowLabel(out);
     return out;
   });
 }
@@ -267,7 +267,25 @@ function emptySummary(buffer, info) {
   return snapshotFile.emptySummary(buffer ? buffer.byteLength : 0, !!info.preRunDone);
 }
 
+// The pools now (as a snapshot has them, without where each was made), for
+// the memory's breakdown (emheap.memory()); [] when there are none.
+function poolsNow(buffer, statePtr) {
+  if (!statePtr) return [];
+  var view = new DataView(buffer);
+  return layout.withLock(buffer, statePtr, function () {
+    var read = layout.readPools(view, statePtr);
+    if (!read.pools.length) return [];
+    var tables = layout.siteTablesInPlace(view, statePtr);
+    var chunkSites = read.pools.filter(function (p) { return p.chunkSite && p.chunkSite < tables.count; }).map(function (p) {
+      var site = layout.readSite(tables, p.chunkSite, null);
+      return {id: p.chunkSite, stack: [], liveBytes: site.liveBytes, liveBlocks: site.liveBlocks};
+    });
+    return poolsOut(read, chunkSites, []);
+  });
+}
+
 module.exports = {
+  poolsNow: poolsNow,
   buildSnapshot: buildSnapshot, snapshotSteps: snapshotSteps, readSummary: readSummary,
   oneSiteStack: oneSiteStack, allocatorHeapNow: allocatorHeapNow,
 };

@@ -164,7 +164,8 @@ function snapshotTaker(host, parts) {
       var summary = snapshotModule.readSummary(host.buffer(), host.stateAddress(), info);
       var state = host.stateAddress();
       var heap = state ? snapshotModule.allocatorHeapNow(new DataView(host.buffer()), state, summary, info) : null;
-      return memoryBreakdown({summary: summary, allocatorHeap: heap || undefined});
+      var pools = snapshotModule.poolsNow(host.buffer(), state);
+      return memoryBreakdown({summary: summary, allocatorHeap: heap || undefined, pools: pools.length ? pools : undefined});
     },
 
     // The same snapshot built a slice at a time (sliceMs of work per task),

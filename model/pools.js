@@ -74,5 +74,38 @@ function poolLines(snapshot, most) {
   return lines;
 }
 
-module.exports = {poolName: poolName, chunkRowLabel: chunkRowLabel, poolTotals: poolTotals, poolText: poolText,
+// A pool allocator whose objects emheap does not see: an allocation layer
+// was found (model/wrappers.js), and many live heap blocks of about one size
+// (UNSEEN_MIN_SIZE or more, within a quarter of each other) are charged to
+// many functions, each to whichever call happened to open it: the arenas
+// of a pool (QuickJS's small-block allocator: 535 blocks of ~4 KiB at
+// JS_NewObjectFromShape, and more at a dozen other functions). -> one line,
+// or '' (a pool annotated, or none there).
+var UNSEEN_MIN_SIZE = 1024;
+var UNSEEN_MIN_BLOCKS = 64;
+var UNSEEN_MIN_FUNCTIONS = 8;
+function unseenPoolNote(snapshot) {
+  var w = snapshot.wrappers;
+  if (!w || !(w.detected || []).concat(w.declared || []).length) return '';
+  var big = snapshot.sites.filter(function (s) {
+    return !s.pool && s.liveBlocks > 0 && s.stack.length && s.liveBytes / s.liveBlocks >= UNSEEN_MIN_SIZE;
+  });
+  if (!big.length) return '';
+  // the size most of those blocks have: the site holding the most of them
+  var most = big.reduce(function (a, s) { return s.liveBlocks > a.liveBlocks ? s : a; });
+  var size = most.liveBytes / most.liveBlocks;
+  var like = big.filter(function (s) {
+    var avg = s.liveBytes / s.liveBlocks;
+    return avg >= 0.75 * size && avg <= 1.25 * size;
+  });
+  var blocks = like.reduce(function (n, s) { return n + s.liveBlocks; }, 0);
+  var bytes = like.reduce(function (n, s) { return n + s.liveBytes; }, 0);
+  var functions = new Set(like.map(function (s) { return snapshot.frames[s.stack[0]].name; }));
+  if (blocks < UNSEEN_MIN_BLOCKS || functions.size < UNSEEN_MIN_FUNCTIONS) return '';
+  return 'this looks like a pool allocator whose objects are not seen: ' + numbers.formatCount(blocks) +
+    ' live blocks of about ' + formatBytes(size) + ' (' + formatBytes(bytes) + ') at ' + plural(functions.size, 'function') +
+    ', each charged to the call that opened it; told of its objects, emheap shows them instead (docs/pools.md)';
+}
+
+module.exports = {unseenPoolNote: unseenPoolNote, poolName: poolName, chunkRowLabel: chunkRowLabel, poolTotals: poolTotals, poolText: poolText,
   poolLines: poolLines, shownPools: shownPools};

@@ -183,12 +183,14 @@ function* detectLayerSteps(snapshot, isDeclared) {
 }
 
 // The rule's thresholds: over all sites (LAYER_RULE), and over one pool's
-// objects, where every stack went through the pool's allocator: a function
-// at the leaf of 40% of them, called from three functions at least (one
-// caller: the allocator was inlined into the code that wanted the memory,
-// which stays).
-var ALL_SITES = {minSites: LAYER_MIN_SITES, callers: LAYER_CALLERS};
-var POOL_SITES = {minSites: 3, callers: 3};
+// objects, every one of which went through the pool's allocator: the
+// function at the leaf of 90% of them, called from three functions at
+// least (one caller: the allocator was inlined into the code that wanted
+// the memory, which stays). Only that one: below it are the pool's users
+// (QuickJS's JS_NewObjectFromShape, the leaf of a third of its objects'
+// stacks once __js_malloc is left out, makes the JS objects).
+var ALL_SITES = {minSites: LAYER_MIN_SITES, callers: LAYER_CALLERS, share: LAYER_SHARE};
+var POOL_SITES = {minSites: 3, callers: 3, share: 0.9};
 
 // LAYER_RULE applied to `sites` round after round, pushing what it finds
 // onto `found`.
@@ -215,7 +217,7 @@ function* peelSteps(sites, frames, isLayer, found, rule) {
     }
     var best = null;
     byLeaf.forEach(function (e, name) {
-      if (e.recursive || e.sites < rule.minSites || e.sites < LAYER_SHARE * withStack) return;
+      if (e.recursive || e.sites < rule.minSites || e.sites < rule.share * withStack) return;
       if (e.above.size < rule.callers) return;
       if (!best || e.sites > best.sites) best = {name: name, sites: e.sites};
     });

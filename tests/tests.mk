@@ -134,6 +134,30 @@ $(TEST_BUILD)/pools.threads.js: tests/runtime/pools.c runtime/emheap_pool.h runt
 	$(EMCC) $(TEST_CFLAGS) -pthread $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
 	  --extern-pre-js $(PAGE_JS) --profiling-funcs -sEXIT_RUNTIME=1 -o $@
 
+# QuickJS (third_party/quickjs: bellard/quickjs at d73189dd, whose
+# small-block allocator hands out every object up to 512 B from 4 KiB
+# arenas), that allocator annotated as a user would
+# (tests/third_party/annotate_quickjs.js) with the test's own count.
+QUICKJS := third_party/quickjs
+QUICKJS_ANNOTATED := $(B)/third_party/quickjs/quickjs.c
+QUICKJS_SOURCES := $(QUICKJS_ANNOTATED) $(QUICKJS)/dtoa.c $(QUICKJS)/libregexp.c $(QUICKJS)/libunicode.c $(QUICKJS)/cutils.c
+$(QUICKJS_ANNOTATED): $(QUICKJS)/quickjs.c tests/third_party/annotate_quickjs.js
+	@mkdir -p $(dir $@)
+	$(NODE) tests/third_party/annotate_quickjs.js $< $@
+TEST_PROGRAMS += $(TEST_BUILD)/quickjs_pools.js
+$(TEST_BUILD)/quickjs_pools.js: tests/runtime/quickjs_pools.c $(QUICKJS_SOURCES) $(wildcard $(QUICKJS)/*.h) \
+    runtime/valgrind/memcheck.h runtime/valgrind/valgrind.h runtime/emheap_pool.h $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -D_GNU_SOURCE -DCONFIG_VERSION=\"$$(cat $(QUICKJS)/VERSION)\" -Wno-everything -I$(QUICKJS) -Iruntime \
+	  $(QUICKJS_SOURCES) $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -o $@
+# ... and as QuickJS ships it, not annotated: a pool whose objects are not seen.
+TEST_PROGRAMS += $(TEST_BUILD)/quickjs_unannotated.js
+$(TEST_BUILD)/quickjs_unannotated.js: tests/runtime/quickjs_pools.c $(QUICKJS)/quickjs.c $(wildcard $(QUICKJS)/*.h) \
+    $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -D_GNU_SOURCE -DCONFIG_VERSION=\"$$(cat $(QUICKJS)/VERSION)\" -Wno-everything -I$(QUICKJS) -Iruntime \
+	  $(QUICKJS)/quickjs.c $(filter-out $(QUICKJS_ANNOTATED),$(QUICKJS_SOURCES)) $< $(EMHEAP_LDFLAGS) -sALLOW_MEMORY_GROWTH=1 -o $@
+
 # Lifetimes and temporary allocations: both allocators, and serials
 # numbered again among the temporaries.
 LIFETIMES_PROGRAMS := $(foreach v,dlmalloc emmalloc wrap threads,$(TEST_BUILD)/lifetimes.$(v).js) $(TEST_BUILD)/lifetimes_time.js

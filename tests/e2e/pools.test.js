@@ -72,6 +72,14 @@ for (const variant of ['dlmalloc', 'emmalloc', 'threads']) {
     const sitesLive = snapshot.sites.reduce((n, s) => n + s.liveBytes, 0);
     assert.equal(sitesLive, snapshot.summary.requestedLiveBytes + statics.bytes);
 
+    // the page's breakdown of the memory says what is in pools
+    const memory = run.tagged.MEMORY;
+    const objects = plan.slab.objects + plan.frame.objects + STATIC_KEPT;
+    assert.deepEqual([memory.pools.objects, memory.pools.bytes], [objects, plan.slab.bytes + plan.frame.bytes + statics.bytes]);
+    assert.equal(memory.pools.freeInside, (plan.slab.chunks + plan.scratchChunks) * SLAB_CHUNK + ARENA - plan.slab.bytes -
+      plan.frame.bytes);
+    assert.match(memory.text, new RegExp(`\\(in pools: ${objects.toLocaleString('en-US')} objects, `));
+
     // the heap graph: the objects are its nodes, their chunks are not
     const graph = run.tagged.GRAPH;
     assert.deepEqual(validateSnapshot(graph), []);
@@ -112,7 +120,6 @@ for (const variant of ['dlmalloc', 'emmalloc', 'threads']) {
       const text = runCli(['top', file], {cwd: dir});
       assert.equal(text.status, 0, text.stderr);
       assert.match(text.stdout, /pool frame arena: 100 objects, 3\.91 KiB, in 1 chunk of 64\.00 KiB \(60\.09 KiB free inside\)/);
-      const objects = plan.slab.objects + plan.frame.objects + STATIC_KEPT;
       assert.match(text.stdout, new RegExp(`\\(in pools: ${objects.toLocaleString('en-US')} objects, `));
     } finally {
       fs.rmSync(dir, {recursive: true, force: true});
@@ -126,4 +133,80 @@ test('built without emheap, the annotations call nothing and the program runs as
   // 0 + 1 + ... + 15; no pool exists where emheap is not; not under Valgrind
   assert.deepEqual(run.tagged.RESULT, {sum: 120, exists: [0, 0], running: 0});
   assert.equal(run.stderr, '');
+});
+
+// tests/runtime/quickjs_pools.c's plan
+const QJS_NATIVE = 700, QJS_NATIVE_BYTES = 40, QJS_PLAIN = 5, QJS_PLAIN_BYTES = 300;
+
+test('QuickJS, its small-block allocator annotated: objects, not arenas, each exact', () => {
+  const run = runWasmProgram(path.join(BUILD, 'quickjs_pools.js'), {});
+  assert.equal(run.status, 0, run.stderr.slice(-2000));
+  const {SNAPSHOT: snapshot, PLAN: plan} = run.tagged;
+  assert.deepEqual(validateSnapshot(snapshot), []);
+  assert.equal(snapshot.poolMisuse, undefined, 'the annotations misuse nothing');
+  // the pool as the test's own count inside the annotated functions has it
+  assert.equal(snapshot.pools.length, 1);
+  const pool = snapshot.pools[0];
+  assert.deepEqual([pool.objects, pool.bytes, pool.outsideObjects], [plan.objects, plan.bytes, 0]);
+  assert.ok(pool.chunks > 0 && pool.chunkBytes > pool.bytes, JSON.stringify(pool));
+  // no byte twice: the arenas' bytes are in the pool's row, not at the calls that opened them
+  const sitesLive = snapshot.sites.reduce((n, s) => n + s.liveBytes, 0);
+  assert.equal(sitesLive, snapshot.summary.requestedLiveBytes);
+  const arenaLive = snapshot.sites.filter((s) => s.stack.some((f) => snapshot.frames[f].name === 'js_malloc_new_arena'))
+    .reduce((n, s) => n + s.liveBytes, 0);
+  assert.equal(arenaLive, 0, 'no site holds an arena');
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-quickjs-'));
+  try {
+    const file = path.join(dir, 'quickjs.json');
+    fs.writeFileSync(file, JSON.stringify(snapshot));
+    const top = runCli(['top', file, '--json', '--top', '0'], {cwd: dir});
+    assert.equal(top.status, 0, top.stderr);
+    const rows = JSON.parse(top.stdout);
+    assert.deepEqual(rows.wrappers.detected, ['__js_malloc'], 'the pool\'s allocator, and only it, is left out');
+    const byLabel = (label) => rows.sites.filter((r) => r.label === label);
+    const sum = (list, f) => list.reduce((n, r) => n + r[f], 0);
+    assert.deepEqual([sum(byLabel('keep_native_objects'), 'liveBytes'), sum(byLabel('keep_native_objects'), 'liveBlocks')],
+      [QJS_NATIVE * QJS_NATIVE_BYTES, QJS_NATIVE], 'the native objects, exactly');
+    assert.deepEqual([sum(byLabel('leak_plain'), 'liveBytes'), sum(byLabel('leak_plain'), 'liveBlocks')],
+      [QJS_PLAIN * QJS_PLAIN_BYTES, QJS_PLAIN], 'plain malloc beside the pool, exactly');
+    // the kept JS objects (a Point or a Map each, with its properties) are
+    // objects where QuickJS makes them, tens of thousands of them
+    const made = sum(byLabel('JS_NewObjectFromShape'), 'liveBlocks');
+    assert.ok(made >= plan.points + plan.maps, `${made} live objects at JS_NewObjectFromShape`);
+
+    const text = runCli(['top', file], {cwd: dir});
+    assert.match(text.stdout, new RegExp(`pool #1 made in \\w+: ${plan.objects.toLocaleString('en-US')} objects, `));
+  } finally {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+});
+
+test('QuickJS as it ships: its arenas are named as a pool whose objects are not seen, in top and the report', () => {
+  const unannotated = runWasmProgram(path.join(BUILD, 'quickjs_unannotated.js'), {});
+  assert.equal(unannotated.status, 0, unannotated.stderr.slice(-2000));
+  const annotated = runWasmProgram(path.join(BUILD, 'quickjs_pools.js'), {});
+  assert.equal(annotated.status, 0, annotated.stderr.slice(-2000));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-quickjs-'));
+  try {
+    const said = (snapshot, name) => {
+      const file = path.join(dir, name + '.json');
+      fs.writeFileSync(file, JSON.stringify(snapshot));
+      const top = runCli(['top', file], {cwd: dir});
+      assert.equal(top.status, 0, top.stderr);
+      const report = runCli(['report', file, '-o', path.join(dir, name + '.html')], {cwd: dir});
+      assert.equal(report.status, 0, report.stderr);
+      const html = fs.readFileSync(path.join(dir, name + '.html'), 'utf8');
+      const note = /this looks like a pool allocator whose objects are not seen: [\d,]+ live blocks of about [\d.]+ KiB .*\(docs\/pools\.md\)/;
+      return {top: note.test(top.stdout), report: note.test(html), topText: top.stdout, html};
+    };
+    const seen = said(unannotated.tagged.SNAPSHOT, 'unannotated');
+    assert.deepEqual([seen.top, seen.report], [true, true], seen.topText.slice(0, 3000));
+    assert.equal(seen.topText.match(/looks like a pool allocator/g).length, 1, 'said once');
+    const told = said(annotated.tagged.SNAPSHOT, 'annotated');
+    assert.deepEqual([told.top, told.report], [false, false], 'annotated, its objects are seen');
+    assert.match(told.html, /<p class="pool">pool #1 made in \w+: [\d,]+ objects/);
+  } finally {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
 });

@@ -194,6 +194,7 @@ int main(void) {
          64 * 1024, static_blocks, static_blocks * 48, VALGRIND_MEMPOOL_EXISTS(&shapes),
          VALGRIND_MEMPOOL_EXISTS(&scratch));
   EM_ASM({ console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot())); });
+  EM_ASM({ console.log('MEMORY ' + JSON.stringify(Module['emheap'].memory())); });
   EM_ASM({ console.log('GRAPH ' + JSON.stringify(Module['emheap'].snapshot({heap: true}))); });
   return 0;
 }
