@@ -94,6 +94,10 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
     snapshot.markRanges = {marks: ranges.marks};
     if (ranges.estimated.length) snapshot.markRanges.estimated = ranges.estimated;
   }
+  // the stacks that made pools (runtime/pools.c): a site of its own each,
+  // which holds no block
+  var creators = new Set(pools.pools.map(function (p) { return p.site; }).filter(Boolean));
+  var creatorStacks = new Map();
   for (var id = 0; id < tables.count; id++) {
     if (id % STEP_SITES === STEP_SITES - 1) yield;
     var site = layout.readSite(tables, id, scales);
@@ -112,6 +116,10 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
     if (site.pool) out.pool = site.pool;
     siteCounters.copyAllocType(out, site);
     siteCounters.addSiteCounters(out, site);
+    if (creators.has(id)) creatorStacks.set(id, out.stack);
+    // a site that never held a block (a pool's maker; one whose only block
+    // became a pool's chunk, which takes its totals too) is no row
+    if (!out.totalAllocs && !out.liveBlocks && site.stackKind !== layout.STACK_POOL) continue;
     var range = ranges && ranges.bySite.get(id);
     if (range) {
       out.rangeMarks = range.marks;
@@ -129,7 +137,7 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
     yield;
     snapshot.sites.forEach(function (s) { s.liveByMark = byMark[s.id] || []; });
   }
-  if (pools.pools.length) snapshot.pools = poolsOut(pools, snapshot.sites, stackTable.frames);
+  if (pools.pools.length) snapshot.pools = poolsOut(pools, snapshot.sites, stackTable.frames, creatorStacks);
   if (pools.misuse.some(Boolean)) snapshot.poolMisuse = pools.misuse;
   snapshot.heapGrowth.forEach(function (g) {
     g.t = Math.round(g.t * 1000) / 1000; // a microsecond, as the timeline's
@@ -203,7 +211,7 @@ function workerStack(stackTable, cache, words, info) {
 // each one's objects and bytes, where it was made, and its chunks from its
 // chunk site's counters (whose live bytes are the chunks' less the objects
 // placed in them, runtime/pools.c), whose row gets the pool's name.
-function poolsOut(pools, sites, frames) {
+function poolsOut(pools, sites, frames, creatorStacks) {
   var byId = new Map();
   sites.forEach(function (s) { byId.set(s.id, s); });
   return pools.pools.map(function (p) {
@@ -212,11 +220,9 @@ function poolsOut(pools, sites, frames) {
       chunks: chunk ? chunk.liveBlocks : 0, chunkBytes: chunk ? chunk.liveBytes + p.placedBytes : 0,
       outsideObjects: p.objects - p.placedObjects, outsideBytes: p.bytes - p.placedBytes};
     if (p.malloclike) out.malloclike = true;
-    var creator = p.site ? byId.get(p.site) : null;
-    if (creator) {
-      out.createdBy = p.site;
-      if (creator.stack.length) out.createdIn = frames[creator.stack[0]].name;
-    }
+    if (p.site && byId.has(p.site)) out.createdBy = p.site;
+    var made = p.site && creatorStacks.get(p.site);
+    if (made && made.length) out.createdIn = frames[made[0]].name;
     if (p.chunkSite) out.chunkSite = p.chunkSite;
     if (p.lost) out.lost = p.lost;
     if (chunk && chunk.key !== undefined) chunk.key = chunkRowLabel(out);
@@ -280,7 +286,7 @@ function poolsNow(buffer, statePtr) {
       var site = layout.readSite(tables, p.chunkSite, null);
       return {id: p.chunkSite, stack: [], liveBytes: site.liveBytes, liveBlocks: site.liveBlocks};
     });
-    return poolsOut(read, chunkSites, []);
+    return poolsOut(read, chunkSites, [], new Map());
   });
 }
 

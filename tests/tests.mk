@@ -122,6 +122,13 @@ $(TEST_BUILD)/pools.dlmalloc.js $(TEST_BUILD)/pools.emmalloc.js: $(TEST_BUILD)/p
     $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sMALLOC=$* -o $@
+# std::pmr through a resource that tells emheap (docs/pools.md): C++ at -O2
+# with exceptions, the default fixed heap.
+TEST_PROGRAMS += $(TEST_BUILD)/pools_pmr.js
+$(TEST_BUILD)/pools_pmr.js: tests/runtime/pools_pmr.cpp runtime/emheap_pool.h $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -std=c++17 -fexceptions -Iruntime $< $(EMHEAP_LDFLAGS) -fexceptions -o $@
+
 # ... and the same annotations in a program built without emheap.
 TEST_PROGRAMS += $(TEST_BUILD)/pools_unlinked.js
 $(TEST_BUILD)/pools_unlinked.js: tests/runtime/pools_unlinked.c runtime/emheap_pool.h runtime/valgrind/valgrind.h \

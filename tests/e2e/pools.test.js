@@ -210,3 +210,34 @@ test('QuickJS as it ships: its arenas are named as a pool whose objects are not 
     fs.rmSync(dir, {recursive: true, force: true});
   }
 });
+
+test('C++ std::pmr on an arena resource, at -O2 with exceptions: its objects exact, by function', () => {
+  const run = runWasmProgram(path.join(BUILD, 'pools_pmr.js'), {});
+  assert.equal(run.status, 0, run.stderr.slice(-2000));
+  const {SNAPSHOT: snapshot, PLAN: plan} = run.tagged;
+  assert.deepEqual(validateSnapshot(snapshot), []);
+  // tests/runtime/pools_pmr.cpp's plan: 10,000 ints in one vector, 300 names
+  // (and their vector), 50 temporary vectors of 1,000 ints
+  assert.equal(plan.numbers, 10000 * 4);
+  assert.equal(plan.names.objects, 300 + 1);
+  const pool = snapshot.pools.find((p) => p.name === 'pmr');
+  assert.deepEqual([pool.objects, pool.bytes, pool.createdIn], [plan.objects, plan.bytes, 'main']);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-pmr-'));
+  try {
+    const file = path.join(dir, 'pmr.json');
+    fs.writeFileSync(file, JSON.stringify(snapshot));
+    const top = runCli(['top', file, '--json'], {cwd: dir});
+    assert.equal(top.status, 0, top.stderr);
+    const rows = JSON.parse(top.stdout);
+    const row = (name) => rows.sites.find((r) => r.label.startsWith(name + '('));
+    assert.deepEqual([row('make_names').liveBytes, row('make_names').liveBlocks], [plan.names.bytes, plan.names.objects]);
+    // the ints, and the vector itself (new: from malloc)
+    const numbers = row('make_numbers');
+    assert.equal(numbers.liveBlocks, 2);
+    assert.ok(numbers.liveBytes > plan.numbers && numbers.liveBytes <= plan.numbers + 16, String(numbers.liveBytes));
+    assert.deepEqual([row('make_temporary').liveBlocks, row('make_temporary').totalAllocs], [0, 50]);
+    assert.equal(rows.sites.filter((r) => r.liveBytes === 0 && r.totalAllocs === 0).length, 0, 'no empty rows');
+  } finally {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+});
