@@ -135,7 +135,9 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
     var byMark = yield* liveByMarkSteps(blocks, marks.marks, mode.interval, scales.bytes);
     blocks = null;
     yield;
-    snapshot.sites.forEach(function (s) { s.liveByMark = byMark[s.id] || []; });
+    // (a pool's chunks: what came after a mark is the objects in them, not
+    // the chunks too; their row is the room inside)
+    snapshot.sites.forEach(function (s) { s.liveByMark = s.pool && !s.stack.length ? [] : byMark[s.id] || []; });
   }
   if (pools.pools.length) snapshot.pools = poolsOut(pools, snapshot.sites, stackTable.frames, creatorStacks);
   if (pools.misuse.some(Boolean)) snapshot.poolMisuse = pools.misuse;

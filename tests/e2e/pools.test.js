@@ -117,6 +117,23 @@ for (const variant of ['dlmalloc', 'emmalloc', 'threads']) {
       const particle = rows.sites.find((r) => r.label === 'make_particle');
       assert.equal(particle.totalAllocs, PARTICLES * FRAMES);
 
+      // after the mark "pairs": the kept pairs and the last frame's
+      // particles, objects; the chunks are not allocations of their own there
+      const since = JSON.parse(runCli(['top', file, '--since', 'pairs', '--json'], {cwd: dir}).stdout);
+      const sinceRows = {};
+      for (const r of since.sites) if (r.liveBytes) sinceRows[r.label] = [r.liveBytes, r.liveBlocks];
+      assert.deepEqual(sinceRows, {
+        make_pair: [PAIRS * PAIR_BYTES, PAIRS],
+        make_particle: [PARTICLES * PARTICLE_BYTES, PARTICLES],
+        static_block: [STATIC_KEPT * STATIC_BYTES, STATIC_KEPT],
+        leak_plain: [PLAIN * PLAIN_BYTES, PLAIN],
+      });
+      // lifetimes: the churned pairs were temporaries; nine frames' particles ended
+      const lifetimes = JSON.parse(runCli(['top', file, '--lifetimes', '--json'], {cwd: dir}).stdout);
+      const lt = (name) => lifetimes.sites.find((r) => r.label === name && r.totalAllocs > 1);
+      assert.deepEqual([lt('make_pair').ended, lt('make_pair').temporary], [TEMPORARIES, TEMPORARIES]);
+      assert.equal(lt('make_particle').ended, PARTICLES * (FRAMES - 1));
+
       const text = runCli(['top', file], {cwd: dir});
       assert.equal(text.status, 0, text.stderr);
       assert.match(text.stdout, /pool frame arena: 100 objects, 3\.91 KiB, in 1 chunk of 64\.00 KiB \(60\.09 KiB free inside\)/);

@@ -17,6 +17,7 @@
 
 #include <valgrind/memcheck.h>
 
+#include "emheap.h"
 #include "emheap_pool.h"
 
 /* ---- a slab: 32-byte slots, chunks of 128 from malloc ---- */
@@ -168,6 +169,7 @@ int main(void) {
   keep_points(0, POINTS / 2); /* (two callers: make_point keeps its frame) */
   keep_points(POINTS / 2, POINTS);
   churn();
+  emheap_mark("pairs"); /* what comes after: the kept pairs and the frames */
   keep_pairs();
   for (int f = 0; f < FRAMES; f++) {
     frame_reset(&frame);
