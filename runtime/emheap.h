@@ -134,6 +134,7 @@ void emheap_remove_root(const void *start);
 ** so no byte is counted twice. Misuse (a pool never created, freeing what
 ** is no object of the pool ...) is counted, said once on the console, and
 ** ignored. Addresses are the program's; objects must be 4-aligned.
+** Recorded in exact mode; in sampled mode (and off) the calls do nothing.
 **
 ** emheap_pool.h has macros for these that compile to nothing where
 ** emheap is not linked. */

@@ -77,10 +77,7 @@ int emheap_top_sites(uint32_t *ids, double *bytes, uint32_t n);
 ** then on blocks are sampled, as in sampled mode. */
 void emheap_thin(void);
 
-/* record.c, under the lock: a site's live counts change by sign * (bytes,
-** blocks); fresh: a new block, which its totals count too. */
-void emheap_charge_site(uint32_t site, double bytes, double blocks, int sign, int fresh);
-/* The site of the allocation being made (a heap block's with pool 0, else
+/* record.c, under the lock (a site's counts changing: site_charge.h). *//* The site of the allocation being made (a heap block's with pool 0, else
 ** an object's of that pool): returns with the lock held. */
 uint32_t emheap_site_of_call_locked(uint32_t pool);
 /* A pool object ended: its lifetime counted as a block's. */

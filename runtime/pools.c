@@ -47,6 +47,7 @@
 #include "allocator.h"
 #include "footer.h"
 #include "lock.h"
+#include "site_charge.h"
 #include "thread_state.h"
 
 #include "emheap.h"
@@ -334,20 +335,29 @@ static void object_made(uint32_t anchor, uint32_t n, uint32_t addr, uint32_t siz
 }
 
 /* Under the lock: object addr of pool n out of the books into *b; 0 (and a
-** misuse said) if it is none. */
+** misuse said) if it is none. One walk of the table: an object of another
+** pool (a misuse) goes back as it was. */
 static int take_object(uint32_t n, uint32_t anchor, uint32_t addr, emheap_block *b) {
-  if (!emheap_objects_find(addr, b) || pool_of_site(emheap_block_site(b)) != n) {
+  b->addr = 0;
+  if (!emheap_objects_remove(addr, b) || pool_of_site(emheap_block_site(b)) != n) {
+    if (b->addr == addr && pool_of_site(emheap_block_site(b)) != n) {
+      emheap_block stale;
+      emheap_objects_put(b, &stale); /* (its slot was free a moment ago) */
+    }
     if (!pool_at(n)->lost) misuse(EMHEAP_POOL_NOT_AN_OBJECT, anchor, addr);
     return 0;
   }
-  emheap_objects_remove(addr, b);
   object_ends(n, b);
   return 1;
 }
 
+/* Pools are recorded in exact mode only: sampled mode's sites are
+** estimates scaled to the exact global counts of malloc's blocks
+** (model/estimates.js), which pool objects are not part of, and its chunks
+** are mostly not sampled, so their objects could not be placed. */
 static int pool_on(void) {
   if (emheap_g.magic != EMHEAP_MAGIC) emheap_init_slow();
-  return emheap_g.mode != EMHEAP_MODE_OFF && emheap_g.site_chunks;
+  return emheap_g.mode == EMHEAP_MODE_EXACT && emheap_g.site_chunks;
 }
 
 /* The pool of anchor, under the lock; 0 (said) if there is none. */

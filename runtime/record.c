@@ -24,38 +24,8 @@
 #include "alloc_fast.h"
 #include "context.h"
 #include "footer.h"
+#include "site_charge.h"
 #include "thread_state.h"
-
-/* Under the lock, before a site changes: if this is its first change
-** since the last peak, what it holds now is what it held then. */
-static inline emheap_site *site_to_change(uint32_t site) {
-  emheap_site *s = emheap_site_at(site);
-  if (s->peak_epoch != emheap_g.peak_epoch) {
-    s->live_at_peak = s->live_bytes;
-    s->blocks_at_peak = s->live_blocks;
-    s->est_at_peak = s->est_bytes;
-    s->est_blocks_at_peak = s->est_blocks;
-    s->peak_epoch = emheap_g.peak_epoch;
-  }
-  return s;
-}
-
-/* fresh: a new block, which the site's totals count too (0: a block put
-** back, which they counted already). */
-static inline void add_to_site(emheap_site *s, double bytes, double blocks, int sign, int fresh) {
-  s->live_bytes += sign * bytes;
-  s->live_blocks += sign * blocks;
-  if (sign > 0) {
-    if (fresh) {
-      s->total_bytes += bytes;
-      s->total_allocs += blocks;
-    }
-    if (s->live_bytes > s->peak_live_bytes) {
-      s->peak_live_bytes = s->live_bytes;
-      s->peak_blocks = (uint32_t)(s->live_blocks + 0.5);
-    }
-  }
-}
 
 /* A block recorded by sampling stands for size/p bytes and 1/p blocks
 ** (sampler.c): an estimate unless p is 1. The site keeps which part of it
@@ -99,9 +69,6 @@ static inline void charge(uint32_t site, uint32_t size, uint32_t usable, int wei
   charge_block(site, size, usable, weighted, sign, 1);
 }
 
-void emheap_charge_site(uint32_t site, double bytes, double blocks, int sign, int fresh) {
-  add_to_site(site_to_change(site), bytes, blocks, sign, fresh);
-}
 
 /* Exact mode whose block table cannot grow (block_table.c): the blocks it
 ** can no longer all record are sampled instead, as in sampled mode, with

@@ -24,8 +24,6 @@ const SPEED_TARGETS = [
   {config: 'exact', over: 'forwarding only', limit: 1.15, workloads: ['sqlite'], what: 'exact mode (default) vs forwarding only'},
   {config: 'exact', over: 'forwarding only', limit: 1.30, workloads: ['lua'], what: 'exact mode (default) vs forwarding only'},
   {config: 'exact', over: 'forwarding only', limit: 2.0, workloads: ['micro'], what: 'exact mode (default) vs forwarding only'},
-  // a pool's object costs what a malloc block costs (micro's limit)
-  {config: 'exact', over: 'forwarding only', limit: 2.0, workloads: ['pool'], what: 'exact mode (default) vs forwarding only'},
   {config: 'sampled/js', over: 'forwarding only', limit: 1.10, workloads: ['sqlite', 'lua'],
     what: 'sampled mode vs forwarding only'},
   {config: 'sampled/js', over: 'forwarding only', limit: 1.35, workloads: ['micro'],

@@ -258,3 +258,13 @@ test('C++ std::pmr on an arena resource, at -O2 with exceptions: its objects exa
     fs.rmSync(dir, {recursive: true, force: true});
   }
 });
+
+test('sampled mode records no pool: the calls do nothing, and its sites stay estimates of malloc\'s blocks', () => {
+  const run = runWasmProgram(path.join(BUILD, 'pools.dlmalloc.js'), {env: {EMHEAP_MODE: 'sampled'}});
+  assert.equal(run.status, 0, run.stderr.slice(-2000));
+  const snapshot = run.tagged.SNAPSHOT;
+  assert.equal(snapshot.mode, 'sampled');
+  assert.equal(snapshot.pools, undefined);
+  assert.equal(snapshot.sites.filter((s) => s.pool).length, 0);
+  assert.equal(run.stderr, '', 'no misuse said: nothing was looked at');
+});
