@@ -274,21 +274,35 @@ static int place(uint32_t n, uint32_t addr, uint32_t size) {
 
 /* ---- objects ---- */
 
-/* Object b of pool n ends: its site, its pool's counts and its chunk's room. */
-static void object_ends(uint32_t n, const emheap_block *b) {
-  emheap_pool *p = pool_at(n);
-  emheap_count_object_ended(b);
-  emheap_charge_site(emheap_block_site(b), b->size, 1, -1, 0);
-  p->objects--;
-  p->bytes -= b->size;
-  if (emheap_block_slack(b)) { /* placed */
-    p->placed--;
-    p->placed_bytes -= b->size;
-    if (p->chunk_site) emheap_charge_site(p->chunk_site, b->size, 0, 1, 0);
+/* An object of `bytes` at `site` comes into pool p's books (sign 1) or goes
+** (-1): its site, the pool's counts, and (placed) the room in its chunk,
+** which the object takes. fresh: a new object, which the site's totals
+** count too. */
+static inline void object_counts(emheap_pool *p, uint32_t site, uint32_t bytes, uint32_t placed, int sign, int fresh) {
+  emheap_charge_site(site, bytes, 1, sign, fresh);
+  p->objects += sign;
+  p->bytes += (int64_t)sign * bytes;
+  if (placed) {
+    p->placed += sign;
+    p->placed_bytes += (int64_t)sign * bytes;
+    if (p->chunk_site) emheap_charge_site(p->chunk_site, bytes, 0, -sign, 0);
   }
 }
 
+/* Object b of pool n ends: its lifetime counted, and out of the books. */
+static void object_ends(uint32_t n, const emheap_block *b) {
+  emheap_count_object_ended(b);
+  object_counts(pool_at(n), emheap_block_site(b), b->size, emheap_block_slack(b), -1, 0);
+}
+
 static inline uint32_t pool_of_site(uint32_t site) { return emheap_site_at(site)->pool; }
+
+/* An object that lived where a new one is made ended unsaid (a misuse). */
+static void replaced(const emheap_block *stale, uint32_t anchor, uint32_t addr) {
+  misuse(EMHEAP_POOL_OBJECT_TWICE, anchor, addr);
+  uint32_t was = pool_of_site(emheap_block_site(stale));
+  if (was) object_ends(was, stale);
+}
 
 /* Records an object of pool `anchor` (n: its number when the caller found
 ** it before taking the stack) made by the call being made. */
@@ -314,19 +328,8 @@ static void object_made(uint32_t anchor, uint32_t n, uint32_t addr, uint32_t siz
     emheap_unlock();
     return;
   }
-  if (stale.addr) { /* an object lived there: it ended unsaid */
-    misuse(EMHEAP_POOL_OBJECT_TWICE, anchor, addr);
-    uint32_t was = pool_of_site(emheap_block_site(&stale));
-    if (was) object_ends(was, &stale);
-  }
-  emheap_charge_site(site, size, 1, 1, 1);
-  p->objects++;
-  p->bytes += size;
-  if (placed) {
-    p->placed++;
-    p->placed_bytes += size;
-    emheap_charge_site(p->chunk_site, size, 0, -1, 0);
-  }
+  if (stale.addr) replaced(&stale, anchor, addr);
+  object_counts(p, site, size, placed, 1, 1);
 #if EMHEAP_THREADED
   emheap_self.last_serial = emheap_g.block_serial; /* freed before its thread allocates again: temporary */
   emheap_self.last_renumber = emheap_g.serial_renumbers;
@@ -420,14 +423,7 @@ void emheap_pool_change(const void *pool, const void *old, const void *addr, siz
   uint32_t site = emheap_block_site(&b);
   emheap_objects_remove(from, &b);
   /* out of the books as it was, back in as it is: same site, same serial */
-  emheap_charge_site(site, b.size, 1, -1, 0);
-  p->objects--;
-  p->bytes -= b.size;
-  if (emheap_block_slack(&b)) {
-    p->placed--;
-    p->placed_bytes -= b.size;
-    emheap_charge_site(p->chunk_site, b.size, 0, 1, 0);
-  }
+  object_counts(p, site, b.size, emheap_block_slack(&b), -1, 0);
   uint32_t placed = to && !(to & 3u) ? place(n, to, bytes) : 0;
   emheap_block moved = {to, site | placed << EMHEAP_SITE_BITS, bytes, b.serial}, stale;
   if (!to || (to & 3u) || !emheap_objects_put(&moved, &stale)) {
@@ -439,19 +435,8 @@ void emheap_pool_change(const void *pool, const void *old, const void *addr, siz
     emheap_unlock();
     return;
   }
-  if (stale.addr) {
-    misuse(EMHEAP_POOL_OBJECT_TWICE, anchor, to);
-    uint32_t was = pool_of_site(emheap_block_site(&stale));
-    if (was) object_ends(was, &stale);
-  }
-  emheap_charge_site(site, bytes, 1, 1, 0);
-  p->objects++;
-  p->bytes += bytes;
-  if (placed) {
-    p->placed++;
-    p->placed_bytes += bytes;
-    emheap_charge_site(p->chunk_site, bytes, 0, -1, 0);
-  }
+  if (stale.addr) replaced(&stale, anchor, to);
+  object_counts(p, site, bytes, placed, 1, 0);
   emheap_unlock();
 }
 

@@ -14,6 +14,7 @@ const path = require('node:path');
 const {runWasmProgram} = require('../lib/run_wasm');
 const {validateSnapshot} = require('../lib/schemas');
 const {BUILD} = require('../lib/paths');
+const {assertAgrees} = require('../lib/mallinfo');
 
 for (const variant of ['dlmalloc', 'emmalloc']) {
   test(`${variant}: a heap of many free chunks reads as its mallinfo() says`, () => {
@@ -48,24 +49,6 @@ for (const variant of ['dlmalloc', 'emmalloc']) {
     assert.ok(heap.inUseBytes >= snapshot.summary.liveBytes + snapshot.summary.tableBytes);
     assert.ok(heap.largestFreeBytes >= top && heap.largestFreeBytes <= heap.freeBytes + top);
   });
-}
-
-// What mallinfo() says of the heap a reading describes: dlmalloc counts top
-// (with its 40-byte foot) among the free chunks, and in use the segment
-// less all that is free (the first chunk may start up to 7 bytes into the
-// segment, which is neither); emmalloc's fordblks are the free regions'
-// payloads, 8 bytes of header each.
-function assertAgrees(variant, heap, info) {
-  const top = heap.topFreeBytes;
-  assert.equal(info.keepcost, top, 'the free span at the top');
-  if (variant === 'emmalloc') {
-    assert.equal(info.fordblks, heap.freeBytes + top - 8 * (heap.freeBlocks + (top > 0 ? 1 : 0)), 'free bytes');
-    return;
-  }
-  assert.equal(info.fordblks, heap.freeBytes + top + 40, 'free bytes');
-  assert.equal(info.ordblks, heap.freeBlocks + 1, 'free chunks');
-  const gap = info.uordblks - heap.inUseBytes;
-  assert.ok(gap >= 0 && gap < 8, `uordblks ${info.uordblks}, in use ${heap.inUseBytes}`);
 }
 
 // (dlmalloc leaves a small bin's header pointing at the chunk malloc took

@@ -16,6 +16,7 @@ const os = require('os');
 const path = require('path');
 
 const {runWasmProgram} = require('../lib/run_wasm');
+const {assertAgrees} = require('../lib/mallinfo');
 const {newPage, servedChromium, crashedIn, CHROMIUM_SKIP} = require('../lib/browser');
 
 const {ROOT} = require('../lib/paths');
@@ -62,8 +63,8 @@ function runSaved(js, {env = {}, args = []} = {}) {
   }
 }
 
-// What the program printed, without emheap's own lines.
-const appOutput = (r) => r.stdout.split('\n').filter((l) => !l.startsWith('emheap:')).join('\n');
+// What the program printed, without emheap's own lines and heap_probe.c's.
+const appOutput = (r) => r.stdout.split('\n').filter((l) => !/^(emheap:|MALLINFO |MALLINFO_AFTER |HEAP )/.test(l)).join('\n');
 const leaf = (site) => site.stack[0].name;
 const names = (site) => site.stack.map((f) => f.name);
 const sum = (sites, field) => sites.reduce((a, s) => a + s[field], 0);
@@ -139,6 +140,13 @@ test('Lua on a 16 MB heap, exact mode: every block recorded, sites named past Lu
   assert.ok(m.freeBlocks > 0, `${m.freeBlocks} free blocks`);
   assert.equal(m.staticBytes + m.liveBytes + m.emheapBytes + m.allocatorOwnBytes + m.freeBytes + m.topFreeBytes + m.unusedBytes,
     m.memoryBytes);
+  // ... and says what dlmalloc's own mallinfo() says of it at the same
+  // moment (tests/third_party/heap_probe.c, at exit)
+  const {MALLINFO: info, HEAP: read, MALLINFO_AFTER: after} = r.tagged;
+  assert.ok(info && read && after, 'the probe printed mallinfo(), the heap, mallinfo() again');
+  assert.deepEqual(after, info, 'the snapshot left the heap as it was');
+  assert.ok(read.heap && read.heap.error === undefined, JSON.stringify(read.heap));
+  assertAgrees('dlmalloc', read.heap, info);
 });
 
 test('Lua on a 16 MB heap, exact mode, 85,000 blocks: every one recorded in its footer, within emheap\'s 1/16', () => {

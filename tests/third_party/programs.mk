@@ -21,8 +21,9 @@ $(TP_BUILD)/lua/%.o: | $(LUA_C)
 $(TP_BUILD)/lua.plain.js: $(LUA_OBJS)
 	$(EMCC) -O2 $^ -o $@
 
-$(TP_BUILD)/lua.emheap.js: $(LUA_OBJS) $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
-	$(EMCC) -O2 $(LUA_OBJS) $(EMHEAP_LDFLAGS) -o $@
+# (with heap_probe.c: mallinfo() beside emheap's reading of the heap)
+$(TP_BUILD)/lua.emheap.js: $(LUA_OBJS) tests/third_party/heap_probe.c $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	$(EMCC) -O2 $(LUA_OBJS) tests/third_party/heap_probe.c $(EMHEAP_LDFLAGS) -o $@
 
 # SQLite, thread-safe, driven by four threads (sqlite_threads.c); main() on
 # a pthread too (-sPROXY_TO_PTHREAD), as threaded apps that block do.
