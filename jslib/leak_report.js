@@ -11,6 +11,7 @@ var estimates = require('../model/estimates');
 var scanCaveat = require('../model/heap_section').scanCaveat;
 var TABLE_ROOM_ADVICE = require('../model/sites').TABLE_ROOM_ADVICE;
 var budgetLiveBytes = require('../model/sites').budgetLiveBytes;
+var poolTotals = require('../model/pools').poolTotals;
 
 var UNATTRIBUTED = '(unattributed: allocated while tracking was paused, or no stack could be taken)';
 
@@ -32,6 +33,7 @@ function leakedStacks(snapshot, by) {
   var stacks = [];
   grouped.sites.forEach(function (site) {
     if (!(site.liveBytes > 0 || site.liveBlocks > 0)) return;
+    if (site.pool && !site.stack.length) return; // a pool's chunks: its objects are the stacks
     var frames = site.stack.map(function (i) { return names.frameText(grouped.frames[i], true); });
     var entry = {frames: frames.length ? frames : [UNATTRIBUTED], liveBytes: site.liveBytes, liveBlocks: site.liveBlocks,
       estimatedLiveBytes: estimates.estimatedPart(grouped, site), callSites: site.parts || 1};
@@ -150,6 +152,11 @@ function leakReport(snapshot, by) {
   lines.push('emheap: ' + plural(liveBytes, 'byte') + ' in ' + plural(liveBlocks, 'block') +
     ' still live at exit (' + plural(stacks.length, 'stack') + (requested === null ? '; usable sizes)'
       : '; ' + thousands(usable) + ' bytes with the allocator\'s rounding)'));
+  var pools = poolTotals(snapshot);
+  if (pools && pools.objects) {
+    lines.push('emheap: of the stacks above, ' + plural(pools.objects, 'object') + ' (' + plural(pools.bytes, 'byte') +
+      ') are the program\'s pool objects, inside those blocks or a buffer of its own (docs/pools.md)');
+  }
   var result = {leaked: true, liveBytes: liveBytes, liveBlocks: liveBlocks, stacks: stacks, text: lines.join('\n') + '\n'};
   // the classes of every scanned block: [blocks, bytes] each (exact modes)
   if (all) result.classes = {reachable: all[0], direct: all[1], indirect: all[2]};

@@ -24,6 +24,7 @@ const PAIRS = 1000, PAIR_BYTES = 16, TEMPORARIES = 5000;
 const PARTICLES = 100, PARTICLE_BYTES = 40, FRAMES = 10;
 const STATIC_KEPT = 9, STATIC_BYTES = 48;
 const PLAIN = 7, PLAIN_BYTES = 100;
+const LEAKED = 6; // pairs no pointer keeps (leak_objects)
 const SLAB_CHUNK = 4096, ARENA = 64 * 1024;
 // misuse kinds (runtime/state_layout.h): no pool, no object, created twice
 const NO_POOL = 0, NOT_AN_OBJECT = 1, CREATED_TWICE = 2;
@@ -37,8 +38,8 @@ for (const variant of ['dlmalloc', 'emmalloc', 'threads']) {
     assert.deepEqual(validateSnapshot(snapshot), []);
 
     // the allocators' own counts are the plan's
-    assert.equal(plan.slab.objects, POINTS + PAIRS);
-    assert.equal(plan.slab.bytes, POINTS * POINT_BYTES + PAIRS * PAIR_BYTES);
+    assert.equal(plan.slab.objects, POINTS + PAIRS + LEAKED);
+    assert.equal(plan.slab.bytes, POINTS * POINT_BYTES + (PAIRS + LEAKED) * PAIR_BYTES);
     assert.equal(plan.frame.objects, PARTICLES);
     assert.equal(plan.frame.bytes, PARTICLES * PARTICLE_BYTES);
     assert.deepEqual(plan.exists, [1, 0], 'VALGRIND_MEMPOOL_EXISTS: the slab lives, the scratch pool was destroyed');
@@ -100,10 +101,15 @@ for (const variant of ['dlmalloc', 'emmalloc', 'threads']) {
       const rows = JSON.parse(top.stdout);
       assert.ok(rows.wrappers.detected.includes('slab_alloc'), 'the slab\'s allocator is left out of the stacks');
       const live = {};
-      for (const r of rows.sites) if (r.liveBytes) live[r.label] = [r.liveBytes, r.liveBlocks];
+      const add = (into, r, bytes, blocks) => {
+        const had = into[r.label] || [0, 0];
+        into[r.label] = [had[0] + bytes, had[1] + blocks];
+      };
+      // (rows by function are by chain of functions: make_pair's kept and leaked are two)
+      for (const r of rows.sites) if (r.liveBytes) add(live, r, r.liveBytes, r.liveBlocks);
       assert.deepEqual(live, {
         make_point: [POINTS * POINT_BYTES, POINTS],
-        make_pair: [PAIRS * PAIR_BYTES, PAIRS],
+        make_pair: [(PAIRS + LEAKED) * PAIR_BYTES, PAIRS + LEAKED],
         make_particle: [PARTICLES * PARTICLE_BYTES, PARTICLES],
         static_block: [STATIC_KEPT * STATIC_BYTES, STATIC_KEPT],
         leak_plain: [PLAIN * PLAIN_BYTES, PLAIN],
@@ -112,8 +118,8 @@ for (const variant of ['dlmalloc', 'emmalloc', 'threads']) {
         '(pool frame arena: free inside its chunks)': [ARENA - plan.frame.bytes, 1],
         [`(pool #${scratch.number} made in main: free inside its chunks)`]: [plan.scratchChunks * SLAB_CHUNK, plan.scratchChunks],
       });
-      const pair = rows.sites.find((r) => r.label === 'make_pair' && r.liveBytes);
-      assert.equal(pair.totalAllocs, PAIRS + TEMPORARIES, 'the temporaries are allocations of make_pair too');
+      const pairs = rows.sites.filter((r) => r.label === 'make_pair').reduce((n, r) => n + r.totalAllocs, 0);
+      assert.equal(pairs, PAIRS + TEMPORARIES + LEAKED, 'the temporaries are allocations of make_pair too');
       const particle = rows.sites.find((r) => r.label === 'make_particle');
       assert.equal(particle.totalAllocs, PARTICLES * FRAMES);
 
@@ -121,9 +127,9 @@ for (const variant of ['dlmalloc', 'emmalloc', 'threads']) {
       // particles, objects; the chunks are not allocations of their own there
       const since = JSON.parse(runCli(['top', file, '--since', 'pairs', '--json'], {cwd: dir}).stdout);
       const sinceRows = {};
-      for (const r of since.sites) if (r.liveBytes) sinceRows[r.label] = [r.liveBytes, r.liveBlocks];
+      for (const r of since.sites) if (r.liveBytes) add(sinceRows, r, r.liveBytes, r.liveBlocks);
       assert.deepEqual(sinceRows, {
-        make_pair: [PAIRS * PAIR_BYTES, PAIRS],
+        make_pair: [(PAIRS + LEAKED) * PAIR_BYTES, PAIRS + LEAKED],
         make_particle: [PARTICLES * PARTICLE_BYTES, PARTICLES],
         static_block: [STATIC_KEPT * STATIC_BYTES, STATIC_KEPT],
         leak_plain: [PLAIN * PLAIN_BYTES, PLAIN],
@@ -267,4 +273,18 @@ test('sampled mode records no pool: the calls do nothing, and its sites stay est
   assert.equal(snapshot.pools, undefined);
   assert.equal(snapshot.sites.filter((s) => s.pool).length, 0);
   assert.equal(run.stderr, '', 'no misuse said: nothing was looked at');
+});
+
+test('the leak report at exit classes pool objects as LeakSanitizer classes blocks, and leaves their chunks out', () => {
+  const run = runWasmProgram(path.join(BUILD, 'pools.dlmalloc.js'), {env: {EMHEAP_LEAK_REPORT: '1'}});
+  assert.equal(run.status, 0, run.stderr.slice(-2000));
+  const report = run.stderr;
+  // the pairs no pointer keeps: directly leaked, at their own stack
+  assert.match(report, new RegExp(`emheap: ${LEAKED} blocks \\(${LEAKED * PAIR_BYTES} bytes\\) still live, allocated at:\\n` +
+    '    at make_pair\\n    at leak_objects\\n    at main\\n' +
+    `    of these: ${LEAKED} blocks directly leaked \\(${LEAKED * PAIR_BYTES} bytes\\)`));
+  // the points, which a static array keeps
+  assert.match(report, new RegExp(`${POINTS.toLocaleString('en-US')} blocks still reachable`));
+  assert.doesNotMatch(report, /at \(unattributed/, 'no chunk is a stack of the report');
+  assert.match(report, /are the program's pool objects, inside those blocks or a buffer of its own \(docs\/pools\.md\)/);
 });

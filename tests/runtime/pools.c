@@ -152,6 +152,15 @@ static __attribute__((noinline)) void leak_plain(int from, int to) {
   for (int i = from; i < to; i++) plain[i] = malloc(100);
 }
 
+/* ---- pool objects no pointer keeps: leaked, as a malloc block would be ---- */
+#define LEAKED 6
+static __attribute__((noinline)) void leak_objects(int from, int to) {
+  for (int i = from; i < to; i++) {
+    pair *p = make_pair(-i);
+    p->a = p->b = NULL;
+  }
+}
+
 /* ---- a pool made and destroyed with objects in it ---- */
 static slab scratch;
 static __attribute__((noinline)) void scratch_work(void) {
@@ -178,6 +187,8 @@ int main(void) {
   for (int k = 0; k < STATIC_BLOCKS; k++) static_block(k);
   VALGRIND_FREELIKE_BLOCK(region, 0); /* the first one goes back */
   static_blocks--;
+  leak_objects(0, LEAKED / 2);
+  leak_objects(LEAKED / 2, LEAKED);
   leak_plain(0, 3);
   leak_plain(3, PLAIN);
   scratch_work();
