@@ -253,6 +253,13 @@ test('SQLite on four threads (-pthread, main() on a pthread): the same answers; 
   assert.match(r.stderr, /emheap: by a scan of the memory at exit [^\n]*: \d+ blocks still reachable \([\d,]+ bytes\);/);
   assert.doesNotMatch(r.stderr, /leaked/);
   checkSqliteSites(r.top, r.tagged.SQLITE);
+  // the heap its threads left, read as dlmalloc's mallinfo() says
+  // (tests/third_party/heap_probe.c, at exit)
+  const {MALLINFO: info, HEAP: read, MALLINFO_AFTER: after} = r.tagged;
+  assert.ok(info && read && after, 'the probe printed mallinfo(), the heap, mallinfo() again');
+  assert.deepEqual(after, info, 'the snapshot left the heap as it was');
+  assert.ok(read.heap && read.heap.error === undefined, JSON.stringify(read.heap));
+  assertAgrees('dlmalloc', read.heap, info);
 });
 
 describe('SQLite on four threads in a page (headless Chromium, main() on a pthread)',

@@ -7,21 +7,23 @@
 */
 #include <emscripten.h>
 #include <malloc.h>
-#include <stdio.h>
 
-static void print_mallinfo(const char *tag) {
-  struct mallinfo info = mallinfo();
-  printf("%s {\"fordblks\": %d, \"ordblks\": %d, \"smblks\": %d, \"keepcost\": %d, \"uordblks\": %d}\n", tag,
-         (int)info.fordblks, (int)info.ordblks, (int)info.smblks, (int)info.keepcost, (int)info.uordblks);
-  fflush(stdout);
+/* (by console.log, as the HEAP line: at exit, after the runtime of a
+** -sEXIT_RUNTIME program ended, C's stdout no longer reaches node's) */
+static void print_mallinfo(int after) {
+  struct mallinfo m = mallinfo();
+  EM_ASM({
+    console.log(($5 ? 'MALLINFO_AFTER ' : 'MALLINFO ') +
+                JSON.stringify({fordblks: $0, ordblks: $1, smblks: $2, keepcost: $3, uordblks: $4}));
+  }, m.fordblks, m.ordblks, m.smblks, m.keepcost, m.uordblks, after);
 }
 
 /* (mallinfo() again after: the snapshot must leave the heap as it was) */
 EMSCRIPTEN_KEEPALIVE void emheap_test_heap_probe(void) {
-  print_mallinfo("MALLINFO");
+  print_mallinfo(0);
   EM_ASM({
     var s = Module['emheap'].snapshot();
     console.log('HEAP ' + JSON.stringify({heap: s.allocatorHeap, summary: s.summary}));
   });
-  print_mallinfo("MALLINFO_AFTER");
+  print_mallinfo(1);
 }

@@ -36,9 +36,9 @@ $(TP_BUILD)/sqlite3-mt.o: | $(SQLITE_C)
 $(TP_BUILD)/sqlite_threads.plain.js: tests/third_party/sqlite_threads.c $(TP_BUILD)/sqlite3-mt.o
 	$(EMCC) $(SQLITE_APP_FLAGS) $^ -o $@
 
-$(TP_BUILD)/sqlite_threads.emheap.js: tests/third_party/sqlite_threads.c $(TP_BUILD)/sqlite3-mt.o $(B)/emheap-mt.o \
-  $(B)/library_emheap.js $(PAGE_JS)
-	$(EMCC) $(SQLITE_APP_FLAGS) $< $(TP_BUILD)/sqlite3-mt.o $(B)/emheap-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
+$(TP_BUILD)/sqlite_threads.emheap.js: tests/third_party/sqlite_threads.c tests/third_party/heap_probe.c $(TP_BUILD)/sqlite3-mt.o \
+  $(B)/emheap-mt.o $(B)/library_emheap.js $(PAGE_JS)
+	$(EMCC) $(SQLITE_APP_FLAGS) $< tests/third_party/heap_probe.c $(TP_BUILD)/sqlite3-mt.o $(B)/emheap-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --extern-pre-js $(PAGE_JS) --profiling-funcs -o $@
 
 # The same as a page (headless Chromium): the runtime stays up after main()
