@@ -1,7 +1,7 @@
 // layout.js -- reads the runtime's state out of linear memory, and writes
 // the few fields JS may set (mode, sampling interval, seed, paused).
 //
-// Mirrors runtime/state_layout.h (layout version 17); the C side pins
+// Mirrors runtime/state_layout.h (its version: LAYOUT_VERSION below); the C side pins
 // these offsets with static asserts, tests/e2e/runtime.test.js checks that both
 // sides read the same numbers. Never calls into wasm. In a threaded program
 // (runtime built with -pthread) every read of the tables happens under the

@@ -6,10 +6,18 @@
 ** on the same word) when it reads the tables: a snapshot taken while
 ** threads allocate sees a consistent state, never a torn one, and needs no
 ** cooperation from the app. It is held only for a few loads and stores
-** (and, rarely, a table growth); stack capture happens outside it. The
-** allocator's own lock is never taken inside it except by table growth,
-** and emheap's is never taken inside the allocator's, so the two cannot
-** deadlock.
+** (and, rarely, a table growth); stack capture happens outside it.
+**
+** The order of the two locks: emheap's, then the allocator's (dlmalloc's
+** mutex). Inside emheap's lock the allocator's is taken by table growth,
+** by the walks of dlmalloc's chunks (footer.c, pools.c finding a chunk)
+** and by JS reading the heap (jslib/layout.js withLock); a footer's flag
+** takes it outside emheap's (footer.h). One path goes the other way: a
+** wasm memory that cannot grow aborts inside dlmalloc, holding its mutex,
+** and the out-of-memory report then takes emheap's lock from JS
+** (jslib/out_of_memory.js). It spins for it at most 1 s (withLock's
+** HELD_SPIN_MS): a thread that holds emheap's lock while it waits for the
+** mutex makes the report give up, said, instead of a deadlock.
 **
 ** In single-threaded builds (runtime compiled without -pthread) both are
 ** nothing at all.

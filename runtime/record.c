@@ -2,10 +2,12 @@
 ** record.c -- the slow paths: recording a block with its stack, and
 ** forgetting it at free.
 **
-** A recorded block is in the block table (address -> site, size), is
-** charged to its site with its weight (sampler.c) in the bytes the program
-** asked for, and with dlmalloc has its FLAG4 bit set so that free finds it
-** without a lookup. The global counters count usable sizes (alloc_fast.h);
+** A recorded block has a record (site, size, serial): in footer mode
+** (dlmalloc, exact: footer.h) in the block's own last 8 bytes, flagged by
+** its chunk's FLAG4 bit; else in the block table (address -> record,
+** block_table.c), with dlmalloc flagged the same way so that free finds it
+** without a lookup. It is charged to its site with its weight (sampler.c) in
+** the bytes the program asked for. The global counters count usable sizes (alloc_fast.h);
 ** recorded_bytes and recorded_usable say what the recorded blocks asked for
 ** and what they got, so the allocator's rounding is known exactly. The stack is
 ** taken before the lock (a JS stack takes microseconds); everything shared
