@@ -27,20 +27,27 @@ function setUp(answer) {
     sent.push({url, type: options.headers['Content-Type'], body: Buffer.from(await options.body.arrayBuffer())});
     return answer(url);
   };
+  // a word said wakes whoever waits for one (until below)
+  const waiting = [];
+  const say = (list, m) => {
+    list.push(m);
+    waiting.splice(0).forEach((wake) => wake());
+  };
+  const until = async (done) => {
+    while (!done()) await new Promise((wake) => waiting.push(wake));
+  };
   const host = {Blob, storage: null, sliceMs: 30, nextTask: (fn) => setTimeout(fn, 0),
-    log: (m) => logs.push(m), warn: (m) => logs.push(m), reportError: (e) => { errors.push(e.message); return null; },
+    log: (m) => say(logs, m), warn: (m) => say(logs, m), reportError: (e) => { say(errors, e.message); return null; },
     post: fetchPost({fetch, Response, CompressionStream})};
   const localSink = {saveSnapshot: (name) => { local.push(name); return name; }, saveText: (name) => { local.push(name); return name; }};
-  return {sink: remoteSink(host, 'http://127.0.0.1:7890/secret-token', localSink), sent, logs, errors, local};
+  return {sink: remoteSink(host, 'http://127.0.0.1:7890/secret-token', localSink), sent, logs, errors, local, until};
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 50));
-
 test('a snapshot file goes gzip\'d to the collector, which names it; the console says so without the token', async () => {
-  const {sink, sent, logs, errors} = setUp(() => new Response('{"file": "m-2.speedscope.json"}', {status: 201}));
+  const {sink, sent, logs, errors, until} = setUp(() => new Response('{"file": "m-2.speedscope.json"}', {status: 201}));
   assert.equal(sink.saveSnapshot('m.speedscope.json', SNAPSHOT_FORMAT, {text: 'hi'}), 'm.speedscope.json');
   assert.equal(sink.busy(), true);
-  await settle();
+  await until(() => logs.length + errors.length > 0); // the file's end: said, one way or the other
   assert.equal(sink.busy(), false);
   assert.equal(sent.length, 1);
   assert.equal(sent[0].url, 'http://127.0.0.1:7890/secret-token/snapshots?name=m.speedscope.json');
@@ -53,7 +60,7 @@ test('a snapshot file goes gzip\'d to the collector, which names it; the console
 test('a refusal or an unreachable collector is said, with what to check', async () => {
   const refused = setUp(() => new Response('emheap serve: a path without the collector\'s token\n', {status: 403}));
   refused.sink.saveSnapshot('m.speedscope.json', SNAPSHOT_FORMAT, {text: 'hi'});
-  await settle();
+  await refused.until(() => refused.logs.length + refused.errors.length > 0);
   assert.deepEqual(refused.errors, ['could not send m.speedscope.json to the collector at http://127.0.0.1:7890: ' +
     'the collector answered 403: emheap serve: a path without the collector\'s token']);
   const down = setUp(() => { throw new TypeError('Failed to fetch'); });
@@ -67,8 +74,9 @@ test('formats without the snapshot and diffs are saved by the sink it replaces',
   const {sink, sent, local} = setUp(() => { throw new Error('not to be called'); });
   assert.equal(sink.saveSnapshot('p.collapsed.txt', OTHER_FORMAT, {}), 'p.collapsed.txt');
   assert.equal(sink.saveText('d.json', '{}', 'application/json'), 'd.json');
-  await settle();
+  // saved at once, by the other sink: nothing on its way, nothing sent
   assert.deepEqual(local, ['p.collapsed.txt', 'd.json']);
+  assert.equal(sink.busy(), false);
   assert.equal(sent.length, 0);
 });
 

@@ -84,7 +84,9 @@ for (const name of ['footer_usable.dlmalloc.js', 'entry_points.dlmalloc.js', 'ma
     const table = run(name, {EMHEAP_FOOTERS: '0'}).tagged;
     const a = footers.SNAPSHOT, b = table.SNAPSHOT;
     assert.ok(a && b);
-    if (footers.RENUMBERS) assert.equal(footers.RENUMBERS.count, 1, 'the serials in the footers were numbered again');
+    // marks_rounds.wrap runs its serials past 2^31 - 1 (tests/runtime/marks_rounds.c); the others do not count them
+    if (name.startsWith('marks_rounds')) assert.equal(footers.RENUMBERS.count, 1, 'the serials in the footers were numbered again');
+    else assert.equal(footers.RENUMBERS, undefined);
     for (const f of SUMMARY_FIELDS) {
       if (f === 'totalBytes') continue; // usable bytes: see FIELDS
       assert.equal(a.summary[f], b.summary[f], `summary.${f}`);

@@ -42,7 +42,7 @@ test('the README states the JS emheap adds to an -O2 page, as measured', (t) => 
   assert.ok(m, 'the README states the page size in the words this test reads');
   const version = (spawnSync(EMCC, ['--version'], { encoding: 'utf8', env: ENV }).stdout.match(/(\d+\.\d+\.\d+)/) || [])[1];
   if (version !== m[3]) {
-    t.diagnostic(`emcc ${version}: the README's numbers are of ${m[3]}; not compared`);
+    t.skip(`emcc ${version}: the README's numbers are of Emscripten ${m[3]}; not compared`);
     return;
   }
   const near = (stated, measured, what) => assert.ok(Math.abs(stated - measured) <= 0.03 * measured,
