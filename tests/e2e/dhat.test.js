@@ -93,7 +93,9 @@ test('emheap convert --to dhat; the peak view and old snapshots are refused with
   assert.match(refused.stderr, /no bytes allocated until the peak .* older than this one/);
 });
 
-test('Valgrind\'s dh_view.html opens the file and shows the peak', {skip: !haveChromium() || !fs.existsSync(DH_VIEW)}, async () => {
+const DH_VIEW_SKIP = !haveChromium() ? 'no Chromium (apt-get install chromium; CI installs it)'
+  : !fs.existsSync(DH_VIEW) ? `no ${DH_VIEW} (apt-get install valgrind; CI installs it)` : false;
+test('Valgrind\'s dh_view.html opens the file and shows the peak', {skip: DH_VIEW_SKIP}, async () => {
   const {KNOWN: known, SNAPSHOT: snap} = program('dlmalloc');
   const file = path.join(tmp, 'view.dhat.json');
   fs.writeFileSync(file, JSON.stringify(toDhat(snap)));
