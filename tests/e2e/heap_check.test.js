@@ -56,6 +56,10 @@ for (const [framework, run] of Object.entries(FRAMEWORKS)) {
   });
 }
 
+// parse(n) asks for 24 + i % 8 bytes for token i (tests/runtime/heap_check.c)
+const tokenBytes = (i) => 24 + i % 8;
+const planned = (n) => Array.from({length: n}, (_, i) => tokenBytes(i)).reduce((a, b) => a + b, 0);
+
 describe('heap checks from C (emheap_check_begin / emheap_check_end)', () => {
   const builds = [['c_api', ''], ['c_api_threads', ', -pthread, after a thread came and went']];
   for (const [variant, label] of builds) test(`each verdict with its status and text, as a C test suite sees them${label}`, () => {
@@ -81,6 +85,12 @@ describe('heap checks from C (emheap_check_begin / emheap_check_end)', () => {
     const over = verdicts.get('1001 tokens, 1000 allocations allowed');
     assert.equal(over.status, 1);
     assert.match(over.text, /total: the run made 1,001 allocations \(maxAllocs 1,000\); by function:\n {4}1,001 allocations, [\d.]+ KiB make_token\b/);
+    // total_bytes: the bytes the 1,000 tokens ask for (27,500) pass, one less fails
+    assert.equal(verdicts.get('1000 tokens, their bytes allowed').status, 0);
+    const less = verdicts.get('1000 tokens, a byte less allowed');
+    assert.equal(less.status, 1);
+    assert.match(less.text, new RegExp(`total: the run allocated [\\d.]+ KiB \\(${planned(1000).toLocaleString('en-US')} B\\) ` +
+      `\\(maxTotalBytes [\\d.]+ KiB \\(${(planned(1000) - 1).toLocaleString('en-US')} B\\)\\)`));
     // a message buffer too small: cut, NUL-terminated, never overrun
     assert.match(verdicts.get('small buffer').text, /^39 bytes: heap check "small buffer" failed:\n {2}lea$/);
     assert.equal(verdicts.get('small buffer').status, 1);
@@ -106,10 +116,6 @@ describe('what heapCheck says of its limits, its mode and the peak', () => {
     // a function that throws fails with its own error, and the check is closed
     await assert.rejects(heapCheck(Module, () => { throw new Error('boom'); }, {leaks: true}), /^Error: boom$/);
   });
-
-  // parse(n) asks for 24 + i % 8 bytes for token i (tests/runtime/heap_check.c)
-  const tokenBytes = (i) => 24 + i % 8;
-  const planned = (n) => Array.from({length: n}, (_, i) => tokenBytes(i)).reduce((a, b) => a + b, 0);
 
   test('byte budgets count the bytes the program asked for: pass at the plan, fail one byte under', async () => {
     const Module = await load('clean');

@@ -118,6 +118,19 @@ int main(void) {
   parse(1001);
   verdict("1001 tokens, 1000 allocations allowed", emheap_check_end(check, &allocs, message, sizeof message));
 
+  /* the bytes parse(1000) asks for, as make_token asks them: the plan */
+  int64_t planned = 0;
+  for (int i = 0; i < 1000; i++) planned += 24 + i % 8;
+  emheap_limits total = NONE;
+  total.total_bytes = planned;
+  check = emheap_check_begin("1000 tokens' bytes");
+  parse(1000);
+  verdict("1000 tokens, their bytes allowed", emheap_check_end(check, &total, message, sizeof message));
+  total.total_bytes = planned - 1;
+  check = emheap_check_begin("1000 tokens' bytes less one");
+  parse(1000);
+  verdict("1000 tokens, a byte less allowed", emheap_check_end(check, &total, message, sizeof message));
+
   char small[40];
   check = emheap_check_begin("small buffer");
   keep_one();
