@@ -13,7 +13,7 @@ var TABLE_ROOM_ADVICE = require('../model/sites').TABLE_ROOM_ADVICE;
 var budgetLiveBytes = require('../model/sites').budgetLiveBytes;
 var poolTotals = require('../model/pools').poolTotals;
 
-var UNATTRIBUTED = '(unattributed: allocated while tracking was paused, or no stack could be taken)';
+var UNATTRIBUTED = require('../model/snapshot_file').UNATTRIBUTED_WHY;
 
 var plural = require('../model/numbers').plural; // (3, 'block') -> "3 blocks"
 var thousands = require('../model/numbers').formatCount; // 12288 -> "12,288"

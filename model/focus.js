@@ -12,6 +12,8 @@
 // filtered number is never read as the whole.
 'use strict';
 
+var userError = require('./user_error').userError;
+
 var runSteps = require('./steps').runSteps;
 var mergeSitesSteps = require('./merge_sites').mergeSitesSteps;
 var siteKey = require('./names').siteKey;
@@ -24,9 +26,7 @@ function parseRegex(text, option) {
   try {
     return new RegExp(text);
   } catch (e) {
-    var err = new Error(option + ': "' + text + '" is not a regular expression: ' + (e && e.message || e));
-    err.userError = true;
-    throw err;
+    throw userError(option + ': "' + text + '" is not a regular expression: ' + (e && e.message || e));
   }
 }
 

@@ -24,6 +24,8 @@
 // no series for them (model/site_timeline.js).
 'use strict';
 
+var userError = require('./user_error').userError;
+
 var runSteps = require('./steps').runSteps;
 var lineText = require('./names').lineText;
 var mergeSitesSteps = require('./merge_sites').mergeSitesSteps;
@@ -86,9 +88,7 @@ var NO_TYPES = 'no allocation in this snapshot carries its C++ type: compile the
 function* groupSnapshotSteps(snapshot, by) {
   checkGrouping(by);
   if (by === 'type' && !snapshot.sites.some(isTyped)) {
-    var none = new Error(NO_TYPES);
-    none.userError = true;
-    throw none;
+    throw userError(NO_TYPES);
   }
   if (by === 'site') {
     var own = perSiteSeries(snapshot.siteTimeline);

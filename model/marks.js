@@ -7,6 +7,8 @@
 // the page, and the report.
 'use strict';
 
+var userError = require('./user_error').userError;
+
 // A mark named by the user: "#N" is mark number N; anything else a name
 // (the latest mark of that name). -> the snapshot's mark. Throws an Error
 // (with .userError = true) saying what there is when there is no such mark.
@@ -32,11 +34,6 @@ function findMark(snapshot, spec) {
   throw userError('no mark ' + (number !== null ? '#' + number : '"' + spelled + '"') + ' in this snapshot; ' + list());
 }
 
-function userError(message) {
-  var e = new Error(message);
-  e.userError = true;
-  return e;
-}
 
 // What was made after mark `since` (and before mark `until`, if given) and
 // is live when the snapshot was taken: {since, until (marks, or null),

@@ -26,6 +26,8 @@
 // asked for.
 'use strict';
 
+var userError = require('./user_error').userError;
+
 var findMark = require('./marks').findMark;
 var sites = require('./sites');
 
@@ -34,11 +36,6 @@ var CLASSES = ['inFreedIn', 'inLiveAtEnd', 'beforeFreedIn', 'beforeLiveThrough']
 var CLASS_TITLES = {inFreedIn: 'made and freed in it', inLiveAtEnd: 'made in it, live at its end',
   beforeFreedIn: 'made before, freed in it', beforeLiveThrough: 'made before, live through it'};
 
-function userError(message) {
-  var e = new Error(message);
-  e.userError = true;
-  return e;
-}
 
 // A site's [liveBytes, liveBlocks, totalBytes, totalAllocs] at kept mark
 // `number`: its latest entry at or before it, zeros before its first.

@@ -10,6 +10,8 @@ var SNAPSHOT_FORMAT = 'emheap-snapshot';
 var SNAPSHOT_VERSION = 1;
 // The site (and the frame name) for what no stack names.
 var UNATTRIBUTED = '(unattributed)';
+// ... and why a site is, where a reader has room to say it
+var UNATTRIBUTED_WHY = '(unattributed: allocated while tracking was paused, or no stack could be taken)';
 var READS = 'emheap reads the files it writes: *.speedscope.json, *.PerfView.json or a snapshot .json';
 
 // A file that holds no snapshot this emheap can read; its message is one
@@ -96,6 +98,7 @@ module.exports = {
   SNAPSHOT_FORMAT: SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION: SNAPSHOT_VERSION,
   UNATTRIBUTED: UNATTRIBUTED,
+  UNATTRIBUTED_WHY: UNATTRIBUTED_WHY,
   READS: READS,
   SnapshotFileError: SnapshotFileError,
   unwrapSnapshot: unwrapSnapshot,
