@@ -29,6 +29,7 @@ var sitesModel = require('../model/sites');
 var growth = require('../model/growth');
 var breakdown = require('../model/memory_breakdown');
 var pools = require('../model/pools');
+var ranges = require('../model/ranges');
 var estimates = require('../model/estimates');
 var names = require('../model/names');
 var marksModel = require('../model/marks');
@@ -343,7 +344,8 @@ function reportHtml(snapshot, opts) {
     '<script type="application/json" id="report-data">' + jsonForScript(data) + '</script>\n' +
     '<script>\n' + inlineText(o.uplotJs, 'script') + '\n</script>\n' +
     '<script>\n"use strict";\n(' + String(reportPage.pageScript) + ')(document, uPlot, ' + String(formatBytes) + ', ' +
-    String(formatCount) + ');\n</script>\n</body>\n</html>\n';
+    String(formatCount) + ', ' + String(ranges.startMarkAt) + ', ' + String(ranges.endMarkAfter) +
+    ');\n</script>\n</body>\n</html>\n';
 }
 
 module.exports = {reportHtml: reportHtml, reportData: reportData.reportData, peakWindow: reportData.peakWindow,

@@ -86,12 +86,21 @@ function keptMarkAt(snapshot, ms, after) {
   var kept = new Set(snapshot.markRanges.marks);
   var marks = (snapshot.marks || []).filter(function (m) { return kept.has(m.number); });
   if (!marks.length) throw userError('--between: no mark around ' + ms / 1000 + ' s records what each site held');
-  if (!after) {
-    var start = marks[0];
-    marks.forEach(function (m) { if (m.t <= ms) start = m; });
-    return start;
-  }
-  for (var i = 0; i < marks.length; i++) if (marks[i].number > after.number && marks[i].t >= ms) return marks[i];
+  return after ? endMarkAfter(marks, after, ms) : startMarkAt(marks, ms);
+}
+
+// The rule of a range given by times, here and in the report's page (which
+// gets these two as their text, so they use nothing else): it starts at
+// the last mark at or before t0, else the first, and ends at the first
+// mark after its start at or after t1, else now (null). marks: [{number,
+// t}] in order, t in any one unit.
+function startMarkAt(marks, t0) {
+  var start = marks[0];
+  for (var i = 0; i < marks.length; i++) if (marks[i].t <= t0) start = marks[i];
+  return start;
+}
+function endMarkAfter(marks, start, t1) {
+  for (var i = 0; i < marks.length; i++) if (marks[i].number > start.number && marks[i].t >= t1) return marks[i];
   return null;
 }
 
@@ -186,4 +195,4 @@ function betweenRows(snapshot, startSpec, endSpec) {
   return result;
 }
 
-module.exports = {timeMs: timeMs, betweenRows: betweenRows, CLASSES: CLASSES, CLASS_TITLES: CLASS_TITLES, between: between, valuesAt: valuesAt, liveAfter: liveAfter};
+module.exports = {startMarkAt: startMarkAt, endMarkAfter: endMarkAfter, timeMs: timeMs, betweenRows: betweenRows, CLASSES: CLASSES, CLASS_TITLES: CLASS_TITLES, between: between, valuesAt: valuesAt, liveAfter: liveAfter};

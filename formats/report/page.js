@@ -53,8 +53,9 @@ var CSS = [
 
 // The page's script, put into the page as its source text (never called
 // here). Arguments: the document, uPlot, model/numbers.js's formatBytes
-// and formatCount (also as their text: one way to say a number).
-function pageScript(d, uPlot, formatBytes, formatCount) {
+// and formatCount (also as their text: one way to say a number), and
+// model/ranges.js's startMarkAt and endMarkAfter (one rule for a range).
+function pageScript(d, uPlot, formatBytes, formatCount, startMarkAt, endMarkAfter) {
   var data = JSON.parse(d.getElementById('report-data').textContent);
   var charts = [];
   var pxr = function () { return uPlot.pxRatio || 1; };
@@ -349,20 +350,17 @@ function pageScript(d, uPlot, formatBytes, formatCount) {
     };
     rangeStart.addEventListener('change', showRange);
     rangeEnd.addEventListener('change', showRange);
-    // A range runs between marks: a drag from t0 to t1 picks the last mark
-    // at or before t0 (else the first) and the first after it at or after
-    // t1 (else now).
+    // A range runs between marks: a drag from t0 to t1 picks them as
+    // --between does with times (model/ranges.js)
     pickRange = function (t0, t1) {
-      var at = function (o) { return Number(o.getAttribute('data-t')); };
-      var starts = Array.prototype.slice.call(rangeStart.options);
-      var start = starts[0];
-      starts.forEach(function (o) { if (at(o) <= t0) start = o; });
-      var end = null;
-      Array.prototype.forEach.call(rangeEnd.options, function (o) {
-        if (!end && o.value !== 'now' && Number(o.value) > Number(start.value) && at(o) >= t1) end = o;
-      });
-      rangeStart.value = start.value;
-      rangeEnd.value = end ? end.value : 'now';
+      var marksOf = function (select) {
+        return Array.prototype.filter.call(select.options, function (o) { return o.value !== 'now'; })
+          .map(function (o) { return {number: Number(o.value), t: Number(o.getAttribute('data-t'))}; });
+      };
+      var start = startMarkAt(marksOf(rangeStart), t0);
+      var end = endMarkAfter(marksOf(rangeEnd), start, t1);
+      rangeStart.value = String(start.number);
+      rangeEnd.value = end ? String(end.number) : 'now';
       showRange();
       d.getElementById('range').scrollIntoView({block: 'nearest'});
     };

@@ -77,7 +77,11 @@ int main(void) {
   while (total_ops() < 20000) {
   }
   int busy = 0;
+  uint32_t after = total_ops();
   for (int s = 0; s < SNAPSHOTS; s++) {
+    /* the threads allocate between every two snapshots: wait until they have */
+    while (total_ops() == after) {
+    }
     uint32_t before = total_ops();
     /* the snapshot's checks, in JS: 0 if whole, else what did not add up */
     int bad = EM_ASM_INT({
@@ -97,7 +101,8 @@ int main(void) {
       return why.length;
     }, s);
     failures += bad != 0;
-    if (total_ops() != before) busy++;
+    after = total_ops();
+    if (after != before) busy++; /* (they ran during this one too: how often is the scheduler's) */
     if (s % 8 == 7) EM_ASM({ Module['emheap'].mark('m' + $0); }, s);
   }
   stop = 1;
