@@ -620,17 +620,8 @@ int emheap_blocks_holding(uint32_t addr, uint32_t regions, emheap_block *out) {
   return 1;
 }
 
-/* The pools' objects (pools.c): their records, as the blocks'. slack 1
-** says an object was found inside a chunk (emheap_pool.placed_bytes). */
-int emheap_objects_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t placed, emheap_block *stale) {
-  if (__builtin_expect(addr & ((1u << ALIGN_SHIFT) - 1u), 0)) {
-    stale->addr = 0;
-    return 0;
-  }
-  emheap_block b = {addr, site | placed << EMHEAP_SITE_BITS, size, emheap_next_serial()};
-  return insert(&OBJECTS, b, stale);
-}
-
+/* The pools' objects (pools.c): their records, as the blocks' (slack 1
+** says an object was found inside a chunk, emheap_pool.placed_bytes). */
 int emheap_objects_put(const emheap_block *b, emheap_block *stale) { return insert(&OBJECTS, *b, stale); }
 
 int emheap_objects_remove(uint32_t addr, emheap_block *out) { return remove_from(&OBJECTS, addr, out); }

@@ -110,10 +110,11 @@ int emheap_blocks_set_site(uint32_t addr, uint32_t site);
 ** below it, if it reaches past addr), looking back at most `regions` 4 KiB
 ** regions; 0 if none. */
 int emheap_blocks_holding(uint32_t addr, uint32_t regions, emheap_block *out);
-/* The pools' objects, in a table of their own (pools.c): as the blocks';
-** placed (0 or 1) is kept in the record's slack. */
-int emheap_objects_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t placed, emheap_block *stale);
-/* Records b as it is (serial and all: an object moved); as insert. */
+/* The pools' objects, in a table of their own (pools.c), as the blocks are;
+** placed (0 or 1) is kept in the record's slack. Records b as it is (a
+** new object with emheap_next_serial's serial, a moved one with its own):
+** 0 if there is no room; *stale as emheap_blocks_insert's. b->addr must
+** be 4-aligned (pools.c refuses others first). */
 int emheap_objects_put(const emheap_block *b, emheap_block *stale);
 int emheap_objects_remove(uint32_t addr, emheap_block *out);
 int emheap_objects_find(uint32_t addr, emheap_block *out);

@@ -56,6 +56,20 @@ static void each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx) {
   }
 }
 
+/* The record in the footer of chunk q (head: its head word), if it has one:
+** a chunk in use, flagged, with a serial (footer.h). */
+static int chunk_record(uint32_t q, uint32_t head, emheap_block *out) {
+  if ((head & (DL_CINUSE | DL_FLAG4)) != (DL_CINUSE | DL_FLAG4)) return 0;
+  uint32_t usable = (head & DL_SIZE_MASK) - 12u; /* as the program sees it: less dlmalloc's head and the footer */
+  const emheap_footer *f = emheap_footer_at((void *)(uintptr_t)(q + 8u), usable);
+  if (!f->serial) return 0;
+  out->addr = q + 8u;
+  out->site_slack = f->site_slack;
+  out->size = usable - (f->site_slack >> EMHEAP_SITE_BITS);
+  out->serial = f->serial;
+  return 1;
+}
+
 /* The footer-mode record of the block that holds addr, found by walking
 ** the chunks up to it (the caller holds emheap's lock, and in threaded
 ** builds dlmalloc's heap is held here): 0 if addr lies in no recorded
@@ -78,15 +92,7 @@ int emheap_footer_block_holding(uint32_t addr, emheap_block *out) {
       uint32_t size = head & DL_SIZE_MASK;
       if (size < 16u || size > end - q) break;
       if (addr < q + size) {
-        const emheap_footer *f = (const emheap_footer *)(uintptr_t)(q + size - 4u);
-        if ((head & (DL_CINUSE | DL_FLAG4)) == (DL_CINUSE | DL_FLAG4) && f->serial && addr >= q + 8u) {
-          uint32_t usable = size - 12u; /* as the program sees it: less dlmalloc's head and the footer */
-          out->addr = q + 8u;
-          out->site_slack = f->site_slack;
-          out->size = usable - (f->site_slack >> EMHEAP_SITE_BITS);
-          out->serial = f->serial;
-          found = addr < out->addr + out->size;
-        }
+        found = addr >= q + 8u && chunk_record(q, head, out) && addr < out->addr + out->size;
         break;
       }
       q += size;
@@ -100,16 +106,7 @@ int emheap_footer_block_holding(uint32_t addr, emheap_block *out) {
 ** has none. Under emheap's lock. */
 int emheap_footer_record(uint32_t p, emheap_block *out) {
   if (!emheap_g.footers || !emheap_plausible_block((void *)(uintptr_t)p)) return 0;
-  uint32_t head = *emheap_head_word((void *)(uintptr_t)p);
-  if (!(head & DL_FLAG4)) return 0;
-  uint32_t usable = (head & DL_SIZE_MASK) - 12u;
-  const emheap_footer *f = emheap_footer_at((void *)(uintptr_t)p, usable);
-  if (!f->serial) return 0;
-  out->addr = p;
-  out->site_slack = f->site_slack;
-  out->size = usable - (f->site_slack >> EMHEAP_SITE_BITS);
-  out->serial = f->serial;
-  return 1;
+  return chunk_record(p - 8u, *emheap_head_word((void *)(uintptr_t)p), out);
 }
 
 /* Footer mode: block p's record gets another site (a pool's chunk). */

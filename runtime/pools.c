@@ -54,7 +54,7 @@
 
 /* The chunks found, sorted by address: [addr, end) of pool `pool`. */
 typedef struct chunk_range {
-  uint32_t addr, end, pool, serial;
+  uint32_t addr, end, pool;
 } chunk_range;
 
 static chunk_range *chunks;
@@ -183,7 +183,7 @@ static chunk_range *chunk_holding(uint32_t addr) {
   return lo < chunk_count && chunks[lo].addr <= addr ? &chunks[lo] : NULL;
 }
 
-static int add_chunk(uint32_t addr, uint32_t end, uint32_t pool, uint32_t serial) {
+static int add_chunk(uint32_t addr, uint32_t end, uint32_t pool) {
   if (chunk_count == chunk_capacity) {
     uint32_t want = chunk_capacity ? chunk_capacity * 2u : 64u;
     chunk_range *more = emheap_table_alloc(want * sizeof(chunk_range));
@@ -198,7 +198,7 @@ static int add_chunk(uint32_t addr, uint32_t end, uint32_t pool, uint32_t serial
     chunks[i] = chunks[i - 1u];
     i--;
   }
-  chunk_range c = {addr, end, pool, serial};
+  chunk_range c = {addr, end, pool};
   chunks[i] = c;
   chunk_count++;
   return 1;
@@ -219,8 +219,7 @@ static int block_holding(uint32_t addr, emheap_block *out) {
     int recorded = emheap_g.footers ? emheap_footer_record(last, out) : emheap_blocks_find(last, out);
     if (recorded && addr - out->addr < out->size) return 1;
   }
-  if (emheap_g.footers && emheap_footer_block_holding(addr, out)) return 1;
-  return emheap_blocks_holding(addr, BACK_REGIONS, out);
+  return emheap_g.footers ? emheap_footer_block_holding(addr, out) : emheap_blocks_holding(addr, BACK_REGIONS, out);
 }
 
 /* The site of pool n's chunks, made with its first chunk. */
@@ -240,8 +239,8 @@ static uint32_t chunk_site(uint32_t n) {
 static int adopt(uint32_t n, const emheap_block *b) {
   uint32_t cs = chunk_site(n);
   if (!cs || (b->serial & EMHEAP_BLOCK_WEIGHTED)) return 0; /* (a sampled block stands for others too) */
-  if (!add_chunk(b->addr, b->addr + b->size, n, b->serial)) return 0;
-  if (emheap_g.footers && emheap_footer_record(b->addr, &(emheap_block){0, 0, 0, 0})) emheap_footer_set_site(b->addr, cs);
+  if (!add_chunk(b->addr, b->addr + b->size, n)) return 0;
+  if (emheap_g.footers) emheap_footer_set_site(b->addr, cs); /* (in footer mode the table holds no block: footer.h) */
   else emheap_blocks_set_site(b->addr, cs);
   /* the site never counts it, its totals included: it is the pool's from
   ** the start, and the objects in it are the allocations */
@@ -321,8 +320,8 @@ static void object_made(uint32_t anchor, uint32_t n, uint32_t addr, uint32_t siz
     return;
   }
   uint32_t placed = place(n, addr, size);
-  emheap_block stale;
-  if (!emheap_objects_insert(addr, site, size, placed, &stale)) {
+  emheap_block object = {addr, site | placed << EMHEAP_SITE_BITS, size, emheap_next_serial()}, stale;
+  if (!emheap_objects_put(&object, &stale)) {
     p->lost++;
     misuse(EMHEAP_POOL_NO_ROOM, anchor, addr);
     emheap_unlock();
