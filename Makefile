@@ -28,7 +28,8 @@ RUNTIME_EXTRAS := $(B)/emheap-mt.o \
 # the user's emcc may warn about what this one does not.
 RUNTIME_CFLAGS := $(shell $(NODE) runtime/build.js --print cflags) -Werror
 
-JSLIB_SRC := jslib/library_emheap.js jslib/bundle.js $(wildcard jslib/*.js) $(wildcard formats/*.js) \
+JSLIB_SRC := jslib/library_emheap.js jslib/bundle.js $(wildcard jslib/*.js) $(wildcard capture/*.js) \
+  $(wildcard contexts/*.js) $(wildcard formats/*.js) \
   $(wildcard model/*.js) $(wildcard output/*.js) $(wildcard symbolize/*.js) shell/emheap-shell.js
 # The page code and key bindings (--extern-pre-js), written with the library.
 PAGE_JS := $(B)/emheap_page.js
@@ -36,7 +37,7 @@ PAGE_JS := $(B)/emheap_page.js
 # What `bin/emheap-config --ldflags` prints, spelled with relative paths.
 EMHEAP_LDFLAGS = $(B)/emheap.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) --profiling-funcs
 
-.PHONY: all runtime samples test serve clean test-emscripten-current
+.PHONY: all runtime samples test serve clean test-emscripten-current layout
 all: runtime samples
 
 runtime: $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS)
@@ -61,6 +62,13 @@ $(B)/emheap_mode_%.o: $(B)/obj/mode_%.o
 
 $(B)/library_emheap.js: $(JSLIB_SRC)
 	$(NODE) jslib/bundle.js $@
+
+# The C-to-JS memory contract: the offsets, sizes and constants JS reads,
+# as emcc lays out the runtime's structs (runtime/layout.js). Checked in,
+# for npm installs; made again when a header changes.
+capture/layout_generated.js: runtime/layout_info.c runtime/layout.js runtime/build.js $(RUNTIME_HDR)
+	$(NODE) runtime/layout.js $@
+layout: capture/layout_generated.js
 
 $(PAGE_JS): $(B)/library_emheap.js
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // load-cost.js -- what the load-time rewrite for calling contexts
-// (jslib/wasm_instrument.js) costs a page load: for each module, in fresh
+// (contexts/wasm_instrument.js) costs a page load: for each module, in fresh
 // node processes (a page rewrites once, with cold JIT), the rewrite's time
 // against the time V8 takes to compile the module as the page would
 // (WebAssembly.compile, V8's default tiers), and the compile of the

@@ -80,7 +80,7 @@ const ALL_CONFIGS = [
   // emheap linked, profiling off (?emheap=off): one check per entry point.
   {name: 'off', kind: 'emheap-js', mode: 'off'},
   // Exact stacks from calling contexts (the module rewritten at load time:
-  // jslib/wasm_instrument.js): a JS stack once per distinct context.
+  // contexts/wasm_instrument.js): a JS stack once per distinct context.
   {name: 'exact', kind: 'emheap-js', mode: 'exact'},
   // A JS stack for every allocation (contexts off).
   {name: 'exact/js', kind: 'emheap-js', mode: 'exact', contexts: false},
@@ -495,7 +495,7 @@ async function exportTiming(page, withGraph) {
     graph.push({ms: m.ms, pause: m.pause, peakHeapMB: m.peakHeapMB, heapBeforeMB: m.heapBeforeMB, ...m.value});
   }
   // A mark made in the page: in exact mode it records what every site
-  // holds and the live blocks by mark (jslib/mark_ranges.js), at once.
+  // holds and the live blocks by mark (capture/mark_ranges.js), at once.
   // Last: a snapshot with marks reads the blocks' ages too.
   const marks = await page.evaluate(() => [1, 2, 3].map((i) => {
     const t0 = performance.now();
@@ -742,7 +742,7 @@ function report(info, speed, targets, memory, exported, notes, cells, started) {
       'built in 30 ms slices. Peak JS',
       'heap: CDP Runtime.getHeapUsage, polled every 20 ms; longest pause: the largest gap of a 10 ms timer from',
       'the call to the download. `snapshot()` is the synchronous API, timed apart. `emheap.mark()`: a mark, which in',
-      'exact mode records what each site holds and the live blocks by mark (jslib/mark_ranges.js), after the exports.', '',
+      'exact mode records what each site holds and the live blocks by mark (capture/mark_ranges.js), after the exports.', '',
       exported.md, '');
   }
   if (notes.list().length) out.push('## Notes: errors and n/a, in full', '', ...notes.markdown(), '');

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // timeline_cost.js -- what the per-site timelines and the marks cost, on
-// the code the page runs (jslib/site_timeline.js, jslib/marks.js) over a
-// runtime state laid out as the runtime lays it out (jslib/layout.js): 1,000,
+// the code the page runs (capture/site_series.js, capture/mark_log.js) over a
+// runtime state laid out as the runtime lays it out (capture/layout.js): 1,000,
 // 100,000 and 1,000,000 sites with live bytes in random order.
 //
 //   group     each site put in its group (the call sites of one chain of
@@ -14,7 +14,7 @@
 //             most once a second from the timer and within 1% of the time;
 //   by mark   at a snapshot of a program with marks, the live blocks put
 //             by the mark they came after (per million blocks);
-//   mark      a mark in exact mode (jslib/mark_ranges.js) after a million
+//   mark      a mark in exact mode (capture/mark_ranges.js) after a million
 //             blocks were made since the one before: a pass over the
 //             sites, and the blocks summed by site.
 //
@@ -22,12 +22,12 @@
 // the workloads (bench/bench.mk); bench/README.md has the results.
 'use strict';
 
-const layout = require('../jslib/layout');
-const {createSiteTimeline, MAX_SERIES, SCAN_SHARE} = require('../jslib/site_timeline');
-const {liveByMarkOfBlocks} = require('../jslib/marks');
-const {POINTS} = require('../jslib/timeline');
+const layout = require('../capture/layout');
+const {createSiteTimeline, MAX_SERIES, SCAN_SHARE} = require('../capture/site_series');
+const {liveByMarkOfBlocks} = require('../capture/mark_log');
+const {POINTS} = require('../capture/timeline');
 const {placeSites, placeBlocks} = require('../harness/fake_sites');
-const {createMarkRanges} = require('../jslib/mark_ranges');
+const {createMarkRanges} = require('../capture/mark_ranges');
 
 const SIZES = [1000, 100000, 1000000];
 const RUNS = 15;
@@ -48,11 +48,11 @@ function memoryWithSites(count) {
   const buffer = new ArrayBuffer(sitesAt + count * layout.SITE_SIZE + BLOCKS_ROOM);
   const view = new DataView(buffer);
   placeSites(view, STATE, count, sitesAt);
-  view.setUint32(STATE + layout.STATE.counters + 96, count, true); // site_count
+  view.setUint32(STATE + layout.STATE.counters + layout.COUNTER.site_count, count, true); // site_count
   let seed = 12345;
   for (let s = 0; s < count; s++) {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    view.setFloat64(sitesAt + s * layout.SITE_SIZE + 8, seed >>> 8, true);
+    view.setFloat64(sitesAt + s * layout.SITE_SIZE + layout.SITE.live_bytes, seed >>> 8, true);
   }
   return view;
 }
@@ -118,10 +118,10 @@ function main() {
     for (let r = 0; r < 5; r++) {
       const ranges = createMarkRanges();
       placeBlocks(view, STATE, [], tableAt);
-      view.setUint32(STATE + layout.STATE.blockSerial, 0, true);
+      view.setUint32(STATE + layout.STATE.block_serial, 0, true);
       ranges.atMark(view, STATE, layout.writeMark(view, STATE, new Uint8Array(0), 0));
       placeBlocks(view, STATE, made, tableAt);
-      view.setUint32(STATE + layout.STATE.blockSerial, MARK_BLOCKS, true);
+      view.setUint32(STATE + layout.STATE.block_serial, MARK_BLOCKS, true);
       const number = layout.writeMark(view, STATE, new Uint8Array(0), 1);
       markMs.push(timeOf(() => ranges.atMark(view, STATE, number)));
     }

@@ -14,7 +14,7 @@
 //                section cut to what a scan does not remake: blocks'
 //                address, size, site and id, groups' names, notScanned, readOnlyData,
 //      scan: {groups: [{name, ranges, ignoreTail, values}], skip: [[lo, hi]]}
-//            (jslib/heap_scan.js scanInputs: the roots and what is left out),
+//            (capture/heap_scan.js scanInputs: the roots and what is left out),
 //      segments: [[start, length]...]: the memory the scan reads (roots'
 //                ranges and live blocks), in address order, not overlapping}
 //   the segments' bytes, one after another.

@@ -2,10 +2,10 @@
 // out as runtime/site_table.c and runtime/block_table.c lay them out
 // (chunks of sites, their bases in the state; per 4 KiB region of
 // addresses a table of 3-word entries), for the unit tests that read them
-// with jslib/layout.js and bench/timeline_cost.js.
+// with capture/layout.js and bench/timeline_cost.js.
 'use strict';
 
-const layout = require('../jslib/layout');
+const layout = require('../capture/layout');
 
 const CHUNKS = 13; // runtime/state_layout.h EMHEAP_SITE_CHUNKS
 
@@ -18,9 +18,9 @@ function placeSites(view, statePtr, count, at, chunkAt) {
   const where = chunkAt || ((k) => at + chunkFirst(k) * layout.SITE_SIZE);
   let chunks = 1;
   while (chunks < CHUNKS && chunkFirst(chunks) < count) chunks++;
-  view.setUint32(statePtr + layout.STATE.siteChunks, chunks, true);
+  view.setUint32(statePtr + layout.STATE.site_chunks, chunks, true);
   for (let k = 0; k < chunks; k++) {
-    view.setUint32(statePtr + layout.STATE.siteBase + 4 * k, (where(k) - chunkFirst(k) * layout.SITE_SIZE) >>> 0, true);
+    view.setUint32(statePtr + layout.STATE.site_base + 4 * k, (where(k) - chunkFirst(k) * layout.SITE_SIZE) >>> 0, true);
   }
   const chunkOf = (s) => 24 - Math.clz32(s | 255);
   return (s) => where(chunkOf(s)) + (s - chunkFirst(chunkOf(s))) * layout.SITE_SIZE;
@@ -37,9 +37,9 @@ function placeBlocks(view, statePtr, blocks, at) {
     regions.get(r).push(b);
   }
   const count = Math.max(0, ...regions.keys()) + 1;
-  view.setUint32(statePtr + layout.STATE.blockRegions, at, true);
-  view.setUint32(statePtr + layout.STATE.blockRegionCount, count, true);
-  view.setUint32(statePtr + layout.STATE.blockCount, blocks.length, true);
+  view.setUint32(statePtr + layout.STATE.blocks + layout.INDEX.regions, at, true);
+  view.setUint32(statePtr + layout.STATE.blocks + layout.INDEX.region_count, count, true);
+  view.setUint32(statePtr + layout.STATE.blocks + layout.INDEX.count, blocks.length, true);
   let table = at + 4 * count;
   for (const [r, list] of regions) {
     view.setUint32(at + 4 * r, table, true);

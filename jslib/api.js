@@ -6,7 +6,7 @@
 var formats = require('../formats/index');
 var peak = require('../model/peak');
 var breakdownText = require('../model/memory_breakdown').breakdownText;
-var snapshotOptions = require('./snapshot_taker').snapshotOptions;
+var snapshotOptions = require('../capture/snapshot_taker').snapshotOptions;
 var marks = require('../model/marks');
 var view = require('../model/view');
 var sites = require('../model/sites');
@@ -25,7 +25,7 @@ function makeApi(p) {
   // each block alive, leaks, retained sizes (model/heap_section.js)
   api['snapshot'] = function (options) { return p.taker.snapshot(snapshotOptions(options)); };
   api['snapshotAsync'] = function (options) { return p.taker.snapshotInSlices(snapshotOptions(options)); };
-  // Names this moment (jslib/marks.js): -> {number, name, t}. Snapshots
+  // Names this moment (capture/mark_log.js): -> {number, name, t}. Snapshots
   // list the marks; liveSince ranks what was allocated after one.
   api['mark'] = function (name) { return p.mark(name); };
   // Where the live memory is, largest first, as `emheap top --json` ranks
@@ -95,7 +95,7 @@ function makeApi(p) {
   api['toPerfView'] = function (snapshot) {
     return formats.formatByName('perfview').object(snapshot || p.taker.snapshot());
   };
-  // A heap budget for one run (jslib/heap_checks.js, model/heap_check.js):
+  // A heap budget for one run (jslib/check_runs.js, model/heap_check.js):
   // checkBegin(name) marks the start, restarts the peak, -> a number;
   // checkEnd(number, limits, {warmups}) -> {ok, failures, text, ...}.
   // emheap/testing's heapCheck runs a function between the two.
@@ -115,12 +115,12 @@ function makeApi(p) {
   };
   api['formats'] = Object.keys(formats.FORMATS);
   // How exact stacks are found: calling contexts (what the load-time
-  // rewrite cost and did), or not (contexts_loader.js report).
+  // rewrite cost and did), or not (contexts/loader.js report).
   api['contexts'] = function () {
     return p.contexts.report(p.taker.stackCaptures());
   };
   // api['lastOutOfMemory']: the snapshot taken when the memory ran out,
-  // set then (jslib/out_of_memory.js); absent until it does.
+  // set then (capture/out_of_memory_moment.js); absent until it does.
   return api;
 }
 

@@ -32,7 +32,7 @@ const ENTRY = 'jslib/page.js';
 // -> {source: page.js's exports as one JS expression, inputs: the files in
 // it, relative to the repository}. Minified (whitespace, local names,
 // syntax): it is most of the JS emheap adds to a page. Nothing filters stacks by the
-// names of emheap's own JS functions (jslib/v8_stack.js goes by the glue's
+// names of emheap's own JS functions (capture/v8_stack.js goes by the glue's
 // URL).
 // Node's modules are never required here: the library hands node's require
 // in (jslib/environment.js).

@@ -7,9 +7,9 @@
 // nothing here reaches a global.
 'use strict';
 
-var MAX_STACK_DEPTH = require('./stack_table').MAX_STACK_DEPTH;
-var LEAK_EXIT_ON = require('./leak_report').LEAK_EXIT_ON;
-var DEFAULT_LEAK_BY = require('./leak_report').DEFAULT_LEAK_BY;
+var MAX_STACK_DEPTH = require('../capture/stack_table').MAX_STACK_DEPTH;
+var LEAK_EXIT_ON = require('../model/leak_report').LEAK_EXIT_ON;
+var DEFAULT_LEAK_BY = require('../model/leak_report').DEFAULT_LEAK_BY;
 var GROUPINGS = require('../model/grouping').GROUPINGS;
 var parseWrapperList = require('../model/wrappers').parseWrapperList;
 

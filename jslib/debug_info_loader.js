@@ -7,7 +7,7 @@
 'use strict';
 
 var debugInfo = require('../symbolize/debug_info');
-var moduleSource = require('./module_source');
+var moduleSource = require('../capture/module_source');
 var NO_NAMES_ADVICE = require('../model/frame_names').NO_NAMES_ADVICE;
 
 // host: module_source.js's; env: jslib/environment.js; warn: fn(text).

@@ -1,5 +1,5 @@
 // exit_report.js -- the leak report when the program exits
-// (jslib/leak_report.js writes it), and the exit status it may set.
+// (model/leak_report.js writes it), and the exit status it may set.
 //
 // Emscripten runs addOnExit (__ATEXIT__) callbacks only in builds linked
 // with -sEXIT_RUNTIME=1, after atexit handlers and static destructors and
@@ -12,7 +12,7 @@
 // then exits with process.exitCode, which a listener may change.
 'use strict';
 
-var leakReport = require('./leak_report');
+var leakReport = require('../model/leak_report');
 
 // config: config.js readLeakConfig's ({file, exitCode, exitOn}). host:
 // {addOnExit(fn) (Emscripten's, where the build has it), err(text)

@@ -93,7 +93,7 @@ emheapAddToLibrary({
         'stateAddress': EMHEAP.stateAddress,
         'rootsNow': function () { return _emheap_roots_now(); },
         // dlmalloc's mutex, taken (1) and let go (0) around a walk of its
-        // chunks in a threaded program with footers (jslib/layout.js withLock)
+        // chunks in a threaded program with footers (capture/layout.js withLock)
         'holdAllocator': function (hold) { _emheap_hold_allocator(hold); },
         // the peak of live bytes made the live bytes now (a heap check begins)
         'restartPeak': function () { _emheap_restart_peak(); },
@@ -145,7 +145,7 @@ emheapAddToLibrary({
     },
 
     // Exact mode's calling contexts need the module rewritten before it is
-    // compiled (jslib/contexts_loader.js decides and rewrites): through
+    // compiled (contexts/loader.js decides and rewrites): through
     // Emscripten's Module.instantiateWasm hook, set here. A pthread's
     // worker instantiates the module the main thread compiled, and only
     // learns the offsets.
@@ -242,7 +242,7 @@ emheapAddToLibrary({
     // struct's size. roots.c learns of a thread only at its first recorded
     // block; a thread that allocates nothing can still hold the last
     // pointer to a block on its stack, and every thread's struct holds its
-    // mailbox (jslib/heap_scan.js). None without threads.
+    // mailbox (capture/heap_scan.js). None without threads.
     pthreads: function () {
       var out = {'structSize': {{{ C_STRUCTS.pthread.__size__ }}}, 'threads': []};
       if (typeof PThread === 'undefined' || !PThread.pthreads) return out;
@@ -307,7 +307,7 @@ emheapAddToLibrary({
   },
 
   // Whether this module was rewritten to keep calling contexts
-  // (jslib/wasm_instrument.js); the runtime asks once, at startup.
+  // (contexts/wasm_instrument.js); the runtime asks once, at startup.
   emheap_js_contexts_ready__deps: ['$EMHEAP'],
   emheap_js_contexts_ready__sig: 'i',
   emheap_js_contexts_ready: function () {
@@ -327,14 +327,14 @@ emheapAddToLibrary({
   },
 
   // The runtime's first allocation that returned NULL (ABORTING_MALLOC=0):
-  // the report and snapshot of jslib/out_of_memory.js.
+  // the report and snapshot of capture/out_of_memory_moment.js.
   emheap_js_out_of_memory__deps: ['$EMHEAP'],
   emheap_js_out_of_memory__sig: 'vpp',
   emheap_js_out_of_memory: function (size, alignment) {
     if (EMHEAP.profiler) EMHEAP.profiler['outOfMemory']('null', size >>> 0, _emheap_js_out_of_memory, alignment >>> 0);
   },
 
-  // A request no memory could meet: one line (jslib/out_of_memory.js).
+  // A request no memory could meet: one line (capture/out_of_memory_moment.js).
   emheap_js_impossible_request__deps: ['$EMHEAP'],
   emheap_js_impossible_request__sig: 'vppp',
   emheap_js_impossible_request: function (size, alignment, count) {
@@ -351,7 +351,7 @@ emheapAddToLibrary({
     if (EMHEAP.profiler) EMHEAP.profiler['poolMisuse'](kind, anchor >>> 0, addr >>> 0);
   },
 
-  // The runtime's clock (runtime/state.c times growths): jslib/clock.js.
+  // The runtime's clock (runtime/state.c times growths): capture/clock.js.
   emheap_js_now__deps: ['$EMHEAP'],
   emheap_js_now__sig: 'd',
   emheap_js_now: function () {
@@ -359,7 +359,7 @@ emheapAddToLibrary({
   },
 
   // A growth of the wasm memory, when the growth log is on
-  // (jslib/growth_log.js); called holding the runtime's lock.
+  // (capture/growth_log.js); called holding the runtime's lock.
   emheap_js_memory_grew__deps: ['$EMHEAP'],
   emheap_js_memory_grew__sig: 'vi',
   emheap_js_memory_grew: function (serial) {
@@ -373,7 +373,7 @@ emheapAddToLibrary({
     if (EMHEAP.profiler) EMHEAP.profiler['markLocked'](number >>> 0);
   },
 
-  // A heap check from C (runtime/heap_check.c): jslib/heap_checks.js.
+  // A heap check from C (runtime/heap_check.c): jslib/check_runs.js.
   emheap_js_check_begin__deps: ['$EMHEAP'],
   emheap_js_check_begin__sig: 'ii',
   emheap_js_check_begin: function (name) {

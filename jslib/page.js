@@ -8,44 +8,46 @@
 //   environment.js       page or node, chosen once; saving: output/sinks.js
 //   config.js            settings, each read once
 //   debug_info_loader.js names and source lines of the module
-//   contexts_loader.js   calling contexts: whether, and the load-time rewrite
-//   snapshot_taker.js    snapshots, at once or a slice at a time
-//   timeline.js          live bytes over time; site_timeline.js, per site
-//   marks.js             emheap.mark(name)
+//   ../contexts/loader.js  calling contexts: whether, and the load-time rewrite
+//   ../capture/          reading the runtime's memory: snapshot_taker.js
+//                        (snapshots, at once or a slice at a time), timeline.js
+//                        and site_series.js (live bytes over time, per site),
+//                        mark_log.js (emheap.mark(name)), growth_log.js (a
+//                        console line per growth), out_of_memory_moment.js
+//                        (the report and snapshot when memory runs out)
 //   exit_report.js       the leak report at exit
 //   exit_snapshot.js     the snapshot at exit (EMHEAP_SNAPSHOT_AT_EXIT)
 //   page_files.js        downloads, heap dumps, diffs
 //   remote.js            snapshots sent to a collector (emheap serve)
-//   heap_checks.js       heap budgets for a run (emheap/testing, C's emheap_check_*)
-//   out_of_memory.js     the report and snapshot when memory runs out
-//   growth_log.js        a console line per growth of the memory
+//   check_runs.js        heap budgets for a run (emheap/testing, C's emheap_check_*)
 //   api.js               Module.emheap
 //   ../output/worker_channel.js  a worker's files saved by its page
 'use strict';
 
-var layout = require('./layout');
+var layout = require('../capture/layout');
+var lock = require('../capture/lock');
 var environment = require('./environment');
 var config = require('./config');
 var debugInfoLoader = require('./debug_info_loader').debugInfoLoader;
-var contextsLoader = require('./contexts_loader').contextsLoader;
-var snapshotTaker = require('./snapshot_taker').snapshotTaker;
-var timeline = require('./timeline');
-var siteTimeline = require('./site_timeline');
-var createAgeClock = require('./age_clock').createAgeClock;
-var createMarkRanges = require('./mark_ranges').createMarkRanges;
-var markMaker = require('./marks').markMaker;
+var contextsLoader = require('../contexts/loader').contextsLoader;
+var snapshotTaker = require('../capture/snapshot_taker').snapshotTaker;
+var timeline = require('../capture/timeline');
+var siteTimeline = require('../capture/site_series');
+var createAgeClock = require('../capture/age_clock').createAgeClock;
+var createMarkRanges = require('../capture/mark_ranges').createMarkRanges;
+var markMaker = require('../capture/mark_log').markMaker;
 var ratioScales = require('../model/estimates').ratioScales;
 var installExitReport = require('./exit_report').installExitReport;
 var installExitSnapshot = require('./exit_snapshot').installExitSnapshot;
 var pageFiles = require('./page_files');
 var makeApi = require('./api').makeApi;
-var outOfMemoryHandler = require('./out_of_memory').outOfMemoryHandler;
-var impossibleRequestHandler = require('./out_of_memory').impossibleRequestHandler;
+var outOfMemoryHandler = require('../capture/out_of_memory_moment').outOfMemoryHandler;
+var impossibleRequestHandler = require('../capture/out_of_memory_moment').impossibleRequestHandler;
 var poolMisuseHandler = require('./pool_misuse').poolMisuseHandler;
-var growthLogger = require('./growth_log').growthLogger;
+var growthLogger = require('../capture/growth_log').growthLogger;
 var remoteTriggers = require('./remote').remoteTriggers;
-var heapChecks = require('./heap_checks').heapChecks;
-var clock = require('./clock');
+var heapChecks = require('./check_runs').heapChecks;
+var clock = require('../capture/clock');
 var workerChannel = require('../output/worker_channel');
 var saveFile = require('../output/save_file');
 
@@ -70,7 +72,7 @@ function nextTask(fn) {
 // wasmBinaryFile(), runtimeInitialized(), addOnExit(fn), err(text),
 // heapMax()}.
 // g: the global object. -> the profiler the library's imports use.
-// The site timeline's group of a site (jslib/site_timeline.js): the chain
+// The site timeline's group of a site (capture/site_series.js): the chain
 // of functions of its stack. A stack is read from this thread's table only
 // where it was taken here; a worker's stack from its (function, offset)
 // words; a site whose stack cannot be read here is a group of its own.
@@ -94,7 +96,7 @@ function siteGroupKey(host, taker) {
 }
 
 function createProfiler(host, g) {
-  if (host.holdAllocator) layout.holdAllocatorWith(host.holdAllocator);
+  if (host.holdAllocator) lock.holdAllocatorWith(host.holdAllocator);
   var env = environment.chooseEnvironment(g, host.require, pageFiles.reportError, SLICE_MS, nextTask);
   // An app that runs in a Web Worker (not one of its pthreads) gets the
   // page's keys and saves its files only through a page that has emheap's
@@ -177,7 +179,7 @@ function createProfiler(host, g) {
           var v = new DataView(buffer);
           // under the lock: a thread's fold of its counts is never seen
           // half done, and the sites are of the same moment
-          return layout.withLock(buffer, at, function () {
+          return lock.withLock(buffer, at, function () {
             var counters = layout.readCounters(v, at);
             if (mode && mode.mode !== 'off') {
               sites.sample(v, at, index, now, atMark, ratioScales(counters, layout.readEstimateSums(v, at)).bytes);
@@ -248,7 +250,7 @@ function createProfiler(host, g) {
   // a worker app answers the page's keys (its pthreads do not: one answer)
   if (env.channel && workerApp) env.channel.answerRequests(p.api, workerAdvice);
   // outOfMemory(how, bytes, above, alignment), impossibleRequest(bytes,
-  // alignment, count, above): see out_of_memory.js
+  // alignment, count, above): see capture/out_of_memory_moment.js
   p.outOfMemory = outOfMemoryHandler(p, host);
   p.impossibleRequest = impossibleRequestHandler(p, host);
   // poolMisuse(kind, anchor, addr): see pool_misuse.js

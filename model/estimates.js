@@ -29,7 +29,7 @@ function errorText(bytes, interval) {
 // totals usable ones; a block's request is at most its usable size, so
 // the scaled sites never add up to more than the total. -> {bytes, blocks,
 // bytesAtPeak, blocksAtPeak}: 1 where nothing is estimated. summary: the
-// snapshot's (usable) counters; sums: jslib/layout.js readEstimateSums.
+// snapshot's (usable) counters; sums: capture/layout.js readEstimateSums.
 function ratioScales(summary, sums) {
   function scale(total, exactPart, estimate) {
     if (!(estimate > 0)) return 1;

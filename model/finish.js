@@ -5,7 +5,7 @@
 //   frames named (model/frame_names.js), when names are given;
 //   the allocation layer removed and the sites that became one stack merged
 //   (model/wrappers.js), with the sites of one raw stack id (a raw
-//   snapshot's: jslib/snapshot.js) in the same merge
+//   snapshot's: capture/raw_snapshot.js) in the same merge
 //   (model/merge_sites.js: counters, marks, series, growth events, heap
 //   data);
 //   sorted by size, the heap graph's per-site totals made.
@@ -19,7 +19,7 @@ var runSteps = require('./steps').runSteps;
 
 // options: {wrappers: {names, detect} (wrappers.parseWrapperList's; none:
 // detection alone), names: model/frame_names.js's names or none, raw: the
-// snapshot is jslib/snapshot.js's, which no one else holds}. -> a
+// snapshot is capture/raw_snapshot.js's, which no one else holds}. -> a
 // generator of steps returning the finished snapshot.
 function* finishSnapshotSteps(snapshot, options) {
   options = options || {};

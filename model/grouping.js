@@ -48,7 +48,7 @@ function groupFrame(frame, by) {
   var out = {name: frame.name};
   if (frame.module !== undefined) out.module = frame.module;
   if (frame.file !== undefined) out.file = frame.file;
-  if (frame.recursive) out.recursive = true; // a direct recursion folded into the frame (jslib/stack_table.js)
+  if (frame.recursive) out.recursive = true; // a direct recursion folded into the frame (capture/stack_table.js)
   var identity = frame.name + '\u0000' + (frame.module || '') + '\u0000' + (frame.file || '') + (frame.recursive ? '\u0000r' : '');
   if (by === 'line' && frame.file !== undefined && frame.line !== undefined) {
     out.line = frame.line;

@@ -2,7 +2,7 @@
 // allocation whose sbrk grew the memory, charged to its site, with the
 // sites that held the most just after (the runtime keeps the last 64 in a
 // ring: runtime/state.c emheap_break_moved). The same lines in `emheap
-// top` and, as each growth happens, on the console (jslib/growth_log.js).
+// top` and, as each growth happens, on the console (capture/growth_log.js).
 //
 // A growth (snapshot.heapGrowth[i]): {fromBytes, toBytes, siteId, and
 // from files of layout 13 on: requestBytes (0: not known), t (ms, on the
@@ -42,14 +42,14 @@ function growthEventLines(g, cause, textOf) {
 // "12.00 MiB leak < main; 1.00 MiB load < main": the sites that held the
 // most just after the growth. Estimates (sampled mode) are said as such;
 // so is a site the snapshot merged from parts the runtime did not all
-// rank (jslib/snapshot.js): it held at least that much.
+// rank (capture/raw_snapshot.js): it held at least that much.
 function mostLiveText(g, textOf) {
   const bytes = (t) => (t.atLeast ? 'at least ' : g.estimated ? '~' : '') + formatBytes(t.liveBytes);
   return (g.top || []).map((t) => `${bytes(t)} ${textOf(t.siteId)}`).join('; ');
 }
 
 // A growth with its sites renamed where sites were merged into one (the
-// snapshot's stacks that clean to one, jslib/snapshot.js; an allocation
+// snapshot's stacks that clean to one, capture/raw_snapshot.js; an allocation
 // layer left out, model/wrappers.js): kept(id) -> the id kept; parts(id)
 // -> how many sites that one now holds (1: none merged). Top sites that
 // merge are added up; one whose other parts were not among the top then

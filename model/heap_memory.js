@@ -56,7 +56,7 @@ function fromSegments(segments, bytes) {
 }
 
 // The memory's bytes now, where `ranges` lie: one copy, in one step.
-// `into` (optional): memory made and touched beforehand (jslib/layout.js
+// `into` (optional): memory made and touched beforehand (capture/layout.js
 // copyArea), used when large enough.
 function copyRanges(buffer, ranges, into) {
   var segments = segmentsOf(ranges, buffer.byteLength);
@@ -105,7 +105,7 @@ var JOIN_GAP = 4096;
 
 // Whether the scan copies the span its blocks lie in whole, in one step:
 // when they fill at least about half of it (the usual heap). Also how
-// jslib/layout.js copyArea sizes the memory it prepares for the copy.
+// capture/layout.js copyArea sizes the memory it prepares for the copy.
 function copiesWholeSpan(span, liveBytes) {
   return span <= 2 * liveBytes + (16 << 20);
 }

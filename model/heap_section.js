@@ -100,7 +100,7 @@ function copyWithSites(heap) {
   out.blocks = {};
   for (var f in heap.blocks) if (Object.prototype.hasOwnProperty.call(heap.blocks, f)) out.blocks[f] = heap.blocks[f];
   out.blocks.site = heap.blocks.site.slice();
-  // what the scan read (jslib/heap_scan.js), for a heap dump
+  // what the scan read (capture/heap_scan.js), for a heap dump
   if (heap.scan) Object.defineProperty(out, 'scan', {value: heap.scan, enumerable: false, configurable: true});
   return withPlainJSON(out);
 }

@@ -6,7 +6,7 @@
 // resized by realloc) in two sets of buckets (runtime/record.c
 // count_ended): by the blocks recorded after it, on any thread, in powers
 // of 16; and by time, in decades of seconds, from the timeline's points
-// (jslib/age_clock.js). A temporary allocation is a block freed before its
+// (capture/age_clock.js). A temporary allocation is a block freed before its
 // thread allocated again (heaptrack's definition). Counted in exact mode,
 // until it thins (a fixed heap full of emheap's tables); the snapshot says
 // which (snapshot.lifetimes).

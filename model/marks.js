@@ -1,6 +1,6 @@
 // marks.js: what was allocated after a mark (or between two) and is still
 // live, site by site, from a snapshot's marks and its sites' liveByMark
-// (made by jslib/marks.js: [after, bytes, blocks, estimatedBytes, after,
+// (made by capture/mark_log.js: [after, bytes, blocks, estimatedBytes, after,
 // ...], `after` the number of the last kept mark before those blocks, 0
 // for none). Exact in exact mode: every block's serial says which marks it
 // came after. Read by `emheap top --since/--between`, emheap.liveSince in

@@ -19,7 +19,7 @@
 //                            thread's stack with its builtin allocator)
 //   never handed out         [break, memory size): sbrk has not given it yet
 // Free and free at the top come from a walk of the allocator's heap
-// (jslib/allocator_walk.js, snapshot.allocatorHeap); a snapshot without one
+// (capture/allocator_walk.js, snapshot.allocatorHeap); a snapshot without one
 // (threads were running, an older file, an allocator not walked) has one
 // part, "free or the allocator's own", instead of the three.
 'use strict';

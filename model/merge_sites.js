@@ -22,7 +22,7 @@ var STEP_SITES = require('./steps').STEP_ITEMS;
 // options.frames: the new snapshot's frames (when reshape's stacks index
 // another frame table); options.countParts: merged sites carry `parts`,
 // how many sites each holds (2 or more); options.raw: the snapshot is a
-// raw one (jslib/snapshot.js) that no one else holds: its sites are
+// raw one (capture/raw_snapshot.js) that no one else holds: its sites are
 // changed in place rather than copied, its `rawStackIds` go, and the
 // result is always new, sorted, with its heap totals. -> a generator of
 // steps returning {snapshot, changed}: a new snapshot whose sites are

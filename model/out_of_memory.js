@@ -1,5 +1,5 @@
 // out_of_memory.js -- what filled the memory when it ran out: the lines the
-// page prints on its console at an out-of-memory (jslib/out_of_memory.js)
+// page prints on its console at an out-of-memory (capture/out_of_memory_moment.js)
 // and `emheap top` prints for a snapshot taken then, the same words in both.
 //
 // snapshot.outOfMemory (set only on a snapshot taken at that moment):

@@ -5,7 +5,7 @@
 //   beforeFreedIn      made before it and freed in it
 //   beforeLiveThrough  made before it and live through it
 // each {bytes, blocks}, from what each site held at the marks
-// (jslib/mark_ranges.js: site.rangeMarks, site.rangeLiveAfter) or, for a
+// (capture/mark_ranges.js: site.rangeMarks, site.rangeLiveAfter) or, for a
 // range that ends now, at the snapshot (its live and allocated counts and
 // site.liveByMark):
 //   inLiveAtEnd       = live at the end, made after the start

@@ -1,6 +1,6 @@
 // site_counters.js: the counters every snapshot site carries, how two sites
 // that turn out to be one are added up, and the order sites are listed in.
-// Shared by the snapshot builder (jslib/snapshot.js: raw stacks that clean to
+// Shared by the snapshot builder (capture/raw_snapshot.js: raw stacks that clean to
 // the same frames) and the allocation-layer pass (model/wrappers.js: stacks
 // that differed only inside the layer).
 'use strict';
@@ -34,7 +34,7 @@ function addSiteCounters(into, from) {
   addAllocType(into, from);
 }
 
-// The type of a site's allocations (jslib/layout.js readAllocType; named
+// The type of a site's allocations (capture/layout.js readAllocType; named
 // by model/frame_names.js): allocToken, allocType (its name, when found),
 // allocTokenMixed (they came with different tokens). `into` is a new site
 // that has none yet.
@@ -100,7 +100,7 @@ function addRangeLiveAfter(a, b) {
   return out;
 }
 
-// How long the blocks lived (jslib/layout.js readLifetimes: present on a
+// How long the blocks lived (capture/layout.js readLifetimes: present on a
 // site some of whose blocks ended, layout 15 on): added up into new arrays,
 // for `into`'s may be shared with the snapshot it was copied from.
 var LIFETIME_ARRAYS = ['endedByAge', 'endedByTime'];

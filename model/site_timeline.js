@@ -1,5 +1,5 @@
 // site_timeline.js: a snapshot's series over time (snapshot.siteTimeline,
-// made by jslib/site_timeline.js). The timeline follows groups of call
+// made by capture/site_series.js). The timeline follows groups of call
 // sites (those whose stacks are one chain of functions: the call sites a
 // loop unrolled are one series), so a series is the sum of the live bytes
 // of one site (`siteId`) or of several (`siteIds`); liveBytes[k] is that
@@ -9,7 +9,7 @@
 // regroupSeries; read by model/growing.js and the report.
 'use strict';
 
-// The most groups a timeline follows at once (jslib/site_timeline.js), and
+// The most groups a timeline follows at once (capture/site_series.js), and
 // the most call sites one of them may hold: the views say it where a group
 // had some of its sites unfollowed.
 var MAX_SERIES = 24;

@@ -11,7 +11,7 @@ const { UNATTRIBUTED } = require('./snapshot_file');
 const { frameText } = require('./names');
 
 // What to do when emheap's tables had no room for everything (fixed heaps):
-// said by `emheap top` and by the leak report (jslib/leak_report.js).
+// said by `emheap top` and by the leak report (model/leak_report.js).
 const TABLE_ROOM_ADVICE = 'to record everything, give the heap room for emheap\'s tables (up to 64 bytes per ' +
   'live block and 216 per stack, within 1/16 of the heap): a larger -sINITIAL_MEMORY, or -sALLOW_MEMORY_GROWTH';
 
@@ -155,7 +155,7 @@ function requestedLiveBytes(snapshot) {
 }
 
 // The live bytes a budget limits and the leak report counts (`emheap
-// check`, heap checks, jslib/leak_report.js): the bytes the program asked
+// check`, heap checks, model/leak_report.js): the bytes the program asked
 // for, as the rows count them, where every live block is recorded (exact
 // mode); else the usable sizes, the exact global counter. -> {bytes,
 // requested}.

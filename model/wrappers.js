@@ -23,7 +23,7 @@
 //    wanted the memory. They are real frames wherever the compiler did not
 //    inline them (always at -O0; at -O2 the growth paths). Counted in `wrappers.standardLibrary` (frames removed).
 // The built-in wrappers (malloc, operator new, libc++'s allocate...) are
-// dropped earlier, when stacks are captured (jslib/v8_stack.js).
+// dropped earlier, when stacks are captured (capture/v8_stack.js).
 //
 // A site whose stack changes gets the key of its new leaf frame; sites that
 // end up with the same stack are merged (model/merge_sites.js). The snapshot

@@ -60,13 +60,13 @@ static int counting(void) { return emheap_on || ensure_on(); }
 
 /* Helpers that can be on the stack when the allocator fails carry the
 ** emheap_ prefix: the out-of-memory report's stack leaves out frames so
-** named (jslib/v8_stack.js isAllocatorWrapper). */
+** named (capture/v8_stack.js isAllocatorWrapper). */
 static void *emheap_failed(uint64_t *calls) {
   emheap_count_call(calls, &C->failed_allocs);
   return NULL;
 }
 
-/* jslib/out_of_memory.js: the report and snapshot of an out-of-memory; one
+/* capture/out_of_memory_moment.js: the report and snapshot of an out-of-memory; one
 ** line for a request no memory of this program could meet (count > 0: a
 ** calloc of count blocks of `size` whose product overflows). */
 extern void emheap_js_out_of_memory(size_t size, size_t alignment);

@@ -37,12 +37,9 @@
 #include <malloc.h>
 #include <stdint.h>
 
+#include "dlmalloc_state.h"
 #include "emheap_internal.h"
 #include "lock.h"
-
-#define DL_CINUSE 2u
-#define DL_FLAG4 4u
-#define DL_SIZE_MASK (~7u)
 
 /* Set once by emheap_allocator_detect, before the first block. */
 extern uint32_t emheap_allocator;

@@ -87,29 +87,13 @@
 #include "allocator.h"
 #include "emheap_internal.h"
 
-#define REGION_SHIFT 12u /* 4 KiB; jslib/layout.js reads the same */
-#define ALIGN_SHIFT 2u     /* blocks are 4-aligned at least; jslib/layout.js reads the same */
+#define REGION_SHIFT EMHEAP_REGION_SHIFT
+#define ALIGN_SHIFT EMHEAP_ALIGN_SHIFT
 #define OFFSET_BITS (REGION_SHIFT - ALIGN_SHIFT)
 #define OFFSET_MASK ((1u << OFFSET_BITS) - 1u)
 #define MAX_REGIONS (1u << (32u - REGION_SHIFT))
 #define SIZE_MASK (EMHEAP_HUGE_BLOCK - 1u)
 #define SIZE_BITS (32u - EMHEAP_SLACK_BITS)
-
-/* A recorded block in its region's table: emheap_block packed in 12 bytes. */
-typedef struct emheap_slot {
-  uint32_t offset_site; /* (addr % 4 KiB) / 4 | site << OFFSET_BITS */
-  uint32_t size_slack;  /* requested bytes (< EMHEAP_HUGE_BLOCK) | slack << SIZE_BITS */
-  uint32_t serial;      /* as emheap_block's; 0 = empty slot */
-} emheap_slot;
-
-/* One region's table; jslib/layout.js reads `slots` and the entries. */
-typedef struct region_table {
-  uint16_t slots;     /* 0 */
-  uint16_t count;     /* 2 */
-  uint16_t grow_at;   /* 4 the count at which it grows: 15/16 of slots, leaving one free at least */
-  uint16_t padding;   /* 6 (entries start 4-aligned) */
-  emheap_slot slot[]; /* 8 */
-} region_table;
 
 _Static_assert(sizeof(emheap_slot) == 12, "JS reads 12-byte entries");
 _Static_assert(sizeof(region_table) == 8, "JS reads entries 8 bytes into a table");

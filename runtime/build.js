@@ -100,7 +100,7 @@ async function build(out, options = {}) {
   return stale.length + relink.length;
 }
 
-module.exports = {build, CORE, MODES, CFLAGS};
+module.exports = {build, run, CORE, MODES, CFLAGS};
 
 if (require.main === module) {
   const lists = {core: CORE, modes: MODES, cflags: CFLAGS};

@@ -6,7 +6,7 @@
 ** in order, and neither it nor binaryen's passes in Emscripten's pipeline
 ** reorder functions, so every function of the runtime left after inlining
 ** lies between the two. The JS library reads both indices from the
-** exports (jslib/runtime_code.js) and drops the frames in that range from
+** exports (capture/runtime_code.js) and drops the frames in that range from
 ** an allocation's stack: the runtime's own frames, known by what they are
 ** rather than by name (a module may have none) or by a count (inlining
 ** makes it vary).

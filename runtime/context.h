@@ -2,7 +2,7 @@
 ** context.h -- the calling context of the allocation being made: which
 ** path of call sites led to it, as a 64-bit value that the JS library's
 ** load-time rewrite of the module keeps in a wasm global
-** (jslib/wasm_instrument.js), and which JS stack lies outside the current
+** (contexts/wasm_instrument.js), and which JS stack lies outside the current
 ** wasm activation (JSID, a node of the JS stack table's trie; 0 while not
 ** known yet in this activation).
 **

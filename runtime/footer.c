@@ -3,7 +3,7 @@
 ** the footers' share of the tables' budget, and a walk of dlmalloc's
 ** chunks that finds every footer (marks.c renumbers their serials).
 **
-** The walk reads dlmalloc 2.8.6's structures as jslib/allocator_walk.js
+** The walk reads dlmalloc 2.8.6's structures as capture/allocator_walk.js
 ** does (system/lib/dlmalloc.c, the same in Emscripten 3.1.6, 4.0.23 and
 ** 5.0.7): a segment record is {base, size, next}; chunks start 8-aligned
 ** in their payload, each head is size | FLAG4 | CINUSE | PINUSE; a
@@ -32,21 +32,22 @@ int emheap_footers_grant(int reserving) {
   return 1;
 }
 
-#define DL_FENCEPOST 7u
-#define DL_TOP_WORD 6u
+/* dlmalloc's top chunk and first segment record (dlmalloc_state.h) */
+static inline uint32_t dl_top(void) { return (uint32_t)(uintptr_t)((const emheap_dl_state *)(uintptr_t)emheap_g.dl_state)->top; }
+static inline const emheap_dl_segment *dl_first_segment(void) { return (const emheap_dl_segment *)(uintptr_t)emheap_g.dl_seg; }
 
 static void each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx) {
-  uint32_t top = ((const uint32_t *)(uintptr_t)emheap_g.dl_state)[DL_TOP_WORD];
+  uint32_t top = dl_top();
   uint32_t brk = (uint32_t)*emheap_brk.sbrk_ptr;
-  for (const uint32_t *seg = (const uint32_t *)(uintptr_t)emheap_g.dl_seg; seg; seg = (const uint32_t *)(uintptr_t)seg[2]) {
-    uint32_t base = seg[0], end = seg[0] + seg[1];
+  for (const emheap_dl_segment *seg = dl_first_segment(); seg; seg = seg->next) {
+    uint32_t base = (uint32_t)(uintptr_t)seg->base, end = base + (uint32_t)seg->size;
     if (end > brk || end < base) return; /* not a segment: nothing more to trust */
     uint32_t q = base + ((8u - ((base + 8u) & 7u)) & 7u);
     while (q != top && q + 8u <= end) {
       uint32_t head = ((const uint32_t *)(uintptr_t)q)[1];
       if (head == DL_FENCEPOST) break;
       uint32_t size = head & DL_SIZE_MASK;
-      if (size < 16u || size > end - q) return; /* a damaged heap: stop, never run off it */
+      if (size < DL_MIN_CHUNK || size > end - q) return; /* a damaged heap: stop, never run off it */
       if ((head & (DL_CINUSE | DL_FLAG4)) == (DL_CINUSE | DL_FLAG4)) {
         emheap_footer *f = (emheap_footer *)(uintptr_t)(q + size - 4u); /* the chunk's last 8 usable bytes */
         if (f->serial) fn(&f->serial, ctx); /* 0: not a record (yet, or any more), footer.h */
@@ -78,11 +79,10 @@ int emheap_footer_block_holding(uint32_t addr, emheap_block *out) {
   if (!emheap_g.footers) return 0;
   int found = 0;
   emheap_dl_hold();
-  uint32_t top = ((const uint32_t *)(uintptr_t)emheap_g.dl_state)[DL_TOP_WORD];
+  uint32_t top = dl_top();
   uint32_t brk = (uint32_t)*emheap_brk.sbrk_ptr;
-  for (const uint32_t *seg = (const uint32_t *)(uintptr_t)emheap_g.dl_seg; seg && !found;
-       seg = (const uint32_t *)(uintptr_t)seg[2]) {
-    uint32_t base = seg[0], end = seg[0] + seg[1];
+  for (const emheap_dl_segment *seg = dl_first_segment(); seg && !found; seg = seg->next) {
+    uint32_t base = (uint32_t)(uintptr_t)seg->base, end = base + (uint32_t)seg->size;
     if (end > brk || end < base) break;
     if (addr < base || addr >= end) continue;
     uint32_t q = base + ((8u - ((base + 8u) & 7u)) & 7u);
@@ -90,7 +90,7 @@ int emheap_footer_block_holding(uint32_t addr, emheap_block *out) {
       uint32_t head = ((const uint32_t *)(uintptr_t)q)[1];
       if (head == DL_FENCEPOST) break;
       uint32_t size = head & DL_SIZE_MASK;
-      if (size < 16u || size > end - q) break;
+      if (size < DL_MIN_CHUNK || size > end - q) break;
       if (addr < q + size) {
         found = addr >= q + 8u && chunk_record(q, head, out) && addr < out->addr + out->size;
         break;
@@ -124,7 +124,7 @@ void emheap_footers_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *c
 }
 
 /* Exported: JS holds the heap still around its walks of the chunks in a
-** threaded program (jslib/layout.js withLock), holding emheap's lock
+** threaded program (capture/layout.js withLock), holding emheap's lock
 ** already. A no-op where there is nothing to hold. */
 EMSCRIPTEN_KEEPALIVE void emheap_hold_allocator(int hold) {
   if (!EMHEAP_THREADED || !emheap_g.footers) return;

@@ -17,7 +17,7 @@
 ** alignment where a prefix would have to keep the block's.
 **
 ** Why dlmalloc only: emmalloc has no spare bit, and snapshots find the
-** footers by walking dlmalloc's chunks (jslib/allocator_walk.js).
+** footers by walking dlmalloc's chunks (capture/allocator_walk.js).
 **
 ** With threads, dlmalloc rewrites an in-use chunk's head (its PINUSE bit,
 ** when the chunk before it is allocated or freed) with a plain
@@ -27,7 +27,7 @@
 ** (4 threads), each a block freed as if never seen. A thread takes that
 ** mutex outside emheap's lock, never inside it: an out-of-memory report is
 ** made inside dlmalloc, holding the mutex, and takes emheap's lock
-** (jslib/out_of_memory.js). So the flag and the record are not changed at
+** (capture/out_of_memory_moment.js). So the flag and the record are not changed at
 ** one moment, and the footer's serial says which is which: 0 while a
 ** flagged block is not (yet, or any more) a record. A new block's footer
 ** gets serial 0 and then its flag, and its record under emheap's lock; a
@@ -73,19 +73,10 @@ typedef struct emheap_footer {
 ** is u: it lies right after those u bytes. */
 static inline emheap_footer *emheap_footer_at(void *p, uint32_t u) { return (emheap_footer *)((char *)p + u); }
 
-/* dlmalloc's malloc_state ends {..., flag_t mflags, MLOCK_T mutex, msegment
-** seg, ...}; in threaded builds MLOCK_T is a pthread_mutex_t (Emscripten's
-** dlmalloc.c sets USE_SPIN_LOCKS 0: 3.1.6, 4.0.23, 5.0.7), 24 bytes on
-** wasm32, so seg lies at word 118. A threaded runtime takes footer mode only
-** where JS found it there (state.c). */
-#define EMHEAP_DL_SEG_AFTER_MUTEX (118u * 4u)
-
+/* In threaded builds dlmalloc's mutex lies right before its first segment
+** record (dlmalloc_state.h DL_SEG_PTHREAD_LOCK). A threaded runtime takes
+** footer mode only where JS found the segment record there (state.c). */
 #if EMHEAP_THREADED
-#include <pthread.h>
-
-/* the mutex right before seg, which starts where it would without a lock
-** (word 112, jslib/allocator_walk.js DL_SEG_NO_LOCK) */
-_Static_assert(EMHEAP_DL_SEG_AFTER_MUTEX == 112u * 4u + sizeof(pthread_mutex_t), "dlmalloc's mutex: 24 bytes");
 static inline pthread_mutex_t *emheap_dl_mutex(void) {
   return (pthread_mutex_t *)(uintptr_t)(emheap_g.dl_seg - sizeof(pthread_mutex_t));
 }

@@ -2,7 +2,7 @@
 ** heap_check.c -- heap budgets for C test suites (emheap.h: emheap_check_begin
 ** and emheap_check_end), the same checks as emheap/testing's heapCheck.
 **
-** The work is JS's (jslib/heap_checks.js, model/heap_check.js): a snapshot
+** The work is JS's (jslib/check_runs.js, model/heap_check.js): a snapshot
 ** when the check begins, one when it ends, and the text that names the
 ** functions over a limit, as `emheap top` groups them. Here only the
 ** entry points a C program calls, and the restart of the peak that JS asks
@@ -31,7 +31,7 @@ int emheap_check_end(uint32_t check, const emheap_limits *limits, char *message,
 
 /* The peak of live bytes is the live bytes now, and the mark made last
 ** (the check's own) says since when: snapshots show the highest since it
-** (jslib/layout.js readCounters: peakSinceMark). Called by JS when a check
+** (capture/layout.js readCounters: peakSinceMark). Called by JS when a check
 ** begins. */
 EMSCRIPTEN_KEEPALIVE void emheap_restart_peak(void) {
   emheap_lock();

@@ -11,11 +11,11 @@
 ** The order of the two locks: emheap's, then the allocator's (dlmalloc's
 ** mutex). Inside emheap's lock the allocator's is taken by table growth,
 ** by the walks of dlmalloc's chunks (footer.c, pools.c finding a chunk)
-** and by JS reading the heap (jslib/layout.js withLock); a footer's flag
+** and by JS reading the heap (capture/layout.js withLock); a footer's flag
 ** takes it outside emheap's (footer.h). One path goes the other way: a
 ** wasm memory that cannot grow aborts inside dlmalloc, holding its mutex,
 ** and the out-of-memory report then takes emheap's lock from JS
-** (jslib/out_of_memory.js). It spins for it at most 1 s (withLock's
+** (capture/out_of_memory_moment.js). It spins for it at most 1 s (withLock's
 ** HELD_SPIN_MS): a thread that holds emheap's lock while it waits for the
 ** mutex makes the report give up, said, instead of a deadlock.
 **

@@ -6,7 +6,7 @@
 ** with a larger serial were made after it. That is how a snapshot tells,
 ** exactly in exact mode, what was allocated after a mark and is still
 ** live, with nothing added to an allocation's work. JS makes marks too
-** (emheap.mark, Ctrl+Shift+M: jslib/marks.js), writing the same ring under
+** (emheap.mark, Ctrl+Shift+M: capture/mark_log.js), writing the same ring under
 ** the same lock.
 **
 ** Serials are 31 bits (block_table.c). When the next would pass 2^31 - 1,
@@ -30,7 +30,7 @@
 ** the lock. The main thread takes a point of the timelines then. */
 extern void emheap_js_marked(uint32_t number);
 /* The same, still under the lock: the main thread records what each site
-** holds at the mark then (jslib/mark_ranges.js), at the mark's moment. */
+** holds at the mark then (capture/mark_ranges.js), at the mark's moment. */
 extern void emheap_js_mark_locked(uint32_t number);
 extern double emheap_js_now(void);
 

@@ -24,7 +24,7 @@
 **
 ** Invariants: thread_count <= EMHEAP_MAX_THREADS, region_count <=
 ** EMHEAP_MAX_ROOTS; changed under the lock. Layout read by
-** jslib/layout.js (readRoots): keep the two in step.
+** capture/layout.js (readRoots): keep the two in step.
 */
 #include <emscripten/emscripten.h>
 #include <emscripten/stack.h>
@@ -35,40 +35,6 @@
 #include "lock.h"
 #include "thread_state.h"
 
-#define EMHEAP_MAX_THREADS 256
-#define EMHEAP_MAX_ROOTS 1024
-
-typedef struct emheap_thread_roots {
-  uint32_t stack_lo, stack_hi; /* [lo, hi): the thread's whole C stack */
-  uint32_t tls_lo, tls_hi;     /* its thread-locals (0, 0: in the static data) */
-  uint32_t self;               /* its emheap_thread_state, skipped */
-  uint32_t pthread;            /* its struct pthread */
-} emheap_thread_roots;
-
-typedef struct emheap_root_region {
-  uint32_t start, size;
-} emheap_root_region;
-
-typedef struct emheap_roots {
-  uint32_t data_lo, data_hi;          /*  0 the static data */
-  uint32_t sp, stack_lo, stack_hi;    /*  8 the thread that called emheap_roots_now */
-  uint32_t self;                      /* 20 its emheap_thread_state */
-  uint32_t self_size;                 /* 24 sizeof(emheap_thread_state) */
-  uint32_t state, state_size;         /* 28 emheap_g, skipped */
-  uint32_t size;                      /* 36 sizeof(emheap_roots), skipped */
-  uint32_t thread_count;              /* 40 */
-  uint32_t threads_dropped;           /* 44 threads not registered: the table was full */
-  uint32_t region_count;              /* 48 */
-  uint32_t regions_dropped;           /* 52 emheap_add_root calls refused: the table was full */
-  uint32_t pthread;                   /* 56 the calling thread's struct pthread */
-  emheap_thread_roots threads[EMHEAP_MAX_THREADS]; /* 60 */
-  emheap_root_region regions[EMHEAP_MAX_ROOTS];
-} emheap_roots;
-
-_Static_assert(offsetof(emheap_roots, threads) == 60, "jslib/layout.js reads emheap_roots");
-_Static_assert(sizeof(emheap_thread_roots) == 24, "jslib/layout.js reads emheap_roots");
-_Static_assert(offsetof(emheap_roots, regions) == 60 + EMHEAP_MAX_THREADS * 24, "jslib/layout.js reads emheap_roots");
-_Static_assert(sizeof(emheap_root_region) == 8, "jslib/layout.js reads emheap_roots");
 
 static emheap_roots roots;
 

@@ -42,7 +42,7 @@ extern void emheap_js_attach(emheap_state *state);
 /* JS side: 1 if the module was rewritten to keep calling contexts, 2 to
 ** check them (context.h); 0 if not. */
 extern uint32_t emheap_js_contexts_ready(void);
-/* JS side: milliseconds on a clock every thread shares (jslib/clock.js):
+/* JS side: milliseconds on a clock every thread shares (capture/clock.js):
 ** growths are timed on the JS timeline's clock. */
 extern double emheap_js_now(void);
 /* JS side, when JS asked (log_growths): growth number `serial` (1 = the
@@ -117,7 +117,7 @@ void emheap_init_slow(void) {
   emheap_sites_init();
   emheap_blocks_init();
   /* Calling contexts name exact sites where the JS library rewrote the
-  ** module (jslib/wasm_instrument.js). */
+  ** module (contexts/wasm_instrument.js). */
   emheap_g.context_checks = (uint32_t)(uintptr_t)&emheap_context_checks;
   if (mode == EMHEAP_MODE_EXACT) {
     uint32_t ready = emheap_js_contexts_ready();
@@ -130,7 +130,7 @@ void emheap_init_slow(void) {
   ** mutex where footer.h takes it. */
   emheap_g.footers = mode == EMHEAP_MODE_EXACT && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC &&
                      emheap_g.dl_state && emheap_g.dl_seg && emheap_g.site_chunks &&
-                     (!EMHEAP_THREADED || emheap_g.dl_seg - emheap_g.dl_state == EMHEAP_DL_SEG_AFTER_MUTEX);
+                     (!EMHEAP_THREADED || emheap_g.dl_seg - emheap_g.dl_state == DL_SEG_PTHREAD_LOCK);
   emheap_on = 1;
 }
 

@@ -1,12 +1,16 @@
 /*
 ** state_layout.h -- the profiler state in linear memory, as the JS library
-** reads it (jslib/layout.js mirrors every offset and constant here).
+** reads it.
 **
 ** Everything here is plain data at fixed offsets so that JS can read it
 ** with typed arrays and never call into wasm while the app is running.
-** Changing any offset or meaning below means bumping EMHEAP_LAYOUT_VERSION
-** in emheap.h and jslib/layout.js together; the static asserts at the end
-** pin the offsets that JS relies on.
+** JS never types an offset: runtime/layout_info.c prints every offset,
+** size and constant JS reads, as emcc lays these structs out, into
+** capture/layout_generated.js (`make layout`; a test builds it again and
+** compares). Changing any offset or meaning below means bumping
+** EMHEAP_LAYOUT_VERSION in emheap.h (a JS library of another layout
+** refuses to read the tables) and `make layout`; the static asserts at the
+** end pin the wasm32 offsets, so that a change is seen at compile time.
 **
 ** Threads (-pthread builds, runtime compiled with -pthread): every field
 ** of emheap_state is guarded by `lock` (lock.h), JS included when it reads
@@ -48,7 +52,7 @@
 #define EMHEAP_STACK_WASM 3   /* a worker's JS stack, as wasm code positions: stack_ref = offset
                                  in frame_pool, stack_depth words = (function index, byte offset
                                  in the module) pairs, root first; a function index with its top
-                                 bit set stands for a folded direct recursion (jslib/layout.js) */
+                                 bit set stands for a folded direct recursion (capture/layout.js) */
 #define EMHEAP_STACK_POOL 4   /* no stack: the chunks of pool stack_ref (emheap_site.pool), the heap
                                  blocks its objects were found in; its live bytes are the room in
                                  them that no live object takes (pools.c) */
@@ -88,7 +92,7 @@
 #define EMHEAP_AGE_BUCKETS 8
 #define EMHEAP_TIME_BUCKETS 4
 #define EMHEAP_AGE_TIMES (EMHEAP_TIME_BUCKETS - 1)
-/* The points the age clock keeps (jslib/age_clock.js writes one per point
+/* The points the age clock keeps (capture/age_clock.js writes one per point
 ** of its timeline, every 100 ms or more): enough to reach 100 s back. */
 #define EMHEAP_AGE_POINTS 1024
 
@@ -142,7 +146,7 @@ typedef struct emheap_site {
 ** nothing is copied (site_table.c). A doubled array would need the old
 ** and the new at once: at 176 bytes a site, the 1/8 of a 2 GiB heap that
 ** tables may take stopped it at 524,288 sites; chunked, it holds all
-** 2^20. JS copies the chunks end to end (jslib/layout.js), where site s is
+** 2^20. JS copies the chunks end to end (capture/layout.js), where site s is
 ** at s * 176 again. */
 #define EMHEAP_SITE_CHUNK0_BITS 8u
 #define EMHEAP_SITE_CHUNKS (EMHEAP_SITE_BITS - EMHEAP_SITE_CHUNK0_BITS + 1u)
@@ -153,7 +157,7 @@ static inline uint32_t emheap_site_chunk_first(uint32_t k) { return k ? 1u << (k
 static inline uint32_t emheap_site_chunk_size(uint32_t k) { return 1u << (k + EMHEAP_SITE_CHUNK0_BITS - (k != 0)); }
 
 /* Sums over the live blocks charged with estimates (emheap_site.est_*),
-** for the ratio estimator JS applies (jslib/layout.js): what those blocks
+** for the ratio estimator JS applies (capture/layout.js): what those blocks
 ** stand for in usable bytes and in blocks (the Horvitz-Thompson estimates,
 ** rounded as the sites' are), against what they are. The blocks nobody
 ** recorded are known only in total (counters: exact), so the sites'
@@ -252,6 +256,27 @@ typedef struct emheap_index {
   uint32_t count;        /* 8 blocks recorded in it */
 } emheap_index;
 
+/* A region's table (block_table.c): the recorded blocks whose address
+** lies in one EMHEAP_REGION_SHIFT-sized region of the memory, each an
+** emheap_block packed in 12 bytes. Blocks are 4-aligned at least, so an
+** offset in the region needs REGION_SHIFT - ALIGN_SHIFT bits. */
+#define EMHEAP_REGION_SHIFT 12u /* 4 KiB */
+#define EMHEAP_ALIGN_SHIFT 2u
+typedef struct emheap_slot {
+  uint32_t offset_site; /* (addr % 4 KiB) / 4 | site << (REGION_SHIFT - ALIGN_SHIFT) */
+  uint32_t size_slack;  /* requested bytes (< EMHEAP_HUGE_BLOCK) | slack << (32 - EMHEAP_SLACK_BITS) */
+  uint32_t serial;      /* as emheap_block's; 0 = empty slot */
+} emheap_slot;
+
+/* One region's table; JS reads `slots` and the entries. */
+typedef struct region_table {
+  uint16_t slots;     /* 0 */
+  uint16_t count;     /* 2 */
+  uint16_t grow_at;   /* 4 the count at which it grows: 15/16 of slots, leaving one free at least */
+  uint16_t padding;   /* 6 (entries start 4-aligned) */
+  emheap_slot slot[]; /* 8 */
+} region_table;
+
 /* A pool of the program's own allocator (emheap.h emheap_pool_create):
 ** its objects are recorded like blocks, each charged to a site of its own
 ** stack whose `pool` is the pool's number, and the heap blocks found to
@@ -348,7 +373,7 @@ typedef struct emheap_state {
   uint32_t serial_renumbers;  /* 4516 times the live blocks' serials were numbered again */
   emheap_mark_record marks[EMHEAP_MARK_LOG]; /* 4520 ring (JS writes it too, under the lock) */
   /* The age clock (JS writes it under the lock at each point of its
-  ** timeline, jslib/age_clock.js): a block whose serial is at most
+  ** timeline, capture/age_clock.js): a block whose serial is at most
   ** age_serial[i] was made at least 1, 10, 100 s (i = 0, 1, 2) before the
   ** newest point; 0 = no point that old yet. Serials in age_points and
   ** age_serial are renumbered with the blocks' (marks.c). */
@@ -384,6 +409,39 @@ typedef struct emheap_state {
   uint32_t pool_misuse[EMHEAP_POOL_MISUSES]; /* 16940 misuses of the pool calls, by kind (pools.c) */
 } emheap_state;
 
+/* Where a heap scan starts (roots.c emheap_roots_now fills it): the static
+** data, every thread's stack and thread-locals, and the ranges the program
+** added (emheap_add_root). */
+#define EMHEAP_MAX_THREADS 256
+#define EMHEAP_MAX_ROOTS 1024
+
+typedef struct emheap_thread_roots {
+  uint32_t stack_lo, stack_hi; /* [lo, hi): the thread's whole C stack */
+  uint32_t tls_lo, tls_hi;     /* its thread-locals (0, 0: in the static data) */
+  uint32_t self;               /* its emheap_thread_state, skipped */
+  uint32_t pthread;            /* its struct pthread */
+} emheap_thread_roots;
+
+typedef struct emheap_root_region {
+  uint32_t start, size;
+} emheap_root_region;
+
+typedef struct emheap_roots {
+  uint32_t data_lo, data_hi;          /*  0 the static data */
+  uint32_t sp, stack_lo, stack_hi;    /*  8 the thread that called emheap_roots_now */
+  uint32_t self;                      /* 20 its emheap_thread_state */
+  uint32_t self_size;                 /* 24 sizeof(emheap_thread_state) */
+  uint32_t state, state_size;         /* 28 emheap_g, skipped */
+  uint32_t size;                      /* 36 sizeof(emheap_roots), skipped */
+  uint32_t thread_count;              /* 40 */
+  uint32_t threads_dropped;           /* 44 threads not registered: the table was full */
+  uint32_t region_count;              /* 48 */
+  uint32_t regions_dropped;           /* 52 emheap_add_root calls refused: the table was full */
+  uint32_t pthread;                   /* 56 the calling thread's struct pthread */
+  emheap_thread_roots threads[EMHEAP_MAX_THREADS]; /* 60 */
+  emheap_root_region regions[EMHEAP_MAX_ROOTS];
+} emheap_roots;
+
 extern emheap_state emheap_g;
 
 /* Site s (s < site_capacity), wherever its chunk is. */
@@ -391,6 +449,9 @@ static inline emheap_site *emheap_site_at(uint32_t s) {
   return (emheap_site *)(uintptr_t)(emheap_g.site_base[emheap_site_chunk(s)] + s * (uint32_t)sizeof(emheap_site));
 }
 
+/* wasm32 (a 64-bit build lays pointers out wider: capture/layout_generated.js
+** holds both) */
+#if __SIZEOF_POINTER__ == 4
 _Static_assert(sizeof(emheap_site) == 184, "JS reads 184-byte sites");
 _Static_assert(offsetof(emheap_site, pool) == 176, "layout");
 _Static_assert(sizeof(emheap_pool) == 96, "JS reads 96-byte pools");
@@ -446,4 +507,5 @@ _Static_assert(offsetof(emheap_counters, heap_size) == 104, "layout");
 _Static_assert(offsetof(emheap_counters, lost_allocs) == 112, "layout");
 _Static_assert(offsetof(emheap_counters, table_bytes) == 136, "layout");
 
+#endif
 #endif /* EMHEAP_STATE_LAYOUT_H */

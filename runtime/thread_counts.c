@@ -9,7 +9,7 @@
 
 #include "alloc_fast.h"
 
-_Static_assert(sizeof(emheap_count_slot) == 64, "one cache line per slot; jslib/layout.js reads them");
+_Static_assert(sizeof(emheap_count_slot) == 64, "one cache line per slot; capture/layout.js reads them");
 _Static_assert(offsetof(emheap_counters, free_calls) - offsetof(emheap_counters, malloc_calls) ==
                    (EMHEAP_CALL_KINDS - 1) * sizeof(uint64_t),
                "the call counters are consecutive, in the slot's order");

@@ -13,7 +13,7 @@
 ** Invariant: the true counters are emheap_g.counters plus every slot. A
 ** slot is written only by its own thread: outside the lock by the fast path,
 ** under it when the thread folds it (adds it to emheap_g.counters and zeroes
-** it). Readers (emheap_get_counters, jslib/layout.js readCounters) add the
+** it). Readers (emheap_get_counters, capture/layout.js readCounters) add the
 ** slots up under the lock, so a fold is never seen half done; the fast
 ** path's adds may be a few behind, each field whole (aligned 32-bit words).
 **

@@ -20,7 +20,7 @@
 // DWARF keeps no record of the call, and some rows end up under another
 // function altogether: code of use_string filed under use_new_array at a
 // line of main. llvm-symbolizer reads the same rows; the frame's function
-// (from the name section) tells them apart, and jslib/snapshot.js gives
+// (from the name section) tells them apart, and capture/raw_snapshot.js gives
 // such a frame no line rather than another function's.
 //
 // Addresses in wasm DWARF are offsets from the start of the code section's

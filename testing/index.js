@@ -6,7 +6,7 @@
 //   await heapCheck(Module, () => Module._parse_document(ptr), {warmups: 1, leaks: true});
 //
 // runs fn `warmups` times, then once between a check's begin and end
-// (Module.emheap.checkBegin / checkEnd: jslib/heap_checks.js), and throws
+// (Module.emheap.checkBegin / checkEnd: jslib/check_runs.js), and throws
 // an AssertionError whose message names the limit passed (leaked, live,
 // peak or total), by how much, and the functions responsible, as `emheap
 // top` groups them. The checks themselves: model/heap_check.js.

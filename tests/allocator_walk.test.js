@@ -1,4 +1,4 @@
-// allocator_walk.test.js -- jslib/allocator_walk.js on hand-built heaps laid
+// allocator_walk.test.js -- capture/allocator_walk.js on hand-built heaps laid
 // out as Emscripten's dlmalloc and emmalloc leave them (3.1.6, 4.0.23,
 // 5.0.7): the state struct in the static data with each lock layout, one
 // and two segments, fenceposts and the top chunk; emmalloc's root and
@@ -8,7 +8,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const {walkAllocator, findDlmallocState} = require('../jslib/allocator_walk');
+const {walkAllocator, findDlmallocState} = require('../capture/allocator_walk');
 
 const DATA = [1024, 3072]; // the static data: the state / listOfAllRegions live here
 const STATE = 1032;

@@ -45,7 +45,7 @@ test('the outside wins over Module.emheapOptions; bad values are said and left o
   assert.deepEqual(w.said, [
     'emheap: ignoring contexts "maybe" from Module.emheapOptions: use on, off or verify',
     'emheap: ignoring stack depth "0" from the page URL: use a whole number of frames from 1 to ' +
-      require('../jslib/stack_table').MAX_STACK_DEPTH,
+      require('../capture/stack_table').MAX_STACK_DEPTH,
   ]);
   const bad = collect();
   const none = readConfig({mode: 'fast', samplingInterval: 2 ** 31, seed: 1.5}, null, bad.warn, seed);

@@ -1,4 +1,4 @@
-// contexts_loader.test.js -- jslib/contexts_loader.js: when the module is
+// contexts_loader.test.js -- contexts/loader.js: when the module is
 // rewritten for calling contexts, what happens when it cannot be, and what
 // the user is told. The rewrite itself: wasm_instrument.test.js and the
 // contexts end-to-end tests.
@@ -6,7 +6,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const {contextsLoader} = require('../jslib/contexts_loader');
+const {contextsLoader} = require('../contexts/loader');
 const {settingsOf} = require('../jslib/config');
 
 function settings(options, linkMode, search) {

@@ -12,7 +12,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { forEachInstruction } = require('../jslib/wasm_binary');
+const { forEachInstruction } = require('../contexts/wasm_binary');
 const { fromBytes } = require('../symbolize/debug_info');
 const { codeSectionStart } = require('../symbolize/wasm_sections');
 

@@ -7,10 +7,10 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const {parseGeckoFrameLine} = require('../jslib/gecko_stack');
-const {parseStackText} = require('../jslib/stack_text');
-const {cleanStack} = require('../jslib/v8_stack');
-const {StackTable} = require('../jslib/stack_table');
+const {parseGeckoFrameLine} = require('../capture/gecko_stack');
+const {parseStackText} = require('../capture/stack_text');
+const {cleanStack} = require('../capture/v8_stack');
+const {StackTable} = require('../capture/stack_table');
 
 const HOST = 'http://127.0.0.1:35023/leaky-canvas';
 const GLUE = `${HOST}/index.js`;

@@ -4,7 +4,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const {IntHash} = require('../jslib/int_hash');
+const {IntHash} = require('../capture/int_hash');
 
 test('IntHash: 200k keys (negative, huge, colliding in two of three parts) survive growth', () => {
   const h = new IntHash();

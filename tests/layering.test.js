@@ -1,19 +1,22 @@
 // layering.test.js -- the folders follow the data: the runtime (C) fills
-// tables in linear memory; jslib/ reads them in the page (capture: the
-// Emscripten library, JS stacks, calling contexts); symbolize/ turns code
-// positions into names and lines (DWARF, source maps); model/ makes sense
-// of a snapshot wherever it is (page and CLI alike); formats/ writes it in
-// other tools' formats; output/ puts a file somewhere (a download, a file
-// under node); cli/ reads files people saved; testing/ is a test suite's
-// side of a heap check. Code may only use what comes before it:
+// tables in linear memory; capture/ reads them (the runtime's layout, the
+// allocator's heap, JS stacks, the raw snapshot, timelines and marks);
+// contexts/ rewrites the module for calling contexts; symbolize/ turns
+// code positions into names and lines (DWARF, source maps); model/ makes
+// sense of a snapshot wherever it is (page and CLI alike); formats/ writes
+// it in other tools' formats; output/ puts a file somewhere (a download, a
+// file under node); jslib/ is the page's front end and the Emscripten
+// library; cli/ reads files people saved; testing/ is a test suite's side
+// of a heap check. Code may only use what comes before it:
 //
-//   symbolize   model <- formats <- output <- cli
-//        ^--------^---------^----------^------ jslib (the page)
+//   symbolize   model <- capture <- contexts
+//        ^        ^ <- formats <- output <- cli
+//        ^--------^---------^-------^--------^---- jslib (the page)
 //
 // and nothing the app gets or the CLI runs uses tests/, bench/ or harness/
 // (the browsers, servers and fake runtime states that tests and bench
-// drive). This test reads
-// every require() of those folders and holds them to it.
+// drive). This test reads every require() of those folders and holds them
+// to it.
 'use strict';
 
 const {test} = require('node:test');
@@ -28,11 +31,13 @@ const MAY_USE = {
   model: [],
   formats: ['model'],
   output: ['model', 'formats'],
-  jslib: ['symbolize', 'model', 'formats', 'output'],
+  capture: ['symbolize', 'model'],
+  contexts: ['symbolize', 'capture'],
+  jslib: ['capture', 'contexts', 'symbolize', 'model', 'formats', 'output'],
   cli: ['symbolize', 'model', 'formats', 'output', 'schemas', 'package.json'],
   testing: ['model'], // (emheap/testing: a test suite's side of a heap check, in node)
-  harness: ['jslib'], // (fake runtime states, laid out by jslib/layout.js)
-  bench: ['harness', 'symbolize', 'model', 'formats', 'output', 'jslib', 'cli'],
+  harness: ['capture'], // (fake runtime states, laid out by capture/layout.js)
+  bench: ['harness', 'capture', 'contexts', 'symbolize', 'model', 'formats', 'output', 'jslib', 'cli'],
 };
 
 function jsFiles(dir) {
@@ -100,6 +105,6 @@ test("the page's bundle (jslib/bundle.js) holds only what jslib may use", () => 
 
 test('the rule sees a require that breaks it', () => {
   // a file of model/ as it would read (nothing written into the checkout)
-  assert.deepEqual(requiresOf(path.join('model', 'probe.js'), "require('../jslib/layout');\n"),
-    [{path: path.join('jslib', 'layout')}]);
+  assert.deepEqual(requiresOf(path.join('model', 'probe.js'), "require('../capture/layout');\n"),
+    [{path: path.join('capture', 'layout')}]);
 });

@@ -5,9 +5,10 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const layout = require('../jslib/layout');
-const {buildSnapshot} = require('../jslib/snapshot');
-const {StackTable} = require('../jslib/stack_table');
+const layout = require('../capture/layout');
+const lock = require('../capture/lock');
+const {buildSnapshot} = require('../capture/raw_snapshot');
+const {StackTable} = require('../capture/stack_table');
 const {placeSites, placeBlocks} = require('../harness/fake_sites');
 
 function fakeState(magic, version) {
@@ -43,7 +44,7 @@ test('sites in chunks anywhere in memory read the same in place and copied end t
   const ptr = 1024;
   view.setUint32(ptr, layout.MAGIC, true);
   view.setUint32(ptr + 4, layout.LAYOUT_VERSION, true);
-  view.setUint32(ptr + layout.STATE.counters + 96, count, true); // siteCount
+  view.setUint32(ptr + layout.STATE.counters + layout.COUNTER.site_count, count, true); // siteCount
   // chunk 2 lowest, chunk 0 highest: the runtime's chunks come from the
   // allocator, in no order
   const chunkAt = (k) => [600000, 400000, 100000][k];
@@ -61,7 +62,7 @@ test('sites in chunks anywhere in memory read the same in place and copied end t
   for (const s of [0, 1, 255, 256, 511, 512, 599]) {
     assert.equal(layout.siteRawLiveBytes(inPlace, s), 1000 + s, `site ${s} in place`);
     assert.equal(layout.siteRawLiveBytes(copy, s), 1000 + s, `site ${s} copied`);
-    assert.equal(copy.sites.getFloat64(s * layout.SITE_SIZE + 8, true), 1000 + s, `site ${s} at s * SITE_SIZE`);
+    assert.equal(copy.sites.getFloat64(s * layout.SITE_SIZE + layout.SITE.live_bytes, true), 1000 + s, `site ${s} at s * SITE_SIZE`);
     assert.equal(layout.siteRawTotals(copy, s, 0), 2000 + s);
     assert.equal(layout.readSite(inPlace, s, null).totalAllocs, 3 + s);
     assert.equal(layout.readSite(copy, s, null).totalBytes, 2000 + s);
@@ -70,7 +71,7 @@ test('sites in chunks anywhere in memory read the same in place and copied end t
 
 test('no site table (it could not be made): no sites, in place or copied', () => {
   const {view, ptr} = fakeState(0x50484d45, layout.LAYOUT_VERSION);
-  view.setUint32(ptr + layout.STATE.counters + 96, 1, true);
+  view.setUint32(ptr + layout.STATE.counters + layout.COUNTER.site_count, 1, true);
   assert.equal(layout.siteTablesInPlace(view, ptr).count, 0);
   assert.equal(layout.copySiteTables(view, ptr, 1).count, 0);
 });
@@ -104,7 +105,7 @@ test('the live blocks copied whole, or only those made after a serial (in arrays
 
 // withLock on shared memory (a threaded program): the allocator's mutex is
 // taken inside the runtime's lock and let go before it; from inside the
-// allocator (an out-of-memory report, jslib/out_of_memory.js) it is not
+// allocator (an out-of-memory report, capture/out_of_memory_moment.js) it is not
 // taken again, and a lock another thread keeps is waited for 1 s, then
 // refused with a reason instead of a hang.
 test('withLock holds the allocator inside the lock, and from inside the allocator waits a bounded time', () => {
@@ -112,22 +113,22 @@ test('withLock holds the allocator inside the lock, and from inside the allocato
   const ptr = 1024;
   const word = new Int32Array(buffer, ptr + layout.STATE.lock, 1);
   const calls = [];
-  layout.holdAllocatorWith((hold) => calls.push([hold, Atomics.load(word, 0)]));
+  lock.holdAllocatorWith((hold) => calls.push([hold, Atomics.load(word, 0)]));
   try {
-    assert.equal(layout.withLock(buffer, ptr, () => 'read'), 'read');
+    assert.equal(lock.withLock(buffer, ptr, () => 'read'), 'read');
     assert.deepEqual(calls, [[1, 1], [0, 1]], 'held and let go while the lock word is held');
     assert.equal(Atomics.load(word, 0), 0, 'the lock let go');
     calls.length = 0;
-    assert.equal(layout.whileAllocatorHeld(() => layout.withLock(buffer, ptr, () => 'inside')), 'inside');
+    assert.equal(lock.whileAllocatorHeld(() => lock.withLock(buffer, ptr, () => 'inside')), 'inside');
     assert.deepEqual(calls, [], 'not taken again from inside the allocator');
     Atomics.store(word, 0, 1); // another thread keeps the lock
     const started = Date.now();
-    assert.throws(() => layout.whileAllocatorHeld(() => layout.withLock(buffer, ptr, () => 'never')),
+    assert.throws(() => lock.whileAllocatorHeld(() => lock.withLock(buffer, ptr, () => 'never')),
       /lock stayed held for 1 s by a thread that waits for the allocator, which this one holds: not read/);
     const waited = Date.now() - started;
     assert.ok(waited >= 1000 && waited < 5000, `${waited} ms`);
     assert.equal(Atomics.load(word, 0), 1, 'the other thread\'s lock left as it was');
   } finally {
-    layout.holdAllocatorWith(null);
+    lock.holdAllocatorWith(null);
   }
 });

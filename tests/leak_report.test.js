@@ -1,10 +1,10 @@
-// leak_report.test.js -- jslib/leak_report.js, the text of the leak report
+// leak_report.test.js -- model/leak_report.js, the text of the leak report
 // at exit, on hand-made snapshots.
 'use strict';
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const {leakReport, thousands} = require('../jslib/leak_report');
+const {leakReport, thousands} = require('../model/leak_report');
 
 function snapshot(sites, summary, mode = 'exact-js') {
   return {

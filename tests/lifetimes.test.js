@@ -1,19 +1,19 @@
 // lifetimes.test.js -- the age clock's points and bounds in a state laid
-// out as the runtime's (jslib/age_clock.js), and the lifetime views' sums,
+// out as the runtime's (capture/age_clock.js), and the lifetime views' sums,
 // spreads and labels (model/lifetimes.js, model/site_counters.js).
 'use strict';
 
 const {test} = require('node:test');
 const assert = require('node:assert/strict');
-const layout = require('../jslib/layout');
-const {createAgeClock} = require('../jslib/age_clock');
+const layout = require('../capture/layout');
+const {createAgeClock} = require('../capture/age_clock');
 const lifetimes = require('../model/lifetimes');
 const {addSiteCounters} = require('../model/site_counters');
 
 function fakeState() {
-  const view = new DataView(new ArrayBuffer(layout.STATE.agePoints + 4 * layout.AGE_POINTS));
-  return {view, setSerial: (s) => view.setUint32(layout.STATE.blockSerial, s, true),
-    bound: (i) => view.getUint32(layout.STATE.ageSerial + 4 * i, true)};
+  const view = new DataView(new ArrayBuffer(layout.STATE.age_points + 4 * layout.AGE_POINTS));
+  return {view, setSerial: (s) => view.setUint32(layout.STATE.block_serial, s, true),
+    bound: (i) => view.getUint32(layout.STATE.age_serial + 4 * i, true)};
 }
 
 test('the age clock: the serial of the newest point at least 1, 10, 100 s old; points closer than 100 ms replace the newest', () => {

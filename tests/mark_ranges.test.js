@@ -1,4 +1,4 @@
-// mark_ranges.test.js -- what jslib/mark_ranges.js records at marks, over
+// mark_ranges.test.js -- what capture/mark_ranges.js records at marks, over
 // a runtime state laid out as the runtime lays it out: the live blocks by
 // the kept mark they came after, summed in arrays per mark or, past their
 // memory budget, in a Map, to the same numbers.
@@ -6,8 +6,8 @@
 
 const {test} = require('node:test');
 const assert = require('node:assert/strict');
-const layout = require('../jslib/layout');
-const {createMarkRanges} = require('../jslib/mark_ranges');
+const layout = require('../capture/layout');
+const {createMarkRanges} = require('../capture/mark_ranges');
 const {placeSites, placeBlocks} = require('../harness/fake_sites');
 
 const PTR = 1024;
@@ -17,13 +17,13 @@ const SITES = 300;
 // (+ 1), of serial bytes each. -> the mark ranges' read().
 function marksOver(ranges) {
   const view = new DataView(new ArrayBuffer(4 << 20));
-  view.setUint32(PTR + layout.STATE.counters + 96, SITES, true); // site count
+  view.setUint32(PTR + layout.STATE.counters + layout.COUNTER.site_count, SITES, true); // site count
   placeSites(view, PTR, SITES, 65536);
   const blocks = [];
   for (let serial = 1; serial <= 300; serial++) blocks.push({addr: 1 << 20 | serial * 16, site: serial % 7 + 1, size: serial, serial});
   for (const [number, serial] of [[1, 100], [2, 200], [3, 300]]) {
     placeBlocks(view, PTR, blocks.slice(0, serial), 2 << 20); // the blocks made so far
-    view.setUint32(PTR + layout.STATE.blockSerial, serial, true);
+    view.setUint32(PTR + layout.STATE.block_serial, serial, true);
     layout.writeMark(view, PTR, new TextEncoder().encode(`m${number}`), number * 1000);
     ranges.atMark(view, PTR, number);
   }

@@ -1,6 +1,6 @@
 // marks.test.js -- model/marks.js (finding marks, what came after them),
 // site_counters.addLiveByMark (sites that turn out to be one), and
-// jslib/marks.js (blocks put by the mark they came after, sampled blocks
+// capture/mark_log.js (blocks put by the mark they came after, sampled blocks
 // weighed as the runtime weighs them; names cut at a character).
 'use strict';
 
@@ -8,7 +8,7 @@ const {test} = require('node:test');
 const assert = require('node:assert/strict');
 const {findMark, liveSince, windowText} = require('../model/marks');
 const {addLiveByMark} = require('../model/site_counters');
-const {liveByMarkOfBlocks, nameBytes} = require('../jslib/marks');
+const {liveByMarkOfBlocks, nameBytes} = require('../capture/mark_log');
 
 const MARKS = [{number: 3, name: 'warm', t: 1500}, {number: 4, name: 'round', t: 2000}, {number: 5, name: 'round', t: 2500}];
 

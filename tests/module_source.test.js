@@ -1,10 +1,10 @@
-// module_source.test.js -- jslib/module_source.js: where the module is and
+// module_source.test.js -- capture/module_source.js: where the module is and
 // its bytes, in each form Emscripten 3.1.x and 4.x keep them.
 'use strict';
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const ms = require('../jslib/module_source');
+const ms = require('../capture/module_source');
 
 const host = (file, binary) => ({wasmBinaryFile: () => file, wasmBinary: () => binary});
 const BYTES = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);

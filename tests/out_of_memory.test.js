@@ -1,5 +1,5 @@
 // out_of_memory.test.js -- model/out_of_memory.js's lines and
-// jslib/out_of_memory.js's handling, on hand-made snapshots and a fake
+// capture/out_of_memory_moment.js's handling, on hand-made snapshots and a fake
 // profiler: the stack from the caller on, one report however many
 // failures, and an error in the report never thrown into the program. The
 // whole path in real programs and Chromium: tests/e2e/out_of_memory.test.js.
@@ -8,7 +8,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const {outOfMemoryLines} = require('../model/out_of_memory');
-const {outOfMemoryHandler, callerFrames} = require('../jslib/out_of_memory');
+const {outOfMemoryHandler, callerFrames} = require('../capture/out_of_memory_moment');
 const {makeSnapshot} = require('./lib/fixtures');
 
 const MiB = 1024 * 1024;

@@ -1,13 +1,13 @@
-// site_timeline.test.js -- jslib/site_timeline.js over a runtime state laid
+// site_timeline.test.js -- capture/site_series.js over a runtime state laid
 // out as the runtime lays it out: which sites get a series, their values at
 // each point, the pass budget, and the series beside the timeline's points.
 'use strict';
 
 const {test} = require('node:test');
 const assert = require('node:assert/strict');
-const layout = require('../jslib/layout');
-const {createSiteTimeline, insertTop, MAX_SERIES, SCAN_MIN_MS} = require('../jslib/site_timeline');
-const {startTimeline, POINTS} = require('../jslib/timeline');
+const layout = require('../capture/layout');
+const {createSiteTimeline, insertTop, MAX_SERIES, SCAN_MIN_MS} = require('../capture/site_series');
+const {startTimeline, POINTS} = require('../capture/timeline');
 const {placeSites} = require('../harness/fake_sites');
 
 const STATE = 1024;
@@ -17,10 +17,10 @@ const SITES_AT = STATE + 32768;
 function fakeState(count) {
   const view = new DataView(new ArrayBuffer(SITES_AT + count * layout.SITE_SIZE));
   placeSites(view, STATE, count, SITES_AT);
-  view.setUint32(STATE + layout.STATE.counters + 96, count, true);
+  view.setUint32(STATE + layout.STATE.counters + layout.COUNTER.site_count, count, true);
   const set = (site, bytes, est = 0) => {
-    view.setFloat64(SITES_AT + site * layout.SITE_SIZE + 8, bytes, true);
-    view.setFloat64(SITES_AT + site * layout.SITE_SIZE + 88, est, true);
+    view.setFloat64(SITES_AT + site * layout.SITE_SIZE + layout.SITE.live_bytes, bytes, true);
+    view.setFloat64(SITES_AT + site * layout.SITE_SIZE + layout.SITE.est_bytes, est, true);
   };
   return {view, set};
 }
@@ -111,13 +111,13 @@ test('a site made since the last point gets a series that starts there, with not
   set(1, 500);
   let clock = 0;
   const tl = createSiteTimeline(100, () => clock);
-  view.setUint32(STATE + layout.STATE.counters + 96, 2, true); // sites 0 and 1 so far
+  view.setUint32(STATE + layout.STATE.counters + layout.COUNTER.site_count, 2, true); // sites 0 and 1 so far
   tl.sample(view, STATE, 0, clock, false, 1);
   clock += 100;
   set(1, 600);
   tl.sample(view, STATE, 1, clock, false, 1);
   // site 2 (the same stack, reached from another raw JS stack) is made now
-  view.setUint32(STATE + layout.STATE.counters + 96, 3, true);
+  view.setUint32(STATE + layout.STATE.counters + layout.COUNTER.site_count, 3, true);
   set(2, 50);
   clock += 100;
   tl.sample(view, STATE, 2, clock, false, 1); // no pass: too soon
@@ -158,7 +158,7 @@ test('call sites of one chain of functions are one series: the unrolled fragment
 
 test('a site that joins a followed group: made since the point before, it adds from there; grouped late, the series restarts', () => {
   const {view, set} = fakeState(8);
-  const counters = (n) => view.setUint32(STATE + layout.STATE.counters + 96, n, true);
+  const counters = (n) => view.setUint32(STATE + layout.STATE.counters + layout.COUNTER.site_count, n, true);
   let ready = 3; // sites below this can be told their group
   const keyOf = (tables, s) => (s < ready ? (s === 0 ? 'none' : 'g') : undefined);
   counters(3);
@@ -217,8 +217,8 @@ test('grouping waits within its budget: sites not grouped yet are in no series u
 test('each series keeps its sites\' bytes and blocks allocated so far at the same points; merged parts add them up', () => {
   const {view, set} = fakeState(3);
   const total = (site, bytes, blocks) => {
-    view.setFloat64(SITES_AT + site * layout.SITE_SIZE + 16, bytes, true);
-    view.setFloat64(SITES_AT + site * layout.SITE_SIZE + 32, blocks, true);
+    view.setFloat64(SITES_AT + site * layout.SITE_SIZE + layout.SITE.total_bytes, bytes, true);
+    view.setFloat64(SITES_AT + site * layout.SITE_SIZE + layout.SITE.total_allocs, blocks, true);
   };
   const tl = createSiteTimeline(POINTS, () => 0);
   set(1, 100);

@@ -1,5 +1,5 @@
 // snapshot.test.js -- the raw snapshot read from a runtime state
-// (jslib/snapshot.js) and its finishing pass (model/finish.js): naming the
+// (capture/raw_snapshot.js) and its finishing pass (model/finish.js): naming the
 // frames (model/frame_names.js; also what the page does to a snapshot taken
 // before the module's debug info arrived, tests/e2e/browser.test.js),
 // merging the sites of one stack, the order of sites.
@@ -64,16 +64,16 @@ test("a DWARF line filed under another function than the frame's is not given to
   assert.deepEqual(snap.frames.map((f) => f.file), [undefined, undefined, 'app.cpp', 'app.cpp', 'app.cpp']);
 });
 
-// A runtime state in a plain buffer (jslib/layout.js offsets): the given
+// A runtime state in a plain buffer (capture/layout.js offsets): the given
 // sites, JS stack references as the runtime stores them.
 function stateWithSites(sites) {
-  const layout = require('../jslib/layout');
+  const layout = require('../capture/layout');
   const buffer = new ArrayBuffer(32768 + sites.length * layout.SITE_SIZE + 4096);
   const view = new DataView(buffer);
   const ptr = 1024;
   const S = layout.STATE;
   view.setUint32(ptr + S.magic, layout.MAGIC, true);
-  view.setUint32(ptr + S.layoutVersion, layout.LAYOUT_VERSION, true);
+  view.setUint32(ptr + S.layout_version, layout.LAYOUT_VERSION, true);
   view.setUint32(ptr + S.mode, layout.MODE_EXACT, true);
   view.setUint32(ptr + S.counters + 96, sites.length, true); // siteCount
   const siteAt = placeSites(view, ptr, sites.length, 32768);
@@ -91,8 +91,8 @@ function stateWithSites(sites) {
 }
 
 test('JS sites whose raw stacks clean to the same frames are one site; others stay apart', () => {
-  const {buildSnapshot} = require('../jslib/snapshot');
-  const {StackTable} = require('../jslib/stack_table');
+  const {buildSnapshot} = require('../capture/raw_snapshot');
+  const {StackTable} = require('../capture/stack_table');
   const stacks = new StackTable('x.wasm');
   // Pure JS under node: no wasm frame, so both clean to the same (empty)
   // stack although their raw stacks differ.
@@ -119,8 +119,8 @@ test('JS sites whose raw stacks clean to the same frames are one site; others st
 });
 
 test('a snapshot built in steps (snapshotAsync, downloads) is the snapshot built at once, and yields often', () => {
-  const {buildSnapshot, snapshotSteps} = require('../jslib/snapshot');
-  const {StackTable} = require('../jslib/stack_table');
+  const {buildSnapshot, snapshotSteps} = require('../capture/raw_snapshot');
+  const {StackTable} = require('../capture/stack_table');
   const stacks = new StackTable('x.wasm');
   const refs = [0, (function a() { return stacks.capture(); })(), (function b() { return stacks.capture(); })()];
   // 100,000 sites in hash-table order: sizes shuffled, some stacks shared
@@ -142,7 +142,7 @@ test('a snapshot built in steps (snapshotAsync, downloads) is the snapshot built
   assert.deepEqual({...stepped, capturedAt: 0}, {...atOnce, capturedAt: 0});
   // Copied into a copy area made and touched beforehand (a page's way): the
   // same snapshot; an area too small for the tables is left unused.
-  const layout = require('../jslib/layout');
+  const layout = require('../capture/layout');
   const {buffer: buffer2, ptr: ptr2} = stateWithSites(sites);
   const area = layout.copyArea(new DataView(buffer2), ptr2);
   let touches = 0;

@@ -1,10 +1,10 @@
-// timeline.test.js -- jslib/timeline.js: the ring keeps the last N points,
+// timeline.test.js -- capture/timeline.js: the ring keeps the last N points,
 // oldest first, times from the first point.
 'use strict';
 
 const {test} = require('node:test');
 const assert = require('node:assert/strict');
-const {createTimeline} = require('../jslib/timeline');
+const {createTimeline} = require('../capture/timeline');
 
 test('points come oldest first, times from the start, and the ring keeps the last N', () => {
   const tl = createTimeline(3, 1000);

@@ -1,10 +1,10 @@
-// typed_arrays.test.js -- jslib/typed_arrays.js: a typed array grown to
+// typed_arrays.test.js -- capture/typed_arrays.js: a typed array grown to
 // twice its length keeps its type and its values.
 'use strict';
 
 const {test} = require('node:test');
 const assert = require('node:assert/strict');
-const {grown} = require('../jslib/typed_arrays');
+const {grown} = require('../capture/typed_arrays');
 
 test('grown: twice as long, the same type, the values kept, the rest zero', () => {
   for (const Type of [Int32Array, Float64Array, Uint8Array]) {

@@ -4,9 +4,9 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const {parseFrameLine, cleanStack, isAllocatorWrapper} = require('../jslib/v8_stack');
-const {parseStackText} = require('../jslib/stack_text');
-const {StackTable} = require('../jslib/stack_table');
+const {parseFrameLine, cleanStack, isAllocatorWrapper} = require('../capture/v8_stack');
+const {parseStackText} = require('../capture/stack_text');
+const {StackTable} = require('../capture/stack_table');
 
 const GLUE = 'http://127.0.0.1:8000/app.js';
 

@@ -1,5 +1,5 @@
 // wasm_instrument.test.js -- the calling-context rewrite
-// (jslib/wasm_instrument.js) on a module written here, run: the context an
+// (contexts/wasm_instrument.js) on a module written here, run: the context an
 // allocation sees names its path of call sites, and only that. malloc here
 // returns the context it reads through the runtime's placeholders
 // (runtime/context.h), which the rewrite turns into reads of its global.
@@ -8,8 +8,8 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { instrument, readOffsets } = require('../jslib/wasm_instrument');
-const { forEachInstruction } = require('../jslib/wasm_binary');
+const { instrument, readOffsets } = require('../contexts/wasm_instrument');
+const { forEachInstruction } = require('../contexts/wasm_binary');
 const { customSections } = require('../symbolize/wasm_sections');
 const { assemble } = require('./lib/wat');
 

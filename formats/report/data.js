@@ -15,7 +15,7 @@ var formatBytesExact = numbers.formatBytesExact;
 
 var OTHER_COLOR = '#cfcfcf';
 // Tableau 20's colours, dark ones first: up to 24 series are tracked
-// (jslib/site_timeline.js MAX_SERIES); past 20 the colours repeat.
+// (capture/site_series.js MAX_SERIES); past 20 the colours repeat.
 var PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f',
   '#79706e', '#a0cbe8', '#ffbe7d', '#ff9d9a', '#86bcb6', '#8cd17d', '#f1ce63', '#d4a6c8', '#fabfd2', '#d7b5a6',
   '#bab0ac'];

@@ -1,5 +1,5 @@
 // allocator_heap.test.js -- emheap's reading of the allocator's heap
-// (jslib/allocator_walk.js) on a heap of many free chunks between blocks
+// (capture/allocator_walk.js) on a heap of many free chunks between blocks
 // in use (tests/runtime/free_bins.c: small ones, a large size repeated,
 // many large sizes) and on heaps churned as real programs churn them
 // (tests/runtime/heap_churn.c: random mallocs, callocs, reallocs and

@@ -4,7 +4,7 @@
 // crashes and the downloaded file names the worker threads' allocations:
 // each worker takes its own JS stacks and hands the runtime their wasm
 // positions (in Firefox through the text of its stacks,
-// jslib/gecko_stack.js).
+// capture/gecko_stack.js).
 'use strict';
 
 const {describe, test, before, after} = require('node:test');

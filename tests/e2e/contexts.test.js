@@ -1,4 +1,4 @@
-// contexts.test.js -- exact sites from calling contexts (jslib/wasm_instrument.js,
+// contexts.test.js -- exact sites from calling contexts (contexts/wasm_instrument.js,
 // runtime/context_table.c): one allocating function reached by many paths
 // (tests/runtime/contexts.cpp, -O2 C++ with exceptions, setjmp/longjmp, JS
 // calling _malloc), under node. Each path must be one site holding exactly

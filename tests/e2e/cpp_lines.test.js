@@ -201,7 +201,7 @@ for (const [label, module, dwarfFile] of [
     let onlyOurs = 0;
     const differ = [];
     // The function each line is filed under (what tells binaryen's moved
-    // rows apart, jslib/snapshot.js): llvm-symbolizer's too, where it has one.
+    // rows apart, capture/raw_snapshot.js): llvm-symbolizer's too, where it has one.
     let sameFunction = 0;
     let bothLines = 0;
     const otherFunction = [];

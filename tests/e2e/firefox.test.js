@@ -1,7 +1,7 @@
 // tests/e2e/firefox.test.js: the leaky-canvas sample in real headless Firefox
 // (Debian's firefox-esr, driven over WebDriver BiDi by puppeteer-core).
 // Firefox gives no structured call sites, so every JS stack here goes
-// through the text path and jslib/gecko_stack.js: these tests show that a
+// through the text path and capture/gecko_stack.js: these tests show that a
 // Firefox user gets the same sites, frames, source lines and downloads as a
 // Chromium user.
 //

@@ -1,5 +1,5 @@
 // heap_scan.test.js -- the heap graph of a real program (runtime/roots.c,
-// jslib/heap_scan.js, model/heap_graph.js, model/heap_section.js):
+// capture/heap_scan.js, model/heap_graph.js, model/heap_section.js):
 // tests/runtime/heap_graph.c lays out a heap whose shape is known and
 // prints emheap.snapshot({heap: true}); built exact with dlmalloc, emmalloc
 // and -pthread. Also the CLI's --sort retained on it.
@@ -322,12 +322,12 @@ for (const build of ['exact']) {
   });
 }
 
-// A thread's own data (jslib/heap_scan.js threadDataRanges): the struct
+// A thread's own data (capture/heap_scan.js threadDataRanges): the struct
 // pthread, and everything up to the stack where the layout is Emscripten
 // 4's one block (struct, thread-locals, pthread_setspecific slots, stack);
 // the struct alone where something else lies in between.
 test('thread data: the struct pthread, and up to the stack only where they make one block', () => {
-  const {threadDataRanges} = require('../../jslib/heap_scan');
+  const {threadDataRanges} = require('../../capture/heap_scan');
   const thread = (pthread, stackLo, tls) => ({pthread, structSize: 132, stackLo, tls, limit: 132 + 64 + 4096});
   const oneBlock = thread(0x10000, 0x10000 + 132 + 64 + 512 + 12, [0x10000 + 132, 0x10000 + 132 + 64]);
   const unregistered = thread(0x30000, 0x30000 + 132 + 64 + 512 + 12, null);

@@ -1,5 +1,5 @@
 // lifetimes.test.js -- how long blocks live and temporary allocations
-// (runtime/record.c count_ended, jslib/age_clock.js, model/lifetimes.js,
+// (runtime/record.c count_ended, capture/age_clock.js, model/lifetimes.js,
 // cli/commands/top_lifetimes.js): tests/runtime/lifetimes.c makes 100,000
 // temporaries in make_temporaries, keeps a cache of 1,000 blocks and frees
 // 300 of them 100,000+ allocations later, keeps 200 blocks, and churns
@@ -9,7 +9,7 @@
 // --lifetimes` and `top --between` must give them exactly, with both
 // allocators, with the block serials numbered again among the
 // temporaries, and with the temporaries and the churn on a pthread
-// (model/ranges.js, jslib/mark_ranges.js).
+// (model/ranges.js, capture/mark_ranges.js).
 'use strict';
 
 const {test} = require('node:test');

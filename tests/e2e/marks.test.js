@@ -1,5 +1,5 @@
 // marks.test.js -- marks, what was allocated after them, and which sites
-// keep growing (runtime/marks.c, jslib/marks.js, jslib/site_timeline.js,
+// keep growing (runtime/marks.c, capture/mark_log.js, capture/site_series.js,
 // model/marks.js, model/growing.js): tests/runtime/marks_rounds.c marks
 // "warm", then in each of 12 rounds keeps 64 KiB more at grow_list while
 // cache_put's cache levels off at 96 KiB from round 3; load_assets' 100 KiB

@@ -1,5 +1,5 @@
 // memory_growth.test.js -- every growth of the wasm memory with its cause
-// (runtime/state.c, jslib/growth_log.js, model/growth.js):
+// (runtime/state.c, capture/growth_log.js, model/growth.js):
 // tests/runtime/memory_growth.c keeps 2 MiB at load_assets, then grows
 // its memory from 16 MiB by keeping 3 MiB a call at grow_cache. With
 // EMHEAP_GROWTH=log each growth prints its lines as it happens, naming
@@ -152,7 +152,7 @@ test('two call sites in grow_cache: the growth log shows one grow_cache row, "at
   assert.ok(merged >= 2, `${merged} growths ranked both call sites`);
 });
 
-// The allocator's heap as emheap walked it (jslib/allocator_walk.js) is
+// The allocator's heap as emheap walked it (capture/allocator_walk.js) is
 // what the allocator's own mallinfo() says at the same moment: dlmalloc
 // counts the top chunk among its free blocks with its 40-byte foot;
 // emmalloc counts free regions' payloads (8 bytes of header each) and

@@ -1,4 +1,4 @@
-// out_of_memory.test.js -- when the memory runs out (jslib/out_of_memory.js,
+// out_of_memory.test.js -- when the memory runs out (capture/out_of_memory_moment.js,
 // model/out_of_memory.js): tests/runtime/out_of_memory.c leaks at
 // leak_entry until Emscripten's default 16 MB heap is full. With emheap
 // linked and nothing asked for, the program's console says what filled the

@@ -86,7 +86,7 @@ for (const allocator of ['dlmalloc', 'mimalloc']) {
 }
 
 function checkCppNew(r, allocator) {
-  const {isAllocatorWrapper} = require('../../jslib/v8_stack');
+  const {isAllocatorWrapper} = require('../../capture/v8_stack');
   assert.equal(r.status, 0, r.stderr);
   assert.doesNotMatch(r.stderr, /emheap: off/);
   const snap = r.tagged.SNAPSHOT;

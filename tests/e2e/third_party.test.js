@@ -133,7 +133,7 @@ test('Lua on a 16 MB heap, exact mode: every block recorded, sites named past Lu
   assert.ok(sum(tables, 'liveBlocks') >= 1500, `tables: ${sum(tables, 'liveBlocks')}`);
   assert.match(r.top.text, /allocation layer left out of sites: l_alloc, luaM_realloc_/);
   // The allocator's heap, as churned as a real interpreter leaves it, read
-  // whole (dlmalloc's free bins: jslib/allocator_walk.js): its parts add up
+  // whole (dlmalloc's free bins: capture/allocator_walk.js): its parts add up
   // to the memory, the live blocks and emheap's tables inside what it holds.
   const m = r.top.memory;
   assert.equal(m.walked, true, `not read: ${m.notWalked}`);

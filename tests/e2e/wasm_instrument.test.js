@@ -9,8 +9,8 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
-const {instrument, readOffsets} = require('../../jslib/wasm_instrument');
-const {forEachInstruction} = require('../../jslib/wasm_binary');
+const {instrument, readOffsets} = require('../../contexts/wasm_instrument');
+const {forEachInstruction} = require('../../contexts/wasm_binary');
 const {customSections} = require('../../symbolize/wasm_sections');
 
 const {BUILD} = require('../lib/paths');

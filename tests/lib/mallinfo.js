@@ -1,5 +1,5 @@
 // mallinfo.js -- whether emheap's reading of the allocator's heap
-// (snapshot.allocatorHeap, jslib/allocator_walk.js) says what the
+// (snapshot.allocatorHeap, capture/allocator_walk.js) says what the
 // allocator's own mallinfo() says of it at the same moment.
 'use strict';
 

@@ -3,7 +3,7 @@
 ** threads replace blocks in rings of 256 at once (some freed on another
 ** thread) while the main thread marks and takes snapshots. Each snapshot
 ** with marks walks dlmalloc's chunks for the blocks' footers, holding the
-** allocator still (jslib/layout.js withLock); each must be whole: every
+** allocator still (capture/layout.js withLock); each must be whole: every
 ** site's blocks by mark add up to its live blocks, and the sites to the
 ** summary's. Once the threads are joined the counters must equal the kept
 ** blocks exactly.

@@ -5,7 +5,7 @@
 ** and the designated victim. Prints the snapshot (SNAPSHOT {...}) and what
 ** the allocator's own mallinfo() says of its heap at the same moment
 ** (MALLINFO {...}), against which tests/e2e/allocator_heap.test.js checks
-** emheap's reading of that heap (jslib/allocator_walk.js): dlmalloc's
+** emheap's reading of that heap (capture/allocator_walk.js): dlmalloc's
 ** through its free bins, emmalloc's region by region.
 */
 #include <stdio.h>

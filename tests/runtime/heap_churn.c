@@ -7,7 +7,7 @@
 ** must leave the heap as it found it): MALLINFO {...}, HEAP {...} (the
 ** snapshot's allocatorHeap and summary), MALLINFO_AFTER {...}, against
 ** which tests/e2e/allocator_heap.test.js checks emheap's reading of the
-** heap (jslib/allocator_walk.js). Built -DCHURN_THREAD, the churn runs on
+** heap (capture/allocator_walk.js). Built -DCHURN_THREAD, the churn runs on
 ** a pthread that ends before the snapshot.
 */
 #include <malloc.h>

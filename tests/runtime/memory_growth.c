@@ -8,7 +8,7 @@
 ** two call sites in turn (one function, two sites). Prints the snapshot at the end (SNAPSHOT {...}),
 ** and what the allocator's own mallinfo() says of its heap at the same
 ** moment (MALLINFO {...}), against which the test checks emheap's walk of
-** that heap (jslib/allocator_walk.js).
+** that heap (capture/allocator_walk.js).
 ** Run by tests/e2e/memory_growth.test.js.
 **
 ** Both are called in loops that cannot be unrolled: each is one site.

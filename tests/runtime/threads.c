@@ -65,7 +65,7 @@ __attribute__((noinline)) static void *deep_alloc(void) { return malloc(64); }
 /* Called through a volatile pointer: an indirect call is never turned into
 ** a loop or inlined, so every level stays a wasm frame. Two functions take
 ** turns: a function calling itself directly is one frame in JS stacks
-** (jslib/stack_table.js), and this stack must stay deep. */
+** (capture/stack_table.js), and this stack must stay deep. */
 static int deep_recurse(int n);
 static int deep_recurse2(int n);
 static int (*volatile deep_next)(int) = deep_recurse2;

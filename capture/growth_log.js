@@ -12,9 +12,9 @@
 'use strict';
 
 var layout = require('./layout');
-var snapshotModule = require('./snapshot');
+var snapshotModule = require('./raw_snapshot');
 var nameFrames = require('../model/frame_names').nameFrames;
-var allocationStack = require('./out_of_memory').allocationStack;
+var allocationStack = require('./out_of_memory_moment').allocationStack;
 var growth = require('../model/growth');
 var shortStackText = require('../model/sites').shortStackText;
 var UNATTRIBUTED = require('../model/snapshot_file').UNATTRIBUTED;

@@ -1,4 +1,4 @@
-// snapshot.js -- reads the raw snapshot from the runtime state in linear
+// raw_snapshot.js -- reads the raw snapshot from the runtime state in linear
 // memory plus the JS stack table: one site per runtime site, as the
 // runtime keyed it (by raw stack), its stack as the stack table cleaned it
 // (`rawStackIds[i]`: site i's stack id, 0 for none; sites of one stack id
@@ -10,6 +10,7 @@
 
 
 var layout = require('./layout');
+var lock = require('./lock');
 var TRUNCATED = require('./stack_table').TRUNCATED;
 var siteCounters = require('../model/site_counters');
 var lifetimesInfo = require('../model/lifetimes').lifetimesInfo;
@@ -17,7 +18,7 @@ var runSteps = require('../model/steps').runSteps;
 var ratioScales = require('../model/estimates').ratioScales;
 var snapshotFile = require('../model/snapshot_file');
 var allocatorWalk = require('./allocator_walk');
-var liveByMarkSteps = require('./marks').liveByMarkSteps;
+var liveByMarkSteps = require('./mark_log').liveByMarkSteps;
 var chunkRowLabel = require('../model/pools').chunkRowLabel;
 
 // buffer: the wasm memory's ArrayBuffer. statePtr: 0 if the runtime has not
@@ -37,9 +38,9 @@ var STEP_SITES = require('../model/steps').STEP_ITEMS;
 // so that a page can run between steps (emheap.snapshotAsync, downloads).
 // The first yield gives the snapshot being built; returns it complete.
 // copyArea: memory for the copy, from layout.copyArea (optional). heapSteps:
-// the heap graph of the same moment (jslib/heap_scan.js scanHeapSteps: its
+// the heap graph of the same moment (capture/heap_scan.js scanHeapSteps: its
 // memory already copied, the graph still to make, in steps), or none.
-// timelines: {points (the timeline's), siteSeries (site_timeline.js
+// timelines: {points (the timeline's), siteSeries (site_series.js
 // read's, or null), ageResolutionMs (age_clock.js), markRanges
 // (mark_ranges.js read's)}, or none; points may be absent.
 function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps, timelines) {
@@ -65,7 +66,7 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
   var marks;
   var pools;
   var blocks = null; // with marks: the blocks, to tell which mark each came after
-  layout.withLock(buffer, statePtr, function () {
+  lock.withLock(buffer, statePtr, function () {
     snapshot.summary = readSummaryUnlocked(view, statePtr, info);
     scales = ratioScales(snapshot.summary, layout.readEstimateSums(view, statePtr));
     tables = layout.copySiteTables(view, statePtr, snapshot.summary.siteCount, copyArea);
@@ -88,7 +89,7 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
   // beside the sites, not on them: a property deleted from a million
   // objects later would turn each into a slow dictionary
   var stackIds = [];
-  // what each site held at the last marks (jslib/mark_ranges.js)
+  // what each site held at the last marks (capture/mark_ranges.js)
   var ranges = timelines && timelines.markRanges && timelines.markRanges.marks.length ? timelines.markRanges : null;
   if (ranges) {
     snapshot.markRanges = {marks: ranges.marks};
@@ -237,7 +238,7 @@ function finishFrames(snapshot, stackTable) {
   return snapshot;
 }
 
-// The allocator's heap walked now (jslib/allocator_walk.js): its free
+// The allocator's heap walked now (capture/allocator_walk.js): its free
 // blocks, the largest, the free span at the top, its blocks in use (for
 // dlmalloc read through its free bins: what they cost is the free chunks'
 // number, not the live blocks', in the step a page runs at once); or
@@ -261,7 +262,7 @@ function allocatorHeapNow(view, statePtr, summary, info) {
 function readSummary(buffer, statePtr, info) {
   if (!statePtr) return emptySummary(buffer, info);
   var view = new DataView(buffer);
-  return layout.withLock(buffer, statePtr, function () { return readSummaryUnlocked(view, statePtr, info); });
+  return lock.withLock(buffer, statePtr, function () { return readSummaryUnlocked(view, statePtr, info); });
 }
 
 function readSummaryUnlocked(view, statePtr, info) {
@@ -280,7 +281,7 @@ function emptySummary(buffer, info) {
 function poolsNow(buffer, statePtr) {
   if (!statePtr) return [];
   var view = new DataView(buffer);
-  return layout.withLock(buffer, statePtr, function () {
+  return lock.withLock(buffer, statePtr, function () {
     var read = layout.readPools(view, statePtr);
     if (!read.pools.length) return [];
     var tables = layout.siteTablesInPlace(view, statePtr);

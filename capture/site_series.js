@@ -1,10 +1,10 @@
-// site_timeline.js -- the live bytes of what matters, over time: one series
+// site_series.js -- the live bytes of what matters, over time: one series
 // per followed group of call sites, a value at every point of the timeline
 // (timeline.js), so that a snapshot shows which code grows by the same
 // amount every round and which one levels off (model/growing.js).
 //
 // A group is the call sites of one chain of functions (keyOf, given by the
-// page: jslib/stack_table.js functionChain): at -O2 a loop unrolled or a
+// page: capture/stack_table.js functionChain): at -O2 a loop unrolled or a
 // function inlined twice makes one line of source many call sites, and
 // only their sum grows the way the code does. A site is given its group
 // once, when first seen, within a time budget (GROUP_SHARE of the time,

@@ -1,4 +1,4 @@
-// marks.js -- marks made from JS (emheap.mark(name), Ctrl+Shift+M), and
+// mark_log.js -- marks made from JS (emheap.mark(name), Ctrl+Shift+M), and
 // what a snapshot says of them: each site's live blocks by the mark they
 // came after (site.liveByMark, read by model/marks.js).
 //
@@ -9,6 +9,7 @@
 'use strict';
 
 var layout = require('./layout');
+var lock = require('./lock');
 var clock = require('./clock');
 var runSteps = require('../model/steps').runSteps;
 var STEP_SITES = require('../model/steps').STEP_ITEMS;
@@ -37,9 +38,9 @@ function markMaker(host, onMark, onMarkLocked) {
     layout.checkState(view, state);
     var t;
     var bytes;
-    var number = layout.withLock(buffer, state, function () {
+    var number = lock.withLock(buffer, state, function () {
       t = Math.max(0, clock.now() - layout.readStartMs(view, state));
-      var count = view.getUint32(state + layout.STATE.markCount, true);
+      var count = view.getUint32(state + layout.STATE.mark_count, true);
       bytes = name ? nameBytes(name) : new TextEncoder().encode('mark ' + (count + 1));
       var made = layout.writeMark(view, state, bytes, t);
       if (onMarkLocked) onMarkLocked(made);

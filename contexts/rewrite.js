@@ -1,12 +1,12 @@
-// contexts.js -- the load-time half of calling contexts: rewrite the module
+// rewrite.js -- the load-time half of calling contexts: rewrite the module
 // before it is compiled (wasm_instrument.js), hand JS the entry functions
 // of the table, and read back, on any thread, how positions map to the
-// original module. jslib/contexts_loader.js calls these from Emscripten's
+// original module. contexts/loader.js calls these from Emscripten's
 // Module.instantiateWasm hook.
 'use strict';
 
 var wasmInstrument = require('./wasm_instrument');
-var now = require('./clock').now;
+var now = require('../capture/clock').now;
 
 // bytes (Uint8Array) and Emscripten's imports object -> a promise of
 // {instance, module, contexts, ms}; rejects if the rewrite or the compile

@@ -1,6 +1,6 @@
-// contexts_loader.js -- whether this program gets calling contexts, and
+// loader.js -- whether this program gets calling contexts, and
 // getting them: exact mode names sites by calling contexts
-// (jslib/wasm_instrument.js), which need the module rewritten before it is
+// (contexts/wasm_instrument.js), which need the module rewritten before it is
 // compiled, through Emscripten's Module.instantiateWasm hook (the library
 // sets the hook; this decides and does the work). Not when the app has a
 // hook of its own (its bytes are its business: exact mode then takes a JS
@@ -9,15 +9,15 @@
 // compiled: it only learns the offsets and hands out the table's entries.
 'use strict';
 
-var contextsModule = require('./contexts');
-var layout = require('./layout');
-var moduleSource = require('./module_source');
+var contextsModule = require('./rewrite');
+var layout = require('../capture/layout');
+var moduleSource = require('../capture/module_source');
 
 // host: {wasmBinary(), wasmBinaryFile(), buffer(), stateAddress()};
 // env: jslib/environment.js; settings: config.js settingsOf.
 function contextsLoader(host, env, settings) {
   var loader = {
-    contexts: null, // {info, translate, ...} when the module was rewritten (jslib/contexts.js)
+    contexts: null, // {info, translate, ...} when the module was rewritten (contexts/rewrite.js)
     whyNot: '',     // why exact mode has no contexts although the user did not turn them off
 
     // On the main thread, before the module loads: whether to rewrite it.

@@ -24,7 +24,7 @@
 //    allocation, a parse per distinct text).
 // Distinct raw stacks that clean to the same frames resolve to one stack id;
 // their raw frames differ only in plumbing, and the snapshot merges their
-// sites (snapshot.js).
+// sites (raw_snapshot.js).
 'use strict';
 
 var v8 = require('./v8_stack');
@@ -85,7 +85,7 @@ function StackTable(moduleName, stackDepth) {
   this.nodeParent = new Int32Array(1024);
   this.nodeFrame = new Int32Array(1024);
   this.nodeStack = new Int32Array(1024);
-  // Calling contexts (contexts.js): {info, translate} of a rewritten
+  // Calling contexts (contexts/rewrite.js): {info, translate} of a rewritten
   // module, else null. Positions are mapped back to the original module's
   // and the rewrite's entry functions are left out when a stack is
   // resolved; capture(above, true) also finds the activation's root.
@@ -191,7 +191,7 @@ StackTable.prototype.resolve = function (ref) {
 // Reference -> the chain of functions its raw stack passes through, leaf
 // first, as a string: wasm frames by function index, JS frames by name and
 // script, a function calling itself once. What the site timeline follows
-// (site_timeline.js): call sites of one chain are one series. Cheap (no
+// (site_series.js): call sites of one chain are one series. Cheap (no
 // cleaning, nothing kept): the raw chain still has the runtime's and the
 // glue's frames, which can only split a chain of the cleaned stack into a
 // few, never join two. A text-path stack (resolved when it was made) is
@@ -221,7 +221,7 @@ function pushFunction(parts, last, frame) {
 
 // A worker's stack for the C runtime (runtime/stack_capture.c): its wasm
 // frames as (function index, module offset) pairs, root first, the words
-// the main thread reads from the site (snapshot.js). Each worker has its
+// the main thread reads from the site (raw_snapshot.js). Each worker has its
 // own table, which the main thread cannot read: positions in the module are
 // what both sides share. JS frames become one FRAME_JS pair per run; those
 // at the root end (the worker's start-up plumbing) are left out. At most

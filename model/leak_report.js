@@ -4,19 +4,19 @@
 // out; the library decides when to call it and where the text goes.
 'use strict';
 
-var names = require('../model/names');
-var grouping = require('../model/grouping');
+var names = require('./names');
+var grouping = require('./grouping');
 
-var estimates = require('../model/estimates');
-var scanCaveat = require('../model/heap_section').scanCaveat;
-var TABLE_ROOM_ADVICE = require('../model/sites').TABLE_ROOM_ADVICE;
-var budgetLiveBytes = require('../model/sites').budgetLiveBytes;
-var poolTotals = require('../model/pools').poolTotals;
+var estimates = require('./estimates');
+var scanCaveat = require('./heap_section').scanCaveat;
+var TABLE_ROOM_ADVICE = require('./sites').TABLE_ROOM_ADVICE;
+var budgetLiveBytes = require('./sites').budgetLiveBytes;
+var poolTotals = require('./pools').poolTotals;
 
-var UNATTRIBUTED = require('../model/snapshot_file').UNATTRIBUTED_WHY;
+var UNATTRIBUTED = require('./snapshot_file').UNATTRIBUTED_WHY;
 
-var plural = require('../model/numbers').plural; // (3, 'block') -> "3 blocks"
-var thousands = require('../model/numbers').formatCount; // 12288 -> "12,288"
+var plural = require('./numbers').plural; // (3, 'block') -> "3 blocks"
+var thousands = require('./numbers').formatCount; // 12288 -> "12,288"
 
 // How the report groups its stacks unless told (leakBy, EMHEAP_LEAK_BY):
 // by line, as LeakSanitizer's report reads.

@@ -74,30 +74,37 @@
 // memory may be read while another thread is half way through a malloc.
 'use strict';
 
-var DL_MIN_CHUNK = 16; // MIN_CHUNK_SIZE: (sizeof(mchunk) + 7) & ~7
-var DL_TOP_FOOT = 40; // TOP_FOOT_SIZE: pad_request(sizeof(msegment)) 24 + MIN_CHUNK_SIZE 16
-var DL_FENCEPOST = 7; // FENCEPOST_HEAD: INUSE_BITS | SIZE_T_SIZE
-var DL_SEG_RECORD = 24; // pad_request(sizeof(struct malloc_segment))
-var DL_USE_LOCK_BIT = 2;
-var DL_FLAG4 = 4; // emheap's mark on the blocks it records (runtime/allocator.h)
-// malloc_state word offsets (wasm32)
-var DL_DVSIZE = 2;
-var DL_TOPSIZE = 3;
-var DL_LEAST = 4;
-var DL_DV = 5;
-var DL_TOP = 6;
-var DL_MAGIC = 9;
-var DL_FOOTPRINT = 108;
-var DL_MFLAGS = 111;
-var DL_SEG_NO_LOCK = 112;
-var DL_SEG_SPIN_LOCK = 113; // MLOCK_T int
-var DL_SEG_PTHREAD_LOCK = 118; // MLOCK_T pthread_mutex_t: int __i[6] on wasm32
-var DL_STATE_TAIL = 6; // seg (4 words), extp, exts
-var DL_SMALLMAP = 0;
-var DL_TREEMAP = 1;
-var DL_SMALLBINS = 10; // smallbins[(NSMALLBINS + 1) * 2]: bin i's header is a chunk at word 10 + 2i
-var DL_TREEBINS = 76; // treebins[NTREEBINS]
-var DL_NBINS = 32; // NSMALLBINS, NTREEBINS
+// dlmalloc's chunks and malloc_state (runtime/dlmalloc_state.h, laid out
+// by capture/layout_generated.js): sizes in bytes, offsets in words
+var L = require('./layout_generated').wasm32;
+var DL_STATE = L.emheap_dl_state;
+var DL_SEGMENT = L.emheap_dl_segment;
+var DL_MIN_CHUNK = L.constants.DL_MIN_CHUNK;
+var DL_TOP_FOOT = L.constants.DL_TOP_FOOT; // TOP_FOOT_SIZE: the segment record and a minimal chunk
+var DL_FENCEPOST = L.constants.DL_FENCEPOST; // FENCEPOST_HEAD
+var DL_SEG_RECORD = L.constants.DL_SEG_RECORD; // pad_request(sizeof(struct malloc_segment))
+var DL_USE_LOCK_BIT = L.constants.DL_USE_LOCK_BIT;
+var DL_FLAG4 = L.constants.DL_FLAG4; // emheap's mark on the blocks it records
+var DL_DVSIZE = DL_STATE.dvsize / 4;
+var DL_TOPSIZE = DL_STATE.topsize / 4;
+var DL_LEAST = DL_STATE.least_addr / 4;
+var DL_DV = DL_STATE.dv / 4;
+var DL_TOP = DL_STATE.top / 4;
+var DL_MAGIC = DL_STATE.magic / 4;
+var DL_FOOTPRINT = DL_STATE.footprint / 4;
+var DL_MFLAGS = DL_STATE.mflags / 4;
+var DL_SEG_NO_LOCK = L.constants.DL_SEG_NO_LOCK / 4;
+var DL_SEG_SPIN_LOCK = L.constants.DL_SEG_SPIN_LOCK / 4; // MLOCK_T int
+var DL_SEG_PTHREAD_LOCK = L.constants.DL_SEG_PTHREAD_LOCK / 4; // MLOCK_T pthread_mutex_t
+var DL_STATE_TAIL = L.emheap_dl_state_tail.sizeof / 4; // seg, extp, exts
+var DL_SMALLMAP = DL_STATE.smallmap / 4;
+var DL_TREEMAP = DL_STATE.treemap / 4;
+var DL_SMALLBINS = DL_STATE.smallbins / 4; // smallbins[(NSMALLBINS + 1) * 2]: bin i's header is a chunk at word smallbins + 2i
+var DL_TREEBINS = DL_STATE.treebins / 4; // treebins[NTREEBINS]
+var DL_NBINS = L.constants.DL_NSMALLBINS; // = DL_NTREEBINS
+var DL_SEG_BASE = DL_SEGMENT.base;
+var DL_SEG_SIZE = DL_SEGMENT.size;
+var DL_SEG_NEXT = DL_SEGMENT.next;
 
 var EM_MIN_REGION = 16; // sizeof(Region)
 var EM_FREE_FLAG = 1;
@@ -137,9 +144,9 @@ function dlmallocSegWord(at, word, heapBase, breakNow) {
   var options = (mflags & DL_USE_LOCK_BIT) ? [DL_SEG_SPIN_LOCK, DL_SEG_PTHREAD_LOCK] : [DL_SEG_NO_LOCK];
   for (var i = 0; i < options.length; i++) {
     var s = at + options[i] * 4;
-    var base = word(s);
-    var size = word(s + 4);
-    var next = word(s + 8);
+    var base = word(s + DL_SEG_BASE);
+    var size = word(s + DL_SEG_SIZE);
+    var next = word(s + DL_SEG_NEXT);
     if (base < heapBase || size <= 0 || next < 0 || base + size > breakNow) continue;
     // one segment: seg.base is least_addr; more: the newest, above it
     if (base === least || (next !== 0 && base > least)) {
@@ -150,8 +157,9 @@ function dlmallocSegWord(at, word, heapBase, breakNow) {
 }
 
 // dlmalloc's malloc_state (its `_gm_`, in the static data) found by its
-// shape, as [start, end) or null (system/lib/dlmalloc.c struct
-// malloc_state; the heap scan leaves it out: jslib/heap_scan.js): least_addr
+// shape, as [start, end) (its first segment record, seg, is the end's last
+// emheap_dl_state_tail: segmentOf) or null (system/lib/dlmalloc.c struct
+// malloc_state; the heap scan leaves it out: capture/heap_scan.js): least_addr
 // (word 4) is the first address dlmalloc took from sbrk, top (word 6) lies
 // between it and the break, and seg.base repeats least_addr (or, with more
 // than one segment, seg is the newest one above it); the struct ends 6
@@ -174,6 +182,10 @@ function findDlmallocState(view, data, heapBase, breakNow) {
   }
   return null;
 }
+
+// Where the first segment record (gm->seg) of the malloc_state that
+// findDlmallocState found lies.
+function segmentOf(found) { return found[1] - DL_STATE_TAIL * 4; }
 
 function fail(why) { return {error: why}; }
 
@@ -208,9 +220,9 @@ function walkDlmalloc(view, heapBase, breakNow, dataRange, stateAt, how, onFlagg
   var total = 0;
   for (var s = at + segWord * 4; s !== 0;) {
     if (--budget < 0) return fail('dlmalloc: too many segments');
-    var base = word(s);
-    var size = word(s + 4);
-    var next = word(s + 8);
+    var base = word(s + DL_SEG_BASE);
+    var size = word(s + DL_SEG_SIZE);
+    var next = word(s + DL_SEG_NEXT);
     if (base < heapBase || size <= 0 || next < 0 || base + size > breakNow) return fail('dlmalloc: segment at ' + s + ' outside [heap base, break)');
     for (var k = 0; k < segs.length; k++) {
       if (base < segs[k].end && segs[k].base < base + size) return fail('dlmalloc: segments overlap');
@@ -579,4 +591,4 @@ function walkAllocator(view, allocator, heapBase, breakNow, dataRange, dlmallocS
   }
 }
 
-module.exports = {walkAllocator: walkAllocator, findDlmallocState: findDlmallocState};
+module.exports = {walkAllocator: walkAllocator, findDlmallocState: findDlmallocState, segmentOf: segmentOf};

@@ -1,6 +1,6 @@
 // snapshot_taker.js -- takes the profiled program's snapshot: the runtime's
-// tables read (jslib/snapshot.js), the heap graph when asked
-// (jslib/heap_scan.js) and the timeline added, then finished once
+// tables read (capture/raw_snapshot.js), the heap graph when asked
+// (capture/heap_scan.js) and the timeline added, then finished once
 // (model/finish.js: frames named, the program's allocation layer left out,
 // sites merged and sorted). At once (snapshot), or in a
 // page a slice at a time (snapshotInSlices) so that a million sites never
@@ -9,13 +9,13 @@
 // host (from the library): {buffer(), stateAddress(), rootsNow(), runtimeCodeExports(),
 // pthreads(), runtimeInitialized(), onWorker, wasmBinaryFile()};
 // parts: {env, settings, debugInfo (debug_info_loader.js), contexts
-// (contexts_loader.js), timeline() (timeline.js startTimeline's, or null),
+// (contexts/loader.js), timeline() (timeline.js startTimeline's, or null),
 // markRanges() (mark_ranges.js createMarkRanges's, or null),
 // sliceMs, nextTask}.
 'use strict';
 
 var layout = require('./layout');
-var snapshotModule = require('./snapshot');
+var snapshotModule = require('./raw_snapshot');
 var heapScan = require('./heap_scan');
 var StackTable = require('./stack_table').StackTable;
 var moduleSource = require('./module_source');
@@ -52,7 +52,7 @@ function snapshotTaker(host, parts) {
       return stacks ? stacks.captures : 0;
     },
 
-    // What jslib/snapshot.js needs to know of the program. allocatorHeld:
+    // What capture/raw_snapshot.js needs to know of the program. allocatorHeld:
     // this thread is inside the allocator, holding its lock (an
     // out-of-memory abort), so no other thread can change its heap.
     info: function (allocatorHeld) {
@@ -66,7 +66,7 @@ function snapshotTaker(host, parts) {
         // cannot read the main thread's JS stack table
         onWorker: host.onWorker,
         // whether another thread may be inside the allocator now: then its
-        // heap is not walked (jslib/allocator_walk.js)
+        // heap is not walked (capture/allocator_walk.js)
         threadsRunning: !allocatorHeld && threadsMayAllocate(),
       };
     },
@@ -113,7 +113,7 @@ function snapshotTaker(host, parts) {
       }
     },
 
-    // The heap graph now (jslib/heap_scan.js), for a snapshot taken at the
+    // The heap graph now (capture/heap_scan.js), for a snapshot taken at the
     // same moment. Exact modes only: sampled mode records one block in many.
     // The blocks, roots and the memory they cover are read at the call; the
     // generator returned builds the graph from that copy, in steps.

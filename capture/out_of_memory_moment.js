@@ -1,4 +1,4 @@
-// out_of_memory.js -- the moment the program runs out of memory, the one
+// out_of_memory_moment.js -- the moment the program runs out of memory, the one
 // moment a user most needs the profile: a few lines on what filled the
 // memory (model/out_of_memory.js), and a snapshot taken then, saved as
 // Ctrl+Shift+H saves one and kept as emheap.lastOutOfMemory.
@@ -14,6 +14,7 @@
 
 var isAllocatorWrapper = require('./v8_stack').isAllocatorWrapper;
 var layout = require('./layout');
+var lock = require('./lock');
 var outOfMemory = require('../model/out_of_memory');
 var outOfMemoryLines = outOfMemory.outOfMemoryLines;
 var impossibleRequestLine = outOfMemory.impossibleRequestLine;
@@ -37,7 +38,7 @@ function outOfMemoryHandler(p, host) {
       // at Emscripten's abort the allocator's lock is held here: its heap
       // can be walked even with threads, and must not be taken again
       var take = function () { return p.taker.snapshot(undefined, {allocatorHeld: how === 'abort'}); };
-      var snapshot = how === 'abort' ? layout.whileAllocatorHeld(take) : take();
+      var snapshot = how === 'abort' ? lock.whileAllocatorHeld(take) : take();
       var memoryBytes = host.buffer().byteLength;
       snapshot['outOfMemory'] = {
         how: how,

@@ -1,4 +1,4 @@
-// heap_checks.js -- heap budgets for one run of some code, begun and ended
+// check_runs.js -- heap budgets for one run of some code, begun and ended
 // from JS (emheap.checkBegin / checkEnd, which emheap/testing's heapCheck
 // calls: testing/index.js) or from C (emheap_check_begin / emheap_check_end,
 // runtime/heap_check.c). A check begins with a mark ("check: NAME"), a
@@ -7,10 +7,14 @@
 'use strict';
 
 var heapCheck = require('../model/heap_check');
-var layout = require('./layout');
+var layout = require('../capture/layout');
+var L = require('../capture/layout_generated').wasm32;
 
-var NO_LIMIT = -1; // emheap.h EMHEAP_NO_LIMIT
-var LIMIT_FIELDS = ['leaks', 'maxLiveBytes', 'maxPeakBytes', 'maxAllocs', 'maxTotalBytes']; // emheap_limits, in order
+var LIMITS = L.emheap_limits;
+var NO_LIMIT = L.constants.EMHEAP_NO_LIMIT;
+// heapCheck's limit -> the emheap_limits field that gives it from C
+var LIMIT_FIELDS = [['leaks', LIMITS.leaked_bytes], ['maxLiveBytes', LIMITS.live_bytes], ['maxPeakBytes', LIMITS.peak_bytes],
+  ['maxAllocs', LIMITS.allocs], ['maxTotalBytes', LIMITS.total_bytes]];
 
 // p: the profiler (jslib/page.js: taker, mark); host: the library's
 // (buffer(), restartPeak(), onWorker).
@@ -81,11 +85,12 @@ function heapChecks(p, host) {
   return checks;
 }
 
-// The emheap_limits at `at`: five int64s, EMHEAP_NO_LIMIT for none.
+// The emheap_limits at `at`: int64s, EMHEAP_NO_LIMIT for none.
 function readLimits(view, at) {
   var limits = {};
-  LIMIT_FIELDS.forEach(function (name, i) {
-    var v = view.getUint32(at + i * 8, true) + view.getInt32(at + i * 8 + 4, true) * 4294967296;
+  LIMIT_FIELDS.forEach(function (f) {
+    var name = f[0];
+    var v = view.getUint32(at + f[1], true) + view.getInt32(at + f[1] + 4, true) * 4294967296;
     if (v === NO_LIMIT) return;
     if (v < 0) throw new Error('heap check: emheap_limits.' + name + ' is ' + v + ': give a maximum >= 0 or EMHEAP_NO_LIMIT');
     limits[name] = name === 'leaks' ? (v === 0 ? true : v) : v;

@@ -25,6 +25,7 @@
 'use strict';
 
 var layout = require('./layout');
+var SITE = layout.SITE;
 var grown = require('./typed_arrays').grown;
 
 var KEEP = 16;
@@ -52,11 +53,11 @@ function createMarkRanges(keep, denseBytes) {
     var entries = [];
     for (var s = 0; s < tables.count; s++) {
       var at = layout.sitesAt(tables, s);
-      var allocs = sites.getFloat64(at + 32, true);
-      var blocks = sites.getFloat64(at + 40, true);
+      var allocs = sites.getFloat64(at + SITE.total_allocs, true);
+      var blocks = sites.getFloat64(at + SITE.live_blocks, true);
       if (s < known && allocs === lastAllocs[s] && blocks === lastBlocks[s]) continue;
       if (s >= known && allocs === 0 && blocks === 0) continue;
-      entries.push(s, sites.getFloat64(at + 8, true), blocks, sites.getFloat64(at + 16, true), allocs);
+      entries.push(s, sites.getFloat64(at + SITE.live_bytes, true), blocks, sites.getFloat64(at + SITE.total_bytes, true), allocs);
       lastAllocs[s] = allocs;
       lastBlocks[s] = blocks;
     }

@@ -1,83 +1,92 @@
 // layout.js -- reads the runtime's state out of linear memory, and writes
 // the few fields JS may set (mode, sampling interval, seed, paused).
 //
-// Mirrors runtime/state_layout.h (its version: LAYOUT_VERSION below); the C side pins
-// these offsets with static asserts, tests/e2e/runtime.test.js checks that both
-// sides read the same numbers. Never calls into wasm. In a threaded program
-// (runtime built with -pthread) every read of the tables happens under the
-// runtime's own lock (withLock), taken with Atomics on the same word,
-// so a snapshot never sees a half-made change.
+// Every offset, size and constant comes from capture/layout_generated.js,
+// which runtime/layout.js generates from the C structs (runtime/
+// state_layout.h): nothing here types an offset. Never calls into wasm.
+// In a threaded program every read of the tables happens under the
+// runtime's own lock (capture/lock.js withLock), so a snapshot never sees a
+// half-made change.
 'use strict';
 
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 var allocatorWalk = require('./allocator_walk');
+var L = require('./layout_generated').wasm32;
 
-var LAYOUT_VERSION = 21;
-var MAGIC = 0x50484d45;
+var K = L.constants;
+var STATE = L.emheap_state;
+var COUNTER = L.emheap_counters;
+var SITE = L.emheap_site;
+var INDEX = L.emheap_index;
+var SLOT = L.emheap_slot;
+var BLOCK = L.emheap_block;
+var FOOTER = L.emheap_footer;
+var GROWTH = L.emheap_growth;
+var MARK = L.emheap_mark_record;
+var SUMS = L.emheap_estimate_sums;
+var POOL = L.emheap_pool;
+var ROOTS = L.emheap_roots;
+var THREAD_ROOTS = L.emheap_thread_roots;
+var ROOT_REGION = L.emheap_root_region;
+var COUNT_SLOT = L.emheap_count_slot;
+var CONTEXT_CHECK = L.emheap_context_check;
 
-var STATE = {magic: 0, layoutVersion: 4, mode: 8, paused: 12, counters: 16,
-  siteChunks: 160, framePool: 176, samplingInterval: 188, blockRegions: 192, blockRegionCount: 196,
-  blockCount: 200, allocator: 204, lock: 208, threaded: 212, hugeBlocks: 216, hugeSlots: 220, seed: 224, countSlots: 236, growth: 240, peakEpoch: 4336, peakBreak: 4340,
-  heapBase: 4344, sbrkPtrAddr: 4348, blocksAtPeak: 4352, blockSerial: 4356, roots: 4360, countSlotCount: 4364,
-  totalAtPeak: 4368, contextChecks: 4376, logGrowths: 4380, recordedBytes: 4384, recordedUsable: 4392,
-  recordedAtPeak: 4400, usableAtPeak: 4408, estimates: 4416, estimatesAtPeak: 4448, thinnedAt: 4480,
-  unseenFrees: 4488, unseenBytes: 4496, startMs: 4504, markCount: 4512, serialRenumbers: 4516, marks: 4520,
-  ageSerial: 12712, agePointCount: 12724, agePoints: 12728, siteBase: 16824, footers: 16876, dlState: 16880, dlSeg: 16884,
-  peakSinceMark: 16888, recordedPeak: 16896, tablesAtPeak: 16904, poolRegions: 16912, poolRegionCount: 16916,
-  poolObjectCount: 16920, poolHuge: 16924, poolHugeSlots: 16928, pools: 16932, poolCount: 16936, poolMisuse: 16940};
-// The block table (runtime/block_table.c): per 4 KiB region, a table of
-// 12-byte entries, 8 bytes in: (offset / 4 | site << 10, size | slack << 27,
-// serial | sampled << 31), serial 0 = empty; huge blocks in 16-byte slots
-// (addr, site | slack << 20, size, serial | sampled << 31), addr 0 = empty.
-var REGION_SHIFT = 12;
-var ALIGN_SHIFT = 2; // blocks are 4-aligned at least
+var LAYOUT_VERSION = K.EMHEAP_LAYOUT_VERSION;
+var MAGIC = K.EMHEAP_MAGIC;
+// The block table (runtime/block_table.c): per region of 2^REGION_SHIFT
+// bytes, a table of packed entries (emheap_slot: offset / 4 | site << 10,
+// size | slack << 27, serial | sampled << 31), serial 0 = empty; huge
+// blocks in emheap_block slots, addr 0 = empty.
+var REGION_SHIFT = K.EMHEAP_REGION_SHIFT;
+var ALIGN_SHIFT = K.EMHEAP_ALIGN_SHIFT;
 var OFFSET_MASK = (1 << (REGION_SHIFT - ALIGN_SHIFT)) - 1;
-var ENTRY_WORDS = 3;
-var BLOCK_SITE_MASK = 0xFFFFF;
-var BLOCK_SIZE_MASK = 0x7FFFFFF;
-var SITE_SIZE = 184;
-var SITE_POOL_AT = 176; // emheap_site.pool
+var REGION_TABLE = L.region_table;
+var ENTRY_WORDS = SLOT.sizeof / 4;
+var SLOT_OFFSET_SITE = SLOT.offset_site / 4;
+var SLOT_SIZE_SLACK = SLOT.size_slack / 4;
+var SLOT_SERIAL = SLOT.serial / 4;
+var BLOCK_SITE_MASK = (1 << K.EMHEAP_SITE_BITS) - 1;
+var BLOCK_SIZE_MASK = (1 << (32 - K.EMHEAP_SLACK_BITS)) - 1;
+var SITE_SIZE = SITE.sizeof;
 // The site table's chunks (runtime/state_layout.h): chunk 0 holds sites
 // 0-255, chunk k >= 1 sites 2^(k+7) to 2^(k+8) - 1.
-var SITE_CHUNK0_BITS = 8;
+var SITE_CHUNK0_BITS = K.EMHEAP_SITE_CHUNK0_BITS;
 function siteChunk(s) { return (32 - SITE_CHUNK0_BITS) - Math.clz32(s | ((1 << SITE_CHUNK0_BITS) - 1)); }
 function siteChunkFirst(k) { return k ? 1 << (k + SITE_CHUNK0_BITS - 1) : 0; }
-// A site's lifetime counts (emheap_site.ended_by_age, ended_by_time, temporary)
-var AGE_BUCKETS = 8;
-var TIME_BUCKETS = 4;
-var AGE_POINTS = 1024;
-var COUNT_SATURATED = 0xFFFFFFFF;
-// ... as one run of 32-bit words at 120: the age buckets, the time buckets, temporary
-var LIFETIMES_AT = 120;
-var LIFETIME_WORDS = AGE_BUCKETS + TIME_BUCKETS + 1;
-var GROWTH_LOG = 64;
-var GROWTH_SIZE = 64;
-var GROWTH_TOP = 3;
-var GROWTH_ESTIMATED = 1;
-var MARK_LOG = 128;
-var MARK_SIZE = 64;
-var MARK_NAME = 48; // bytes, the NUL included
-var MODE_EXACT = 1;
-var MODE_SAMPLED = 2;
-var MODE_OFF = 3;
-var STACK_JS = 1;
-var STACK_WASM = 3; // a worker's JS stack: (function index, module offset) pairs
-var STACK_POOL = 4; // no stack: a pool's chunks (runtime/pools.c)
-var FRAME_TRUNCATED = 0xFFFFFFFF;
-var FRAME_JS = 0xFFFFFFFE; // in a worker stack's function word: JS code (state_layout.h)
-var ALLOCATORS = ['generic', 'dlmalloc', 'emmalloc', 'mimalloc'];
+// A site's lifetime counts (emheap_site.ended_by_age, ended_by_time,
+// temporary), one run of 32-bit words
+var AGE_BUCKETS = K.EMHEAP_AGE_BUCKETS;
+var TIME_BUCKETS = K.EMHEAP_TIME_BUCKETS;
+var AGE_POINTS = K.EMHEAP_AGE_POINTS;
+var COUNT_SATURATED = 0xFFFFFFFF; // a lifetime count at 2^32 - 1 stopped there (record.c)
+var LIFETIMES_AT = SITE.ended_by_age;
+var LIFETIME_WORDS = (SITE.temporary + 4 - SITE.ended_by_age) / 4;
+var GROWTH_LOG = K.EMHEAP_GROWTH_LOG;
+var GROWTH_TOP = K.EMHEAP_GROWTH_TOP;
+var MARK_LOG = K.EMHEAP_MARK_LOG;
+var MARK_NAME = K.EMHEAP_MARK_NAME; // bytes, the NUL included
+var STACK_JS = K.EMHEAP_STACK_JS;
+var STACK_WASM = K.EMHEAP_STACK_WASM;
+var STACK_POOL = K.EMHEAP_STACK_POOL; // no stack: a pool's chunks (runtime/pools.c)
+var FRAME_TRUNCATED = K.EMHEAP_FRAME_TRUNCATED;
+var FRAME_JS = K.EMHEAP_FRAME_JS; // in a worker stack's function word: JS code
+var ALLOCATORS = [];
+ALLOCATORS[K.EMHEAP_ALLOCATOR_GENERIC] = 'generic';
+ALLOCATORS[K.EMHEAP_ALLOCATOR_DLMALLOC] = 'dlmalloc';
+ALLOCATORS[K.EMHEAP_ALLOCATOR_EMMALLOC] = 'emmalloc';
+ALLOCATORS[K.EMHEAP_ALLOCATOR_MIMALLOC] = 'mimalloc';
 
-// [name, offset within emheap_counters, byte width]
+// [name in a snapshot, emheap_counters field, byte width]
 var COUNTERS = [
-  ['liveBytes', 0, 8], ['peakLiveBytes', 8, 8], ['totalBytes', 16, 8],
-  ['liveBlocks', 24, 4], ['peakLiveBlocks', 28, 4],
-  ['mallocCalls', 32, 8], ['callocCalls', 40, 8], ['reallocCalls', 48, 8],
-  ['memalignCalls', 56, 8], ['freeCalls', 64, 8], ['failedAllocs', 72, 8],
-  ['invalidFrees', 80, 8], ['sampledAllocs', 88, 8],
-  ['siteCount', 96, 4], ['heapGrowths', 100, 4],
-  ['lostAllocs', 112, 8], ['lostBytes', 120, 8], ['lostSites', 128, 4],
-  ['truncatedStacks', 132, 4], ['tableBytes', 136, 8],
-];
+  ['liveBytes', 'live_bytes', 8], ['peakLiveBytes', 'peak_live_bytes', 8], ['totalBytes', 'total_bytes', 8],
+  ['liveBlocks', 'live_blocks', 4], ['peakLiveBlocks', 'peak_live_blocks', 4],
+  ['mallocCalls', 'malloc_calls', 8], ['callocCalls', 'calloc_calls', 8], ['reallocCalls', 'realloc_calls', 8],
+  ['memalignCalls', 'memalign_calls', 8], ['freeCalls', 'free_calls', 8], ['failedAllocs', 'failed_allocs', 8],
+  ['invalidFrees', 'invalid_frees', 8], ['sampledAllocs', 'sampled_allocs', 8],
+  ['siteCount', 'site_count', 4], ['heapGrowths', 'heap_growths', 4],
+  ['lostAllocs', 'lost_allocs', 8], ['lostBytes', 'lost_bytes', 8], ['lostSites', 'lost_sites', 4],
+  ['truncatedStacks', 'truncated_stacks', 4], ['tableBytes', 'table_bytes', 8],
+].map(function (c) { return [c[0], COUNTER[c[1]], c[2]]; });
 
 function u64(view, at) {
   return view.getUint32(at, true) + view.getUint32(at + 4, true) * 4294967296;
@@ -87,73 +96,18 @@ function u64(view, at) {
 function checkState(view, statePtr) {
   var magic = view.getUint32(statePtr + STATE.magic, true);
   if (magic !== MAGIC) throw new Error('emheap: the runtime state is not initialized (bad magic)');
-  var version = view.getUint32(statePtr + STATE.layoutVersion, true);
+  var version = view.getUint32(statePtr + STATE.layout_version, true);
   if (version !== LAYOUT_VERSION) {
     throw new Error('emheap: the runtime uses memory layout ' + version +
       ' but this JS library reads layout ' + LAYOUT_VERSION + '; rebuild with one emheap version');
   }
 }
 
-// In a threaded program with footers (runtime/footer.h), the allocator's
-// heap must hold still while a walk reads its chunks: hold(1) takes
-// dlmalloc's mutex, hold(0) lets it go (the runtime's export
-// emheap_hold_allocator, a no-op without footers). Set once per realm by
-// the page code (jslib/page.js), which has the library's host.
-var allocatorHold = null;
-function holdAllocatorWith(hold) { allocatorHold = hold; }
-
-// Runs fn() from inside the allocator, which this thread holds (an
-// out-of-memory abort inside dlmalloc, jslib/out_of_memory.js): withLock
-// then does not take its mutex (it would wait for itself), and waits for
-// the runtime's lock a bounded time only: a thread that holds that lock
-// while it waits for the allocator (growing a table of emheap's) would
-// wait for this one forever.
-var allocatorHeldHere = false;
-function whileAllocatorHeld(fn) {
-  var before = allocatorHeldHere;
-  allocatorHeldHere = true;
-  try {
-    return fn();
-  } finally {
-    allocatorHeldHere = before;
-  }
-}
-var HELD_SPIN_MS = 1000;
-
-// Runs fn() holding the runtime's lock when the memory is shared (a
-// threaded program), else just runs it. The lock is only ever held for a
-// few stores by an allocating thread, so spinning is short. With it, the
-// allocator's mutex (allocatorHold), taken inside it as the runtime does.
-function withLock(buffer, statePtr, fn) {
-  if (typeof SharedArrayBuffer === 'undefined' || !(buffer instanceof SharedArrayBuffer) || !statePtr) return fn();
-  var word = new Int32Array(buffer, statePtr + STATE.lock, 1);
-  var until = allocatorHeldHere ? Date.now() + HELD_SPIN_MS : Infinity;
-  while (Atomics.compareExchange(word, 0, 0, 1) !== 0) {
-    // another thread is inside an allocation's bookkeeping
-    if (until !== Infinity && Date.now() > until) {
-      throw new Error('emheap: the runtime\'s lock stayed held for ' + HELD_SPIN_MS / 1000 +
-        ' s by a thread that waits for the allocator, which this one holds: not read');
-    }
-  }
-  var held = false;
-  try {
-    if (allocatorHold && !allocatorHeldHere) {
-      allocatorHold(1);
-      held = true;
-    }
-    return fn();
-  } finally {
-    if (held) allocatorHold(0);
-    // 2: a thread waits for the word (runtime/lock.h): wake it
-    if (Atomics.exchange(word, 0, 0) === 2) Atomics.notify(word, 0, 1);
-  }
-}
-
-// A threaded runtime's per-thread counting slots (runtime/thread_counts.h):
-// 64 bytes each, [field, offset] of int32/uint32 words added to counters.
-var COUNT_SLOT_SIZE = 64;
-var COUNT_SLOT_FIELDS = [['liveBytes', 0, 'signed'], ['liveBlocks', 4, 'signed'], ['totalBytes', 8],
-  ['mallocCalls', 16], ['callocCalls', 20], ['reallocCalls', 24], ['memalignCalls', 28], ['freeCalls', 32]];
+// A threaded runtime's per-thread counting slots (runtime/thread_counts.h
+// emheap_count_slot): [field, offset] of int32/uint32 words added to counters.
+var COUNT_SLOT_FIELDS = [['liveBytes', COUNT_SLOT.live_bytes, 'signed'], ['liveBlocks', COUNT_SLOT.live_blocks, 'signed'],
+  ['totalBytes', COUNT_SLOT.total_bytes]].concat(['mallocCalls', 'callocCalls', 'reallocCalls', 'memalignCalls', 'freeCalls']
+  .map(function (name, k) { return [name, COUNT_SLOT.calls + 4 * k]; })); // emheap_count_slot.calls: in emheap_counters' order
 
 // The counters, with what the threads' slots hold: in a threaded runtime
 // the global live values are only a part, kept modulo 2^64 / 2^32, and may
@@ -165,13 +119,13 @@ function readCounters(view, statePtr) {
   COUNTERS.forEach(function (c) {
     out[c[0]] = c[2] === 8 ? u64(view, base + c[1]) : view.getUint32(base + c[1], true);
   });
-  var slots = view.getUint32(statePtr + STATE.countSlots, true);
-  var slotCount = view.getUint32(statePtr + STATE.countSlotCount, true);
+  var slots = view.getUint32(statePtr + STATE.count_slots, true);
+  var slotCount = view.getUint32(statePtr + STATE.count_slot_count, true);
   if (slots && slotCount) {
-    out.liveBytes = view.getUint32(base, true) + view.getInt32(base + 4, true) * 4294967296; // signed 64
-    out.liveBlocks = view.getInt32(base + 24, true);
+    out.liveBytes = view.getUint32(base + COUNTER.live_bytes, true) + view.getInt32(base + COUNTER.live_bytes + 4, true) * 4294967296; // signed 64
+    out.liveBlocks = view.getInt32(base + COUNTER.live_blocks, true);
     for (var i = 0; i < slotCount; i++) {
-      var at = slots + i * COUNT_SLOT_SIZE;
+      var at = slots + i * COUNT_SLOT.sizeof;
       COUNT_SLOT_FIELDS.forEach(function (f) {
         out[f[0]] += f[2] ? view.getInt32(at + f[1], true) : view.getUint32(at + f[1], true);
       });
@@ -183,27 +137,27 @@ function readCounters(view, statePtr) {
   }
   out.heapSize = view.buffer.byteLength;
   // the allocator's memory: [heapBase, break) now, [heapBase, breakAtPeak) at the peak
-  out.heapBase = view.getUint32(statePtr + STATE.heapBase, true);
-  var sbrkPtr = view.getUint32(statePtr + STATE.sbrkPtrAddr, true);
+  out.heapBase = view.getUint32(statePtr + STATE.heap_base, true);
+  var sbrkPtr = view.getUint32(statePtr + STATE.sbrk_ptr_addr, true);
   out.breakNow = sbrkPtr ? view.getUint32(sbrkPtr, true) : 0;
-  out.breakAtPeak = view.getUint32(statePtr + STATE.peakBreak, true);
-  out.liveBlocksAtPeak = view.getUint32(statePtr + STATE.blocksAtPeak, true);
-  out.totalBytesAtPeak = u64(view, statePtr + STATE.totalAtPeak);
+  out.breakAtPeak = view.getUint32(statePtr + STATE.peak_break, true);
+  out.liveBlocksAtPeak = view.getUint32(statePtr + STATE.blocks_at_peak, true);
+  out.totalBytesAtPeak = u64(view, statePtr + STATE.total_at_peak);
   // what the recorded blocks asked for, and the allocator's rounding of them
-  out.requestedLiveBytes = u64(view, statePtr + STATE.recordedBytes);
-  out.allocatorRoundingBytes = Math.max(0, u64(view, statePtr + STATE.recordedUsable) - out.requestedLiveBytes);
-  out.requestedBytesAtPeak = u64(view, statePtr + STATE.recordedAtPeak);
-  out.allocatorRoundingAtPeak = Math.max(0, u64(view, statePtr + STATE.usableAtPeak) - out.requestedBytesAtPeak);
+  out.requestedLiveBytes = u64(view, statePtr + STATE.recorded_bytes);
+  out.allocatorRoundingBytes = Math.max(0, u64(view, statePtr + STATE.recorded_usable) - out.requestedLiveBytes);
+  out.requestedBytesAtPeak = u64(view, statePtr + STATE.recorded_at_peak);
+  out.allocatorRoundingAtPeak = Math.max(0, u64(view, statePtr + STATE.usable_at_peak) - out.requestedBytesAtPeak);
   // the most the recorded blocks ever asked for at once (since the peak's restart)
-  out.requestedPeakBytes = u64(view, statePtr + STATE.recordedPeak);
-  out.tableBytesAtPeak = u64(view, statePtr + STATE.tablesAtPeak); // emheap's tables then
-  var thinnedAt = u64(view, statePtr + STATE.thinnedAt);
+  out.requestedPeakBytes = u64(view, statePtr + STATE.recorded_peak);
+  out.tableBytesAtPeak = u64(view, statePtr + STATE.tables_at_peak); // emheap's tables then
+  var thinnedAt = u64(view, statePtr + STATE.thinned_at);
   if (thinnedAt) out.thinnedAtBytes = thinnedAt - 1;
   // frees of blocks emheap never saw allocated (runtime/record.c emheap_forget)
-  out.unseenFrees = u64(view, statePtr + STATE.unseenFrees);
-  out.unseenFreedBytes = u64(view, statePtr + STATE.unseenBytes);
+  out.unseenFrees = u64(view, statePtr + STATE.unseen_frees);
+  out.unseenFreedBytes = u64(view, statePtr + STATE.unseen_bytes);
   // the peak restarted at a mark (emheap_restart_peak): the highest since
-  var peakSince = view.getUint32(statePtr + STATE.peakSinceMark, true);
+  var peakSince = view.getUint32(statePtr + STATE.peak_since_mark, true);
   if (peakSince) out.peakSinceMark = peakSince;
   return out;
 }
@@ -213,14 +167,14 @@ function readCounters(view, statePtr) {
 // model/estimates.js ratioScales needs. Under the caller's lock.
 function readEstimateSums(view, statePtr) {
   function sums(at, recorded, recordedUsable) {
-    return {usable: view.getFloat64(at, true), blocks: view.getFloat64(at + 8, true),
-      usableActual: u64(view, at + 16), blocksActual: view.getUint32(at + 24, true),
-      recorded: recorded === undefined ? view.getUint32(at + 28, true) : recorded, recordedUsable: recordedUsable};
+    return {usable: view.getFloat64(at + SUMS.usable, true), blocks: view.getFloat64(at + SUMS.blocks, true),
+      usableActual: u64(view, at + SUMS.usable_actual), blocksActual: view.getUint32(at + SUMS.blocks_actual, true),
+      recorded: recorded === undefined ? view.getUint32(at + SUMS.recorded, true) : recorded, recordedUsable: recordedUsable};
   }
   return {
-    now: sums(statePtr + STATE.estimates, view.getUint32(statePtr + STATE.blockCount, true),
-      u64(view, statePtr + STATE.recordedUsable)),
-    atPeak: sums(statePtr + STATE.estimatesAtPeak, undefined, u64(view, statePtr + STATE.usableAtPeak)),
+    now: sums(statePtr + STATE.estimates, view.getUint32(statePtr + STATE.blocks + INDEX.count, true),
+      u64(view, statePtr + STATE.recorded_usable)),
+    atPeak: sums(statePtr + STATE.estimates_at_peak, undefined, u64(view, statePtr + STATE.usable_at_peak)),
   };
 }
 
@@ -229,14 +183,14 @@ function readEstimateSums(view, statePtr) {
 // sampling), interval (what sampling would use), threaded, allocator}.
 function readMode(view, statePtr) {
   var mode = view.getUint32(statePtr + STATE.mode, true);
-  var name = mode === MODE_OFF ? 'off' : mode === MODE_SAMPLED ? 'sampled' : 'exact';
+  var name = mode === K.EMHEAP_MODE_OFF ? 'off' : mode === K.EMHEAP_MODE_SAMPLED ? 'sampled' : 'exact';
   var allocator = view.getUint32(statePtr + STATE.allocator, true);
   return {
     mode: name,
     // (exact mode samples too once thinned: summary.thinnedAtBytes)
-    samplingInterval: mode === MODE_SAMPLED || u64(view, statePtr + STATE.thinnedAt)
-      ? view.getUint32(statePtr + STATE.samplingInterval, true) : 0,
-    interval: view.getUint32(statePtr + STATE.samplingInterval, true), // what sampling would use
+    samplingInterval: mode === K.EMHEAP_MODE_SAMPLED || u64(view, statePtr + STATE.thinned_at)
+      ? view.getUint32(statePtr + STATE.sampling_interval, true) : 0,
+    interval: view.getUint32(statePtr + STATE.sampling_interval, true), // what sampling would use
     threaded: view.getUint32(statePtr + STATE.threaded, true) !== 0,
     allocator: ALLOCATORS[allocator] || 'generic',
     footers: view.getUint32(statePtr + STATE.footers, true) !== 0, // records in the blocks (runtime/footer.h)
@@ -266,8 +220,8 @@ function copySiteTables(view, statePtr, siteCount, into) {
   }
   tables.sites = new DataView(area.buffer, area.byteOffset, length);
   tables.bases = null;
-  var used = view.getUint32(statePtr + STATE.framePool + 4, true);
-  var pool = view.getUint32(statePtr + STATE.framePool, true);
+  var used = view.getUint32(statePtr + STATE.frame_pool_used, true);
+  var pool = view.getUint32(statePtr + STATE.frame_pool, true);
   var poolTo = into && into.pool.length >= used * 4 ? into.pool : new Uint8Array(used * 4);
   if (pool && used) poolTo.set(new Uint8Array(view.buffer, pool, used * 4));
   tables.pool = new DataView(poolTo.buffer, poolTo.byteOffset, pool ? used * 4 : 0);
@@ -292,34 +246,34 @@ function sitesAt(tables, s) {
 // {bytes, estimated: some of them are}.
 function siteLiveBytes(tables, s, scale) {
   var whole = siteRawLiveBytes(tables, s);
-  var part = tables.sites.getFloat64(sitesAt(tables, s) + 88, true);
+  var part = tables.sites.getFloat64(sitesAt(tables, s) + SITE.est_bytes, true);
   return {bytes: whole - part + Math.floor(part * scale), estimated: part > 0};
 }
 
 // A site's live bytes as the runtime keeps them (estimates not scaled):
 // for a pass over every site, which must make no object per site.
 function siteRawLiveBytes(tables, s) {
-  return tables.sites.getFloat64(sitesAt(tables, s) + 8, true);
+  return tables.sites.getFloat64(sitesAt(tables, s) + SITE.live_bytes, true);
 }
 
 // A site's bytes (which 0) or blocks (1) ever allocated, as the runtime
 // keeps them (estimates in sampled mode).
 function siteRawTotals(tables, s, which) {
-  return tables.sites.getFloat64(sitesAt(tables, s) + (which ? 32 : 16), true);
+  return tables.sites.getFloat64(sitesAt(tables, s) + (which ? SITE.total_allocs : SITE.total_bytes), true);
 }
 
 // The site table as it is in linear memory: {count, peakEpoch, threaded,
 // sites (a view of the whole memory), bases (per chunk, as sitesAt reads
 // them), pool (the frame pool, in place)}.
 function siteTables(view, statePtr, siteCount) {
-  var chunks = view.getUint32(statePtr + STATE.siteChunks, true);
+  var chunks = view.getUint32(statePtr + STATE.site_chunks, true);
   var bases = [];
-  for (var k = 0; k < chunks; k++) bases.push(view.getUint32(statePtr + STATE.siteBase + 4 * k, true));
-  var pool = view.getUint32(statePtr + STATE.framePool, true);
-  var used = view.getUint32(statePtr + STATE.framePool + 4, true);
+  for (var k = 0; k < chunks; k++) bases.push(view.getUint32(statePtr + STATE.site_base + 4 * k, true));
+  var pool = view.getUint32(statePtr + STATE.frame_pool, true);
+  var used = view.getUint32(statePtr + STATE.frame_pool_used, true);
   return {
     count: chunks ? siteCount : 0,
-    peakEpoch: view.getUint32(statePtr + STATE.peakEpoch, true),
+    peakEpoch: view.getUint32(statePtr + STATE.peak_epoch, true),
     threaded: view.getUint32(statePtr + STATE.threaded, true) !== 0,
     sites: new DataView(view.buffer),
     bases: bases,
@@ -340,20 +294,20 @@ var TOUCH_STEP_BYTES = 4 << 20;
 var SITE_COUNT_AT = COUNTERS.filter(function (c) { return c[0] === 'siteCount'; })[0][1];
 function copyArea(view, statePtr, heap) {
   var siteCount = view.getUint32(statePtr + STATE.counters + SITE_COUNT_AT, true);
-  var used = view.getUint32(statePtr + STATE.framePool + 4, true);
+  var used = view.getUint32(statePtr + STATE.frame_pool_used, true);
   var slack = function (n) { return Math.ceil(n * 1.125) + 65536; };
   var area = {
     sites: new Uint8Array(slack(siteCount * SITE_SIZE)),
     pool: new Uint8Array(slack(used * 4)),
     blocks: null,
-    markBlocks: null, // with marks: the blocks whose ages a snapshot reads (jslib/marks.js)
+    markBlocks: null, // with marks: the blocks whose ages a snapshot reads (capture/mark_log.js)
     memory: null,
   };
   var blockRoom = function (withObjects) {
-    return blockArrays(slack(view.getUint32(statePtr + STATE.blockCount, true) +
-      (withObjects ? view.getUint32(statePtr + STATE.poolObjectCount, true) : 0)));
+    return blockArrays(slack(view.getUint32(statePtr + STATE.blocks + INDEX.count, true) +
+      (withObjects ? view.getUint32(statePtr + STATE.pool_objects + INDEX.count, true) : 0)));
   };
-  if (view.getUint32(statePtr + STATE.markCount, true) && readMode(view, statePtr).mode !== 'off') area.markBlocks = blockRoom(true);
+  if (view.getUint32(statePtr + STATE.mark_count, true) && readMode(view, statePtr).mode !== 'off') area.markBlocks = blockRoom(true);
   if (heap) {
     area.blocks = blockRoom(true);
     var counters = readCounters(view, statePtr);
@@ -390,8 +344,8 @@ function copyArea(view, statePtr, heap) {
 // read in place: the lock holds it still.
 function copyBlocks(view, statePtr, into, weightBit, after, withObjects) {
   var serialMask = weightBit ? 0xFFFFFFFF : 0x7FFFFFFF;
-  var n = view.getUint32(statePtr + STATE.blockCount, true) +
-    (withObjects ? view.getUint32(statePtr + STATE.poolObjectCount, true) : 0);
+  var n = view.getUint32(statePtr + STATE.blocks + INDEX.count, true) +
+    (withObjects ? view.getUint32(statePtr + STATE.pool_objects + INDEX.count, true) : 0);
   var above = after || 0; // an empty slot's serial is 0, a block's at least 1
   var room = above ? Math.min(n, 4096) : n;
   var out = into && into.addr.length >= room
@@ -408,14 +362,14 @@ function copyBlocks(view, statePtr, into, weightBit, after, withObjects) {
       var table = words[(dir >>> 2) + r];
       if (!table) continue;
       var base = r << REGION_SHIFT >>> 0;
-      var end = (table + 8 >>> 2) + view.getUint16(table, true) * ENTRY_WORDS;
-      for (var i = table + 8 >>> 2; i < end && k < n; i += ENTRY_WORDS) {
-        if ((words[i + 2] & 0x7FFFFFFF) <= above) continue;
+      var end = (table + REGION_TABLE.slot >>> 2) + view.getUint16(table + REGION_TABLE.slots, true) * ENTRY_WORDS;
+      for (var i = table + REGION_TABLE.slot >>> 2; i < end && k < n; i += ENTRY_WORDS) {
+        if ((words[i + SLOT_SERIAL] & 0x7FFFFFFF) <= above) continue;
         if (k === room) out = moreRoom(out, room = Math.min(n, room * 2));
-        out.addr[k] = base + (words[i] & OFFSET_MASK) * (1 << ALIGN_SHIFT);
-        out.site[k] = words[i] >>> (REGION_SHIFT - ALIGN_SHIFT) & BLOCK_SITE_MASK;
-        out.size[k] = words[i + 1] & BLOCK_SIZE_MASK;
-        out.serial[k] = (words[i + 2] & serialMask) >>> 0; // (the top bit: recorded by sampling)
+        out.addr[k] = base + (words[i + SLOT_OFFSET_SITE] & OFFSET_MASK) * (1 << ALIGN_SHIFT);
+        out.site[k] = words[i + SLOT_OFFSET_SITE] >>> (REGION_SHIFT - ALIGN_SHIFT) & BLOCK_SITE_MASK;
+        out.size[k] = words[i + SLOT_SIZE_SLACK] & BLOCK_SIZE_MASK;
+        out.serial[k] = (words[i + SLOT_SERIAL] & serialMask) >>> 0; // (the top bit: recorded by sampling)
         k++;
       }
     }
@@ -424,39 +378,40 @@ function copyBlocks(view, statePtr, into, weightBit, after, withObjects) {
     var huge = view.getUint32(statePtr + hugeAt, true) >>> 2;
     var hugeSlots = huge ? view.getUint32(statePtr + slotsAt, true) : 0;
     for (var h = 0; h < hugeSlots && k < n; h++) {
-      var at = huge + h * 4;
-      if (!words[at] || (words[at + 3] & 0x7FFFFFFF) <= above) continue;
+      var at = huge + h * (BLOCK.sizeof >>> 2);
+      if (!words[at + BLOCK.addr / 4] || (words[at + BLOCK.serial / 4] & 0x7FFFFFFF) <= above) continue;
       if (k === room) out = moreRoom(out, room = Math.min(n, room * 2));
-      out.addr[k] = words[at];
-      out.site[k] = words[at + 1] & BLOCK_SITE_MASK;
-      out.size[k] = words[at + 2];
-      out.serial[k] = (words[at + 3] & serialMask) >>> 0;
+      out.addr[k] = words[at + BLOCK.addr / 4];
+      out.site[k] = words[at + BLOCK.site_slack / 4] & BLOCK_SITE_MASK;
+      out.size[k] = words[at + BLOCK.size / 4];
+      out.serial[k] = (words[at + BLOCK.serial / 4] & serialMask) >>> 0;
       k++;
     }
   };
-  fromTables(STATE.blockRegions, STATE.blockRegionCount);
+  fromTables(STATE.blocks + INDEX.regions, STATE.blocks + INDEX.region_count);
   if (view.getUint32(statePtr + STATE.footers, true)) {
     // footer mode (runtime/footer.h): the records are in the blocks, found
     // by a walk of dlmalloc's chunks; a block's footer is its chunk's last
     // 8 usable bytes, right before the next chunk's head
     var walkFailed = footerWalk(view, statePtr, function (q, csize) {
-      var f = (q + csize - 4) >>> 2;
-      var serialWord = words[f + 1];
+      var f = q + csize + 4 - FOOTER.sizeof; // (q + 4: the head; a chunk's last word is the next one's prev_foot)
+      var serialWord = words[(f + FOOTER.serial) >>> 2];
+      var siteWord = words[(f + FOOTER.site_slack) >>> 2];
       if ((serialWord & 0x7FFFFFFF) <= above || k === n) return;
       if (k === room) out = moreRoom(out, room = Math.min(n, room * 2));
       out.addr[k] = q + 8;
-      out.site[k] = words[f] & BLOCK_SITE_MASK;
-      out.size[k] = csize - 12 - (words[f] >>> FOOTER_SLACK_SHIFT);
+      out.site[k] = siteWord & BLOCK_SITE_MASK;
+      out.size[k] = f - out.addr[k] - (siteWord >>> K.EMHEAP_SITE_BITS);
       out.serial[k] = (serialWord & serialMask) >>> 0;
       k++;
     });
     if (walkFailed) throw new Error('emheap: the recorded blocks could not be read from the heap: ' + walkFailed);
   }
-  fromHuge(STATE.hugeBlocks, STATE.hugeSlots);
+  fromHuge(STATE.huge_blocks, STATE.huge_slots);
   var objectsFrom = k;
   if (withObjects) {
-    fromTables(STATE.poolRegions, STATE.poolRegionCount);
-    fromHuge(STATE.poolHuge, STATE.poolHugeSlots);
+    fromTables(STATE.pool_objects + INDEX.regions, STATE.pool_objects + INDEX.region_count);
+    fromHuge(STATE.pool_huge, STATE.pool_huge_slots);
   }
   var copied = k === out.addr.length ? out : {addr: out.addr.subarray(0, k), size: out.size.subarray(0, k),
     site: out.site.subarray(0, k), serial: out.serial.subarray(0, k)};
@@ -464,17 +419,14 @@ function copyBlocks(view, statePtr, into, weightBit, after, withObjects) {
   return copied;
 }
 
-// The footers' fields (runtime/footer.h): site | slack << 20, serial.
-var FOOTER_SLACK_SHIFT = 20;
-
-// Walks dlmalloc's chunks (jslib/allocator_walk.js, every header checked),
+// Walks dlmalloc's chunks (capture/allocator_walk.js, every header checked),
 // calling visit(chunk, size) for each one emheap flagged. -> null, or why
 // the heap could not be read.
 function footerWalk(view, statePtr, visit) {
-  var heapBase = view.getUint32(statePtr + STATE.heapBase, true);
-  var sbrkPtr = view.getUint32(statePtr + STATE.sbrkPtrAddr, true);
+  var heapBase = view.getUint32(statePtr + STATE.heap_base, true);
+  var sbrkPtr = view.getUint32(statePtr + STATE.sbrk_ptr_addr, true);
   var walk = allocatorWalk.walkAllocator(view, 'dlmalloc', heapBase, view.getUint32(sbrkPtr, true), null,
-    view.getUint32(statePtr + STATE.dlState, true), 'chunks', visit);
+    view.getUint32(statePtr + STATE.dl_state, true), 'chunks', visit);
   return walk.error || null;
 }
 
@@ -486,12 +438,12 @@ function footerWalk(view, statePtr, visit) {
 function noteDlmallocState(view, statePtr) {
   var mode = readMode(view, statePtr);
   if (mode.allocator !== 'dlmalloc') return false;
-  var heapBase = view.getUint32(statePtr + STATE.heapBase, true);
-  var sbrkPtr = view.getUint32(statePtr + STATE.sbrkPtrAddr, true);
+  var heapBase = view.getUint32(statePtr + STATE.heap_base, true);
+  var sbrkPtr = view.getUint32(statePtr + STATE.sbrk_ptr_addr, true);
   var found = allocatorWalk.findDlmallocState(view, readDataRange(view, statePtr), heapBase, view.getUint32(sbrkPtr, true));
   if (!found) return false;
-  view.setUint32(statePtr + STATE.dlState, found[0], true);
-  view.setUint32(statePtr + STATE.dlSeg, found[1] - 24, true); // gm->seg: the struct's last 6 words
+  view.setUint32(statePtr + STATE.dl_state, found[0], true);
+  view.setUint32(statePtr + STATE.dl_seg, allocatorWalk.segmentOf(found), true); // gm->seg
   return true;
 }
 
@@ -510,34 +462,31 @@ function moreRoom(out, n) {
 // startup, in emheap_roots), or null before the runtime started.
 function readDataRange(view, statePtr) {
   var at = view.getUint32(statePtr + STATE.roots, true);
-  return at ? [view.getUint32(at, true), view.getUint32(at + 4, true)] : null;
+  return at ? [view.getUint32(at + ROOTS.data_lo, true), view.getUint32(at + ROOTS.data_hi, true)] : null;
 }
 
-// runtime/roots.c's emheap_roots at `at`: where a heap scan starts.
-// emheap_roots (runtime/roots.c): table sizes and where its arrays start.
-var ROOTS = {maxThreads: 256, threads: 60, threadSize: 24, maxRegions: 1024, regions: 60 + 256 * 24, regionSize: 8};
-
-// Read under the lock (withLock): threads come and go.
+// runtime/roots.c's emheap_roots at `at`: where a heap scan starts. Read
+// under the lock (withLock): threads come and go.
 function readRoots(view, at) {
-  var u = function (off) { return view.getUint32(at + off, true); };
+  var u = function (field) { return view.getUint32(at + ROOTS[field], true); };
   var out = {
-    data: [u(0), u(4)], sp: u(8), stack: [u(12), u(16)], self: u(20), selfSize: u(24),
-    state: [u(28), u(28) + u(32)], own: [at, at + u(36)],
-    threadsDropped: u(44), regionsDropped: u(52), pthread: u(56), threads: [], regions: [],
+    data: [u('data_lo'), u('data_hi')], sp: u('sp'), stack: [u('stack_lo'), u('stack_hi')], self: u('self'),
+    selfSize: u('self_size'), state: [u('state'), u('state') + u('state_size')], own: [at, at + u('size')],
+    threadsDropped: u('threads_dropped'), regionsDropped: u('regions_dropped'), pthread: u('pthread'), threads: [], regions: [],
   };
   // counts clamped to the tables' sizes: a damaged count reads no further
-  var threads = Math.min(u(40), ROOTS.maxThreads);
+  var threads = Math.min(u('thread_count'), K.EMHEAP_MAX_THREADS);
   for (var t = 0; t < threads; t++) {
-    var e = at + ROOTS.threads + t * ROOTS.threadSize;
-    out.threads.push({stack: [view.getUint32(e, true), view.getUint32(e + 4, true)],
-      tls: [view.getUint32(e + 8, true), view.getUint32(e + 12, true)], self: view.getUint32(e + 16, true),
-      pthread: view.getUint32(e + 20, true)});
+    var e = at + ROOTS.threads + t * THREAD_ROOTS.sizeof;
+    var w = function (field) { return view.getUint32(e + THREAD_ROOTS[field], true); };
+    out.threads.push({stack: [w('stack_lo'), w('stack_hi')], tls: [w('tls_lo'), w('tls_hi')], self: w('self'),
+      pthread: w('pthread')});
   }
-  var regions = Math.min(u(48), ROOTS.maxRegions);
-  var base = at + ROOTS.regions;
+  var regions = Math.min(u('region_count'), K.EMHEAP_MAX_ROOTS);
   for (var r = 0; r < regions; r++) {
-    var start = view.getUint32(base + r * ROOTS.regionSize, true);
-    out.regions.push([start, start + view.getUint32(base + r * ROOTS.regionSize + 4, true)]);
+    var region = at + ROOTS.regions + r * ROOT_REGION.sizeof;
+    var start = view.getUint32(region + ROOT_REGION.start, true);
+    out.regions.push([start, start + view.getUint32(region + ROOT_REGION.size, true)]);
   }
   return out;
 }
@@ -552,9 +501,9 @@ function readSite(tables, s, scales) {
   var view = tables.sites;
   var site;
   var at = sitesAt(tables, s);
-  var kind = view.getUint32(at + 48, true);
-  var ref = view.getUint32(at + 52, true);
-  var depth = view.getUint32(at + 56, true);
+  var kind = view.getUint32(at + SITE.stack_kind, true);
+  var ref = view.getUint32(at + SITE.stack_ref, true);
+  var depth = view.getUint32(at + SITE.stack_depth, true);
   var frames = null;
   if (kind === STACK_WASM) {
     frames = [];
@@ -563,33 +512,33 @@ function readSite(tables, s, scales) {
     }
   }
   // changed since the global peak: what it held then was kept (emheap_site)
-  var changedSincePeak = view.getUint32(at + 80, true) === tables.peakEpoch;
-  var liveBytes = view.getFloat64(at + 8, true);
-  var liveBlocks = view.getFloat64(at + 40, true);
-  var estBytes = view.getFloat64(at + 88, true);
-  var estBlocks = view.getFloat64(at + 96, true);
-  var peakBytes = changedSincePeak ? view.getFloat64(at + 64, true) : liveBytes;
-  var peakBlocks = changedSincePeak ? view.getFloat64(at + 72, true) : liveBlocks;
-  var peakEstBytes = changedSincePeak ? view.getFloat64(at + 104, true) : estBytes;
-  var peakEstBlocks = changedSincePeak ? view.getFloat64(at + 112, true) : estBlocks;
+  var changedSincePeak = view.getUint32(at + SITE.peak_epoch, true) === tables.peakEpoch;
+  var liveBytes = view.getFloat64(at + SITE.live_bytes, true);
+  var liveBlocks = view.getFloat64(at + SITE.live_blocks, true);
+  var estBytes = view.getFloat64(at + SITE.est_bytes, true);
+  var estBlocks = view.getFloat64(at + SITE.est_blocks, true);
+  var peakBytes = changedSincePeak ? view.getFloat64(at + SITE.live_at_peak, true) : liveBytes;
+  var peakBlocks = changedSincePeak ? view.getFloat64(at + SITE.blocks_at_peak, true) : liveBlocks;
+  var peakEstBytes = changedSincePeak ? view.getFloat64(at + SITE.est_at_peak, true) : estBytes;
+  var peakEstBlocks = changedSincePeak ? view.getFloat64(at + SITE.est_blocks_at_peak, true) : estBlocks;
   var k = scales || {bytes: 1, blocks: 1, bytesAtPeak: 1, blocksAtPeak: 1};
   // (down: the sites never add up to more than the exact total)
   var scaled = function (whole, part, scale) { return whole - part + Math.floor(part * scale); };
   site = {
     liveBytes: scaled(liveBytes, estBytes, k.bytes),
     estimatedLiveBytes: Math.floor(estBytes * k.bytes),
-    totalBytes: view.getFloat64(at + 16, true),
-    peakLiveBytes: view.getFloat64(at + 24, true),
-    blocksAtPeakLiveBytes: view.getUint32(at + 84, true),
-    totalAllocs: view.getFloat64(at + 32, true),
+    totalBytes: view.getFloat64(at + SITE.total_bytes, true),
+    peakLiveBytes: view.getFloat64(at + SITE.peak_live_bytes, true),
+    blocksAtPeakLiveBytes: view.getUint32(at + SITE.peak_blocks, true),
+    totalAllocs: view.getFloat64(at + SITE.total_allocs, true),
     liveBlocks: scaled(liveBlocks, estBlocks, k.blocks),
     liveBytesAtPeak: scaled(peakBytes, peakEstBytes, k.bytesAtPeak),
     estimatedLiveBytesAtPeak: Math.floor(peakEstBytes * k.bytesAtPeak),
     liveBlocksAtPeak: scaled(peakBlocks, peakEstBlocks, k.blocksAtPeak),
     stackKind: kind,
     stackRef: ref,
-    pool: view.getUint32(at + SITE_POOL_AT, true), // 0, or the pool whose objects (or chunks) it holds
-    thread: view.getUint32(at + 60, true), // 0: the main thread
+    pool: view.getUint32(at + SITE.pool, true), // 0, or the pool whose objects (or chunks) it holds
+    thread: view.getUint32(at + SITE.thread, true), // 0: the main thread
     frames: frames,
   };
   readLifetimes(view, at, tables.threaded, site);
@@ -600,10 +549,9 @@ function readSite(tables, s, scales) {
 // The clang allocation token its allocations came with (emheap_site.
 // alloc_type: token + 1, 0 none, ALLOC_TYPE_MIXED several), onto `site`:
 // allocToken, or allocTokenMixed when they came with different ones.
-var ALLOC_TYPE_AT = 172;
-var ALLOC_TYPE_MIXED = 0xFFFFFFFF;
+var ALLOC_TYPE_MIXED = K.EMHEAP_ALLOC_TYPE_MIXED;
 function readAllocType(view, at, site) {
-  var type = view.getUint32(at + ALLOC_TYPE_AT, true);
+  var type = view.getUint32(at + SITE.alloc_type, true);
   if (type === ALLOC_TYPE_MIXED) site.allocTokenMixed = true;
   else if (type) site.allocToken = type - 1;
 }
@@ -643,21 +591,21 @@ function readGrowth(view, statePtr, heapGrowths) {
 
 // Growth `serial` (1 = the first), while it is still in the ring.
 function readGrowthEvent(view, statePtr, serial) {
-  var at = statePtr + STATE.growth + ((serial - 1) % GROWTH_LOG) * GROWTH_SIZE;
+  var at = statePtr + STATE.growth + ((serial - 1) % GROWTH_LOG) * GROWTH.sizeof;
   var top = [];
   for (var k = 0; k < GROWTH_TOP; k++) {
-    var bytes = view.getFloat64(at + 40 + 8 * k, true);
-    if (bytes > 0) top.push({siteId: view.getUint32(at + 24 + 4 * k, true), liveBytes: bytes});
+    var bytes = view.getFloat64(at + GROWTH.top_bytes + 8 * k, true);
+    if (bytes > 0) top.push({siteId: view.getUint32(at + GROWTH.top_site + 4 * k, true), liveBytes: bytes});
   }
   var g = {
-    fromBytes: view.getUint32(at, true),
-    toBytes: view.getUint32(at + 4, true),
-    siteId: view.getUint32(at + 8, true),
-    requestBytes: view.getUint32(at + 12, true),
-    t: Math.max(0, view.getFloat64(at + 16, true)),
+    fromBytes: view.getUint32(at + GROWTH.from_bytes, true),
+    toBytes: view.getUint32(at + GROWTH.to_bytes, true),
+    siteId: view.getUint32(at + GROWTH.site, true),
+    requestBytes: view.getUint32(at + GROWTH.request, true),
+    t: Math.max(0, view.getFloat64(at + GROWTH.t, true)),
     top: top,
   };
-  if (view.getUint32(at + 36, true) & GROWTH_ESTIMATED) g.estimated = true;
+  if (view.getUint32(at + GROWTH.flags, true) & K.EMHEAP_GROWTH_ESTIMATED) g.estimated = true;
   return g;
 }
 
@@ -669,38 +617,35 @@ function readGrowthEvent(view, statePtr, serial) {
 // the misuses of the pool calls by kind, read under the lock: {pools:
 // [{number, name, live, malloclike, site, chunkSite, objects, bytes,
 // placedObjects, placedBytes, lost}], misuse: [counts]}.
-var POOL_SIZE = 96;
-var POOL_NAME = 40;
-var POOL_MISUSES = 8;
 function readPools(view, statePtr) {
   var at = view.getUint32(statePtr + STATE.pools, true);
-  var count = at ? view.getUint32(statePtr + STATE.poolCount, true) : 0;
+  var count = at ? view.getUint32(statePtr + STATE.pool_count, true) : 0;
   var pools = [];
   for (var n = 1; n <= count; n++) {
-    var p = at + (n - 1) * POOL_SIZE;
-    var flags = view.getUint32(p + 4, true);
-    pools.push({number: n, name: cString(view.buffer.slice(p + 56, p + 56 + POOL_NAME), 0),
-      live: (flags & 1) !== 0, malloclike: (flags & 2) !== 0,
-      site: view.getUint32(p + 8, true), chunkSite: view.getUint32(p + 12, true),
-      objects: u64(view, p + 16), bytes: u64(view, p + 24), placedBytes: u64(view, p + 32),
-      placedObjects: view.getUint32(p + 40, true), lost: view.getUint32(p + 44, true)});
+    var p = at + (n - 1) * POOL.sizeof;
+    var flags = view.getUint32(p + POOL.flags, true);
+    pools.push({number: n, name: cString(view.buffer.slice(p + POOL.name, p + POOL.name + K.EMHEAP_POOL_NAME), 0),
+      live: (flags & K.EMHEAP_POOL_LIVE) !== 0, malloclike: (flags & K.EMHEAP_POOL_MALLOCLIKE) !== 0,
+      site: view.getUint32(p + POOL.site, true), chunkSite: view.getUint32(p + POOL.chunk_site, true),
+      objects: u64(view, p + POOL.objects), bytes: u64(view, p + POOL.bytes), placedBytes: u64(view, p + POOL.placed_bytes),
+      placedObjects: view.getUint32(p + POOL.placed, true), lost: view.getUint32(p + POOL.lost, true)});
   }
   var misuse = [];
-  for (var k = 0; k < POOL_MISUSES; k++) misuse.push(view.getUint32(statePtr + STATE.poolMisuse + 4 * k, true));
+  for (var k = 0; k < K.EMHEAP_POOL_MISUSES; k++) misuse.push(view.getUint32(statePtr + STATE.pool_misuse + 4 * k, true));
   return {pools: pools, misuse: misuse};
 }
 
 function readMarks(view, statePtr) {
-  var count = view.getUint32(statePtr + STATE.markCount, true);
+  var count = view.getUint32(statePtr + STATE.mark_count, true);
   var first = count > MARK_LOG ? count - MARK_LOG + 1 : 1;
   var marks = [];
   for (var n = first; n <= count; n++) {
-    var at = statePtr + STATE.marks + ((n - 1) % MARK_LOG) * MARK_SIZE;
+    var at = statePtr + STATE.marks + ((n - 1) % MARK_LOG) * MARK.sizeof;
     var bytes = new Uint8Array(MARK_NAME);
-    bytes.set(new Uint8Array(view.buffer, at + 16, MARK_NAME));
+    bytes.set(new Uint8Array(view.buffer, at + MARK.name, MARK_NAME));
     var end = bytes.indexOf(0);
     marks.push({number: n, name: utf8Text(bytes.subarray(0, end < 0 ? MARK_NAME : end)),
-      t: Math.max(0, view.getFloat64(at + 8, true)), serial: view.getUint32(at, true)});
+      t: Math.max(0, view.getFloat64(at + MARK.t, true)), serial: view.getUint32(at + MARK.serial, true)});
   }
   return {marks: marks, dropped: first - 1};
 }
@@ -709,13 +654,13 @@ function readMarks(view, statePtr) {
 // MARK_NAME - 1 bytes), t (ms since the runtime's start). Under the lock.
 // -> its number.
 function writeMark(view, statePtr, nameBytes, t) {
-  var number = view.getUint32(statePtr + STATE.markCount, true) + 1;
-  var at = statePtr + STATE.marks + ((number - 1) % MARK_LOG) * MARK_SIZE;
-  view.setUint32(at, view.getUint32(statePtr + STATE.blockSerial, true), true);
-  view.setUint32(at + 4, 0, true);
-  view.setFloat64(at + 8, t, true);
-  for (var i = 0; i < MARK_NAME; i++) view.setUint8(at + 16 + i, i < nameBytes.length ? nameBytes[i] : 0);
-  view.setUint32(statePtr + STATE.markCount, number, true);
+  var number = view.getUint32(statePtr + STATE.mark_count, true) + 1;
+  var at = statePtr + STATE.marks + ((number - 1) % MARK_LOG) * MARK.sizeof;
+  view.setUint32(at + MARK.serial, view.getUint32(statePtr + STATE.block_serial, true), true);
+  view.setUint32(at + MARK.reserved, 0, true);
+  view.setFloat64(at + MARK.t, t, true);
+  for (var i = 0; i < MARK_NAME; i++) view.setUint8(at + MARK.name + i, i < nameBytes.length ? nameBytes[i] : 0);
+  view.setUint32(statePtr + STATE.mark_count, number, true);
   return number;
 }
 
@@ -744,40 +689,40 @@ function utf8Prefix(text, max) {
   return bytes.subarray(0, n);
 }
 
-// The runtime's age clock (jslib/age_clock.js): its points' count, point
+// The runtime's age clock (capture/age_clock.js): its points' count, point
 // k's serial, point k made now (block_serial then; count k + 1), and
 // bound i's serial. Under the lock.
 function readAgePointCount(view, statePtr) {
-  return view.getUint32(statePtr + STATE.agePointCount, true);
+  return view.getUint32(statePtr + STATE.age_point_count, true);
 }
 function readAgePoint(view, statePtr, k) {
-  return view.getUint32(statePtr + STATE.agePoints + (k % AGE_POINTS) * 4, true);
+  return view.getUint32(statePtr + STATE.age_points + (k % AGE_POINTS) * 4, true);
 }
 function writeAgePoint(view, statePtr, k) {
-  view.setUint32(statePtr + STATE.agePoints + (k % AGE_POINTS) * 4, view.getUint32(statePtr + STATE.blockSerial, true), true);
-  view.setUint32(statePtr + STATE.agePointCount, k + 1, true);
+  view.setUint32(statePtr + STATE.age_points + (k % AGE_POINTS) * 4, view.getUint32(statePtr + STATE.block_serial, true), true);
+  view.setUint32(statePtr + STATE.age_point_count, k + 1, true);
 }
 function writeAgeSerial(view, statePtr, i, serial) {
-  view.setUint32(statePtr + STATE.ageSerial + 4 * i, serial, true);
+  view.setUint32(statePtr + STATE.age_serial + 4 * i, serial, true);
 }
 
-// When the runtime started, on jslib/clock.js's clock (ms): the origin of
+// When the runtime started, on capture/clock.js's clock (ms): the origin of
 // the growths' t.
 function readStartMs(view, statePtr) {
-  return view.getFloat64(statePtr + STATE.startMs, true);
+  return view.getFloat64(statePtr + STATE.start_ms, true);
 }
 
 // Settings JS may write before the first block is recorded. seed: a
 // number below 2^53 (0 = none).
 function writeConfig(view, statePtr, config) {
-  var modes = {exact: MODE_EXACT, sampled: MODE_SAMPLED, off: MODE_OFF};
+  var modes = {exact: K.EMHEAP_MODE_EXACT, sampled: K.EMHEAP_MODE_SAMPLED, off: K.EMHEAP_MODE_OFF};
   if (config.mode) view.setUint32(statePtr + STATE.mode, modes[config.mode], true);
-  if (config.samplingInterval) view.setUint32(statePtr + STATE.samplingInterval, config.samplingInterval, true);
+  if (config.samplingInterval) view.setUint32(statePtr + STATE.sampling_interval, config.samplingInterval, true);
   if (config.seed) {
     view.setUint32(statePtr + STATE.seed, config.seed % 4294967296, true);
     view.setUint32(statePtr + STATE.seed + 4, Math.floor(config.seed / 4294967296), true);
   }
-  if (config.growthLog !== undefined) view.setUint32(statePtr + STATE.logGrowths, config.growthLog ? 1 : 0, true);
+  if (config.growthLog !== undefined) view.setUint32(statePtr + STATE.log_growths, config.growthLog ? 1 : 0, true);
 }
 
 function setPaused(view, statePtr, paused) {
@@ -800,10 +745,10 @@ function functionOfWord(word) {
 
 // The checking mode's counts (runtime/context.h): {verify, checked, mismatches}.
 function contextChecks(view, statePtr) {
-  var at = view.getUint32(statePtr + STATE.contextChecks, true);
+  var at = view.getUint32(statePtr + STATE.context_checks, true);
   if (!at) return {verify: false, checked: 0, mismatches: 0};
-  return {verify: view.getUint32(at, true) !== 0, checked: view.getUint32(at + 4, true),
-    mismatches: view.getUint32(at + 8, true)};
+  return {verify: view.getUint32(at + CONTEXT_CHECK.verify, true) !== 0, checked: view.getUint32(at + CONTEXT_CHECK.checked, true),
+    mismatches: view.getUint32(at + CONTEXT_CHECK.mismatches, true)};
 }
 
 module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, isRecursiveWord: isRecursiveWord,
@@ -811,7 +756,8 @@ module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, is
   readAgePointCount: readAgePointCount, readAgePoint: readAgePoint, writeAgePoint: writeAgePoint,
   writeAgeSerial: writeAgeSerial, AGE_BUCKETS: AGE_BUCKETS, TIME_BUCKETS: TIME_BUCKETS, AGE_POINTS: AGE_POINTS,
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_WASM: STACK_WASM, STACK_POOL: STACK_POOL, readPools: readPools,
-  FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE_SIZE: SITE_SIZE, MODE_EXACT: MODE_EXACT,
+  FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE: SITE, COUNTER: COUNTER, INDEX: INDEX, SITE_SIZE: SITE_SIZE,
+  MODE_EXACT: K.EMHEAP_MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,
   noteDlmallocState: noteDlmallocState, copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, sitesAt: sitesAt, readDataRange: readDataRange, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
   readEstimateSums: readEstimateSums, readGrowth: readGrowth, readGrowthEvent: readGrowthEvent, readStartMs: readStartMs,
@@ -819,6 +765,5 @@ module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, is
   siteLiveBytes: siteLiveBytes,
   siteRawLiveBytes: siteRawLiveBytes,
   writeConfig: writeConfig,
-  setPaused: setPaused, withLock: withLock, holdAllocatorWith: holdAllocatorWith,
-  whileAllocatorHeld: whileAllocatorHeld,
+  setPaused: setPaused,
 };

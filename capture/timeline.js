@@ -2,7 +2,7 @@
 // points: a timer adds one every 100 ms (and a mark made on this thread
 // one more), so the cost is per point, never per allocation; a snapshot
 // carries the points, oldest first, and the series of the sites that
-// matter at the same points (site_timeline.js).
+// matter at the same points (site_series.js).
 'use strict';
 
 // A ring of `points` points; t is milliseconds since the first.
@@ -52,7 +52,7 @@ function createTimeline(points, start) {
 // runtime exited or aborted and its memory is gone) keeps what there is.
 // timers: {now(), setInterval(fn, ms)}; under node the timer is unref()ed:
 // it never keeps a finished program alive. start: the time t counts from
-// (timers.now()'s clock; now, if not given). sites: site_timeline.js's, or
+// (timers.now()'s clock; now, if not given). sites: site_series.js's, or
 // none. -> {sample(), points(), siteSeries()}.
 var POINTS = 3000;
 var MS = 100;
@@ -75,7 +75,7 @@ function startTimeline(read, timers, start, sites) {
   return {
     sample: sample,
     points: timeline.points,
-    // the site series at the same points as points() (site_timeline.js read)
+    // the site series at the same points as points() (site_series.js read)
     siteSeries: function () { return sites ? sites.read(timeline.first(), timeline.count()) : null; },
   };
 }

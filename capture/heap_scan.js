@@ -1,5 +1,5 @@
 // heap_scan.js -- the heap graph of the running program: the live blocks
-// and the roots read out of linear memory (jslib/layout.js), scanned by
+// and the roots read out of linear memory (capture/layout.js), scanned by
 // model/heap_graph.js, as snapshot.heap (model/heap_section.js).
 //
 // The scan reads a copy of the memory made in one synchronous step (its
@@ -11,6 +11,7 @@
 'use strict';
 
 var layout = require('./layout');
+var lock = require('./lock');
 var buildHeapGraphSteps = require('../model/heap_graph').buildHeapGraphSteps;
 var heapMemory = require('../model/heap_memory');
 var toHeapSectionSteps = require('../model/heap_section').toHeapSectionSteps;
@@ -105,7 +106,7 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnl
   var view = new DataView(buffer);
   // blocks and roots read under one lock: a thread that exits meanwhile
   // moves the last entry of the thread table into its slot
-  var read = layout.withLock(buffer, statePtr, function () {
+  var read = lock.withLock(buffer, statePtr, function () {
     return {blocks: layout.copyBlocks(view, statePtr, area && area.blocks, false, 0, true),
       chunkSites: layout.readPools(view, statePtr).pools.map(function (p) { return p.chunkSite; }).filter(Boolean),
       roots: layout.readRoots(view, rootsPtr)};
@@ -194,7 +195,7 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnl
 // graph and returns snapshot.heap, with runtime site ids. The section keeps
 // what the scan read (`scan`: root groups, skipped ranges, the memory copy;
 // not enumerable, so no file carries it) for a heap dump
-// (formats/heap_dump.js). `area` (optional): jslib/layout.js copyArea with
+// (formats/heap_dump.js). `area` (optional): capture/layout.js copyArea with
 // `heap`, memory for the copies made and touched beforehand. readOnly: the
 // module's read-only data, {ranges} or {unknown: why}
 // (symbolize/read_only_data.js).

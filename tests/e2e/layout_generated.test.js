@@ -1,0 +1,97 @@
+// layout_generated.test.js -- the C-to-JS memory contract has one source:
+// capture/layout_generated.js is what emcc's offsetof and sizeof give for
+// the runtime's structs today (runtime/layout.js builds runtime/
+// layout_info.c again, for wasm32 and wasm64, and the text must be the same
+// byte for byte), and every field the JS readers name is one it lists.
+'use strict';
+
+const {test} = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const {ROOT} = require('../lib/paths');
+const {generate} = require('../../runtime/layout');
+const generated = require('../../capture/layout_generated');
+
+const FILE = path.join(ROOT, 'capture', 'layout_generated.js');
+
+test('capture/layout_generated.js is what emcc lays out now (make layout)', async () => {
+  const now = await generate();
+  assert.equal(fs.readFileSync(FILE, 'utf8'), now, 'capture/layout_generated.js is stale: run `make layout`');
+  // (a 64-bit build lays out the state's pointers wider: the two differ)
+  assert.ok(generated.wasm64.emheap_state.sizeof > generated.wasm32.emheap_state.sizeof);
+  assert.equal(generated.wasm32.emheap_block.sizeof, 16);
+});
+
+// What the readers call each struct (`var SITE = L.emheap_site`): a
+// name -> the struct, for every file that takes the generated module.
+function aliasesOf(source) {
+  const out = {};
+  for (const m of source.matchAll(/\b(?:var|const|let)\s+(\w+)\s*=\s*(?:L|layout)\.(emheap_\w+|region_table)\b/g)) out[m[1]] = m[2];
+  if (/\bL\s*=\s*require\('[./]*(?:capture\/)?layout_generated'\)\.wasm32/.test(source) ||
+    /= require\('\.\/layout_generated'\)\.wasm32\.(emheap_\w+)/.test(source)) {
+    out.K = 'constants';
+    out['L.constants'] = 'constants';
+  }
+  const direct = /\b(?:var|const)\s+(\w+)\s*=\s*require\('[./]*(?:capture\/)?layout_generated'\)\.wasm32\.(emheap_\w+)/.exec(source);
+  if (direct) out[direct[1]] = direct[2];
+  return out;
+}
+
+// Every `ALIAS.field` (and `ROOTS['field']`-style reads through a helper
+// named for its struct) that names no field of its struct: -> ['file: X.y'].
+function unknownFields(file, source, layout) {
+  const aliases = aliasesOf(source);
+  const missing = [];
+  for (const [alias, struct] of Object.entries(aliases)) {
+    const fields = layout[struct];
+    if (!fields) {
+      missing.push(`${file}: ${alias} = ${struct}, which layout_info.c does not list`);
+      continue;
+    }
+    const re = new RegExp(`(?<![\\w.])${alias.replace('.', '\\.')}\\.(\\w+)`, 'g');
+    for (const m of source.matchAll(re)) {
+      if (!(m[1] in fields)) missing.push(`${file}: ${alias}.${m[1]}`);
+    }
+  }
+  return missing;
+}
+
+function readers() {
+  const out = [];
+  for (const dir of ['capture', 'contexts', 'jslib', 'harness']) {
+    for (const name of fs.readdirSync(path.join(ROOT, dir))) {
+      if (!name.endsWith('.js') || name === 'layout_generated.js') continue;
+      const source = fs.readFileSync(path.join(ROOT, dir, name), 'utf8');
+      if (/layout_generated|require\('[./]*(?:capture\/)?layout'\)/.test(source)) out.push({file: `${dir}/${name}`, source});
+    }
+  }
+  return out;
+}
+
+test('every field and constant the readers name is one the C structs have', () => {
+  const files = readers();
+  assert.ok(files.some((f) => f.file === 'capture/layout.js') && files.some((f) => f.file === 'capture/allocator_walk.js'),
+    files.map((f) => f.file).join(', '));
+  let named = 0;
+  const missing = [];
+  for (const {file, source} of files) {
+    named += Object.keys(aliasesOf(source)).length;
+    missing.push(...unknownFields(file, source, generated.wasm32));
+  }
+  assert.ok(named >= 20, `${named} struct names seen`);
+  assert.deepEqual(missing, []);
+  // the readers' string-keyed reads (readRoots' u('...'), w('...'))
+  const layoutJs = fs.readFileSync(path.join(ROOT, 'capture', 'layout.js'), 'utf8');
+  for (const [helper, struct] of [['u', 'emheap_roots'], ['w', 'emheap_thread_roots']]) {
+    const keys = [...layoutJs.matchAll(new RegExp(`\\b${helper}\\('(\\w+)'\\)`, 'g'))].map((m) => m[1]);
+    assert.ok(keys.length >= 5, `${helper}() reads ${keys.length} fields`);
+    for (const k of keys) assert.ok(k in generated.wasm32[struct], `${struct}.${k}`);
+  }
+});
+
+test('the check sees a field the structs do not have', () => {
+  const source = "var L = require('./layout_generated').wasm32;\nvar SITE = L.emheap_site;\nx = SITE.live_bytes + SITE.no_such_field + K.EMHEAP_NOPE;\n";
+  assert.deepEqual(unknownFields('probe.js', source, generated.wasm32),
+    ['probe.js: SITE.no_such_field', 'probe.js: K.EMHEAP_NOPE']);
+});
