@@ -23,6 +23,7 @@
 'use strict';
 
 const layout = require('../capture/layout');
+const markLog = require('../capture/mark_log');
 const {createSiteTimeline, MAX_SERIES, SCAN_SHARE} = require('../capture/site_series');
 const {liveByMarkOfBlocks} = require('../capture/mark_log');
 const {POINTS} = require('../capture/timeline');
@@ -119,10 +120,10 @@ function main() {
       const ranges = createMarkRanges();
       placeBlocks(view, STATE, [], tableAt);
       view.setUint32(STATE + layout.STATE.block_serial, 0, true);
-      ranges.atMark(view, STATE, layout.writeMark(view, STATE, new Uint8Array(0), 0));
+      ranges.atMark(view, STATE, markLog.writeMark(view, STATE, new Uint8Array(0), 0));
       placeBlocks(view, STATE, made, tableAt);
       view.setUint32(STATE + layout.STATE.block_serial, MARK_BLOCKS, true);
-      const number = layout.writeMark(view, STATE, new Uint8Array(0), 1);
+      const number = markLog.writeMark(view, STATE, new Uint8Array(0), 1);
       markMs.push(timeOf(() => ranges.atMark(view, STATE, number)));
     }
     const passMs = median(pass);

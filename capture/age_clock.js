@@ -15,9 +15,10 @@
 // (runtime/marks.c); the times here stay as they are.
 'use strict';
 
-var layout = require('./layout');
+var L = require('./layout_generated').wasm32;
 
-var AGE_POINTS = layout.AGE_POINTS; // runtime/state_layout.h EMHEAP_AGE_POINTS
+var STATE = L.emheap_state;
+var AGE_POINTS = L.constants.EMHEAP_AGE_POINTS;
 var AGE_TIMES_MS = [1000, 10000, 100000]; // EMHEAP_AGE_TIMES bounds
 // A point less than this after the one before replaces it, so that the
 // ring reaches back 100 s however often marks come (1023 x 100 ms).
@@ -32,17 +33,17 @@ function createAgeClock() {
     tick: function (view, statePtr, now) {
       if (lastTick >= 0) largestGap = Math.max(largestGap, now - lastTick);
       lastTick = now;
-      var count = layout.readAgePointCount(view, statePtr);
+      var count = readAgePointCount(view, statePtr);
       var newest = count - 1;
       if (count > 0 && now - times[newest % AGE_POINTS] < MIN_SPACING_MS) count = newest; // replace it
       times[count % AGE_POINTS] = now;
-      layout.writeAgePoint(view, statePtr, count);
+      writeAgePoint(view, statePtr, count);
       var oldest = Math.max(0, count + 1 - AGE_POINTS);
       for (var i = 0; i < AGE_TIMES_MS.length; i++) {
         var k = newestAtOrBefore(times, oldest, count, now - AGE_TIMES_MS[i]);
         // none that old in the ring: the bound written before stays (older
         // than it need be, so what it counts as old still is)
-        if (k >= 0) layout.writeAgeSerial(view, statePtr, i, layout.readAgePoint(view, statePtr, k));
+        if (k >= 0) writeAgeSerial(view, statePtr, i, readAgePoint(view, statePtr, k));
       }
     },
     // How much longer than its bucket's bound a block counted under it may
@@ -68,4 +69,22 @@ function newestAtOrBefore(times, oldest, newest, t) {
   return lo - 1 >= oldest ? lo - 1 : -1;
 }
 
-module.exports = {createAgeClock: createAgeClock, AGE_TIMES_MS: AGE_TIMES_MS, AGE_POINTS: AGE_POINTS};
+// The runtime's age clock in linear memory: its points' count, point
+// k's serial, point k made now (block_serial then; count k + 1), and
+// bound i's serial. Under the lock.
+function readAgePointCount(view, statePtr) {
+  return view.getUint32(statePtr + STATE.age_point_count, true);
+}
+function readAgePoint(view, statePtr, k) {
+  return view.getUint32(statePtr + STATE.age_points + (k % AGE_POINTS) * 4, true);
+}
+function writeAgePoint(view, statePtr, k) {
+  view.setUint32(statePtr + STATE.age_points + (k % AGE_POINTS) * 4, view.getUint32(statePtr + STATE.block_serial, true), true);
+  view.setUint32(statePtr + STATE.age_point_count, k + 1, true);
+}
+function writeAgeSerial(view, statePtr, i, serial) {
+  view.setUint32(statePtr + STATE.age_serial + 4 * i, serial, true);
+}
+
+module.exports = {createAgeClock: createAgeClock, readAgePointCount: readAgePointCount, readAgePoint: readAgePoint,
+  AGE_TIMES_MS: AGE_TIMES_MS, AGE_POINTS: AGE_POINTS};

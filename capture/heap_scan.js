@@ -11,6 +11,7 @@
 'use strict';
 
 var layout = require('./layout');
+var blockCopy = require('./block_copy');
 var lock = require('./lock');
 var buildHeapGraphSteps = require('../model/heap_graph').buildHeapGraphSteps;
 var heapMemory = require('../model/heap_memory');
@@ -107,7 +108,7 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnl
   // blocks and roots read under one lock: a thread that exits meanwhile
   // moves the last entry of the thread table into its slot
   var read = lock.withLock(buffer, statePtr, function () {
-    return {blocks: layout.copyBlocks(view, statePtr, area && area.blocks, false, 0, true),
+    return {blocks: blockCopy.copyBlocks(view, statePtr, area && area.blocks, false, 0, true),
       chunkSites: layout.readPools(view, statePtr).pools.map(function (p) { return p.chunkSite; }).filter(Boolean),
       roots: layout.readRoots(view, rootsPtr)};
   });

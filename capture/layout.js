@@ -9,8 +9,7 @@
 // half-made change.
 'use strict';
 
-var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
-var allocatorWalk = require('./allocator_walk');
+var cString = require('./c_text').cString;
 var L = require('./layout_generated').wasm32;
 
 var K = L.constants;
@@ -18,9 +17,6 @@ var STATE = L.emheap_state;
 var COUNTER = L.emheap_counters;
 var SITE = L.emheap_site;
 var INDEX = L.emheap_index;
-var SLOT = L.emheap_slot;
-var BLOCK = L.emheap_block;
-var FOOTER = L.emheap_footer;
 var GROWTH = L.emheap_growth;
 var MARK = L.emheap_mark_record;
 var SUMS = L.emheap_estimate_sums;
@@ -33,20 +29,6 @@ var CONTEXT_CHECK = L.emheap_context_check;
 
 var LAYOUT_VERSION = K.EMHEAP_LAYOUT_VERSION;
 var MAGIC = K.EMHEAP_MAGIC;
-// The block table (runtime/block_table.c): per region of 2^REGION_SHIFT
-// bytes, a table of packed entries (emheap_slot: offset / 4 | site << 10,
-// size | slack << 27, serial | sampled << 31), serial 0 = empty; huge
-// blocks in emheap_block slots, addr 0 = empty.
-var REGION_SHIFT = K.EMHEAP_REGION_SHIFT;
-var ALIGN_SHIFT = K.EMHEAP_ALIGN_SHIFT;
-var OFFSET_MASK = (1 << (REGION_SHIFT - ALIGN_SHIFT)) - 1;
-var REGION_TABLE = L.region_table;
-var ENTRY_WORDS = SLOT.sizeof / 4;
-var SLOT_OFFSET_SITE = SLOT.offset_site / 4;
-var SLOT_SIZE_SLACK = SLOT.size_slack / 4;
-var SLOT_SERIAL = SLOT.serial / 4;
-var BLOCK_SITE_MASK = (1 << K.EMHEAP_SITE_BITS) - 1;
-var BLOCK_SIZE_MASK = (1 << (32 - K.EMHEAP_SLACK_BITS)) - 1;
 var SITE_SIZE = SITE.sizeof;
 // The site table's chunks (runtime/state_layout.h): chunk 0 holds sites
 // 0-255, chunk k >= 1 sites 2^(k+7) to 2^(k+8) - 1.
@@ -63,8 +45,6 @@ var LIFETIMES_AT = SITE.ended_by_age;
 var LIFETIME_WORDS = (SITE.temporary + 4 - SITE.ended_by_age) / 4;
 var GROWTH_LOG = K.EMHEAP_GROWTH_LOG;
 var GROWTH_TOP = K.EMHEAP_GROWTH_TOP;
-var MARK_LOG = K.EMHEAP_MARK_LOG;
-var MARK_NAME = K.EMHEAP_MARK_NAME; // bytes, the NUL included
 var STACK_JS = K.EMHEAP_STACK_JS;
 var STACK_WASM = K.EMHEAP_STACK_WASM;
 var STACK_POOL = K.EMHEAP_STACK_POOL; // no stack: a pool's chunks (runtime/pools.c)
@@ -232,7 +212,7 @@ function copySiteTables(view, statePtr, siteCount, into) {
 // holds the lock (a growth, a mark, a timeline point: a few sites, or one
 // pass that makes nothing per site).
 function siteTablesInPlace(view, statePtr) {
-  return siteTables(view, statePtr, view.getUint32(statePtr + STATE.counters + SITE_COUNT_AT, true));
+  return siteTables(view, statePtr, view.getUint32(statePtr + STATE.counters + COUNTER.site_count, true));
 }
 
 // Where site s starts in tables.sites: s * SITE_SIZE in a copy, its
@@ -279,190 +259,6 @@ function siteTables(view, statePtr, siteCount) {
     bases: bases,
     pool: pool && used ? new DataView(view.buffer, pool, used * 4) : new DataView(new ArrayBuffer(0)),
   };
-}
-
-// Memory for copySiteTables, sized for the tables as they are now plus an
-// eighth (they may grow before the copy), and a generator of steps that
-// touch it a few MB at a time: {sites, pool, touchSteps}. With `heap` (a
-// snapshot with the heap graph), also memory for copyBlocks (`blocks`) and
-// for the memory the scan reads (`memory`, model/heap_memory.js
-// copyForScan): the whole memory up to the break, when the live blocks
-// fill enough of it that the scan copies it whole (else the copy is
-// smaller than the span and made fresh). At 1M blocks these copies took
-// 0.6 s of one synchronous step into fresh memory (measured 2026-11-23).
-var TOUCH_STEP_BYTES = 4 << 20;
-var SITE_COUNT_AT = COUNTERS.filter(function (c) { return c[0] === 'siteCount'; })[0][1];
-function copyArea(view, statePtr, heap) {
-  var siteCount = view.getUint32(statePtr + STATE.counters + SITE_COUNT_AT, true);
-  var used = view.getUint32(statePtr + STATE.frame_pool_used, true);
-  var slack = function (n) { return Math.ceil(n * 1.125) + 65536; };
-  var area = {
-    sites: new Uint8Array(slack(siteCount * SITE_SIZE)),
-    pool: new Uint8Array(slack(used * 4)),
-    blocks: null,
-    markBlocks: null, // with marks: the blocks whose ages a snapshot reads (capture/mark_log.js)
-    memory: null,
-  };
-  var blockRoom = function (withObjects) {
-    return blockArrays(slack(view.getUint32(statePtr + STATE.blocks + INDEX.count, true) +
-      (withObjects ? view.getUint32(statePtr + STATE.pool_objects + INDEX.count, true) : 0)));
-  };
-  if (view.getUint32(statePtr + STATE.mark_count, true) && readMode(view, statePtr).mode !== 'off') area.markBlocks = blockRoom(true);
-  if (heap) {
-    area.blocks = blockRoom(true);
-    var counters = readCounters(view, statePtr);
-    if (counters.breakNow && copiesWholeSpan(counters.breakNow - counters.heapBase, counters.liveBytes)) {
-      area.memory = new Uint8Array(slack(counters.breakNow));
-    }
-  }
-  area.touchSteps = function* () {
-    var parts = [area.sites, area.pool];
-    [area.blocks, area.markBlocks].forEach(function (b) { if (b) parts.push(b.addr, b.size, b.site, b.serial); });
-    if (area.memory) parts.push(area.memory);
-    for (var p = 0; p < parts.length; p++) {
-      var a = new Uint8Array(parts[p].buffer, parts[p].byteOffset, parts[p].byteLength);
-      for (var at = 0; at < a.length; at += 4096) {
-        a[at] = 0; // a write: the page becomes real memory now
-        if (at % TOUCH_STEP_BYTES === TOUCH_STEP_BYTES - 4096) yield;
-      }
-    }
-  };
-  return area;
-}
-
-// The recorded live blocks (every live block in the exact modes), copied
-// out of the block table (runtime/block_table.c) under the caller's lock:
-// {addr, size, site, serial} Uint32Arrays, in table order. `into`
-// (optional, from copyArea): arrays made and touched beforehand, used when
-// large enough. weightBit: keep the serial's top bit (the block was
-// recorded by sampling: it stands for more than itself). after (optional):
-// only the blocks whose serial is above it, in arrays as large as they
-// need (a mark reads the blocks made since an earlier one: at 5M live
-// blocks, copying them all took most of the mark's 236 ms). withObjects:
-// the pools' objects too (runtime/pools.c), after the blocks (they lie
-// inside blocks: a reader of addresses wants one or the other). The table is
-// read in place: the lock holds it still.
-function copyBlocks(view, statePtr, into, weightBit, after, withObjects) {
-  var serialMask = weightBit ? 0xFFFFFFFF : 0x7FFFFFFF;
-  var n = view.getUint32(statePtr + STATE.blocks + INDEX.count, true) +
-    (withObjects ? view.getUint32(statePtr + STATE.pool_objects + INDEX.count, true) : 0);
-  var above = after || 0; // an empty slot's serial is 0, a block's at least 1
-  var room = above ? Math.min(n, 4096) : n;
-  var out = into && into.addr.length >= room
-    ? {addr: into.addr.subarray(0, room), size: into.size.subarray(0, room), site: into.site.subarray(0, room),
-      serial: into.serial.subarray(0, room)}
-    : blockArrays(room);
-  var k = 0;
-  var words = new Uint32Array(view.buffer);
-  // one set of region tables (block_table.c: the heap's blocks, or the pools' objects)
-  var fromTables = function (regionsAt, regionCountAt) {
-    var dir = view.getUint32(statePtr + regionsAt, true);
-    var regions = dir ? view.getUint32(statePtr + regionCountAt, true) : 0;
-    for (var r = 0; r < regions && k < n; r++) {
-      var table = words[(dir >>> 2) + r];
-      if (!table) continue;
-      var base = r << REGION_SHIFT >>> 0;
-      var end = (table + REGION_TABLE.slot >>> 2) + view.getUint16(table + REGION_TABLE.slots, true) * ENTRY_WORDS;
-      for (var i = table + REGION_TABLE.slot >>> 2; i < end && k < n; i += ENTRY_WORDS) {
-        if ((words[i + SLOT_SERIAL] & 0x7FFFFFFF) <= above) continue;
-        if (k === room) out = moreRoom(out, room = Math.min(n, room * 2));
-        out.addr[k] = base + (words[i + SLOT_OFFSET_SITE] & OFFSET_MASK) * (1 << ALIGN_SHIFT);
-        out.site[k] = words[i + SLOT_OFFSET_SITE] >>> (REGION_SHIFT - ALIGN_SHIFT) & BLOCK_SITE_MASK;
-        out.size[k] = words[i + SLOT_SIZE_SLACK] & BLOCK_SIZE_MASK;
-        out.serial[k] = (words[i + SLOT_SERIAL] & serialMask) >>> 0; // (the top bit: recorded by sampling)
-        k++;
-      }
-    }
-  };
-  var fromHuge = function (hugeAt, slotsAt) {
-    var huge = view.getUint32(statePtr + hugeAt, true) >>> 2;
-    var hugeSlots = huge ? view.getUint32(statePtr + slotsAt, true) : 0;
-    for (var h = 0; h < hugeSlots && k < n; h++) {
-      var at = huge + h * (BLOCK.sizeof >>> 2);
-      if (!words[at + BLOCK.addr / 4] || (words[at + BLOCK.serial / 4] & 0x7FFFFFFF) <= above) continue;
-      if (k === room) out = moreRoom(out, room = Math.min(n, room * 2));
-      out.addr[k] = words[at + BLOCK.addr / 4];
-      out.site[k] = words[at + BLOCK.site_slack / 4] & BLOCK_SITE_MASK;
-      out.size[k] = words[at + BLOCK.size / 4];
-      out.serial[k] = (words[at + BLOCK.serial / 4] & serialMask) >>> 0;
-      k++;
-    }
-  };
-  fromTables(STATE.blocks + INDEX.regions, STATE.blocks + INDEX.region_count);
-  if (view.getUint32(statePtr + STATE.footers, true)) {
-    // footer mode (runtime/footer.h): the records are in the blocks, found
-    // by a walk of dlmalloc's chunks; a block's footer is its chunk's last
-    // 8 usable bytes, right before the next chunk's head
-    var walkFailed = footerWalk(view, statePtr, function (q, csize) {
-      var f = q + csize + 4 - FOOTER.sizeof; // (q + 4: the head; a chunk's last word is the next one's prev_foot)
-      var serialWord = words[(f + FOOTER.serial) >>> 2];
-      var siteWord = words[(f + FOOTER.site_slack) >>> 2];
-      if ((serialWord & 0x7FFFFFFF) <= above || k === n) return;
-      if (k === room) out = moreRoom(out, room = Math.min(n, room * 2));
-      out.addr[k] = q + 8;
-      out.site[k] = siteWord & BLOCK_SITE_MASK;
-      out.size[k] = f - out.addr[k] - (siteWord >>> K.EMHEAP_SITE_BITS);
-      out.serial[k] = (serialWord & serialMask) >>> 0;
-      k++;
-    });
-    if (walkFailed) throw new Error('emheap: the recorded blocks could not be read from the heap: ' + walkFailed);
-  }
-  fromHuge(STATE.huge_blocks, STATE.huge_slots);
-  var objectsFrom = k;
-  if (withObjects) {
-    fromTables(STATE.pool_objects + INDEX.regions, STATE.pool_objects + INDEX.region_count);
-    fromHuge(STATE.pool_huge, STATE.pool_huge_slots);
-  }
-  var copied = k === out.addr.length ? out : {addr: out.addr.subarray(0, k), size: out.size.subarray(0, k),
-    site: out.site.subarray(0, k), serial: out.serial.subarray(0, k)};
-  copied.objectsFrom = objectsFrom; // (the pools' objects, if asked, from there on)
-  return copied;
-}
-
-// Walks dlmalloc's chunks (capture/allocator_walk.js, every header checked),
-// calling visit(chunk, size) for each one emheap flagged. -> null, or why
-// the heap could not be read.
-function footerWalk(view, statePtr, visit) {
-  var heapBase = view.getUint32(statePtr + STATE.heap_base, true);
-  var sbrkPtr = view.getUint32(statePtr + STATE.sbrk_ptr_addr, true);
-  var walk = allocatorWalk.walkAllocator(view, 'dlmalloc', heapBase, view.getUint32(sbrkPtr, true), null,
-    view.getUint32(statePtr + STATE.dl_state, true), 'chunks', visit);
-  return walk.error || null;
-}
-
-// At attach, before the first block is recorded: dlmalloc's malloc_state
-// for the runtime's footer mode (runtime/footer.h), which a runtime with
-// dlmalloc takes in exact mode when JS found it (a threaded one, where its
-// mutex lies where footer.h takes it). With another allocator the runtime
-// keeps its block table.
-function noteDlmallocState(view, statePtr) {
-  var mode = readMode(view, statePtr);
-  if (mode.allocator !== 'dlmalloc') return false;
-  var heapBase = view.getUint32(statePtr + STATE.heap_base, true);
-  var sbrkPtr = view.getUint32(statePtr + STATE.sbrk_ptr_addr, true);
-  var found = allocatorWalk.findDlmallocState(view, readDataRange(view, statePtr), heapBase, view.getUint32(sbrkPtr, true));
-  if (!found) return false;
-  view.setUint32(statePtr + STATE.dl_state, found[0], true);
-  view.setUint32(statePtr + STATE.dl_seg, allocatorWalk.segmentOf(found), true); // gm->seg
-  return true;
-}
-
-function blockArrays(n) {
-  return {addr: new Uint32Array(n), size: new Uint32Array(n), site: new Uint32Array(n), serial: new Uint32Array(n)};
-}
-
-// copyBlocks' arrays, with room for n.
-function moreRoom(out, n) {
-  var more = blockArrays(n);
-  ['addr', 'size', 'site', 'serial'].forEach(function (f) { more[f].set(out[f]); });
-  return more;
-}
-
-// The static data [__global_base, __data_end) (runtime/roots.c notes it at
-// startup, in emheap_roots), or null before the runtime started.
-function readDataRange(view, statePtr) {
-  var at = view.getUint32(statePtr + STATE.roots, true);
-  return at ? [view.getUint32(at + ROOTS.data_lo, true), view.getUint32(at + ROOTS.data_hi, true)] : null;
 }
 
 // runtime/roots.c's emheap_roots at `at`: where a heap scan starts. Read
@@ -609,10 +405,6 @@ function readGrowthEvent(view, statePtr, serial) {
   return g;
 }
 
-// The kept marks (runtime/marks.c), oldest first: {marks: [{number (from
-// 1), name, t (ms on the timeline's clock), serial (the last block serial
-// before it)}], dropped: how many older ones the ring no longer holds}.
-// Under the lock.
 // The program's pools (runtime/pools.c emheap_pool, 96 bytes each) and
 // the misuses of the pool calls by kind, read under the lock: {pools:
 // [{number, name, live, malloclike, site, chunkSite, objects, bytes,
@@ -633,77 +425,6 @@ function readPools(view, statePtr) {
   var misuse = [];
   for (var k = 0; k < K.EMHEAP_POOL_MISUSES; k++) misuse.push(view.getUint32(statePtr + STATE.pool_misuse + 4 * k, true));
   return {pools: pools, misuse: misuse};
-}
-
-function readMarks(view, statePtr) {
-  var count = view.getUint32(statePtr + STATE.mark_count, true);
-  var first = count > MARK_LOG ? count - MARK_LOG + 1 : 1;
-  var marks = [];
-  for (var n = first; n <= count; n++) {
-    var at = statePtr + STATE.marks + ((n - 1) % MARK_LOG) * MARK.sizeof;
-    var bytes = new Uint8Array(MARK_NAME);
-    bytes.set(new Uint8Array(view.buffer, at + MARK.name, MARK_NAME));
-    var end = bytes.indexOf(0);
-    marks.push({number: n, name: utf8Text(bytes.subarray(0, end < 0 ? MARK_NAME : end)),
-      t: Math.max(0, view.getFloat64(at + MARK.t, true)), serial: view.getUint32(at + MARK.serial, true)});
-  }
-  return {marks: marks, dropped: first - 1};
-}
-
-// Makes the next mark, as emheap_mark does: nameBytes (UTF-8, at most
-// MARK_NAME - 1 bytes), t (ms since the runtime's start). Under the lock.
-// -> its number.
-function writeMark(view, statePtr, nameBytes, t) {
-  var number = view.getUint32(statePtr + STATE.mark_count, true) + 1;
-  var at = statePtr + STATE.marks + ((number - 1) % MARK_LOG) * MARK.sizeof;
-  view.setUint32(at + MARK.serial, view.getUint32(statePtr + STATE.block_serial, true), true);
-  view.setUint32(at + MARK.reserved, 0, true);
-  view.setFloat64(at + MARK.t, t, true);
-  for (var i = 0; i < MARK_NAME; i++) view.setUint8(at + MARK.name + i, i < nameBytes.length ? nameBytes[i] : 0);
-  view.setUint32(statePtr + STATE.mark_count, number, true);
-  return number;
-}
-
-// UTF-8 bytes -> text; a byte that is not UTF-8 reads as U+FFFD.
-// (TextDecoder refuses views of shared memory, hence the copy above.)
-function utf8Text(bytes) {
-  return new TextDecoder().decode(bytes);
-}
-
-// The NUL-terminated UTF-8 text at `at` in the memory (a name or a format a
-// C call passed). (A copy first: TextDecoder refuses shared memory.)
-function cString(buffer, at) {
-  var bytes = new Uint8Array(buffer);
-  var end = at;
-  while (end < bytes.length && bytes[end]) end++;
-  return utf8Text(bytes.slice(at, end));
-}
-
-// text -> its UTF-8 bytes, cut at a character to at most max bytes (a mark's
-// name, a message written for C).
-function utf8Prefix(text, max) {
-  var bytes = new TextEncoder().encode(text);
-  if (bytes.length <= max) return bytes;
-  var n = max;
-  while (n > 0 && (bytes[n] & 0xC0) === 0x80) n--; // not inside a character
-  return bytes.subarray(0, n);
-}
-
-// The runtime's age clock (capture/age_clock.js): its points' count, point
-// k's serial, point k made now (block_serial then; count k + 1), and
-// bound i's serial. Under the lock.
-function readAgePointCount(view, statePtr) {
-  return view.getUint32(statePtr + STATE.age_point_count, true);
-}
-function readAgePoint(view, statePtr, k) {
-  return view.getUint32(statePtr + STATE.age_points + (k % AGE_POINTS) * 4, true);
-}
-function writeAgePoint(view, statePtr, k) {
-  view.setUint32(statePtr + STATE.age_points + (k % AGE_POINTS) * 4, view.getUint32(statePtr + STATE.block_serial, true), true);
-  view.setUint32(statePtr + STATE.age_point_count, k + 1, true);
-}
-function writeAgeSerial(view, statePtr, i, serial) {
-  view.setUint32(statePtr + STATE.age_serial + 4 * i, serial, true);
 }
 
 // When the runtime started, on capture/clock.js's clock (ms): the origin of
@@ -752,18 +473,13 @@ function contextChecks(view, statePtr) {
 }
 
 module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, isRecursiveWord: isRecursiveWord,
-  functionOfWord: functionOfWord, siteRawTotals: siteRawTotals,
-  readAgePointCount: readAgePointCount, readAgePoint: readAgePoint, writeAgePoint: writeAgePoint,
-  writeAgeSerial: writeAgeSerial, AGE_BUCKETS: AGE_BUCKETS, TIME_BUCKETS: TIME_BUCKETS, AGE_POINTS: AGE_POINTS,
+  functionOfWord: functionOfWord, siteRawTotals: siteRawTotals, u64: u64,
+  AGE_BUCKETS: AGE_BUCKETS, TIME_BUCKETS: TIME_BUCKETS, AGE_POINTS: AGE_POINTS,
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_WASM: STACK_WASM, STACK_POOL: STACK_POOL, readPools: readPools,
-  FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE: SITE, COUNTER: COUNTER, INDEX: INDEX, SITE_SIZE: SITE_SIZE,
-  MODE_EXACT: K.EMHEAP_MODE_EXACT,
+  FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE: SITE, COUNTER: COUNTER, INDEX: INDEX,
+  SITE_SIZE: SITE_SIZE, MODE_EXACT: K.EMHEAP_MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode,
-  noteDlmallocState: noteDlmallocState, copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, sitesAt: sitesAt, readDataRange: readDataRange, copyArea: copyArea, copyBlocks: copyBlocks, readRoots: readRoots, readSite: readSite,
+  copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, sitesAt: sitesAt, readRoots: readRoots, readSite: readSite,
   readEstimateSums: readEstimateSums, readGrowth: readGrowth, readGrowthEvent: readGrowthEvent, readStartMs: readStartMs,
-  readMarks: readMarks, writeMark: writeMark, MARK_NAME: MARK_NAME, utf8Text: utf8Text, utf8Prefix: utf8Prefix, cString: cString,
-  siteLiveBytes: siteLiveBytes,
-  siteRawLiveBytes: siteRawLiveBytes,
-  writeConfig: writeConfig,
-  setPaused: setPaused,
+  siteLiveBytes: siteLiveBytes, siteRawLiveBytes: siteRawLiveBytes, writeConfig: writeConfig, setPaused: setPaused,
 };

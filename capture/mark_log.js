@@ -9,15 +9,56 @@
 'use strict';
 
 var layout = require('./layout');
+var blockCopy = require('./block_copy');
 var lock = require('./lock');
+var cText = require('./c_text');
+var L = require('./layout_generated').wasm32;
 var clock = require('./clock');
 var runSteps = require('../model/steps').runSteps;
 var STEP_SITES = require('../model/steps').STEP_ITEMS;
 
+var STATE = L.emheap_state;
+var MARK = L.emheap_mark_record;
+var MARK_LOG = L.constants.EMHEAP_MARK_LOG;
+var MARK_NAME = L.constants.EMHEAP_MARK_NAME; // bytes, the NUL included
+
+// The kept marks (runtime/marks.c), oldest first: {marks: [{number (from
+// 1), name, t (ms on the timeline's clock), serial (the last block serial
+// before it)}], dropped: how many older ones the ring no longer holds}.
+// Under the lock.
+function readMarks(view, statePtr) {
+  var count = view.getUint32(statePtr + STATE.mark_count, true);
+  var first = count > MARK_LOG ? count - MARK_LOG + 1 : 1;
+  var marks = [];
+  for (var n = first; n <= count; n++) {
+    var at = statePtr + STATE.marks + ((n - 1) % MARK_LOG) * MARK.sizeof;
+    var bytes = new Uint8Array(MARK_NAME);
+    bytes.set(new Uint8Array(view.buffer, at + MARK.name, MARK_NAME));
+    var end = bytes.indexOf(0);
+    marks.push({number: n, name: cText.utf8Text(bytes.subarray(0, end < 0 ? MARK_NAME : end)),
+      t: Math.max(0, view.getFloat64(at + MARK.t, true)), serial: view.getUint32(at + MARK.serial, true)});
+  }
+  return {marks: marks, dropped: first - 1};
+}
+
+// Makes the next mark, as emheap_mark does: nameBytes (UTF-8, at most
+// MARK_NAME - 1 bytes), t (ms since the runtime's start). Under the lock.
+// -> its number.
+function writeMark(view, statePtr, nameBytes, t) {
+  var number = view.getUint32(statePtr + STATE.mark_count, true) + 1;
+  var at = statePtr + STATE.marks + ((number - 1) % MARK_LOG) * MARK.sizeof;
+  view.setUint32(at + MARK.serial, view.getUint32(statePtr + STATE.block_serial, true), true);
+  view.setUint32(at + MARK.reserved, 0, true);
+  view.setFloat64(at + MARK.t, t, true);
+  for (var i = 0; i < MARK_NAME; i++) view.setUint8(at + MARK.name + i, i < nameBytes.length ? nameBytes[i] : 0);
+  view.setUint32(statePtr + STATE.mark_count, number, true);
+  return number;
+}
+
 // name (a string, or undefined / '' for "mark N") -> its UTF-8 bytes, cut
 // at a character to fit the runtime's record.
 function nameBytes(name) {
-  return layout.utf8Prefix(name, layout.MARK_NAME - 1);
+  return cText.utf8Prefix(name, MARK_NAME - 1);
 }
 
 // host: {buffer(), stateAddress()}; onMark(number): told after each mark
@@ -42,7 +83,7 @@ function markMaker(host, onMark, onMarkLocked) {
       t = Math.max(0, clock.now() - layout.readStartMs(view, state));
       var count = view.getUint32(state + layout.STATE.mark_count, true);
       bytes = name ? nameBytes(name) : new TextEncoder().encode('mark ' + (count + 1));
-      var made = layout.writeMark(view, state, bytes, t);
+      var made = writeMark(view, state, bytes, t);
       if (onMarkLocked) onMarkLocked(made);
       return made;
     });
@@ -59,8 +100,8 @@ function inverseChance(size, interval) {
 }
 
 // Each runtime site's live blocks by the kept mark they came after:
-// blocks: layout.copyBlocks(..., weightBit) read under the same lock as
-// the sites; marks: layout.readMarks's; interval: the sampling interval;
+// blocks: blockCopy.copyBlocks(..., weightBit) read under the same lock as
+// the sites; marks: readMarks's; interval: the sampling interval;
 // scale: the ratio estimator's byte scale (model/estimates.js), applied to
 // the estimated part as the sites' is. -> an array: runtime site id ->
 // [after, bytes, blocks, estimatedBytes, after, ...] (flat: one array per
@@ -164,4 +205,5 @@ function siteRows(sorted, from, to, sums, marks, interval, scale) {
   return rows;
 }
 
-module.exports = {markMaker: markMaker, liveByMarkOfBlocks: liveByMarkOfBlocks, liveByMarkSteps: liveByMarkSteps, nameBytes: nameBytes};
+module.exports = {markMaker: markMaker, liveByMarkOfBlocks: liveByMarkOfBlocks, liveByMarkSteps: liveByMarkSteps, nameBytes: nameBytes,
+  readMarks: readMarks, writeMark: writeMark};

@@ -25,6 +25,8 @@
 'use strict';
 
 var layout = require('./layout');
+var markLog = require('./mark_log');
+var blockCopy = require('./block_copy');
 var SITE = layout.SITE;
 var grown = require('./typed_arrays').grown;
 
@@ -72,10 +74,10 @@ function createMarkRanges(keep, denseBytes) {
   // arrays as DENSE_BYTES holds; the marks past those in a Map.
   function blocksPass(view, statePtr, numbers, siteCount) {
     var serials = {};
-    layout.readMarks(view, statePtr).marks.forEach(function (m) { serials[m.number] = m.serial; });
+    markLog.readMarks(view, statePtr).marks.forEach(function (m) { serials[m.number] = m.serial; });
     var bounds = numbers.map(function (n) { return serials[n]; });
     if (bounds[0] === undefined) return []; // (a kept mark is always in the ring)
-    var blocks = layout.copyBlocks(view, statePtr, null, false, bounds[0], true);
+    var blocks = blockCopy.copyBlocks(view, statePtr, null, false, bounds[0], true);
     var dense = []; // by index in numbers: {bytes, blocks} indexed by site, or null
     var denseLeft = Math.floor(denseBytes / (8 * Math.max(1, siteCount)));
     var sums = new Map(); // the rest: site * 64 + index in numbers -> [bytes, blocks]

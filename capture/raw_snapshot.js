@@ -10,6 +10,8 @@
 
 
 var layout = require('./layout');
+var markLog = require('./mark_log');
+var blockCopy = require('./block_copy');
 var lock = require('./lock');
 var TRUNCATED = require('./stack_table').TRUNCATED;
 var siteCounters = require('../model/site_counters');
@@ -37,7 +39,7 @@ var STEP_SITES = require('../model/steps').STEP_ITEMS;
 // others build sites and resolve their stacks, STEP_SITES at a time,
 // so that a page can run between steps (emheap.snapshotAsync, downloads).
 // The first yield gives the snapshot being built; returns it complete.
-// copyArea: memory for the copy, from layout.copyArea (optional). heapSteps:
+// copyArea: memory for the copy, from capture/block_copy.js copyArea (optional). heapSteps:
 // the heap graph of the same moment (capture/heap_scan.js scanHeapSteps: its
 // memory already copied, the graph still to make, in steps), or none.
 // timelines: {points (the timeline's), siteSeries (site_series.js
@@ -71,9 +73,9 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
     scales = ratioScales(snapshot.summary, layout.readEstimateSums(view, statePtr));
     tables = layout.copySiteTables(view, statePtr, snapshot.summary.siteCount, copyArea);
     snapshot.heapGrowth = layout.readGrowth(view, statePtr, snapshot.summary.heapGrowths);
-    marks = layout.readMarks(view, statePtr);
+    marks = markLog.readMarks(view, statePtr);
     pools = layout.readPools(view, statePtr);
-    if (marks.marks.length && mode.mode !== 'off') blocks = layout.copyBlocks(view, statePtr, copyArea && copyArea.markBlocks, true, 0, true);
+    if (marks.marks.length && mode.mode !== 'off') blocks = blockCopy.copyBlocks(view, statePtr, copyArea && copyArea.markBlocks, true, 0, true);
   });
   if (marks.marks.length) {
     snapshot.marks = marks.marks.map(function (m) {
@@ -250,7 +252,7 @@ function allocatorHeapNow(view, statePtr, summary, info) {
   var allocator = layout.readMode(view, statePtr).allocator;
   if (allocator !== 'dlmalloc' && allocator !== 'emmalloc') return null;
   if (info.threadsRunning) return {error: 'not walked: other threads may be allocating'};
-  var walk = allocatorWalk.walkAllocator(view, allocator, summary.heapBase, summary.breakNow, layout.readDataRange(view, statePtr));
+  var walk = allocatorWalk.walkAllocator(view, allocator, summary.heapBase, summary.breakNow, blockCopy.readDataRange(view, statePtr));
   if (walk.error) return {error: walk.error};
   var heap = {freeBytes: walk.freeBytes, freeBlocks: walk.freeBlocks, largestFreeBytes: walk.largestFreeBytes,
     topFreeBytes: walk.topFreeBytes, inUseBytes: walk.inUseBytes};

@@ -15,6 +15,7 @@
 'use strict';
 
 var layout = require('./layout');
+var blockCopy = require('./block_copy');
 var snapshotModule = require('./raw_snapshot');
 var heapScan = require('./heap_scan');
 var StackTable = require('./stack_table').StackTable;
@@ -170,14 +171,14 @@ function snapshotTaker(host, parts) {
 
     // The same snapshot built a slice at a time (sliceMs of work per task),
     // as a Promise. First the memory the tables are copied into is touched
-    // (layout.copyArea: at 1M sites new memory costs a quarter of a second
+    // (block_copy.js copyArea: at 1M sites new memory costs a quarter of a second
     // on first write), then the tables are copied under the lock (the
     // moment of the snapshot, a few ms), then the sites are made, sorted
     // and named while the page runs on. At 1M sites snapshot() blocks the
     // page for about 2 s; this never for long.
     snapshotInSlices: function (options) {
       var state = host.stateAddress();
-      var area = state ? layout.copyArea(new DataView(host.buffer()), state, !!(options && options.heap)) : null;
+      var area = state ? blockCopy.copyArea(new DataView(host.buffer()), state, !!(options && options.heap)) : null;
       return steps.runInSlices((function* () {
         if (area) yield* area.touchSteps();
         yield steps.FRESH_TASK; // the read and the walk, at once: a task of their own, unless the touch was quick

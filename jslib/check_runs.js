@@ -8,6 +8,7 @@
 
 var heapCheck = require('../model/heap_check');
 var layout = require('../capture/layout');
+var cText = require('../capture/c_text');
 var L = require('../capture/layout_generated').wasm32;
 
 var LIMITS = L.emheap_limits;
@@ -56,7 +57,7 @@ function heapChecks(p, host) {
     // check's number, 0 after saying why it could not begin.
     beginFromC: function (namePtr) {
       try {
-        return checks.begin(namePtr ? layout.cString(host.buffer(), namePtr) : undefined);
+        return checks.begin(namePtr ? cText.cString(host.buffer(), namePtr) : undefined);
       } catch (e) {
         console.error('emheap: ' + String(e && e.message || e));
         return 0;
@@ -100,7 +101,7 @@ function readLimits(view, at) {
 
 // text as UTF-8 at `at`, cut at a character to fit size - 1 bytes, then NUL.
 function writeCString(buffer, at, size, text) {
-  var encoded = layout.utf8Prefix(text, size - 1);
+  var encoded = cText.utf8Prefix(text, size - 1);
   var bytes = new Uint8Array(buffer);
   bytes.set(encoded, at);
   bytes[at + encoded.length] = 0;

@@ -25,6 +25,8 @@
 'use strict';
 
 var layout = require('../capture/layout');
+var cText = require('../capture/c_text');
+var blockCopy = require('../capture/block_copy');
 var lock = require('../capture/lock');
 var environment = require('./environment');
 var config = require('./config');
@@ -155,7 +157,7 @@ function createProfiler(host, g) {
           layout.writeConfig(view, state, {mode: fallback});
           mode = layout.readMode(view, state);
         }
-        if (mode.mode === 'exact' && settings.config().footers) layout.noteDlmallocState(view, state);
+        if (mode.mode === 'exact' && settings.config().footers) blockCopy.noteDlmallocState(view, state);
         var shared = typeof SharedArrayBuffer !== 'undefined' && view.buffer instanceof SharedArrayBuffer;
         if (shared && !mode.threaded && mode.mode !== 'off') {
           console.warn('emheap: this program has threads (-pthread) but the single-threaded emheap runtime is linked: ' +
@@ -230,7 +232,7 @@ function createProfiler(host, g) {
   // emheap_save_snapshot(format) in C (runtime/save_snapshot.c), on the
   // main thread: -> 0 when the save began, -1 after saying why not
   p.saveSnapshotFromC = function (formatPtr) {
-    var format = formatPtr ? layout.cString(host.buffer(), formatPtr) : 'speedscope';
+    var format = formatPtr ? cText.cString(host.buffer(), formatPtr) : 'speedscope';
     return p.files.saveSnapshotAtCall(format) === null ? -1 : 0;
   };
   if (sender) {

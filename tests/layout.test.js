@@ -6,6 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const layout = require('../capture/layout');
+const blockCopy = require('../capture/block_copy');
 const lock = require('../capture/lock');
 const {buildSnapshot} = require('../capture/raw_snapshot');
 const {StackTable} = require('../capture/stack_table');
@@ -87,10 +88,10 @@ test('the live blocks copied whole, or only those made after a serial (in arrays
     for (let i = 0; i < perRegion; i++) blocks.push({addr: r * 4096 + i * 4, site: i % 7, size: 16 + i % 5, serial: r * perRegion + i + 1});
   }
   placeBlocks(view, ptr, blocks, 32768);
-  const all = layout.copyBlocks(view, ptr, null, false);
+  const all = blockCopy.copyBlocks(view, ptr, null, false);
   assert.equal(all.addr.length, 10000);
   assert.deepEqual([all.addr[1001], all.site[1001], all.size[1001], all.serial[1001]], [4096 + 4, 1, 17, 1002]);
-  const after = layout.copyBlocks(view, ptr, null, false, 5000);
+  const after = blockCopy.copyBlocks(view, ptr, null, false, 5000);
   assert.equal(after.serial.length, 5000, 'the 5,000 made after serial 5,000, past the first 4,096 of room');
   for (let k = 0; k < after.serial.length; k++) {
     const serial = after.serial[k];
@@ -100,7 +101,7 @@ test('the live blocks copied whole, or only those made after a serial (in arrays
     assert.equal(after.site[k], i % 7);
     assert.equal(after.size[k], 16 + i % 5);
   }
-  assert.equal(layout.copyBlocks(view, ptr, null, false, 10000).serial.length, 0, 'none after the last');
+  assert.equal(blockCopy.copyBlocks(view, ptr, null, false, 10000).serial.length, 0, 'none after the last');
 });
 
 // withLock on shared memory (a threaded program): the allocator's mutex is

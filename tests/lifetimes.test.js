@@ -6,7 +6,8 @@
 const {test} = require('node:test');
 const assert = require('node:assert/strict');
 const layout = require('../capture/layout');
-const {createAgeClock} = require('../capture/age_clock');
+const ageClock = require('../capture/age_clock');
+const {createAgeClock} = ageClock;
 const lifetimes = require('../model/lifetimes');
 const {addSiteCounters} = require('../model/site_counters');
 
@@ -28,15 +29,15 @@ test('the age clock: the serial of the newest point at least 1, 10, 100 s old; p
   assert.equal(state.bound(0), (200000 - 1000) * 10 + 1);
   assert.equal(state.bound(1), (200000 - 10000) * 10 + 1);
   assert.equal(state.bound(2), (200000 - 100000) * 10 + 1, 'the ring of 1,024 points still reaches 100 s back');
-  assert.equal(layout.readAgePointCount(state.view, 0), 2001);
+  assert.equal(ageClock.readAgePointCount(state.view, 0), 2001);
   assert.equal(clock.resolutionMs(200000), 200);
   // marks in a burst: points 10 ms apart replace the newest, and keep the bounds
   for (let k = 1; k <= 50; k++) {
     state.setSerial(2000001 + k);
     clock.tick(state.view, 0, 200000 + k);
   }
-  assert.equal(layout.readAgePointCount(state.view, 0), 2001, 'replaced, not added');
-  assert.equal(layout.readAgePoint(state.view, 0, 2000), 2000051);
+  assert.equal(ageClock.readAgePointCount(state.view, 0), 2001, 'replaced, not added');
+  assert.equal(ageClock.readAgePoint(state.view, 0, 2000), 2000051);
   assert.equal(state.bound(2), (200000 - 100000) * 10 + 1);
   // a long gap (the program did not return to its event loop) widens the resolution
   state.setSerial(9999999);

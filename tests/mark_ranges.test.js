@@ -7,6 +7,7 @@
 const {test} = require('node:test');
 const assert = require('node:assert/strict');
 const layout = require('../capture/layout');
+const markLog = require('../capture/mark_log');
 const {createMarkRanges} = require('../capture/mark_ranges');
 const {placeSites, placeBlocks} = require('../harness/fake_sites');
 
@@ -24,7 +25,7 @@ function marksOver(ranges) {
   for (const [number, serial] of [[1, 100], [2, 200], [3, 300]]) {
     placeBlocks(view, PTR, blocks.slice(0, serial), 2 << 20); // the blocks made so far
     view.setUint32(PTR + layout.STATE.block_serial, serial, true);
-    layout.writeMark(view, PTR, new TextEncoder().encode(`m${number}`), number * 1000);
+    markLog.writeMark(view, PTR, new TextEncoder().encode(`m${number}`), number * 1000);
     ranges.atMark(view, PTR, number);
   }
   return ranges.read();

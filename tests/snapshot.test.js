@@ -144,7 +144,7 @@ test('a snapshot built in steps (snapshotAsync, downloads) is the snapshot built
   // same snapshot; an area too small for the tables is left unused.
   const layout = require('../capture/layout');
   const {buffer: buffer2, ptr: ptr2} = stateWithSites(sites);
-  const area = layout.copyArea(new DataView(buffer2), ptr2);
+  const area = require('../capture/block_copy').copyArea(new DataView(buffer2), ptr2);
   let touches = 0;
   for (const _ of area.touchSteps()) touches++;
   assert.ok(area.sites.length >= 100000 * layout.SITE_SIZE, `copy area of ${area.sites.length} bytes`);
