@@ -93,7 +93,7 @@ emheapAddToLibrary({
         'stateAddress': EMHEAP.stateAddress,
         'rootsNow': function () { return _emheap_roots_now(); },
         // dlmalloc's mutex, taken (1) and let go (0) around a walk of its
-        // chunks in a threaded program with footers (capture/layout.js withLock)
+        // chunks in a threaded program with footers (capture/lock.js withLock)
         'holdAllocator': function (hold) { _emheap_hold_allocator(hold); },
         // the peak of live bytes made the live bytes now (a heap check begins)
         'restartPeak': function () { _emheap_restart_peak(); },

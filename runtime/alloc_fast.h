@@ -226,7 +226,7 @@ EMHEAP_FAST_PATH void emheap_footer_track_free(void *p, uint64_t *calls) {
 /* A live block going back to the allocator, from whichever books hold it
 ** (free, and a thread's exit: thread_exit.c). */
 EMHEAP_FAST_PATH void emheap_track_any_free(void *p, uint64_t *calls) {
-  if (EMHEAP_FOOTERS) emheap_footer_track_free(p, calls);
+  if (emheap_footers_on()) emheap_footer_track_free(p, calls);
   else emheap_track_free(p, calls);
 }
 

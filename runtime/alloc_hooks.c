@@ -104,7 +104,7 @@ static inline __attribute__((always_inline)) void *footer_malloc(size_t size, ui
 
 void *malloc(size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emscripten_builtin_malloc(size);
-  if (EMHEAP_FOOTERS) return footer_malloc(size, &C->malloc_calls);
+  if (emheap_footers_on()) return footer_malloc(size, &C->malloc_calls);
   void *p = emscripten_builtin_malloc(size);
   if (__builtin_expect(!p, 0)) return emheap_out_of_memory(size, 0, &C->malloc_calls);
   return emheap_track_new(p, size, &C->malloc_calls);
@@ -145,7 +145,7 @@ static void *emheap_allocator_calloc(size_t count, size_t size) {
 void *calloc(size_t count, size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emheap_allocator_calloc(count, size);
   size_t all;
-  if (EMHEAP_FOOTERS && !__builtin_mul_overflow(count, size, &all)) {
+  if (emheap_footers_on() && !__builtin_mul_overflow(count, size, &all)) {
     int how = emheap_footer_decide(all);
     void *p = how ? emheap_allocator_calloc(1, all + EMHEAP_FOOTER_BYTES) : emheap_allocator_calloc(count, size);
     if (__builtin_expect(!p, 0)) return emheap_out_of_memory(all, 0, &C->calloc_calls);
@@ -204,7 +204,7 @@ void *realloc(void *ptr, size_t size) {
     return emheap_allocator_resize(ptr, size, (uint32_t)malloc_usable_size(ptr));
   }
   if (!ptr) {
-    if (EMHEAP_FOOTERS) return footer_malloc(size, &C->realloc_calls);
+    if (emheap_footers_on()) return footer_malloc(size, &C->realloc_calls);
     void *p = emscripten_builtin_malloc(size);
     if (!p) return emheap_out_of_memory(size, 0, &C->realloc_calls);
     return emheap_track_new(p, size, &C->realloc_calls);
@@ -226,7 +226,7 @@ void *realloc(void *ptr, size_t size) {
   ** and counts come back. */
   uint32_t old_usable = emheap_usable_size(ptr);
   emheap_taken taken;
-  if (EMHEAP_FOOTERS) return emheap_footer_realloc(ptr, size, old_usable, &taken);
+  if (emheap_footers_on()) return emheap_footer_realloc(ptr, size, old_usable, &taken);
   emheap_take_out(ptr, old_usable, &taken);
   void *p = emheap_allocator_resize(ptr, size, old_usable);
   if (!p) {
@@ -239,7 +239,7 @@ void *realloc(void *ptr, size_t size) {
 
 void *memalign(size_t alignment, size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emscripten_builtin_memalign(alignment, size);
-  if (EMHEAP_FOOTERS) {
+  if (emheap_footers_on()) {
     int how = emheap_footer_decide(size);
     void *p = emscripten_builtin_memalign(alignment, EMHEAP_FOOTER_REQUEST(size, how));
     if (!p) return emheap_out_of_memory(size, alignment, &C->memalign_calls);
@@ -325,6 +325,6 @@ __attribute__((weak)) void *pvalloc(size_t size) {
 __attribute__((weak)) size_t malloc_usable_size(void *ptr) {
   if (!ptr) return 0;
   size_t u = emheap_allocator_usable_size(ptr);
-  if (EMHEAP_FOOTERS && u && emheap_flag_is_set(ptr)) u -= EMHEAP_FOOTER_BYTES;
+  if (emheap_footers_on() && u && emheap_flag_is_set(ptr)) u -= EMHEAP_FOOTER_BYTES;
   return u;
 }

@@ -124,7 +124,7 @@ void emheap_footers_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *c
 }
 
 /* Exported: JS holds the heap still around its walks of the chunks in a
-** threaded program (capture/layout.js withLock), holding emheap's lock
+** threaded program (capture/lock.js withLock), holding emheap's lock
 ** already. A no-op where there is nothing to hold. */
 EMSCRIPTEN_KEEPALIVE void emheap_hold_allocator(int hold) {
   if (!EMHEAP_THREADED || !emheap_g.footers) return;

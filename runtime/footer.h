@@ -62,9 +62,10 @@ typedef struct emheap_footer {
 /* Slacks from 0 to this fit a footer. */
 #define EMHEAP_FOOTER_SLACK_MAX ((1u << (32u - EMHEAP_SITE_BITS)) - 1u)
 
-/* 1 in footer mode (emheap_state.footers, decided once at startup: the
-** entry points ask for 8 bytes more for the blocks they record). */
-#define EMHEAP_FOOTERS (emheap_g.footers)
+/* Whether this run keeps records in footers: a load of emheap_state.footers,
+** decided once at startup (the entry points ask for 8 bytes more for the
+** blocks they record), not a build-time switch as EMHEAP_THREADED is. */
+static inline int emheap_footers_on(void) { return emheap_g.footers != 0; }
 /* The bytes to ask the allocator for: n, and the footer's when how (as
 ** emheap_footer_decide says) is nonzero. */
 #define EMHEAP_FOOTER_REQUEST(n, how) ((how) ? (n) + EMHEAP_FOOTER_BYTES : (n))

@@ -11,7 +11,7 @@
 ** The order of the two locks: emheap's, then the allocator's (dlmalloc's
 ** mutex). Inside emheap's lock the allocator's is taken by table growth,
 ** by the walks of dlmalloc's chunks (footer.c, pools.c finding a chunk)
-** and by JS reading the heap (capture/layout.js withLock); a footer's flag
+** and by JS reading the heap (capture/lock.js withLock); a footer's flag
 ** takes it outside emheap's (footer.h). One path goes the other way: a
 ** wasm memory that cannot grow aborts inside dlmalloc, holding its mutex,
 ** and the out-of-memory report then takes emheap's lock from JS
