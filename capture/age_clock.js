@@ -87,4 +87,4 @@ function writeAgeSerial(view, statePtr, i, serial) {
 }
 
 module.exports = {createAgeClock: createAgeClock, readAgePointCount: readAgePointCount, readAgePoint: readAgePoint,
-  AGE_TIMES_MS: AGE_TIMES_MS, AGE_POINTS: AGE_POINTS};
+  AGE_POINTS: AGE_POINTS};

@@ -473,8 +473,8 @@ function contextChecks(view, statePtr) {
 }
 
 module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, isRecursiveWord: isRecursiveWord,
-  functionOfWord: functionOfWord, siteRawTotals: siteRawTotals, u64: u64,
-  AGE_BUCKETS: AGE_BUCKETS, TIME_BUCKETS: TIME_BUCKETS, AGE_POINTS: AGE_POINTS,
+  functionOfWord: functionOfWord, siteRawTotals: siteRawTotals,
+  AGE_POINTS: AGE_POINTS,
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_WASM: STACK_WASM, STACK_POOL: STACK_POOL, readPools: readPools,
   FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE: SITE, COUNTER: COUNTER, INDEX: INDEX,
   SITE_SIZE: SITE_SIZE, MODE_EXACT: K.EMHEAP_MODE_EXACT,

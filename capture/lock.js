@@ -69,5 +69,4 @@ function withLock(buffer, statePtr, fn) {
   }
 }
 
-module.exports = {withLock: withLock, holdAllocatorWith: holdAllocatorWith, whileAllocatorHeld: whileAllocatorHeld,
-  HELD_SPIN_MS: HELD_SPIN_MS};
+module.exports = {withLock: withLock, holdAllocatorWith: holdAllocatorWith, whileAllocatorHeld: whileAllocatorHeld};

@@ -159,4 +159,4 @@ function createMarkRanges(keep, denseBytes) {
   };
 }
 
-module.exports = {createMarkRanges: createMarkRanges, KEEP: KEEP};
+module.exports = {createMarkRanges: createMarkRanges};

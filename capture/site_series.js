@@ -330,4 +330,4 @@ function insertTop(top, n, site, value) {
 }
 
 module.exports = {createSiteTimeline: createSiteTimeline, MAX_SERIES: MAX_SERIES, SCAN_MIN_MS: SCAN_MIN_MS,
-  SCAN_SHARE: SCAN_SHARE, SCAN_ALLOWANCE_MS: SCAN_ALLOWANCE_MS, insertTop: insertTop};
+  SCAN_SHARE: SCAN_SHARE, insertTop: insertTop};

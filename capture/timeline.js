@@ -80,4 +80,4 @@ function startTimeline(read, timers, start, sites) {
   };
 }
 
-module.exports = {createTimeline: createTimeline, startTimeline: startTimeline, POINTS: POINTS, MS: MS};
+module.exports = {createTimeline: createTimeline, startTimeline: startTimeline, POINTS: POINTS};

@@ -88,4 +88,4 @@ if (require.main === module) {
   }
   writeLibrary(process.argv[2]);
 }
-module.exports = {bundle, writeLibrary, ENTRY, PAGE_FILE};
+module.exports = {bundle, ENTRY};

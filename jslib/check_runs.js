@@ -107,4 +107,4 @@ function writeCString(buffer, at, size, text) {
   bytes[at + encoded.length] = 0;
 }
 
-module.exports = {heapChecks: heapChecks, readLimits: readLimits};
+module.exports = {heapChecks: heapChecks};

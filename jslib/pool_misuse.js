@@ -27,4 +27,4 @@ function poolMisuseHandler(host) {
   };
 }
 
-module.exports = {poolMisuseHandler: poolMisuseHandler, MISUSES: MISUSES};
+module.exports = {poolMisuseHandler: poolMisuseHandler};

@@ -206,4 +206,4 @@ function writeInSlices(chunks, out, mime, sliceMs, nextTask) {
   });
 }
 
-module.exports = {pageFile: pageFile, writeInSlices: writeInSlices, SPILL_BYTES: SPILL_BYTES};
+module.exports = {pageFile: pageFile, writeInSlices: writeInSlices};

@@ -127,4 +127,4 @@ function pageEnd(g, saveBlob) {
   };
 }
 
-module.exports = {workerEnd: workerEnd, pageEnd: pageEnd, CHANNEL: CHANNEL, UNCLAIMED_MS: UNCLAIMED_MS};
+module.exports = {workerEnd: workerEnd, pageEnd: pageEnd};
