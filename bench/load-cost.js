@@ -14,7 +14,7 @@ const fs = require('fs');
 const path = require('path');
 
 const RUNS = Number(process.env.BENCH_LOAD_RUNS || 5);
-const INSTRUMENT = path.join(__dirname, '..', 'jslib', 'wasm_instrument.js');
+const INSTRUMENT = path.join(__dirname, '..', 'contexts', 'wasm_instrument.js');
 
 // One fresh process: {rewriteMs, compileMs, compileRewrittenMs, bytes, rewrittenBytes}
 // (compile times with the process's V8 flags).

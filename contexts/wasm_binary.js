@@ -1,5 +1,6 @@
-// wasm_binary.js -- reads and writes the wasm binary format, as much as
-// the load-time rewrite for calling contexts needs (wasm_instrument.js):
+// wasm_binary.js -- reads (through symbolize/wasm_reader.js) and writes
+// the wasm binary format, as much as the load-time rewrite for calling
+// contexts needs (call_graph.js, wasm_instrument.js):
 // sections, types, imports, exports, element segments, and every
 // instruction's length (MVP, bulk memory, SIMD, atomics, both exception
 // proposals, tail calls), without compiling anything.
@@ -10,40 +11,17 @@ var SECTION = {custom: 0, type: 1, import: 2, func: 3, table: 4, memory: 5, glob
 
 // ---- reading ----
 
-function Reader(bytes, pos) {
-  this.b = bytes;
-  this.pos = pos || 0;
+// Bytes are read with symbolize/wasm_reader.js's Reader, which the
+// symbolizer reads the same modules with; this adds what only the rewrite
+// needs: instruction lengths.
+var wasmReader = require('../symbolize/wasm_reader');
+var Reader = wasmReader.Reader;
+
+function skipMemarg(r) {
+  var align = r.u32();
+  if (align & 0x40) r.u32(); // memory index (multi-memory)
+  r.u32();
 }
-Reader.prototype.u8 = function () {
-  if (this.pos >= this.b.length) throw new Error('truncated module');
-  return this.b[this.pos++];
-};
-Reader.prototype.u32 = function () {
-  var result = 0;
-  var shift = 0;
-  for (;;) {
-    var byte = this.u8();
-    result += (byte & 0x7f) * Math.pow(2, shift);
-    if (!(byte & 0x80)) return result;
-    shift += 7;
-    if (shift > 35) throw new Error('bad LEB128');
-  }
-};
-Reader.prototype.skipLeb = function () {
-  while (this.u8() & 0x80) { /* continuation bytes */ }
-};
-Reader.prototype.name = function () {
-  var len = this.u32();
-  var s = '';
-  for (var i = 0; i < len; i++) s += String.fromCharCode(this.b[this.pos + i]);
-  this.pos += len;
-  return s;
-};
-Reader.prototype.skipMemarg = function () {
-  var align = this.u32();
-  if (align & 0x40) this.u32(); // memory index (multi-memory)
-  this.u32();
-};
 
 // The immediates of each one-byte opcode, for the hot loops: 0 none, 1 one
 // LEB128, 2 two, 3 a memarg, 4 anything else (skipImmediates).
@@ -60,7 +38,10 @@ var IMMEDIATES = (function () {
 })();
 
 // The position after the instruction whose opcode (at pos - 1) was just
-// read: the common cases inline, the rest through skipImmediates.
+// read: the common cases inline, the rest through skipImmediates. The
+// inline loops skip LEB128s byte by byte, without a call: this runs for
+// every instruction of the module at page load. One cut off by the end of
+// the bytes stops there (undefined & 0x80 is 0), past the body's end.
 function skipFrom(r, b, pos, op) {
   switch (IMMEDIATES[op]) {
     case 0:
@@ -151,12 +132,12 @@ function skipImmediates(r, op) {
     case 0xfe: {
       var sub = r.u32();
       if (sub === 3) r.u8(); // atomic.fence
-      else r.skipMemarg();
+      else skipMemarg(r);
       return;
     }
     default:
       if (op >= 0x28 && op <= 0x3e) {
-        r.skipMemarg();
+        skipMemarg(r);
         return;
       }
       throw new Error('unknown opcode 0x' + op.toString(16) + ' at ' + (r.pos - 1));
@@ -173,33 +154,16 @@ function skipFC(r, sub) {
 }
 
 function skipFD(r, sub) {
-  if (sub <= 11 || sub === 92 || sub === 93) { r.skipMemarg(); return; }
+  if (sub <= 11 || sub === 92 || sub === 93) { skipMemarg(r); return; }
   if (sub === 12 || sub === 13) { r.pos += 16; return; }
   if (sub >= 21 && sub <= 34) { r.u8(); return; }
-  if (sub >= 84 && sub <= 91) { r.skipMemarg(); r.u8(); }
+  if (sub >= 84 && sub <= 91) { skipMemarg(r); r.u8(); }
 }
 
 // ---- the module ----
 
-function sectionsOf(bytes) {
-  if (bytes.length < 8 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d ||
-      bytes[4] !== 1) {
-    throw new Error('not a wasm module');
-  }
-  var list = [];
-  var r = new Reader(bytes, 8);
-  while (r.pos < bytes.length) {
-    var headerStart = r.pos;
-    var id = r.u8();
-    var size = r.u32();
-    var start = r.pos;
-    var s = {id: id, start: start, end: start + size, headerStart: headerStart};
-    if (id === 0) s.name = r.name();
-    list.push(s);
-    r.pos = start + size;
-  }
-  return list;
-}
+// A module's sections in order (wasm_reader.js sections).
+var sectionsOf = wasmReader.sections;
 
 function valtypeKey(r) {
   var t = r.u8();
@@ -289,7 +253,7 @@ function readElements(bytes, s, addressTaken, slots) {
       if (flags & 2) r.u32(); // table index
       var op = r.u8();
       if (op === 0x41) {
-        offset = readSigned32(r);
+        offset = r.sleb() | 0;
       } else {
         skipImmediates(r, op);
       }
@@ -313,19 +277,6 @@ function readElements(bytes, s, addressTaken, slots) {
       }
     }
   }
-}
-
-function readSigned32(r) {
-  var result = 0;
-  var shift = 0;
-  var byte;
-  do {
-    byte = r.u8();
-    result |= (byte & 0x7f) << shift;
-    shift += 7;
-  } while (byte & 0x80 && shift < 35);
-  if (shift < 32 && (byte & 0x40)) result |= -1 << shift;
-  return result;
 }
 
 // ---- writing ----

@@ -36,6 +36,12 @@
 'use strict';
 
 var lastAtOrBefore = require('./sorted_search').lastAtOrBefore;
+var addressMaps = require('./address_maps');
+var SubroutineMap = addressMaps.SubroutineMap;
+var RangeIndex = addressMaps.RangeIndex;
+var wasmReader = require('./wasm_reader');
+var Reader = wasmReader.Reader;
+var utf8 = wasmReader.utf8;
 
 var TAG_COMPILE_UNIT = 0x11;
 var TAG_INLINED_SUBROUTINE = 0x1d;
@@ -54,70 +60,39 @@ var UNIT_REF_FORMS = {0x11: 1, 0x12: 1, 0x13: 1, 0x14: 1, 0x15: 1};
 var FORM_ADDR = 0x01;
 var FORM_IMPLICIT_CONST = 0x21;
 
-// A cursor over one section: bytes, pos, and the unit's offset size (4 or
-// 8 bytes for DWARF32 / DWARF64) and address size.
+// A cursor over one section: wasm_reader.js's Reader (LEB128, fixed-size
+// little-endian values) that also knows the unit's offset size (4 or 8
+// bytes for DWARF32 / DWARF64) and address size.
 function Cursor(bytes, pos) {
-  this.bytes = bytes;
-  this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  this.pos = pos || 0;
+  Reader.call(this, bytes, pos);
   this.offsetSize = 4;
   this.addrSize = 4;
 }
-Cursor.prototype.u8 = function () { return this.bytes[this.pos++]; };
-Cursor.prototype.u16 = function () { var v = this.view.getUint16(this.pos, true); this.pos += 2; return v; };
-Cursor.prototype.u24 = function () { var v = this.u16(); return v + this.u8() * 65536; };
-Cursor.prototype.u32 = function () { var v = this.view.getUint32(this.pos, true); this.pos += 4; return v; };
-// 64-bit values as numbers: wasm32 addresses and offsets fit in 53 bits.
-Cursor.prototype.u64 = function () { var lo = this.u32(); return lo + this.u32() * 4294967296; };
+Cursor.prototype = Object.create(Reader.prototype);
+Cursor.prototype.constructor = Cursor;
+// An offset or address of n bytes: 1, 2, 4, anything else 8.
 Cursor.prototype.sized = function (n) {
-  return n === 1 ? this.u8() : n === 2 ? this.u16() : n === 4 ? this.u32() : this.u64();
+  return this.le(n === 1 || n === 2 || n === 4 ? n : 8);
 };
 // Skips n bytes (n read first: `pos += read()` would add to the old pos).
 Cursor.prototype.skip = function (n) { this.pos += n; return null; };
 Cursor.prototype.offset = function () { return this.sized(this.offsetSize); };
 Cursor.prototype.addr = function () { return this.sized(this.addrSize); };
-Cursor.prototype.uleb = function () {
-  var result = 0;
-  var scale = 1;
-  for (;;) {
-    var b = this.bytes[this.pos++];
-    if (b === undefined) throw new Error('truncated DWARF');
-    result += (b & 0x7f) * scale;
-    if (!(b & 0x80)) return result;
-    scale *= 128;
-  }
-};
-Cursor.prototype.sleb = function () {
-  var result = 0;
-  var scale = 1;
-  var b;
-  do {
-    b = this.bytes[this.pos++];
-    if (b === undefined) throw new Error('truncated DWARF');
-    result += (b & 0x7f) * scale;
-    scale *= 128;
-  } while (b & 0x80);
-  return b & 0x40 ? result - scale : result;
-};
+// A NUL-terminated UTF-8 string.
 Cursor.prototype.cstr = function () {
-  var end = this.bytes.indexOf(0, this.pos);
+  var end = this.b.indexOf(0, this.pos);
   if (end < 0) throw new Error('truncated DWARF string');
-  var raw = '';
-  for (var i = this.pos; i < end; i++) raw += String.fromCharCode(this.bytes[i]);
+  var s = utf8(this.b, this.pos, end);
   this.pos = end + 1;
-  try {
-    return decodeURIComponent(escape(raw)); // UTF-8, without TextDecoder
-  } catch (e) {
-    return raw;
-  }
+  return s;
 };
 // unit_length: sets the offset size; returns the unit's end.
 Cursor.prototype.unitLength = function () {
-  var length = this.u32();
+  var length = this.le(4);
   this.offsetSize = 4;
   if (length === 0xffffffff) {
     this.offsetSize = 8;
-    length = this.u64();
+    length = this.le(8);
   }
   return this.pos + length;
 };
@@ -151,11 +126,11 @@ function readAbbrevs(section, offset) {
 function readForm(c, form, implicit, ctx) {
   switch (form) {
     case 0x01: return c.addr(); // addr
-    case 0x03: return c.skip(c.u16()); // block2
-    case 0x04: return c.skip(c.u32()); // block4
-    case 0x05: return c.u16(); // data2
-    case 0x06: return c.u32(); // data4
-    case 0x07: return c.u64(); // data8
+    case 0x03: return c.skip(c.le(2)); // block2
+    case 0x04: return c.skip(c.le(4)); // block4
+    case 0x05: return c.le(2); // data2
+    case 0x06: return c.le(4); // data4
+    case 0x07: return c.le(8); // data8
     case 0x08: return c.cstr(); // string
     case 0x09: case 0x18: return c.skip(c.uleb()); // block, exprloc
     case 0x0a: return c.skip(c.u8()); // block1
@@ -166,16 +141,16 @@ function readForm(c, form, implicit, ctx) {
     case 0x0f: return c.uleb(); // udata
     case 0x10: return c.offset(); // ref_addr
     case 0x11: return c.u8(); // ref1
-    case 0x12: return c.u16(); // ref2
-    case 0x13: return c.u32(); // ref4
-    case 0x14: return c.u64(); // ref8
+    case 0x12: return c.le(2); // ref2
+    case 0x13: return c.le(4); // ref4
+    case 0x14: return c.le(8); // ref8
     case 0x15: return c.uleb(); // ref_udata
     case 0x16: return readForm(c, c.uleb(), 0, ctx); // indirect
     case 0x17: return c.offset(); // sec_offset
     case 0x19: return 1; // flag_present
     case 0x1a: return {kind: 'str', index: c.uleb()}; // strx
     case 0x1b: return {kind: 'addr', index: c.uleb()}; // addrx
-    case 0x1c: return c.u32(); // ref_sup4
+    case 0x1c: return c.le(4); // ref_sup4
     case 0x1d: return c.offset(); // strp_sup (another file's strings)
     case 0x1e: return c.skip(16); // data16
     case 0x1f: return stringAt(ctx.sections['.debug_line_str'], c.offset()); // line_strp
@@ -183,15 +158,15 @@ function readForm(c, form, implicit, ctx) {
     case 0x21: return implicit; // implicit_const
     case 0x22: return c.uleb(); // loclistx
     case 0x23: return {kind: 'rnglist', index: c.uleb()}; // rnglistx
-    case 0x24: return c.u64(); // ref_sup8
+    case 0x24: return c.le(8); // ref_sup8
     case 0x25: return {kind: 'str', index: c.u8()}; // strx1
-    case 0x26: return {kind: 'str', index: c.u16()}; // strx2
-    case 0x27: return {kind: 'str', index: c.u24()}; // strx3
-    case 0x28: return {kind: 'str', index: c.u32()}; // strx4
+    case 0x26: return {kind: 'str', index: c.le(2)}; // strx2
+    case 0x27: return {kind: 'str', index: c.le(3)}; // strx3
+    case 0x28: return {kind: 'str', index: c.le(4)}; // strx4
     case 0x29: return {kind: 'addr', index: c.u8()}; // addrx1
-    case 0x2a: return {kind: 'addr', index: c.u16()}; // addrx2
-    case 0x2b: return {kind: 'addr', index: c.u24()}; // addrx3
-    case 0x2c: return {kind: 'addr', index: c.u32()}; // addrx4
+    case 0x2a: return {kind: 'addr', index: c.le(2)}; // addrx2
+    case 0x2b: return {kind: 'addr', index: c.le(3)}; // addrx3
+    case 0x2c: return {kind: 'addr', index: c.le(4)}; // addrx4
     default: throw new Error('unknown DWARF form 0x' + form.toString(16));
   }
 }
@@ -254,9 +229,9 @@ function rangesOf(attrs, unit, ctx) {
   c.addrSize = unit.addrSize;
   var base5 = unit.base;
   var addrx = function (i) { return resolveIndexed({kind: 'addr', index: i}, unit, ctx); };
-  for (;;) {
+  while (c.pos < rl.length) {
     var kind = c.u8();
-    if (kind === 0 || kind === undefined) break; // end_of_list
+    if (kind === 0) break; // end_of_list
     if (kind === 1) base5 = addrx(c.uleb()); // base_addressx
     else if (kind === 2) { var s2 = addrx(c.uleb()); out.push([s2, addrx(c.uleb())]); } // startx_endx
     else if (kind === 3) { var s3 = addrx(c.uleb()); out.push([s3, s3 + c.uleb()]); } // startx_length
@@ -279,75 +254,89 @@ function isLiveRange(r) {
 // .debug_line at one offset -> {files: [path or null], sequences: [{start,
 // end, addrs, lines, files}]}.
 function readLineTable(ctx, offset, compDir) {
-  var section = ctx.sections['.debug_line'];
-  var c = new Cursor(section, offset);
+  var c = new Cursor(ctx.sections['.debug_line'], offset);
   var end = c.unitLength();
-  var version = c.u16();
+  var version = c.le(2);
   if (version >= 5) {
     c.addrSize = c.u8();
     c.u8(); // segment selector size
   }
   var headerLength = c.offset();
   var programStart = c.pos + headerLength;
-  var minInst = c.u8();
+  var header = {minInst: c.u8(), lineBase: 0, lineRange: 0, opcodeBase: 0, opcodeLengths: [0]};
   if (version >= 4) c.u8(); // maximum operations per instruction (VLIW only)
   c.u8(); // default_is_stmt: every row counts for a lookup
-  var lineBase = c.u8();
-  if (lineBase > 127) lineBase -= 256;
-  var lineRange = c.u8();
-  var opcodeBase = c.u8();
-  var opcodeLengths = [0];
-  for (var i = 1; i < opcodeBase; i++) opcodeLengths.push(c.u8());
-  var dirs = [];
-  var files = [];
-  var join = function (dir, name) {
-    if (name === null || name === undefined) return null;
-    if (name.charAt(0) === '/' || !dir || dir === compDir) return name;
-    return dir.replace(/\/$/, '') + '/' + name;
-  };
-  if (version < 5) {
-    dirs.push(compDir || '');
-    for (var d; (d = c.cstr()) !== '';) dirs.push(d);
-    files.push(null); // DWARF 4 numbers files from 1
-    for (var name; (name = c.cstr()) !== '';) {
-      var dirIndex = c.uleb();
-      c.uleb(); // modification time
-      c.uleb(); // length
-      files.push(join(dirs[dirIndex], name));
-    }
-  } else {
-    var readEntries = function () {
-      var formats = [];
-      var count = c.u8();
-      for (var f = 0; f < count; f++) formats.push([c.uleb(), c.uleb()]);
-      var entries = [];
-      var n = c.uleb();
-      for (var e = 0; e < n; e++) {
-        var entry = {};
-        formats.forEach(function (fmt) {
-          var v = readForm(c, fmt[1], 0, ctx);
-          if (fmt[0] === 1) entry.path = v; // DW_LNCT_path
-          else if (fmt[0] === 2) entry.dir = v; // DW_LNCT_directory_index
-        });
-        entries.push(entry);
-      }
-      return entries;
-    };
-    dirs = readEntries().map(function (e) { return e.path; });
-    files = readEntries().map(function (e) { return join(dirs[e.dir || 0], e.path); });
-  }
-
+  header.lineBase = c.u8();
+  if (header.lineBase > 127) header.lineBase -= 256;
+  header.lineRange = c.u8();
+  header.opcodeBase = c.u8();
+  for (var i = 1; i < header.opcodeBase; i++) header.opcodeLengths.push(c.u8());
+  var files = version < 5 ? readFileNames4(c, compDir) : readFileNames5(c, compDir, ctx);
   c.pos = programStart;
+  var sequences = runLineProgram(c, end, header);
+  return {files: files, sequences: sequences.filter(function (s) { return isLiveRange([s.start, s.end]); })};
+}
+
+// A file's path from its directory's: as it is when absolute or in the
+// compilation directory.
+function joinPath(dir, name, compDir) {
+  if (name === null || name === undefined) return null;
+  if (name.charAt(0) === '/' || !dir || dir === compDir) return name;
+  return dir.replace(/\/$/, '') + '/' + name;
+}
+
+// DWARF 4's include_directories and file_names (strings, each list ended
+// by an empty one), numbered from 1: [path or null].
+function readFileNames4(c, compDir) {
+  var dirs = [compDir || ''];
+  for (var d; (d = c.cstr()) !== '';) dirs.push(d);
+  var files = [null];
+  for (var name; (name = c.cstr()) !== '';) {
+    var dirIndex = c.uleb();
+    c.uleb(); // modification time
+    c.uleb(); // length
+    files.push(joinPath(dirs[dirIndex], name, compDir));
+  }
+  return files;
+}
+
+// DWARF 5's directories and file names (entries described by a format of
+// content types and forms), numbered from 0: [path or null].
+function readFileNames5(c, compDir, ctx) {
+  var readEntries = function () {
+    var formats = [];
+    var count = c.u8();
+    for (var f = 0; f < count; f++) formats.push([c.uleb(), c.uleb()]);
+    var entries = [];
+    var n = c.uleb();
+    for (var e = 0; e < n; e++) {
+      var entry = {};
+      formats.forEach(function (fmt) {
+        var v = readForm(c, fmt[1], 0, ctx);
+        if (fmt[0] === 1) entry.path = v; // DW_LNCT_path
+        else if (fmt[0] === 2) entry.dir = v; // DW_LNCT_directory_index
+      });
+      entries.push(entry);
+    }
+    return entries;
+  };
+  var dirs = readEntries().map(function (e) { return e.path; });
+  return readEntries().map(function (e) { return joinPath(dirs[e.dir || 0], e.path, compDir); });
+}
+
+// Runs the line number program from c.pos to `end`: its rows, as
+// sequences [{start, end, addrs, lines, files}] (a sequence's rows by
+// address; `end` past its last instruction).
+function runLineProgram(c, end, header) {
+  var minInst = header.minInst;
+  var lineBase = header.lineBase;
+  var lineRange = header.lineRange;
+  var opcodeBase = header.opcodeBase;
   var sequences = [];
   var seq = null;
   var address = 0;
   var file = 1;
   var line = 1;
-  var reset = function () {
-    address = 0;
-    file = 1;
-    line = 1;
-  };
   var emit = function () {
     if (!seq) seq = {start: address, end: address, addrs: [], lines: [], files: []};
     seq.addrs.push(address);
@@ -372,7 +361,9 @@ function readLineTable(ctx, offset, compDir) {
         seq.start = seq.addrs[0];
         sequences.push(seq);
         seq = null;
-        reset();
+        address = 0;
+        file = 1;
+        line = 1;
       } else if (sub === 2) { // set_address
         address = c.sized(len - 1);
       }
@@ -382,208 +373,288 @@ function readLineTable(ctx, offset, compDir) {
     else if (op === 3) line += c.sleb(); // advance_line
     else if (op === 4) file = c.uleb(); // set_file
     else if (op === 8) address += adjustedMax * minInst; // const_add_pc
-    else if (op === 9) address += c.u16(); // fixed_advance_pc
+    else if (op === 9) address += c.le(2); // fixed_advance_pc
     else {
       // set_column, set_isa, and flags without operands: skip the operands
-      for (var k = 0; k < opcodeLengths[op]; k++) c.uleb();
+      for (var k = 0; k < header.opcodeLengths[op]; k++) c.uleb();
     }
   }
-  return {files: files, sequences: sequences.filter(function (s) { return isLiveRange([s.start, s.end]); })};
+  return sequences;
 }
-
 
 // sections: {'.debug_info': Uint8Array, ...} (wasm custom sections);
 // codeStart: module offset of the running module's code section contents.
-// Returns {lookup(offset) -> {file, line} or null}, or null when there is
-// no DWARF to read. Throws on a malformed file.
+// Returns {lookup(offset) -> {file, line, function} or null, typeNames},
+// or null when there is no DWARF to read. Throws on a malformed file.
 function parseDwarf(sections, codeStart, cleanPath) {
-  var info = sections['.debug_info'];
-  var abbrevSection = sections['.debug_abbrev'];
-  if (!info || !abbrevSection) return null;
-  var clean = cleanPath || function (p) { return p; };
-  var ctx = {sections: sections};
-  // Per compile unit: its address ranges, its inlined calls by nesting
-  // level (0: inlined straight into a function) as ranges {lo, hi, call:
-  // {outer, file, line}} (`outer`: the call it sits in), and its line
-  // table's sequences. A lookup first picks the unit that holds the offset
-  // and has a subroutine or rows there, as llvm-symbolizer does: code
-  // binaryen removed can leave other units with ranges over live code
-  // (seen at -O2: a subprogram [0x1b8, 0x100000000)). In the unit it
-  // takes the deepest inlined call around the offset and follows `outer`
-  // to the outermost one, as llvm-symbolizer walks a DIE's parents:
-  // binaryen's DWARF update can leave an outer call's ranges short of its
-  // inner ones' (an outer range [0,1), the inner ones intact), so the
-  // outer ranges alone are not enough.
-  var units = [];
-  var tables = {};
-  var functionCount = 0;
-  // The names of the types the units define, qualified as C++ spells them
-  // (DWARF's own spelling of template arguments): `names`, and the
-  // typedefs: `aliases` (a typedef's name -> the name of its type).
-  var typeNames = {names: new Set(), aliases: new Map()};
+  if (!sections['.debug_info'] || !sections['.debug_abbrev']) return null;
+  var ctx = {
+    sections: sections,
+    lineTables: {}, // .debug_line offset -> its table (units may share one)
+    // The names of the types the units define, qualified as C++ spells
+    // them (DWARF's own spelling of template arguments): `names`, and the
+    // typedefs: `aliases` (a typedef's name -> the name of its type).
+    typeNames: {names: new Set(), aliases: new Map()},
+  };
+  var units = readUnits(ctx);
+  return {typeNames: ctx.typeNames, lookup: lineLookup(units, codeStart, cleanPath || function (p) { return p; })};
+}
 
+// The units of .debug_info that hold code, read, in file order. Each has
+// its address ranges, its functions and inlined calls by address
+// (`subroutines`, a SubroutineMap: an inlined call is {outer, file, line},
+// `outer` the call or function record it sits in) and its line table's
+// sequences (`sequences`, a RangeIndex).
+function readUnits(ctx) {
+  var info = ctx.sections['.debug_info'];
+  var units = [];
   var c = new Cursor(info, 0);
   while (c.pos < info.length) {
-    var unitStart = c.pos;
-    var end = c.unitLength();
-    var unit = {version: c.u16(), offsetSize: c.offsetSize, addrSize: 4, base: 0,
-      strOffsetsBase: 8, addrBase: 8, rnglistsBase: 12, ranges: [], subroutines: new SubroutineMap(), table: null};
-    var abbrevOffset;
-    if (unit.version >= 5) {
-      var unitType = c.u8();
-      unit.addrSize = c.u8();
-      abbrevOffset = c.offset();
-      if (unitType === 4 || unitType === 5) c.pos += 8; // skeleton / split: dwo_id
-      else if (unitType === 2 || unitType === 6) { c.pos += 8; c.offset(); } // type units
-      if (unitType !== 1 && unitType !== 3) { c.pos = end; continue; } // only compile/partial units hold code
-    } else {
-      abbrevOffset = c.offset();
-      unit.addrSize = c.u8();
+    var unit = readUnitHeader(c);
+    if (unit.holdsCode) {
+      var found = readDies(c, unit, ctx);
+      finishUnit(unit, found, ctx);
+      units.push(unit);
     }
-    if (unit.offsetSize === 8) { unit.strOffsetsBase = 16; unit.rnglistsBase = 20; unit.addrBase = 16; }
-    c.addrSize = unit.addrSize;
-    var abbrevs = readAbbrevs(abbrevSection, abbrevOffset);
-    // Per DIE depth: how many inlined subroutines enclose a DIE there, and
-    // the innermost of them (null outside inlined code).
-    var enclosing = [null];
-    var depth = 0;
-    // Per DIE depth: the scope its DIEs are named in ("app::detail::").
-    var scope = [''];
-    var typesAt = {}; // a type DIE's offset in the unit -> its qualified name
-    var typedefs = []; // [qualified name, the unit offset of its type]
-    // Subprograms by their offset in .debug_info: a definition may hold its
-    // name only through the declaration it completes (DW_AT_specification)
-    // or the abstract instance it is a copy of (DW_AT_abstract_origin).
-    var functions = {};
-    while (c.pos < end) {
-      var dieOffset = c.pos;
-      var code = c.uleb();
-      if (code === 0) { // end of a sibling list
-        depth--;
-        if (depth < 0) break;
-        continue;
-      }
-      var abbrev = abbrevs[code];
-      if (!abbrev) throw new Error('DWARF abbreviation ' + code + ' missing (unit at ' + unitStart + ')');
-      var isInline = abbrev.tag === TAG_INLINED_SUBROUTINE;
-      var isFunction = abbrev.tag === TAG_SUBPROGRAM;
-      var typeTag = TYPE_TAGS[abbrev.tag] || (abbrev.tag === TAG_NAMESPACE ? 'namespace' : null);
-      var attrs = isInline || isFunction || typeTag || abbrev.tag === TAG_COMPILE_UNIT ? {} : null;
-      for (var a = 0; a < abbrev.attrs.length; a++) {
-        var spec = abbrev.attrs[a];
-        var value = readForm(c, spec[1], spec[2], ctx);
-        if (attrs) {
-          attrs[spec[0]] = value;
-          if (spec[0] === AT.highPc) attrs.highPcIsAddr = spec[1] === FORM_ADDR || (value && typeof value === 'object');
-          if ((spec[0] === AT.specification || spec[0] === AT.abstractOrigin) && typeof value === 'number') {
-            attrs.origin = UNIT_REF_FORMS[spec[1]] ? unitStart + value : value;
-          }
-          if (spec[0] === AT.type && typeof value === 'number' && UNIT_REF_FORMS[spec[1]]) attrs.typeRef = value;
-        }
-      }
-      var call = null;
-      if (abbrev.tag === TAG_COMPILE_UNIT) {
-        if (typeof attrs[AT.strOffsetsBase] === 'number') unit.strOffsetsBase = attrs[AT.strOffsetsBase];
-        if (typeof attrs[AT.addrBase] === 'number') unit.addrBase = attrs[AT.addrBase];
-        if (typeof attrs[AT.rnglistsBase] === 'number') unit.rnglistsBase = attrs[AT.rnglistsBase];
-        attrs[AT.lowPc] = resolveIndexed(attrs[AT.lowPc], unit, ctx);
-        attrs[AT.highPc] = resolveIndexed(attrs[AT.highPc], unit, ctx);
-        unit.base = typeof attrs[AT.lowPc] === 'number' ? attrs[AT.lowPc] : 0;
-        unit.ranges = rangesOf(attrs, unit, ctx).filter(isLiveRange);
-        var compDir = resolveIndexed(attrs[AT.compDir], unit, ctx);
-        var stmt = attrs[AT.stmtList];
-        if (typeof stmt === 'number' && sections['.debug_line']) {
-          if (!tables[stmt]) tables[stmt] = readLineTable(ctx, stmt, typeof compDir === 'string' ? compDir : '');
-          unit.table = tables[stmt];
-        }
-      } else if (isInline) {
-        attrs[AT.lowPc] = resolveIndexed(attrs[AT.lowPc], unit, ctx);
-        attrs[AT.highPc] = resolveIndexed(attrs[AT.highPc], unit, ctx);
-        call = {outer: enclosing[depth], file: attrs[AT.callFile], line: attrs[AT.callLine]};
-        unit.subroutines.addAll(rangesOf(attrs, unit, ctx), call);
-      } else if (isFunction) {
-        attrs[AT.lowPc] = resolveIndexed(attrs[AT.lowPc], unit, ctx);
-        attrs[AT.highPc] = resolveIndexed(attrs[AT.highPc], unit, ctx);
-        var name = resolveIndexed(attrs[AT.name], unit, ctx);
-        var fn = {isFunction: true, name: typeof name === 'string' ? name : null, origin: attrs.origin};
-        functions[dieOffset] = fn;
-        unit.subroutines.addAll(rangesOf(attrs, unit, ctx), fn);
-      }
-      var named = typeTag ? typeName(typeTag, resolveIndexed(attrs[AT.name], unit, ctx), scope[depth]) : null;
-      if (named && typeTag !== 'namespace') {
-        typesAt[dieOffset - unitStart] = named;
-        if (typeTag === 'typedef') {
-          if (attrs.typeRef !== undefined) typedefs.push([named, attrs.typeRef]);
-        } else typeNames.names.add(named); // a declaration too: its definition may be in no unit's DWARF
-      }
-      if (abbrev.children) {
-        depth++;
-        enclosing[depth] = isInline ? call : isFunction ? fn : enclosing[depth - 1];
-        scope[depth] = SCOPE_TAGS[abbrev.tag] && named ? named + '::' : isFunction ? null : scope[depth - 1];
-      }
-    }
-    c.pos = end;
-    nameFunctions(functions);
-    typedefs.forEach(function (t) {
-      if (typesAt[t[1]] && !typeNames.aliases.has(t[0])) typeNames.aliases.set(t[0], typesAt[t[1]]);
-    });
-    // A unit without ranges of its own is found through its line table.
-    if (!unit.ranges.length && unit.table) {
-      unit.ranges = unit.table.sequences.map(function (q) { return [q.start, q.end]; });
-    }
-    unit.sequences = new RangeIndex(unit.table ? unit.table.sequences.map(function (q) {
-      return {lo: q.start, hi: q.end, sequence: q};
-    }) : []);
-    units.push(unit);
+    c.pos = unit.end;
   }
+  return units;
+}
+
+// A unit's header, from c.pos; leaves c at its first DIE. DWARF 5's
+// skeleton, split and type units hold no code (holdsCode false).
+function readUnitHeader(c) {
+  var start = c.pos;
+  var end = c.unitLength();
+  var unit = {start: start, end: end, version: c.le(2), offsetSize: c.offsetSize, addrSize: 4, abbrevOffset: 0,
+    holdsCode: true, base: 0, strOffsetsBase: 8, addrBase: 8, rnglistsBase: 12, ranges: [],
+    subroutines: new SubroutineMap(), table: null, sequences: null};
+  if (unit.version >= 5) {
+    var unitType = c.u8();
+    unit.addrSize = c.u8();
+    unit.abbrevOffset = c.offset();
+    if (unitType === 4 || unitType === 5) c.pos += 8; // skeleton / split: dwo_id
+    else if (unitType === 2 || unitType === 6) { c.pos += 8; c.offset(); } // type units
+    unit.holdsCode = unitType === 1 || unitType === 3; // compile / partial units
+  } else {
+    unit.abbrevOffset = c.offset();
+    unit.addrSize = c.u8();
+  }
+  if (unit.offsetSize === 8) { unit.strOffsetsBase = 16; unit.rnglistsBase = 20; unit.addrBase = 16; }
+  c.addrSize = unit.addrSize;
+  return unit;
+}
+
+// Walks a unit's DIEs, in file order (parents before children, as
+// SubroutineMap needs): the compile unit's DIE gives the unit's bases,
+// ranges and line table; subprograms and inlined calls go into
+// unit.subroutines; types are named. Returns what finishUnit completes
+// once the whole unit is read: {functions, typesAt, typedefs}.
+function readDies(c, unit, ctx) {
+  var abbrevs = readAbbrevs(ctx.sections['.debug_abbrev'], unit.abbrevOffset);
+  var found = {
+    // Subprograms by their offset in .debug_info: a definition may hold
+    // its name only through the declaration it completes
+    // (DW_AT_specification) or the abstract instance it is a copy of
+    // (DW_AT_abstract_origin).
+    functions: {},
+    typesAt: {}, // a type DIE's offset in the unit -> its qualified name
+    typedefs: [], // [qualified name, the unit offset of its type]
+  };
+  // Per DIE depth: the innermost subroutine (function record or inlined
+  // call) around a DIE there (null outside any), and the scope its DIEs
+  // are named in ("app::detail::"; null inside a function).
+  var enclosing = [null];
+  var scope = [''];
+  var depth = 0;
+  while (c.pos < unit.end) {
+    var dieOffset = c.pos;
+    var code = c.uleb();
+    if (code === 0) { // end of a sibling list
+      depth--;
+      if (depth < 0) break;
+      continue;
+    }
+    var abbrev = abbrevs[code];
+    if (!abbrev) throw new Error('DWARF abbreviation ' + code + ' missing (unit at ' + unit.start + ')');
+    var tag = abbrev.tag;
+    var typeTag = TYPE_TAGS[tag] || (tag === TAG_NAMESPACE ? 'namespace' : null);
+    var keep = tag === TAG_INLINED_SUBROUTINE || tag === TAG_SUBPROGRAM || typeTag || tag === TAG_COMPILE_UNIT;
+    var attrs = keep ? readAttributes(c, abbrev, unit, ctx) : skipAttributes(c, abbrev, ctx);
+    var subroutine = null;
+    if (tag === TAG_COMPILE_UNIT) {
+      useUnitDie(unit, attrs, ctx);
+    } else if (tag === TAG_INLINED_SUBROUTINE) {
+      subroutine = addInlinedCall(unit, attrs, enclosing[depth], ctx);
+    } else if (tag === TAG_SUBPROGRAM) {
+      subroutine = found.functions[dieOffset] = addFunction(unit, attrs, ctx);
+    }
+    var named = typeTag ? noteType(found, typeTag, attrs, dieOffset - unit.start, scope[depth], unit, ctx) : null;
+    if (abbrev.children) {
+      depth++;
+      enclosing[depth] = subroutine || enclosing[depth - 1];
+      scope[depth] = SCOPE_TAGS[tag] && named ? named + '::' : tag === TAG_SUBPROGRAM ? null : scope[depth - 1];
+    }
+  }
+  return found;
+}
+
+// Reads one DIE's attribute values past c.pos: {attribute: value}, with
+// what the forms say besides: highPcIsAddr (high_pc is an address, not a
+// length), origin (the .debug_info offset of the specification or
+// abstract origin), typeRef (the unit offset of the type).
+function readAttributes(c, abbrev, unit, ctx) {
+  var attrs = {};
+  for (var a = 0; a < abbrev.attrs.length; a++) {
+    var spec = abbrev.attrs[a];
+    var value = readForm(c, spec[1], spec[2], ctx);
+    attrs[spec[0]] = value;
+    if (spec[0] === AT.highPc) attrs.highPcIsAddr = spec[1] === FORM_ADDR || (value && typeof value === 'object');
+    if ((spec[0] === AT.specification || spec[0] === AT.abstractOrigin) && typeof value === 'number') {
+      attrs.origin = UNIT_REF_FORMS[spec[1]] ? unit.start + value : value;
+    }
+    if (spec[0] === AT.type && typeof value === 'number' && UNIT_REF_FORMS[spec[1]]) attrs.typeRef = value;
+  }
+  return attrs;
+}
+
+// Reads past the attributes of a DIE nothing is wanted from (most are:
+// variables, parameters, members...). Returns null.
+function skipAttributes(c, abbrev, ctx) {
+  var specs = abbrev.attrs;
+  for (var a = 0; a < specs.length; a++) readForm(c, specs[a][1], specs[a][2], ctx);
+  return null;
+}
+
+// The compile unit's DIE: the unit's DWARF 5 bases, its base address and
+// ranges, and its line table (read once per offset).
+function useUnitDie(unit, attrs, ctx) {
+  if (typeof attrs[AT.strOffsetsBase] === 'number') unit.strOffsetsBase = attrs[AT.strOffsetsBase];
+  if (typeof attrs[AT.addrBase] === 'number') unit.addrBase = attrs[AT.addrBase];
+  if (typeof attrs[AT.rnglistsBase] === 'number') unit.rnglistsBase = attrs[AT.rnglistsBase];
+  resolvePcs(attrs, unit, ctx);
+  unit.base = typeof attrs[AT.lowPc] === 'number' ? attrs[AT.lowPc] : 0;
+  unit.ranges = rangesOf(attrs, unit, ctx).filter(isLiveRange);
+  var compDir = resolveIndexed(attrs[AT.compDir], unit, ctx);
+  var stmt = attrs[AT.stmtList];
+  if (typeof stmt === 'number' && ctx.sections['.debug_line']) {
+    if (!ctx.lineTables[stmt]) ctx.lineTables[stmt] = readLineTable(ctx, stmt, typeof compDir === 'string' ? compDir : '');
+    unit.table = ctx.lineTables[stmt];
+  }
+}
+
+function resolvePcs(attrs, unit, ctx) {
+  attrs[AT.lowPc] = resolveIndexed(attrs[AT.lowPc], unit, ctx);
+  attrs[AT.highPc] = resolveIndexed(attrs[AT.highPc], unit, ctx);
+}
+
+// An inlined call, inside `outer` (the call or function around it): its
+// ranges go into the unit's map. Returns the call {outer, file, line}.
+function addInlinedCall(unit, attrs, outer, ctx) {
+  resolvePcs(attrs, unit, ctx);
+  var call = {outer: outer, file: attrs[AT.callFile], line: attrs[AT.callLine]};
+  unit.subroutines.addAll(rangesOf(attrs, unit, ctx), call);
+  return call;
+}
+
+// A subprogram: its record {isFunction, name (null until nameFunctions
+// finds it through `origin`), origin}, put in the unit's map over its ranges.
+function addFunction(unit, attrs, ctx) {
+  resolvePcs(attrs, unit, ctx);
+  var name = resolveIndexed(attrs[AT.name], unit, ctx);
+  var fn = {isFunction: true, name: typeof name === 'string' ? name : null, origin: attrs.origin};
+  unit.subroutines.addAll(rangesOf(attrs, unit, ctx), fn);
+  return fn;
+}
+
+// A type or namespace DIE: its qualified name (or null), kept with the
+// unit's types (typedefs wait for the unit's end: their type may come
+// after them).
+function noteType(found, typeTag, attrs, unitOffset, scope, unit, ctx) {
+  var named = typeName(typeTag, resolveIndexed(attrs[AT.name], unit, ctx), scope);
+  if (named && typeTag !== 'namespace') {
+    found.typesAt[unitOffset] = named;
+    if (typeTag === 'typedef') {
+      if (attrs.typeRef !== undefined) found.typedefs.push([named, attrs.typeRef]);
+    } else ctx.typeNames.names.add(named); // a declaration too: its definition may be in no unit's DWARF
+  }
+  return named;
+}
+
+// Once a unit is read: functions named through their origins, typedefs
+// resolved, and the unit's lookups by address built.
+function finishUnit(unit, found, ctx) {
+  nameFunctions(found.functions);
+  var aliases = ctx.typeNames.aliases;
+  found.typedefs.forEach(function (t) {
+    if (found.typesAt[t[1]] && !aliases.has(t[0])) aliases.set(t[0], found.typesAt[t[1]]);
+  });
+  // A unit without ranges of its own is found through its line table.
+  if (!unit.ranges.length && unit.table) {
+    unit.ranges = unit.table.sequences.map(function (q) { return [q.start, q.end]; });
+  }
+  unit.sequences = new RangeIndex(unit.table ? unit.table.sequences.map(function (q) {
+    return {lo: q.start, hi: q.end, sequence: q};
+  }) : []);
+}
+
+// The lookup parseDwarf returns: module offset -> {file, line, function}
+// or null. It first picks the unit that holds the offset and has a
+// subroutine or rows there, as llvm-symbolizer does (unitAt). In the unit
+// it takes the deepest inlined call around the offset and follows `outer`
+// to the outermost one, as llvm-symbolizer walks a DIE's parents:
+// binaryen's DWARF update can leave an outer call's ranges short of its
+// inner ones' (an outer range [0,1), the inner ones intact), so the outer
+// ranges alone are not enough. Outside inlined code, the line table's row.
+function lineLookup(units, codeStart, clean) {
   var unitIndex = new RangeIndex([].concat.apply([], units.map(function (u, i) {
     return u.ranges.map(function (r) { return {lo: r[0], hi: r[1], unit: i}; });
   })));
-
   var fileName = function (table, index) {
     var name = table && typeof index === 'number' ? table.files[index] : null;
     return name ? clean(name) : null;
   };
-
-  return {
-    typeNames: typeNames,
-    lookup: function (offset) {
-      var addr = offset - codeStart;
-      // The first unit (in file order) whose ranges hold the offset and
-      // that says something of it (a subroutine or a line sequence there):
-      // binaryen's update can leave a unit's ranges over code it has no
-      // rows for (an assembly unit's, compiler-rt's stack_limits.S, over
-      // libc++abi's code: Emscripten 4.0.23 at -O2), where
-      // llvm-symbolizer finds the unit that has them.
-      var held = [];
-      unitIndex.each(addr, function (x) { held.push(x.unit); });
-      held.sort(function (a, b) { return a - b; });
-      var unit = null;
-      var entry = null;
-      var seq = null;
-      for (var h = 0; h < held.length && !unit; h++) {
-        var u = units[held[h]];
-        entry = u.subroutines.find(addr);
-        seq = null;
-        u.sequences.each(addr, function (x) { seq = seq || x.sequence; });
-        if (entry || seq || h === held.length - 1) unit = u;
-      }
-      if (!unit) return null;
-      // The subroutine (function or inlined call) around the offset.
-      var call = entry && !entry.isFunction ? entry : null;
-      if (call) {
-        while (call.outer && !call.outer.isFunction) call = call.outer;
-        var file = fileName(unit.table, call.file);
-        // Line 0: compiler-made code with no line of its own; say nothing
-        // rather than name the header.
-        return file && call.line ? {file: file, line: call.line, function: call.outer ? call.outer.name : null} : null;
-      }
-      if (!seq) return null;
-      var row = lastAtOrBefore(seq.addrs, addr);
-      var name = fileName(unit.table, seq.files[row]);
-      return name && seq.lines[row] ? {file: name, line: seq.lines[row], function: entry ? entry.name : null} : null;
-    },
+  return function (offset) {
+    var addr = offset - codeStart;
+    var at = unitAt(units, unitIndex, addr);
+    if (!at) return null;
+    var entry = at.entry;
+    var call = entry && !entry.isFunction ? entry : null;
+    if (call) {
+      while (call.outer && !call.outer.isFunction) call = call.outer;
+      var file = fileName(at.unit.table, call.file);
+      // Line 0: compiler-made code with no line of its own; say nothing
+      // rather than name the header.
+      return file && call.line ? {file: file, line: call.line, function: call.outer ? call.outer.name : null} : null;
+    }
+    var seq = at.seq;
+    if (!seq) return null;
+    var row = lastAtOrBefore(seq.addrs, addr);
+    var name = fileName(at.unit.table, seq.files[row]);
+    return name && seq.lines[row] ? {file: name, line: seq.lines[row], function: entry ? entry.name : null} : null;
   };
+}
+
+// The unit an address is in, with the subroutine (entry) and line
+// sequence (seq) it has there: the first unit (in file order) whose ranges
+// hold the address and that says something of it, else the last that
+// holds it; null when none does. Binaryen's update can leave a unit's
+// ranges over code it has no rows for (an assembly unit's, compiler-rt's
+// stack_limits.S, over libc++abi's code: Emscripten 4.0.23 at -O2), and
+// code it removed can leave ranges over live code (a subprogram [0x1b8,
+// 0x100000000) at -O2), where llvm-symbolizer finds the unit that has them.
+function unitAt(units, unitIndex, addr) {
+  var held = [];
+  unitIndex.each(addr, function (x) { held.push(x.unit); });
+  held.sort(function (a, b) { return a - b; });
+  for (var h = 0; h < held.length; h++) {
+    var u = units[held[h]];
+    var entry = u.subroutines.find(addr);
+    var seq = null;
+    u.sequences.each(addr, function (x) { seq = seq || x.sequence; });
+    if (entry || seq || h === held.length - 1) return {unit: u, entry: entry, seq: seq};
+  }
+  return null;
 }
 
 // A type's or namespace's name as C++ qualifies it, or null: types local
@@ -607,70 +678,5 @@ function nameFunctions(functions) {
     }
   });
 }
-
-// A unit's functions and inlined calls by address, built as llvm-symbolizer
-// builds its map (DWARFUnit::updateAddressDieMap, LLVM 14), so that both
-// read damaged DWARF alike: DIEs are added in file order, parents before
-// children; a range added inside an existing one splits it, and a lookup
-// takes the entry with the greatest start at or before the address, or
-// nothing if that entry ends before it. Values: an inlined call, or the
-// function's record ({isFunction, name...}) for the function itself
-// (undefined: no entry).
-function SubroutineMap() {
-  this.starts = [];
-  this.ends = [];
-  this.values = [];
-}
-SubroutineMap.prototype.set = function (start, end, value) {
-  var i = lastAtOrBefore(this.starts, start);
-  if (i >= 0 && this.starts[i] === start) {
-    this.ends[i] = end;
-    this.values[i] = value;
-    return;
-  }
-  // Functions come mostly in address order: the insert is usually at the end.
-  this.starts.splice(i + 1, 0, start);
-  this.ends.splice(i + 1, 0, end);
-  this.values.splice(i + 1, 0, value);
-};
-SubroutineMap.prototype.add = function (lo, hi, value) {
-  if (lo === hi) return;
-  var b = lastAtOrBefore(this.starts, lo);
-  if (b >= 0 && lo < this.ends[b]) {
-    var bStart = this.starts[b];
-    var bEnd = this.ends[b];
-    var bValue = this.values[b];
-    if (hi < bEnd) this.set(hi, bEnd, bValue);
-    if (lo > bStart) this.ends[b] = lo;
-  }
-  this.set(lo, hi, value);
-};
-// Ranges at 0 are kept here, unlike elsewhere: LLVM keeps them, and a
-// broken [0, N) changes which entries later ranges split.
-SubroutineMap.prototype.addAll = function (ranges, value) {
-  for (var r = 0; r < ranges.length; r++) {
-    if (ranges[r][0] < 0xfffffff0 && ranges[r][1] > ranges[r][0]) this.add(ranges[r][0], ranges[r][1], value);
-  }
-};
-SubroutineMap.prototype.find = function (addr) {
-  var i = lastAtOrBefore(this.starts, addr);
-  return i >= 0 && addr < this.ends[i] ? this.values[i] : undefined;
-};
-
-// Ranges {lo, hi, ...} that may nest or overlap; each(addr, fn) calls fn on
-// every range holding addr, latest start first.
-function RangeIndex(list) {
-  list.sort(function (x, y) { return x.lo - y.lo; });
-  this.list = list;
-  this.starts = list.map(function (x) { return x.lo; });
-  // reach[i]: the largest end among list[0..i]: how far back to look.
-  this.reach = [];
-  for (var i = 0; i < list.length; i++) this.reach.push(i ? Math.max(this.reach[i - 1], list[i].hi) : list[i].hi);
-}
-RangeIndex.prototype.each = function (addr, fn) {
-  for (var i = lastAtOrBefore(this.starts, addr); i >= 0 && this.reach[i] > addr; i--) {
-    if (addr < this.list[i].hi) fn(this.list[i]);
-  }
-};
 
 module.exports = {parseDwarf: parseDwarf};

@@ -16,73 +16,24 @@
 // known, and the result says why instead of guessing.
 'use strict';
 
-var sections = require('./wasm_sections');
+var wasmReader = require('./wasm_reader');
+var wasmSections = require('./wasm_sections');
+var Reader = wasmReader.Reader;
 
 var DATA_SEGMENT_NAMES = 9; // name section subsection
 var FUNCTION_NAMES = 1;
 
-// A position in the module's bytes; unsigned LEB128 as wasm_sections.js
-// reads it (the name section's reader), signed for i32.const.
-function Reader(bytes, pos) {
-  this.b = bytes;
-  this.pos = pos || 0;
-}
-Reader.prototype.u8 = function () {
-  if (this.pos >= this.b.length) throw new Error('truncated');
-  return this.b[this.pos++];
-};
-Reader.prototype.u32 = function () {
-  return sections.readLEB(this.b, this);
-};
-Reader.prototype.s32 = function () {
-  var result = 0;
-  var shift = 0;
-  var b;
-  do {
-    b = this.u8();
-    result |= (b & 0x7f) << shift;
-    shift += 7;
-  } while (b & 0x80 && shift < 35);
-  if (shift < 32 && (b & 0x40)) result |= -1 << shift;
-  return result >>> 0; // an address
-};
-// Skips a length and that many bytes.
-function skipBytes(r) {
-  var n = r.u32();
-  r.pos += n;
-}
-
-// The name section's map of `kind` (function or data segment names):
-// {index: name}.
-function nameMap(custom, kind) {
-  var out = {};
-  var s = custom.name;
-  if (!s) return out;
-  var r = new Reader(s);
-  while (r.pos < s.length) {
-    var k = r.u8();
-    var end = r.u32() + r.pos;
-    if (k === kind) {
-      for (var n = r.u32(); n > 0; n--) {
-        var index = r.u32();
-        out[index] = sections.readName(s, r);
-      }
-    }
-    r.pos = end;
-  }
-  return out;
+// An i32.const's operand as an address.
+function address(r) {
+  return r.sleb() >>> 0;
 }
 
 // The module's sections other than custom ones: {id: {start, end}}.
 function standardSections(bytes) {
   var out = {};
-  var r = new Reader(bytes, 8);
-  while (r.pos < bytes.length) {
-    var id = r.u8();
-    var size = r.u32();
-    if (id) out[id] = {start: r.pos, end: r.pos + size};
-    r.pos += size;
-  }
+  wasmReader.sections(bytes).forEach(function (s) {
+    if (s.id) out[s.id] = {start: s.start, end: s.end};
+  });
   return out;
 }
 
@@ -97,7 +48,7 @@ function dataSegments(bytes, s) {
     if (flags !== 1) {
       if (flags === 2) r.u32(); // memory index
       var op = r.u8();
-      dest = op === 0x41 ? r.s32() : null;
+      dest = op === 0x41 ? address(r) : null;
       if (dest === null) return out.concat({index: i, dest: null, size: 0});
       if (r.u8() !== 0x0b) return out.concat({index: i, dest: null, size: 0});
     }
@@ -113,8 +64,8 @@ function importedFunctions(bytes, s) {
   var r = new Reader(bytes, s.start);
   var funcs = 0;
   for (var n = r.u32(); n > 0; n--) {
-    skipBytes(r); // module
-    skipBytes(r); // field
+    r.skipVec(); // module
+    r.skipVec(); // field
     var kind = r.u8();
     if (kind === 0) {
       funcs++;
@@ -144,7 +95,7 @@ function memoryInitDestinations(bytes, code, bodyIndex) {
   var r = new Reader(bytes, code.start);
   var n = r.u32();
   if (bodyIndex < 0 || bodyIndex >= n) return {};
-  for (var i = 0; i < bodyIndex; i++) skipBytes(r);
+  for (var i = 0; i < bodyIndex; i++) r.skipVec();
   var end = r.u32() + r.pos;
   var body = bytes.subarray(r.pos, end);
   var out = {};
@@ -152,11 +103,11 @@ function memoryInitDestinations(bytes, code, bodyIndex) {
     if (body[at] !== 0x41) continue;
     try {
       var b = new Reader(body, at + 1);
-      var dest = b.s32();
+      var dest = address(b);
       if (b.u8() !== 0x41) continue;
-      b.s32();
+      b.skipLeb();
       if (b.u8() !== 0x41) continue;
-      b.s32();
+      b.skipLeb();
       if (b.u8() !== 0xfc || b.u32() !== 8) continue;
       var seg = b.u32();
       if (b.u8() !== 0) continue;
@@ -172,10 +123,10 @@ function memoryInitDestinations(bytes, code, bodyIndex) {
 // sorted, or {unknown: why}.
 function readOnlyData(bytes) {
   try {
-    var custom = sections.customSections(bytes);
+    var custom = wasmSections.customSections(bytes);
     var std = standardSections(bytes);
     if (!std[11]) return {ranges: []};
-    var names = nameMap(custom, DATA_SEGMENT_NAMES);
+    var names = wasmSections.nameMap(custom, DATA_SEGMENT_NAMES);
     if (!Object.keys(names).length) return {unknown: 'the module has no data segment names (it was linked without --profiling-funcs or -g)'};
     var segments = dataSegments(bytes, std[11]);
     var passive = null;
@@ -186,7 +137,7 @@ function readOnlyData(bytes) {
       var dest = seg.dest;
       if (dest === undefined) {
         if (!passive) {
-          var functions = nameMap(custom, FUNCTION_NAMES);
+          var functions = wasmSections.nameMap(custom, FUNCTION_NAMES);
           var init = Object.keys(functions).filter(function (k) { return functions[k] === '__wasm_init_memory'; })[0];
           if (init === undefined || !std[10]) return {unknown: 'the module copies its data with no __wasm_init_memory named'};
           passive = memoryInitDestinations(bytes, std[10], Number(init) - importedFunctions(bytes, std[2]));

@@ -121,3 +121,15 @@ test('a module without emheap\'s runtime is refused, named', (t) => {
   const plain = assemble(t, '(module (func $f (result i32) (i32.const 1)) (export "f" (func $f)))');
   assert.throws(() => instrument(plain, null), /the runtime reads no context/);
 });
+
+test('names are UTF-8 both ways: an export named outside ASCII keeps its name', async (t) => {
+  // wat2wasm writes the name's UTF-8; JS sees the export by the decoded name
+  const bytes = assemble(t, `(module
+    (import "env" "emheap_cc_lo" (func $cc_lo (result i32)))
+    (func $f (result i32) (call $cc_lo))
+    (export "größe" (func $f)))`);
+  const out = instrument(bytes, null);
+  const { instance } = await WebAssembly.instantiate(out.bytes, { env: { emheap_cc_lo: () => 0 } });
+  assert.deepEqual(Object.keys(instance.exports).filter((n) => !n.startsWith('emheap$')), ['größe']);
+  assert.equal(instance.exports['größe'](), 0);
+});
