@@ -13,12 +13,46 @@ var contextsModule = require('./rewrite');
 var layout = require('../capture/layout');
 var moduleSource = require('../capture/module_source');
 
-// host: {wasmBinary(), wasmBinaryFile(), buffer(), stateAddress()};
+// host: {Module, onWorker, wasmBinary(), wasmBinaryFile(), buffer(), stateAddress(),
+// workerModule(), abort(text)};
 // env: jslib/environment.js; settings: config.js settingsOf.
 function contextsLoader(host, env, settings) {
   var loader = {
     contexts: null, // {info, translate, ...} when the module was rewritten (contexts/rewrite.js)
     whyNot: '',     // why exact mode has no contexts although the user did not turn them off
+
+    // Sets Emscripten's Module.instantiateWasm hook, once, as the program's
+    // JS starts. On a pthread's worker: to adopt the instance made from the
+    // module the main thread compiled (Emscripten 3.1.x's worker.js
+    // instantiates through this hook; 4.x instantiates the posted
+    // wasmModule itself unless the hook is set, as it is then). On the main
+    // thread, when wanted: to rewrite the module first; onWanted is told.
+    setHook: function (onWanted) {
+      var Module = host.Module;
+      var theirs = Module['instantiateWasm'];
+      if (host.onWorker) {
+        Module['instantiateWasm'] = function (imports, receiveInstance) {
+          var module = host.workerModule();
+          var take = function (instance, mod) {
+            loader.adopt(instance, mod || module);
+            return receiveInstance(instance, mod);
+          };
+          if (typeof theirs === 'function') return theirs(imports, take);
+          return take(new WebAssembly.Instance(module, imports), module);
+        };
+        return;
+      }
+      if (!loader.wanted(typeof theirs === 'function')) return;
+      onWanted();
+      Module['instantiateWasm'] = function (imports, receiveInstance) {
+        loader.instantiate(imports).then(function (r) {
+          receiveInstance(r.instance, r.module);
+        }, function (e) {
+          host.abort('emheap: cannot load the module: ' + (e && e.message || e));
+        });
+        return {};
+      };
+    },
 
     // On the main thread, before the module loads: whether to rewrite it.
     // The mode must be known now: the page or environment, else the link

@@ -1,10 +1,12 @@
 // library_emheap.js -- the emheap --js-library: only what needs
 // Emscripten's scope. The JS imports the C runtime calls, the patches of
-// Emscripten's own JS (Module.instantiateWasm for calling contexts, a
-// pthread's entry point and its freed data), the C struct offsets, and a
-// small host object of Emscripten's variables handed to the plain code
-// that does the rest (jslib/page.js: settings, snapshots, the console API,
-// saving files, the leak report), which node tests run with a fake host.
+// Emscripten's own JS that need that scope (a finished thread's freed
+// data, abortOnCannotGrowMemory), the offsets of Emscripten's own structs
+// (C_STRUCTS), and a small host object of Emscripten's variables handed to
+// the plain code that does the rest (jslib/page.js: settings, snapshots,
+// the console API, saving files, the leak report, the calling contexts'
+// Module.instantiateWasm hook, a pthread's entry point), which node tests
+// run with a fake host.
 //
 // Not used as is: `make` runs jslib/bundle.js, which writes
 // build/library_emheap.js (this file after EMHEAP_PAGE_KEY, the name the page
@@ -77,7 +79,6 @@ emheapAddToLibrary({
       var p = EMHEAP.profiler = emheapPage['createProfiler'](EMHEAP.host(), globalThis);
       Module['emheap'] = p['api'];
       globalThis['emheap'] = p['api'];
-      EMHEAP.watchThreadStarts();
       EMHEAP.installContexts();
     },
 
@@ -109,6 +110,13 @@ emheapAddToLibrary({
           };
         },
         'pthreads': EMHEAP.pthreads,
+        // a pthread's entry point is about to run (jslib/thread_starts.js)
+        'threadStarts': function () { if (typeof _emheap_thread_starts === 'function') _emheap_thread_starts(); },
+        // the module a pthread's worker instantiates (the main thread's)
+        'workerModule': function () {
+          return Module['wasmModule'] || (typeof wasmModule !== 'undefined' ? wasmModule : null);
+        },
+        'abort': function (text) { abort(text); },
         // Emscripten keeps Module.wasmBinary in a variable of that name
         // (with ASSERTIONS a later read of the Module property aborts).
         'wasmBinary': function () { return typeof wasmBinary !== 'undefined' ? wasmBinary : undefined; },
@@ -145,57 +153,10 @@ emheapAddToLibrary({
     },
 
     // Exact mode's calling contexts need the module rewritten before it is
-    // compiled (contexts/loader.js decides and rewrites): through
-    // Emscripten's Module.instantiateWasm hook, set here. A pthread's
-    // worker instantiates the module the main thread compiled, and only
-    // learns the offsets.
+    // compiled: contexts/loader.js decides and sets Emscripten's
+    // Module.instantiateWasm hook.
     installContexts: function () {
-      var loader = EMHEAP.profiler['contexts'];
-      var theirs = Module['instantiateWasm'];
-      if (typeof ENVIRONMENT_IS_PTHREAD !== 'undefined' && ENVIRONMENT_IS_PTHREAD) {
-        Module['instantiateWasm'] = function (imports, receiveInstance) {
-          var module = Module['wasmModule'] || (typeof wasmModule !== 'undefined' ? wasmModule : null);
-          var take = function (instance, mod) {
-            loader['adopt'](instance, mod || module);
-            return receiveInstance(instance, mod);
-          };
-          // Emscripten 3.1.x's worker.js instantiates through this hook;
-          // 4.x instantiates the module the main thread posted (wasmModule)
-          // itself unless the hook is set, as it is now.
-          if (typeof theirs === 'function') return theirs(imports, take);
-          return take(new WebAssembly.Instance(module, imports), module);
-        };
-        return;
-      }
-      if (!loader['wanted'](typeof theirs === 'function')) return;
-      EMHEAP.profiler['sayContextsVerdictAtExit']();
-      Module['instantiateWasm'] = function (imports, receiveInstance) {
-        loader['instantiate'](imports).then(function (r) {
-          receiveInstance(r['instance'], r['module']);
-        }, function (e) {
-          abort('emheap: cannot load the module: ' + (e && e.message || e));
-        });
-        return {};
-      };
-    },
-
-    // On a pthread's worker: before each thread's entry point, the runtime
-    // watches the thread's exit (runtime/thread_exit.c), so that what
-    // Emscripten 3.1.x frees there behind emheap's back (the thread's TSD
-    // array) leaves emheap's books, also for a thread that never allocates.
-    // worker.js calls Module['invokeEntryPoint'] for every thread it runs.
-    watchThreadStarts: function () {
-      if (typeof ENVIRONMENT_IS_PTHREAD === 'undefined' || !ENVIRONMENT_IS_PTHREAD) return;
-      var original = Module['invokeEntryPoint'];
-      if (typeof original !== 'function') return;
-      Module['invokeEntryPoint'] = function (ptr, arg) {
-        try {
-          if (typeof _emheap_thread_starts === 'function') _emheap_thread_starts();
-        } catch (e) {
-          // never stand in the way of the app's thread
-        }
-        return original(ptr, arg);
-      };
+      EMHEAP.profiler['contexts']['setHook'](EMHEAP.profiler['sayContextsVerdictAtExit']);
     },
 
     // Emscripten <= 3.1.13 frees a finished thread's struct and stack with

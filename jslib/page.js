@@ -9,6 +9,7 @@
 //   config.js            settings, each read once
 //   debug_info_loader.js names and source lines of the module
 //   ../contexts/loader.js  calling contexts: whether, and the load-time rewrite
+//   thread_starts.js     a pthread's entry point watched (its exit, runtime/thread_exit.c)
 //   ../capture/          reading the runtime's memory: snapshot_taker.js
 //                        (snapshots, at once or a slice at a time), timeline.js
 //                        and site_series.js (live bytes over time, per site),
@@ -32,6 +33,7 @@ var environment = require('./environment');
 var config = require('./config');
 var debugInfoLoader = require('./debug_info_loader').debugInfoLoader;
 var contextsLoader = require('../contexts/loader').contextsLoader;
+var watchThreadStarts = require('./thread_starts').watchThreadStarts;
 var snapshotTaker = require('../capture/snapshot_taker').snapshotTaker;
 var timeline = require('../capture/timeline');
 var siteTimeline = require('../capture/site_series');
@@ -99,6 +101,7 @@ function siteGroupKey(host, taker) {
 
 function createProfiler(host, g) {
   if (host.holdAllocator) lock.holdAllocatorWith(host.holdAllocator);
+  watchThreadStarts(host);
   var env = environment.chooseEnvironment(g, host.require, pageFiles.reportError, SLICE_MS, nextTask);
   // An app that runs in a Web Worker (not one of its pthreads) gets the
   // page's keys and saves its files only through a page that has emheap's
