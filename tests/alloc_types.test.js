@@ -9,6 +9,10 @@ const assert = require('node:assert/strict');
 const {sipHash24, tokensOf, clangSpelling, preferredNames, allocTypeNames} = require('../symbolize/alloc_types');
 const {groupSnapshot} = require('../model/grouping');
 const {addSiteCounters, copyAllocType} = require('../model/site_counters');
+const {handTokens} = require('./lib/alloc_token_flags');
+// The tokens real clang 22 passes in tests/runtime/alloc_types.cpp
+// (tests/fixtures/alloc_tokens/make_fixture.js says how they were made).
+const CLANG = require('./fixtures/alloc_tokens/clang-22.json');
 
 test("the type hash is clang's: its published values, and its wasm32 tokens", () => {
   // clang/test/SemaCXX/builtin-infer-alloc-token.cpp, -falloc-token-mode=typehash
@@ -17,13 +21,27 @@ test("the type hash is clang's: its published values, and its wasm32 tokens", ()
   assert.equal(sipHash24('char *'), 2250492667400517147n);
   assert.equal(sipHash24('NoPtr'), 7465259095297095368n);
   assert.equal(sipHash24('WithPtr'), 11898882936532569145n);
-  // wasm32 tokens: modulo half of 2^32 - 1, the upper half with pointers
-  const half = Math.floor(0xFFFFFFFF / 2);
-  const [plain, pointers] = tokensOf('WithPtr');
-  assert.equal(plain, Number(11898882936532569145n % BigInt(half)));
-  assert.equal(pointers, half + plain);
+  // wasm32 tokens: those clang 22 gave each type of a program, by its name
+  // and whether it holds pointers
+  const typed = CLANG.calls.filter((c) => c.type !== undefined);
+  assert.ok(typed.some((c) => c.pointers) && typed.some((c) => !c.pointers), JSON.stringify(CLANG.calls));
+  for (const c of typed) assert.equal(tokensOf(c.type)[c.pointers ? 1 : 0], c.token, `${c.type} (${c.function})`);
   // a name that is not ASCII is hashed as UTF-8, as clang's StringRef holds it
   assert.notEqual(sipHash24('Größe'), sipHash24('Grosse'));
+});
+
+test("the hand route (Emscripten 3.1.x) passes each type of the program clang 22's token for it", () => {
+  // each type as clang named it, its pointers and its token, and no type of
+  // clang's left out
+  const real = new Map(CLANG.calls.filter((c) => c.type !== undefined).map((c) => [c.type, c]));
+  const hand = handTokens();
+  assert.deepEqual(hand.map((t) => t.name).sort(), [...real.keys()].sort());
+  for (const t of hand) {
+    assert.deepEqual({pointers: t.pointers, token: t.token}, {pointers: real.get(t.name).pointers, token: real.get(t.name).token},
+      `${t.macro} (${t.name})`);
+  }
+  // where clang tells no type it passes 0, as the program's MALLOC_BYTES does
+  assert.ok(CLANG.calls.some((c) => /^make_untyped\b/.test(c.function) && c.type === undefined && c.token === 0));
 });
 
 test("DWARF's spellings become clang's: inline namespaces, default arguments, preferred names, >>", () => {

@@ -37,15 +37,31 @@ const FRAMEWORKS = {
     '--rootDir', SUITES, '--testMatch', '**/parse.jest.cjs'], variant),
 };
 
+// The tests each runner says passed and failed, from its closing lines
+// ("# pass 1", "Tests  1 passed (1)", "Tests: 1 passed, 1 total"): an exit
+// status alone passes a suite that ran no test (node --test exits 0 then).
+const SUMMARY_LINE = {'node:test': null, vitest: /^ +Tests +(.+)$/m, jest: /^Tests: +(.+)$/m};
+function tally(framework, output) {
+  const count = (re) => { const m = re.exec(output); return m ? Number(m[1]) : NaN; };
+  if (!SUMMARY_LINE[framework]) return {passed: count(/^# pass (\d+)$/m), failed: count(/^# fail (\d+)$/m)};
+  const line = SUMMARY_LINE[framework].exec(output);
+  if (!line) return {passed: NaN, failed: NaN};
+  const word = (w) => { const m = new RegExp(`(\\d+) ${w}`).exec(line[1]); return m ? Number(m[1]) : 0; };
+  return {passed: word('passed'), failed: word('failed')};
+}
+
 for (const [framework, run] of Object.entries(FRAMEWORKS)) {
   describe(`a ${framework} suite with heapCheck`, () => {
+    // (each suite is one test: parse.*)
     test('passes on the clean module', () => {
       const {status, output} = run('clean');
       assert.equal(status, 0, output);
+      assert.deepEqual(tally(framework, output), {passed: 1, failed: 0}, output);
     });
     test('fails on the leaking module, naming the leak\'s functions and what it measured', () => {
       const {status, output} = run('leaky');
       assert.notEqual(status, 0, output);
+      assert.deepEqual(tally(framework, output), {passed: 0, failed: 1}, output);
       assert.match(output, /heap check failed \(after 1 warm-up run\):/);
       // every fourth of 1000 tokens, 24 to 31 bytes each: 250 blocks
       assert.match(output, /leaked: 250 blocks \([\d.]+ KiB \(6,500 B\)\) allocated by the run are still live after it \(no leak allowed\); by function:/);
@@ -69,6 +85,14 @@ describe('heap checks from C (emheap_check_begin / emheap_check_end)', () => {
       const [, what, status, text] = /^([^:]+): (-?\d+)(?:, )?([\s\S]*)$/.exec(block.trim());
       return [what, {status: Number(status), text: text.trim()}];
     }));
+    // live_bytes, checked first, while the heap holds only the tokens
+    // keep_one keeps: one passes at its bytes, two fail a byte under theirs
+    assert.equal(verdicts.get('keep one, its bytes live allowed').status, 0);
+    assert.equal(verdicts.get('keep one, its bytes live allowed').text, '');
+    const held = verdicts.get('keep another, a byte less live allowed');
+    assert.equal(held.status, 1);
+    assert.match(held.text, new RegExp(`^heap check "keep another, live" failed:\n {2}live: the heap held ${2 * tokenBytes(1)} B live ` +
+      `when the run ended \\(maxLiveBytes ${2 * tokenBytes(1) - 1} B\\); by function:\n {4}${2 * tokenBytes(1)} B in 2 blocks +make_token\\b`));
     assert.equal(verdicts.get('parse, no leak allowed').status, 0);
     assert.equal(verdicts.get('parse, no leak allowed').text, '');
     const kept = verdicts.get('keep one, no leak allowed');
@@ -90,7 +114,8 @@ describe('heap checks from C (emheap_check_begin / emheap_check_end)', () => {
     const less = verdicts.get('1000 tokens, a byte less allowed');
     assert.equal(less.status, 1);
     assert.match(less.text, new RegExp(`total: the run allocated [\\d.]+ KiB \\(${planned(1000).toLocaleString('en-US')} B\\) ` +
-      `\\(maxTotalBytes [\\d.]+ KiB \\(${(planned(1000) - 1).toLocaleString('en-US')} B\\)\\)`));
+      `\\(maxTotalBytes [\\d.]+ KiB \\(${(planned(1000) - 1).toLocaleString('en-US')} B\\)\\); ` +
+      `by function:\n {4}1,000 allocations, [\\d.]+ KiB make_token\\b`));
     // a message buffer too small: cut, NUL-terminated, never overrun
     assert.match(verdicts.get('small buffer').text, /^39 bytes: heap check "small buffer" failed:\n {2}lea$/);
     assert.equal(verdicts.get('small buffer').status, 1);
@@ -127,8 +152,9 @@ describe('what heapCheck says of its limits, its mode and the peak', () => {
     assert.ok(under instanceof assert.AssertionError, String(under));
     assert.match(under.message, new RegExp(`total: the run allocated [\\d.]+ KiB \\(${total.toLocaleString('en-US')} B\\) ` +
       `\\(maxTotalBytes [\\d.]+ KiB \\(${(total - 1).toLocaleString('en-US')} B\\)\\); by function:\\n {4}1,000 allocations, 26\\.86 KiB make_token\\b`));
-    // the peak: one buffer of a known size on top of what was live before
-    const before = Module.emheap.snapshot().summary.requestedLiveBytes;
+    // the peak: one buffer of a known size on top of what was live before,
+    // nothing: the module has no main and every parse freed its tokens
+    const before = 0;
     const burst = 100003;
     assert.equal((await heapCheck(Module, () => Module._burst(burst), {maxPeakBytes: before + burst, maxLiveBytes: before})).peakBytes,
       before + burst);
@@ -137,7 +163,8 @@ describe('what heapCheck says of its limits, its mode and the peak', () => {
     // what is live when the run ends: keep_one keeps token 1
     assert.equal((await heapCheck(Module, Module._keep_one, {maxLiveBytes: before + tokenBytes(1)})).liveBytes, before + tokenBytes(1));
     await assert.rejects(heapCheck(Module, Module._keep_one, {maxLiveBytes: before + 2 * tokenBytes(1) - 1}),
-      new RegExp(`live: the heap held ${before + 2 * tokenBytes(1)} B live when the run ended`));
+      new RegExp(`heap check failed:\n {2}live: the heap held ${before + 2 * tokenBytes(1)} B live when the run ended ` +
+        `\\(maxLiveBytes ${before + 2 * tokenBytes(1) - 1} B\\); by function:\n {4}${2 * tokenBytes(1)} B in 2 blocks +make_token < keep_one$`));
   });
 
   test('the peak is the most the program asked for at once, even when the allocator rounded a smaller request more', async () => {
@@ -146,7 +173,7 @@ describe('what heapCheck says of its limits, its mode and the peak', () => {
     // got the same usable size from dlmalloc, so the usable sizes peaked
     // there, 2 bytes under.
     const Module = await load('leaky');
-    const before = Module.emheap.snapshot().summary.requestedLiveBytes;
+    const before = 0; // (a fresh module: no main, nothing allocated yet)
     const kept = Array.from({length: 250}, (_, k) => tokenBytes(4 * k)).reduce((a, b) => a + b, 0);
     const peak = before + kept + tokenBytes(999);
     const result = await heapCheck(Module, () => Module._parse(1000), {maxPeakBytes: peak});
@@ -172,6 +199,41 @@ describe('what heapCheck says of its limits, its mode and the peak', () => {
     assert.doesNotMatch(direct.message, /test function/);
   });
 
+  test('by groups the rows as `emheap top --by` does, and the text says by what', async () => {
+    const Module = await load('clean');
+    // keep_one keeps token 1 (25 B), called from two lines of the checked
+    // function: one chain of functions (one row by function), two lines of
+    // JS (two rows by line, and by site), one chain of modules
+    function keepTwo() {
+      Module._keep_one();
+      Module._keep_one();
+    }
+    const kept = tokenBytes(1);
+    const rows = async (by) => {
+      const e = await heapCheck(Module, keepTwo, {leaks: true, maxTotalBytes: 2 * kept - 1, by}).catch((x) => x);
+      assert.ok(e instanceof assert.AssertionError, String(e));
+      const [leaked, total] = e.message.split('\n  total: ');
+      assert.match(leaked, new RegExp(`leaked: 2 blocks \\(${2 * kept} B\\) allocated by the run are still live after it \\(no leak allowed\\); ` +
+        `by ${by || 'function'}:\n`));
+      assert.match(total, new RegExp(`^the run allocated ${2 * kept} B \\(maxTotalBytes ${2 * kept - 1} B\\); by ${by || 'function'}:\n`));
+      return {leaked: leaked.split('\n').slice(2), total: total.split('\n').slice(1)};
+    };
+    for (const by of [undefined, 'function']) {
+      const {leaked, total} = await rows(by);
+      assert.deepEqual(leaked.map((r) => r.trim().split(/ {2,}/)), [[`${2 * kept} B in 2 blocks`, 'make_token < keep_one < keepTwo']]);
+      assert.deepEqual(total.map((r) => r.trim().split(/ {2,}/)), [[`2 allocations, ${2 * kept} B`, 'make_token < keep_one < keepTwo']]);
+    }
+    for (const by of ['line', 'site']) {
+      const {leaked} = await rows(by);
+      assert.equal(leaked.length, 2, leaked.join('\n'));
+      for (const row of leaked) assert.match(row, new RegExp(`^ {4}${kept} B in 1 block +make_token\\b`));
+    }
+    const {leaked, total} = await rows('module');
+    assert.match(leaked.join('\n'), new RegExp(`^ {4}${2 * kept} B in 2 blocks +heap_check\\.clean\\.wasm\\b`));
+    assert.match(total.join('\n'), new RegExp(`^ {4}2 allocations, ${2 * kept} B +heap_check\\.clean\\.wasm\\b`));
+    await assert.rejects(heapCheck(Module, keepTwo, {leaks: true, by: 'file'}), /unknown grouping "file": use function, line, site, module, type/);
+  });
+
   test('leaks are refused in sampled mode; the totals are exact there', () => {
     // (a process of its own: without calling contexts Emscripten 3.1.6
     // loads its .wasm with fetch under node unless told not to)
@@ -195,9 +257,11 @@ describe('what heapCheck says of its limits, its mode and the peak', () => {
     const Module = await load('clean');
     Module._burst(4 << 20); // a peak before the check, higher than any inside it
     const result = await heapCheck(Module, () => Module._burst(64 << 10), {maxPeakBytes: 1 << 20, name: 'small'});
-    assert.ok(result.peakBytes >= 64 << 10 && result.peakBytes < 1 << 20, String(result.peakBytes));
+    // the run's own peak, the burst alone: nothing else is live in a fresh
+    // module (no main), and the 4 MiB before the check was freed
+    assert.equal(result.peakBytes, 64 << 10);
     await assert.rejects(heapCheck(Module, () => Module._burst(2 << 20), {maxPeakBytes: 1 << 20, name: 'big'}),
-      /heap check "big" failed:\n {2}peak: the heap's live bytes rose to 2\.00 MiB \([\d,]+ B\) during the run \(maxPeakBytes 1\.00 MiB \(1,048,576 B\)\); by function:\n {4}2\.00 MiB in 1 block +burst/);
+      /heap check "big" failed:\n {2}peak: the heap's live bytes rose to 2\.00 MiB \(2,097,152 B\) during the run \(maxPeakBytes 1\.00 MiB \(1,048,576 B\)\); by function:\n {4}2\.00 MiB in 1 block +burst/);
     const snapshot = Module.emheap.snapshot();
     const mark = snapshot.marks.find((m) => m.name === 'check: big');
     assert.equal(snapshot.summary.peakSinceMark, mark.number);

@@ -4,7 +4,8 @@
 // which tests/runtime/alloc_types.cpp makes by hand the calls that clang
 // makes with the flag, each type's token computed as clang computes it
 // (symbolize/alloc_types.js, checked against clang's own published values
-// in tests/alloc_types.test.js).
+// and against the tokens clang 22 gave this program's types, in
+// tests/alloc_types.test.js).
 'use strict';
 
 const {tokensOf} = require('../../symbolize/alloc_types');
@@ -18,4 +19,15 @@ const TYPES = [
   ['TOKEN_ONLY_NEWED', 'OnlyNewed', false],
 ];
 
-process.stdout.write(TYPES.map(([macro, name, pointers]) => `-D${macro}=${tokensOf(name)[pointers ? 1 : 0]}u`).join(' ') + '\n');
+// -> [{macro, name, pointers, token}]: what the hand route passes for each
+// type (tests/alloc_types.test.js checks them against real clang 22's,
+// tests/fixtures/alloc_tokens/clang-22.json).
+function handTokens() {
+  return TYPES.map(([macro, name, pointers]) => ({macro, name, pointers, token: tokensOf(name)[pointers ? 1 : 0]}));
+}
+
+if (require.main === module) {
+  process.stdout.write(handTokens().map(({macro, token}) => `-D${macro}=${token}u`).join(' ') + '\n');
+}
+
+module.exports = {handTokens};

@@ -4,9 +4,10 @@
 ** built with -DLEAK it keeps every fourth one (remember_token), the leak a
 ** test suite must name. burst(bytes) holds a buffer for a moment (a peak
 ** that leaves nothing behind). Built with -DC_API it is a C test suite of
-** its own: main checks parse and burst with emheap_check_begin/end and
-** prints each verdict; with -DTHREADS too (-pthread), after a thread that
-** allocated, kept a block and exited before the first check began.
+** its own: main checks keep_one, parse and burst with
+** emheap_check_begin/end and prints each verdict; with -DTHREADS too
+** (-pthread), its leak checks after a thread that allocated, kept a block
+** and exited before they began.
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -82,6 +83,20 @@ static char message[4096];
 static void verdict(const char *what, int status) { printf("%s: %d\n%s\n--\n", what, status, message); }
 
 int main(void) {
+  /* The heap's live bytes first, while it holds only what these checks keep
+  ** (a fresh runtime, before the thread: a threaded program's runtime can
+  ** keep blocks of a thread that came and went): keep_one keeps token 1,
+  ** 24 + 1 % 8 bytes, each time. */
+  emheap_limits live = NONE;
+  live.live_bytes = 24 + 1 % 8;
+  uint32_t check = emheap_check_begin("keep one, live");
+  keep_one();
+  verdict("keep one, its bytes live allowed", emheap_check_end(check, &live, message, sizeof message));
+  live.live_bytes = 2 * (24 + 1 % 8) - 1;
+  check = emheap_check_begin("keep another, live");
+  keep_one();
+  verdict("keep another, a byte less live allowed", emheap_check_end(check, &live, message, sizeof message));
+
   emheap_limits no_leak = NONE;
   no_leak.leaked_bytes = 0;
 #ifdef THREADS
@@ -90,7 +105,7 @@ int main(void) {
   pthread_join(thread, NULL);
 #endif
   parse(100); /* a warm-up */
-  uint32_t check = emheap_check_begin("parse");
+  check = emheap_check_begin("parse");
   parse(1000);
   verdict("parse, no leak allowed", emheap_check_end(check, &no_leak, message, sizeof message));
 
