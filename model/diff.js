@@ -8,13 +8,16 @@
 //   Size Delta  change in live bytes          (after.liveBytes - before.liveBytes)
 // Sites are matched by call site key. Where a key is shared by several sites
 // (in either snapshot: one call site reached through several stacks, or site
-// 0's empty key), those sites are matched by their full stack, the frame
-// names joined; sites that still share an identity are added together.
+// 0's empty key), those sites are matched by their full stack, each frame
+// by what the view kept of it (name, file, and line in a view by line);
+// sites that still share an identity are added together. A row's `places`
+// are its frames as text with their file:line, where they have one.
 // The counters are cumulative within one page session, so the columns are
 // meaningful for two snapshots of the same session, BEFORE taken first.
 'use strict';
 
 const { stackNames, siteLabel, stackText, sortBy } = require('./sites');
+const { frameText } = require('./names');
 const { hasSampledBlocks, allocationCalls } = require('./estimates');
 
 const COLUMNS = ['newAllocs', 'freedBlocks', 'countDelta', 'allocBytes', 'freedBytes', 'sizeDelta'];
@@ -37,11 +40,12 @@ function groupSites(snapshot, collide) {
   const groups = new Map();
   for (const site of snapshot.sites) {
     const names = stackNames(snapshot, site);
+    const places = site.stack.map((i) => frameText(snapshot.frames[i], true));
     const byStack = collide.has(site.key);
-    const identity = byStack ? `${site.key}\n${names.join('\n')}` : site.key;
+    const identity = byStack ? `${site.key}\n${site.stack.map((i) => frameIdentity(snapshot.frames[i])).join('\n')}` : site.key;
     let g = groups.get(identity);
     if (!g) {
-      g = { key: site.key, label: siteLabel(snapshot, site), stack: names, matchedBy: byStack ? 'stack' : 'key',
+      g = { key: site.key, label: siteLabel(snapshot, site), stack: names, places, matchedBy: byStack ? 'stack' : 'key',
         siteIds: [], liveBytes: 0, liveBlocks: 0, totalAllocs: 0, totalBytes: 0 };
       groups.set(identity, g);
     }
@@ -52,6 +56,13 @@ function groupSites(snapshot, collide) {
     g.totalBytes += site.totalBytes;
   }
   return groups;
+}
+
+// What tells two frames of a view apart: its name, file and line (a view
+// by function keeps no line; two static functions of one name in two files
+// are two functions).
+function frameIdentity(f) {
+  return `${f.name}\u0000${f.file || ''}\u0000${f.line === undefined ? '' : f.line}`;
 }
 
 const ZERO = { liveBytes: 0, liveBlocks: 0, totalAllocs: 0, totalBytes: 0, siteIds: [] };
@@ -80,6 +91,7 @@ function diffSnapshots(before, after) {
       key: shown.key,
       label: shown.label,
       stack: shown.stack,
+      places: shown.places,
       matchedBy: shown.matchedBy,
       status: !b.has(id) ? 'new' : !a.has(id) ? 'gone' : 'both',
       newAllocs,

@@ -35,6 +35,9 @@ var sites = require('./sites');
 var peak = require('./peak');
 var diff = require('./diff');
 var numbers = require('./numbers');
+var groupings = require('./grouping');
+var frameText = require('./names').frameText;
+var shortName = require('./names').shortName;
 var plural = numbers.plural;
 
 var LIMITS = ['leaks', 'maxLiveBytes', 'maxPeakBytes', 'maxAllocs', 'maxTotalBytes'];
@@ -49,6 +52,7 @@ function checkLimits(limits) {
       throw new Error('heap check: unknown limit "' + k + '" (limits: ' + LIMITS.join(', ') + ')');
     }
   });
+  if (limits.by !== undefined) groupings.checkGrouping(limits.by); // (said before the run, not after it)
   var out = {};
   var leaks = limits.leaks;
   if (leaks === undefined || leaks === false || leaks === null) out.leaks = false;
@@ -99,13 +103,27 @@ function stackCut(snapshot, cutAt, testName) {
   return {cutAt: cutAt, testName: testName || '(test function)', testFrames: testFrames};
 }
 
-// A stack's names, leaf first, as `how` (stackCut's) shows them.
-function cut(names, how) {
+// A stack, leaf first, as `how` (stackCut's) shows it: names (cut where
+// the name how.cutAt is), and what is shown of each frame (places: with
+// its file:line by line or by site, where the names alone would make the
+// rows look alike; else the names).
+function cut(names, how, places) {
+  var withPlaces = !!(how.withPlaces && places);
+  var shown = (withPlaces ? places : names).slice();
   var at = how.cutAt ? names.indexOf(how.cutAt) : -1;
-  if (at <= 0) return sites.stackText(names);
-  var shown = names.slice(0, at);
-  if (how.testFrames.has(shown[at - 1])) shown[at - 1] = how.testName;
+  if (at <= 0) return sites.stackText(shown);
+  shown = shown.slice(0, at);
+  if (how.testFrames.has(names[at - 1])) {
+    // the test's own name, and where in it by line (which call it was)
+    var name = shortName(names[at - 1]);
+    var place = withPlaces && shown[at - 1].indexOf(name) === 0 ? shown[at - 1].slice(name.length) : '';
+    shown[at - 1] = how.testName + place;
+  }
   return sites.stackText(shown);
+}
+
+function placesOf(snapshot, site) {
+  return site.stack.map(function (i) { return frameText(snapshot.frames[i], true); });
 }
 
 // items: [{site, liveBytes, liveBlocks}] of `snapshot` -> the rows shown.
@@ -113,7 +131,7 @@ function liveRows(snapshot, items, estimated, how) {
   return items.slice(0, ROWS).map(function (item) {
     return {label: sites.siteLabel(snapshot, item.site), bytes: item.liveBytes, blocks: item.liveBlocks,
       amount: (estimated ? '~' : '') + numbers.formatBytes(item.liveBytes) + ' in ' + plural(Math.round(item.liveBlocks), 'block'),
-      stack: cut(sites.stackNames(snapshot, item.site), how)};
+      stack: cut(sites.stackNames(snapshot, item.site), how, placesOf(snapshot, item.site))};
   });
 }
 
@@ -155,6 +173,7 @@ function checkRun(before, after, mark, limits, options) {
   var a = view.view(after, grouping);
   var exact = /^exact/.test(after.mode || '') && !after.summary.thinnedAtBytes;
   var how = stackCut(after, options.cutAt, options.testName);
+  how.withPlaces = grouping.by === 'line' || grouping.by === 'site';
   var bytes = countedBytes(before, after);
   var failures = [];
   // rowsWhen: when the rows were, if not when the value was
@@ -197,7 +216,7 @@ function checkRun(before, after, mark, limits, options) {
       .sort(function (x, y) { return y[key] - x[key]; }).slice(0, ROWS).map(function (r) {
         return {label: r.label, allocs: r.newAllocs, bytes: r.allocBytes,
           amount: (exact ? '' : '~') + plural(r.newAllocs, 'allocation') + ', ' + numbers.formatBytes(r.allocBytes),
-          stack: cut(r.stack, how)};
+          stack: cut(r.stack, how, r.places)};
       });
   };
   var allocs = made.totals.allocCalls.delta;

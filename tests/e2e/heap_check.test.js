@@ -224,14 +224,24 @@ describe('what heapCheck says of its limits, its mode and the peak', () => {
       assert.deepEqual(total.map((r) => r.trim().split(/ {2,}/)), [[`2 allocations, ${2 * kept} B`, 'make_token < keep_one < keepTwo']]);
     }
     for (const by of ['line', 'site']) {
-      const {leaked} = await rows(by);
+      const {leaked, total} = await rows(by);
       assert.equal(leaked.length, 2, leaked.join('\n'));
       for (const row of leaked) assert.match(row, new RegExp(`^ {4}${kept} B in 1 block +make_token\\b`));
+      assert.equal(total.length, 2, total.join('\n'));
+      for (const row of total) assert.match(row, new RegExp(`^ {4}1 allocation, ${kept} B +make_token\\b`));
+      // each row says which line of keepTwo it is: the two differ
+      for (const shown of [leaked, total]) {
+        const lines = shown.map((r) => /keepTwo \S+:(\d+)/.exec(r)).map((m) => m && m[1]);
+        assert.ok(lines.every(Boolean) && lines[0] !== lines[1], shown.join('\n'));
+      }
     }
     const {leaked, total} = await rows('module');
     assert.match(leaked.join('\n'), new RegExp(`^ {4}${2 * kept} B in 2 blocks +heap_check\\.clean\\.wasm\\b`));
     assert.match(total.join('\n'), new RegExp(`^ {4}2 allocations, ${2 * kept} B +heap_check\\.clean\\.wasm\\b`));
-    await assert.rejects(heapCheck(Module, keepTwo, {leaks: true, by: 'file'}), /unknown grouping "file": use function, line, site, module, type/);
+    // a bad grouping is refused before the function runs
+    let ran = 0;
+    await assert.rejects(heapCheck(Module, () => { ran++; }, {leaks: true, by: 'file'}), /unknown grouping "file": use function, line, site, module, type/);
+    assert.equal(ran, 0);
   });
 
   test('leaks are refused in sampled mode; the totals are exact there', () => {
