@@ -13,7 +13,8 @@
 
 var layout = require('./layout');
 var snapshotModule = require('./raw_snapshot');
-var nameFrames = require('../model/frame_names').nameFrames;
+var nameFrame = require('../model/frame_names').nameFrame;
+var functionChain = require('../model/grouping').functionChain;
 var allocationStack = require('./out_of_memory_moment').allocationStack;
 var growth = require('../model/growth');
 var shortStackText = require('../model/sites').shortStackText;
@@ -29,6 +30,7 @@ function growthLogger(p, host) {
       var state = host.stateAddress();
       var g = layout.readGrowthEvent(new DataView(buffer), state, serial);
       var table = p.taker.table();
+      p.taker.loadNames(); // (the line names the frames: node reads them now, a page has them by now)
       var info = p.taker.info();
       var causeStack = allocationStack(table, above, host.onWorker);
       var top = g.top.map(function (t) {
@@ -38,16 +40,17 @@ function growthLogger(p, host) {
           label: s.mainThread ? '(a site of the main thread)' : s.label};
       });
       // names and places as a snapshot's (debug info, once it is loaded),
-      // for the frames printed
+      // for the frames printed and the chains of functions
+      var names = p.taker.names();
       var named = {frames: []};
+      var frameAt = function (i) {
+        if (!named.frames[i]) named.frames[i] = nameFrame(table.frames[i], names);
+        return named.frames[i];
+      };
       // byFunction: the frames without their lines (a row that may hold
       // several call sites of each function)
       var text = function (stack, label, byFunction) {
-        if (stack) {
-          stack.slice(0, growth.STACK_FRAMES).forEach(function (i) {
-            if (!named.frames[i]) named.frames[i] = nameFrames({frames: [table.frames[i]]}, p.taker.names()).frames[0];
-          });
-        }
+        if (stack) stack.slice(0, growth.STACK_FRAMES).forEach(frameAt);
         if (!stack || !stack.length) return label;
         if (!byFunction) return shortStackText(named, stack, growth.STACK_FRAMES);
         var functions = {frames: named.frames.map(function (f) { return f && {name: f.name, file: f.file}; })};
@@ -60,8 +63,7 @@ function growthLogger(p, host) {
       var firstOf = new Map(); // function chain -> that id
       var rows = new Map(); // that id -> how many rows it holds
       top.forEach(function (t) {
-        var chain = t.stack && t.stack.length ? t.stack.map(function (i) { return table.frames[i].name; }).join('\u0001')
-          : 'site:' + t.siteId;
+        var chain = t.stack && t.stack.length ? functionChain(t.stack, frameAt) : 'site:' + t.siteId;
         var first = firstOf.has(chain) ? firstOf.get(chain) : t.siteId;
         firstOf.set(chain, first);
         keptOf.set(t.siteId, first);

@@ -22,6 +22,7 @@ var snapshotFile = require('../model/snapshot_file');
 var allocatorWalk = require('./allocator_walk');
 var liveByMarkSteps = require('./mark_log').liveByMarkSteps;
 var chunkRowLabel = require('../model/pools').chunkRowLabel;
+var functionChain = require('../model/grouping').functionChain;
 
 // buffer: the wasm memory's ArrayBuffer. statePtr: 0 if the runtime has not
 // started yet (then the snapshot is of an empty heap). info: {source,
@@ -157,8 +158,10 @@ function* snapshotSteps(buffer, statePtr, stackTable, info, copyArea, heapSteps,
 
 // A site read by layout.readSite -> {stackId: its stack in stackTable, or
 // 0 with label saying why it has none; mainThread: a main-thread site read
-// on a worker}. A worker's stack is interned here
-// like the main thread's, so that one stack seen on both is one site.
+// on a worker}. A worker's stack is interned here like the main thread's,
+// so that one stack seen on both is one site. workerFrames: a Map the
+// worker frames found are kept in (function index * 2^32 + offset ->
+// frame index); info: {onWorker, functionName} (snapshotSteps's).
 function siteStack(site, stackTable, workerFrames, info) {
   if (site.stackKind === layout.STACK_JS && site.thread) {
     // A worker whose stack could not be taken (runtime/stack_capture.c).
@@ -183,6 +186,9 @@ function oneSiteStack(buffer, statePtr, stackTable, siteId, info) {
   return siteStack(layout.readSite(tables, siteId, null), stackTable, new Map(), info);
 }
 
+// JS frames on a worker (its words say no more of them).
+var WORKER_JS = {name: '(JS on a worker)'};
+
 // A worker's stack (runtime/stack_capture.c): (function index, module
 // offset) pairs, root first -> stack id in stackTable. Its wasm frames are
 // the frames the main thread's own stacks have at those offsets.
@@ -197,7 +203,7 @@ function workerStack(stackTable, cache, words, info) {
       if (fn === layout.FRAME_TRUNCATED) {
         index = stackTable.internFrame(TRUNCATED);
       } else if (fn === layout.FRAME_JS) {
-        index = stackTable.internFunction(-1, '(JS on a worker)');
+        index = stackTable.internFunction(-1, WORKER_JS.name);
       } else {
         var recursive = layout.isRecursiveWord(fn);
         if (recursive) fn = layout.functionOfWord(fn);
@@ -210,6 +216,26 @@ function workerStack(stackTable, cache, words, info) {
     indices.push(index);
   }
   return indices.length ? stackTable.internStack(indices) : 0;
+}
+
+// The chain of functions of a worker's stack (its words, read as
+// workerStack reads them; model/grouping.js functionChain), its frames
+// made for the chain alone, not kept: each wasm function is known by its
+// index, since the name a snapshot gives it may not be loaded yet (two
+// functions are never one here that the views keep apart, and a function
+// is always the same one). moduleName: the stack table's.
+function workerFunctionChain(words, moduleName) {
+  var frames = [];
+  for (var i = words.length - 2; i >= 0; i -= 2) {
+    var fn = words[i];
+    if (fn === layout.FRAME_TRUNCATED) frames.push(TRUNCATED);
+    else if (fn === layout.FRAME_JS) frames.push(WORKER_JS);
+    else {
+      frames.push({name: 'wasm-function[' + layout.functionOfWord(fn) + ']', module: moduleName,
+        recursive: layout.isRecursiveWord(fn)});
+    }
+  }
+  return functionChain(frames.map(function (f, i) { return i; }), function (i) { return frames[i]; });
 }
 
 // The pools as a snapshot keeps them (schemas/emheap-snapshot.schema.json):
@@ -298,5 +324,5 @@ function poolsNow(buffer, statePtr) {
 module.exports = {
   poolsNow: poolsNow,
   buildSnapshot: buildSnapshot, snapshotSteps: snapshotSteps, readSummary: readSummary,
-  oneSiteStack: oneSiteStack, allocatorHeapNow: allocatorHeapNow,
+  siteStack: siteStack, oneSiteStack: oneSiteStack, workerFunctionChain: workerFunctionChain, allocatorHeapNow: allocatorHeapNow,
 };

@@ -2,9 +2,10 @@
 // tables read (capture/raw_snapshot.js), the heap graph when asked
 // (capture/heap_scan.js) and the timeline added, then finished once
 // (model/finish.js: frames named, the program's allocation layer left out,
-// sites merged and sorted). At once (snapshot), or in a
-// page a slice at a time (snapshotInSlices) so that a million sites never
-// block the page for seconds.
+// sites merged and sorted). At once (snapshot), or in a page a slice at a
+// time (snapshotInSlices), finished once the module's debug info is in, so
+// that a million sites never block the page for seconds and a snapshot
+// taken early still names its frames.
 //
 // host (from the library): {buffer(), stateAddress(), rootsNow(), runtimeCodeExports(),
 // pthreads(), runtimeInitialized(), onWorker, wasmBinaryFile()};
@@ -53,11 +54,26 @@ function snapshotTaker(host, parts) {
       return stacks ? stacks.captures : 0;
     },
 
-    // What capture/raw_snapshot.js needs to know of the program. allocatorHeld:
-    // this thread is inside the allocator, holding its lock (an
-    // out-of-memory abort), so no other thread can change its heap.
+    // The chain of functions of a runtime site (layout.readSite's), which
+    // the site timeline follows (capture/site_series.js), as the views by
+    // function tell chains apart: a JS stack resolved as a snapshot
+    // resolves it (raw_snapshot.js siteStack, stack_table.js
+    // functionChain); a worker's read from its words, without interning
+    // frames that a snapshot would name (raw_snapshot.js
+    // workerFunctionChain). '' where its stack cannot be read on this
+    // thread.
+    functionChain: function (site) {
+      var table = taker.table();
+      if (site.stackKind === layout.STACK_WASM) return snapshotModule.workerFunctionChain(site.frames, table.moduleName);
+      var stack = snapshotModule.siteStack(site, table, null, {onWorker: host.onWorker}).stackId;
+      return stack ? table.functionChain(stack) : '';
+    },
+
+    // What capture/raw_snapshot.js needs to know of the program, with the
+    // names and lines loaded so far (loadNames begins loading them).
+    // allocatorHeld: this thread is inside the allocator, holding its lock
+    // (an out-of-memory abort), so no other thread can change its heap.
     info: function (allocatorHeld) {
-      parts.debugInfo.load();
       return {
         source: parts.env.source(),
         preRunDone: host.runtimeInitialized(),
@@ -75,7 +91,6 @@ function snapshotTaker(host, parts) {
     // The module's names and source lines as loaded so far
     // (model/frame_names.js).
     names: function () {
-      parts.debugInfo.load();
       return {functionName: parts.debugInfo.functionName, sourceLines: parts.debugInfo.sourceLines(),
         allocTypeName: parts.debugInfo.allocTypeName};
     },
@@ -127,10 +142,11 @@ function snapshotTaker(host, parts) {
         parts.debugInfo.readOnlyData());
     },
 
-    // The whole snapshot as steps (model/steps.js). The first yield gives
-    // the snapshot being built, the heap read. options: {heap}; moment:
-    // {allocatorHeld} (see info).
-    snapshotSteps: function* (copyArea, options, moment) {
+    // The raw snapshot (capture/raw_snapshot.js) as steps (model/steps.js).
+    // The first yield gives the snapshot being built, the heap read.
+    // options: {heap}; moment: {allocatorHeld} (see info).
+    rawSnapshotSteps: function* (copyArea, options, moment) {
+      taker.loadNames(); // (a snapshot names its frames: in a page, usually loaded by now)
       var timeline = parts.timeline();
       var timelines = null;
       if (timeline) {
@@ -149,13 +165,29 @@ function snapshotTaker(host, parts) {
       // under one lock and the site tables under the next: a block made in
       // between is in the sites' totals and not in the graph.
       var heapSteps = options && options.heap ? taker.scanHeapSteps(copyArea) : null;
-      var snapshot = yield* snapshotModule.snapshotSteps(host.buffer(), host.stateAddress(), taker.table(),
+      return yield* snapshotModule.snapshotSteps(host.buffer(), host.stateAddress(), taker.table(),
         taker.info(!!(moment && moment.allocatorHeld)), copyArea, heapSteps, timelines);
-      return yield* finish.finishSnapshotSteps(snapshot, {wrappers: parts.settings.wrapperList(), names: taker.names(), raw: true});
     },
 
+    // A raw snapshot finished (model/finish.js), its frames named with the
+    // names and lines loaded by now: the one place the page names a
+    // snapshot's frames.
+    finishSteps: function (raw) {
+      return finish.finishSnapshotSteps(raw, {wrappers: parts.settings.wrapperList(), names: taker.names()});
+    },
+
+    // The snapshot of now, at once, named with what is loaded (all of it
+    // under node, which loads the debug info at the first call).
     snapshot: function (options, moment) {
-      return steps.runSteps(taker.snapshotSteps(null, options, moment));
+      return steps.runSteps(taker.finishSteps(steps.runSteps(taker.rawSnapshotSteps(null, options, moment))));
+    },
+
+    // Begins loading the module's names and lines, once (a page fetches
+    // them in the background; node reads them now). -> whether they are in
+    // (or known to be absent).
+    loadNames: function () {
+      parts.debugInfo.load();
+      return parts.debugInfo.loaded();
     },
 
     // Why the wasm memory is this big, now (model/memory_breakdown.js):
@@ -169,21 +201,38 @@ function snapshotTaker(host, parts) {
       return memoryBreakdown({summary: summary, allocatorHeap: heap || undefined, pools: pools.length ? pools : undefined});
     },
 
-    // The same snapshot built a slice at a time (sliceMs of work per task),
-    // as a Promise. First the memory the tables are copied into is touched
-    // (block_copy.js copyArea: at 1M sites new memory costs a quarter of a second
-    // on first write), then the tables are copied under the lock (the
-    // moment of the snapshot, a few ms), then the sites are made, sorted
-    // and named while the page runs on. At 1M sites snapshot() blocks the
-    // page for about 2 s; this never for long.
-    snapshotInSlices: function (options) {
-      var state = host.stateAddress();
-      var area = state ? blockCopy.copyArea(new DataView(host.buffer()), state, !!(options && options.heap)) : null;
-      return steps.runInSlices((function* () {
-        if (area) yield* area.touchSteps();
-        yield steps.FRESH_TASK; // the read and the walk, at once: a task of their own, unless the touch was quick
-        return yield* taker.snapshotSteps(area, options);
-      })(), parts.sliceMs, parts.nextTask);
+    // The snapshot built a slice at a time (sliceMs of work per task), as
+    // a Promise. First the memory the tables are copied into is touched
+    // (block_copy.js copyArea: at 1M sites new memory costs a quarter of a
+    // second on first write), then the tables are copied under the lock
+    // (the moment of the snapshot, a few ms), then the sites are made while
+    // the page runs on; then, once the module's debug info is in (a page
+    // fetches it from attach time on: a snapshot asked for in the first
+    // tens of ms waits for it), the snapshot is finished, its frames named
+    // once with every name and line. At 1M sites snapshot() blocks the page
+    // for about 2 s; this never for long. atCall: the heap read before this
+    // returns, without a copy area (a C program's call, which goes on
+    // running until it yields), not a task later.
+    snapshotInSlices: function (options, atCall) {
+      var read;
+      if (atCall) {
+        var reading = taker.rawSnapshotSteps(null, options);
+        var first = reading.next(); // the read, now
+        read = first.done ? Promise.resolve(first.value) : steps.runInSlices(reading, parts.sliceMs, parts.nextTask);
+      } else {
+        var state = host.stateAddress();
+        var area = state ? blockCopy.copyArea(new DataView(host.buffer()), state, !!(options && options.heap)) : null;
+        read = steps.runInSlices((function* () {
+          if (area) yield* area.touchSteps();
+          yield steps.FRESH_TASK; // the read and the walk, at once: a task of their own, unless the touch was quick
+          return yield* taker.rawSnapshotSteps(area, options);
+        })(), parts.sliceMs, parts.nextTask);
+      }
+      return read.then(function (raw) {
+        return new Promise(function (resolve) { parts.debugInfo.whenLoaded(function () { resolve(raw); }); });
+      }).then(function (raw) {
+        return steps.runInSlices(taker.finishSteps(raw), parts.sliceMs, parts.nextTask);
+      });
     },
 
     // emheap.getSnapshotJson(): the summary alone, as JSON text.

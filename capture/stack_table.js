@@ -34,6 +34,7 @@ var IntHash = require('./int_hash').IntHash;
 var grown = require('./typed_arrays').grown;
 var siteKey = require('../model/names').siteKey;
 var ShardedMap = require('../model/sharded_map').ShardedMap;
+var functionChain = require('../model/grouping').functionChain;
 
 // Frames taken per allocation: V8 walks each one, so the cost of exact-JS
 // mode grows with it. 64 keeps whole stacks of most C++ apps; a user may
@@ -188,36 +189,26 @@ StackTable.prototype.resolve = function (ref) {
   return stack;
 };
 
-// Reference -> the chain of functions its raw stack passes through, leaf
-// first, as a string: wasm frames by function index, JS frames by name and
-// script, a function calling itself once. What the site timeline follows
-// (site_series.js): call sites of one chain are one series. Cheap (no
-// cleaning, nothing kept): the raw chain still has the runtime's and the
-// glue's frames, which can only split a chain of the cleaned stack into a
-// few, never join two. A text-path stack (resolved when it was made) is
-// read from its cleaned frames. '' for no stack.
-StackTable.prototype.functionChain = function (ref) {
-  if (!(ref > 0 && ref < this.nodeCount)) return '';
-  var parts = [];
-  var last = '';
-  if (this.nodeFrame[ref] === 0) {
-    var stack = this.stacks[this.nodeStack[ref]];
-    if (!stack) return '';
-    for (var i = 0; i < stack.frames.length; i++) {
-      var f = this.frames[stack.frames[i]];
-      last = pushFunction(parts, last, f);
-    }
-    return parts.join('\u0001');
+// Stack id -> the chain of functions of that stack, leaf first, as every
+// view by function tells chains apart (model/grouping.js functionChain):
+// what the site timeline follows (site_series.js), call sites of one chain
+// being one series. Made once per stack: the table's frames never change.
+// Its frames are the table's, named as V8 named them, before the module's
+// debug info places them: two static functions of one name in one module
+// are one function here, two in the views that have their files (which
+// drop a series that is the sum of several of their rows). '' for no
+// stack.
+StackTable.prototype.functionChain = function (stack) {
+  if (!(stack > 0 && stack < this.stacks.length)) return '';
+  if (!this.chainOfStack) this.chainOfStack = [];
+  var chain = this.chainOfStack[stack];
+  if (chain === undefined) {
+    var frames = this.frames;
+    chain = functionChain(this.stacks[stack].frames, function (i) { return frames[i]; });
+    this.chainOfStack[stack] = chain;
   }
-  for (var n = ref; n !== 0; n = this.nodeParent[n]) last = pushFunction(parts, last, this.rawFrames[this.nodeFrame[n]]);
-  return parts.join('\u0001');
+  return chain;
 };
-
-function pushFunction(parts, last, frame) {
-  var id = frame.wasm && frame.funcIndex >= 0 ? 'w' + frame.funcIndex : (frame.name || '') + '@' + (frame.url || '');
-  if (id !== last) parts.push(id);
-  return id;
-}
 
 // A worker's stack for the C runtime (runtime/stack_capture.c): its wasm
 // frames as (function index, module offset) pairs, root first, the words

@@ -24,11 +24,13 @@ const zlib = require('node:zlib');
 const { parseSnapshotBuffer } = require('./read_snapshot');
 const units = require('./units');
 const collectorPage = require('./collector_page');
+const { snapshotSuffixes } = require('../formats/index');
 
+// The files that hold a snapshot, by their suffix (formats/index.js).
+const SNAPSHOT_SUFFIX = new RegExp(`(${snapshotSuffixes().map((suffix) => suffix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
 // The names the collector keeps a file under: what the page asked, reduced
 // to a plain file name of the snapshot formats (anything else: a name of
 // the collector's own).
-const SNAPSHOT_SUFFIX = /(\.speedscope\.json|\.PerfView\.json)$/;
 function cleanName(asked, now) {
   const base = path.basename(String(asked || '')).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 160);
   if (SNAPSHOT_SUFFIX.test(base) && !base.startsWith('.')) return base;

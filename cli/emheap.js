@@ -12,6 +12,7 @@ const { EmheapError } = require('./errors');
 const { printable } = require('./table');
 const { wrappedSynopsis, optionsHelp, commandHelp, parseOptions } = require('./options');
 const { defaultOutput } = require('./output_file');
+const { snapshotSuffixes } = require('../formats/index');
 
 // In the order the main usage lists them.
 const COMMANDS = [
@@ -40,7 +41,7 @@ Usage:
 ${COMMANDS.map((c) => wrappedSynopsis(c, '  ')).join('\n')}
   emheap help COMMAND
 
-FILE is a *.speedscope.json or *.PerfView.json file emheap wrote, a bare
+FILE is a ${snapshotSuffixes().map((suffix) => `*${suffix}`).join(' or ')} file emheap wrote, a bare
 snapshot JSON (emheap.snapshot() in the page), or a heap dump
 (emheap.dumpHeap(): *.emheapdump.gz, scanned again here). Exit status: 0 ok, 1 budget
 exceeded (check), 2 bad usage or unreadable input.

@@ -150,5 +150,5 @@ function layerNote(snap) {
 }
 
 module.exports = {
-  STACK_WIDTH, KEY_WIDTH, plural, rowWord, rowTitle, rowsWord, partsNote, stackColumn, snapshotHeader,
+  STACK_WIDTH, KEY_WIDTH, rowWord, rowTitle, rowsWord, partsNote, stackColumn, snapshotHeader,
 };

@@ -1,5 +1,6 @@
 // index.js: registry of output formats, shared by the page's download code
-// and the CLI: name -> how to write the file, its suffix and MIME type.
+// and the CLI: name -> how to write the file, its suffix and MIME type, and
+// what it is for.
 //
 // Every format is written as a stream: chunks(snapshot) is a generator of
 // strings (text, JSON) or, for `binary` formats, Uint8Arrays, each about a
@@ -13,7 +14,8 @@
 // zlib under node: output/node_output.js). `object` builds the whole file as
 // one value, for small snapshots and the page's toSpeedscope()/toPerfView().
 // `carriesSnapshot`: the file holds the whole snapshot (its "emheap" field),
-// so the CLI reads it back and a collector (`emheap serve`) keeps it.
+// so the CLI reads it back and a collector (`emheap serve`) keeps it
+// (snapshotSuffixes).
 
 var jsonChunks = require('./json_stream').jsonChunks;
 var stepsAsPauses = require('../model/steps').stepsAsPauses;
@@ -25,31 +27,42 @@ var chromeTrace = require('./chrome_trace');
 var heapSnapshot = require('./heapsnapshot');
 var dhat = require('./dhat');
 
+// `about`: what the file is for, in a few words: the CLI's help lists
+// every format with it (cli/commands/convert.js).
 var FORMATS = {
   speedscope: {
+    about: 'for speedscope; carries the snapshot, for emheap to read back',
     chunks: function* (snapshot) { yield* jsonChunks(yield* stepsAsPauses(speedscope.speedscopeFileSteps(snapshot), '')); },
     object: speedscope.toSpeedscope, suffix: '.speedscope.json', mime: 'application/json', carriesSnapshot: true,
   },
   // PerfView picks its JSON stack reader by the .perfView.json suffix
   perfview: {
+    about: 'for PerfView; carries the snapshot, for emheap to read back',
     chunks: function* (snapshot) { yield* jsonChunks(yield* stepsAsPauses(perfview.perfViewFileSteps(snapshot), '')); },
     object: perfview.toPerfView, suffix: '.PerfView.json', mime: 'application/json', carriesSnapshot: true,
   },
-  // gzip-compressed protobuf, for `go tool pprof` (and speedscope)
-  pprof: { chunks: pprof.profileChunks, suffix: '.pb.gz', mime: 'application/gzip', binary: true, gzip: true },
-  // folded stacks text, for flamegraph.pl and friends
-  collapsed: { chunks: collapsed.collapsedChunks, suffix: '.collapsed.txt', mime: 'text/plain' },
-  // Trace Event Format counters, for Perfetto and chrome://tracing
+  pprof: {
+    about: 'gzipped protobuf for go tool pprof',
+    chunks: pprof.profileChunks, suffix: '.pb.gz', mime: 'application/gzip', binary: true, gzip: true,
+  },
+  collapsed: {
+    about: 'folded stacks for flamegraph.pl and friends',
+    chunks: collapsed.collapsedChunks, suffix: '.collapsed.txt', mime: 'text/plain',
+  },
   'chrome-trace': {
+    about: 'counters for Perfetto / chrome://tracing',
     chunks: function (snapshot) { return jsonChunks(chromeTrace.toChromeTrace(snapshot)); },
     object: chromeTrace.toChromeTrace, suffix: '.trace.json', mime: 'application/json',
   },
-  // V8 heap snapshot of the C heap, for Chrome DevTools' Memory panel; needs
-  // the heap graph (`heap`: a snapshot taken with {heap: true}, exact modes)
-  heapsnapshot: { chunks: heapSnapshot.heapSnapshotChunks, suffix: '.heapsnapshot', mime: 'application/json', heap: true },
-  // Valgrind DHAT JSON (total, at the peak and at the end per stack), for
-  // Valgrind's dh_view.html and the Firefox Profiler
-  dhat: { chunks: dhat.dhatChunks, object: dhat.toDhat, suffix: '.dhat.json', mime: 'application/json' },
+  // `heap`: it needs the heap graph, a snapshot taken with {heap: true} (exact modes)
+  heapsnapshot: {
+    about: "the C heap for Chrome DevTools' Memory panel; needs the heap graph",
+    chunks: heapSnapshot.heapSnapshotChunks, suffix: '.heapsnapshot', mime: 'application/json', heap: true,
+  },
+  dhat: {
+    about: "for Valgrind's dh_view.html and the Firefox Profiler",
+    chunks: dhat.dhatChunks, object: dhat.toDhat, suffix: '.dhat.json', mime: 'application/json',
+  },
 };
 
 function formatByName(name) {
@@ -58,4 +71,10 @@ function formatByName(name) {
   throw new Error('unknown format "' + name + '": use one of ' + Object.keys(FORMATS).join(', '));
 }
 
-module.exports = { FORMATS: FORMATS, formatByName: formatByName };
+// The suffixes of the files that carry the snapshot, in FORMATS' order.
+function snapshotSuffixes() {
+  return Object.keys(FORMATS).filter(function (name) { return FORMATS[name].carriesSnapshot; })
+    .map(function (name) { return FORMATS[name].suffix; });
+}
+
+module.exports = { FORMATS: FORMATS, formatByName: formatByName, snapshotSuffixes: snapshotSuffixes };

@@ -42,6 +42,7 @@ var timeSections = require('./report/time_sections');
 var formatBytes = numbers.formatBytes;
 var formatCount = numbers.formatCount;
 var formatBytesExact = numbers.formatBytesExact;
+var plural = numbers.plural;
 
 var TOP_SITES = 20;        // the table's rows: `emheap top`'s default view
 var SINCE_ROWS = 20;       // rows of each "since mark" table
@@ -102,8 +103,7 @@ function headerHtml(snapshot, file) {
       escapeHtml(formatCount(s.liveBlocks || 0)) + ' blocks'),
     fact('peak', '<span id="peak-bytes" data-bytes="' + s.peakLiveBytes + '">' + escapeHtml(formatBytesExact(s.peakLiveBytes || 0)) +
       '</span>' + escapeHtml(peakSinceText(snapshot)) + (s.peakLiveBlocks ? ' (at most ' + escapeHtml(formatCount(s.peakLiveBlocks)) + ' blocks live at once)' : '')),
-    fact('wasm memory', escapeHtml(formatBytesExact(s.heapSize || 0)) + ', grew ' + escapeHtml(formatCount(s.heapGrowths || 0)) +
-      ' time' + (s.heapGrowths === 1 ? '' : 's')),
+    fact('wasm memory', escapeHtml(formatBytesExact(s.heapSize || 0)) + ', grew ' + escapeHtml(plural(s.heapGrowths || 0, 'time'))),
     fact('allocated in all', escapeHtml(formatBytesExact(s.totalBytes || 0)) + ' in ' +
       escapeHtml(formatCount((s.mallocCalls || 0) + (s.callocCalls || 0) + (s.reallocCalls || 0) + (s.memalignCalls || 0))) +
       ' calls, ' + escapeHtml(formatCount(s.freeCalls || 0)) + ' frees'),
@@ -169,7 +169,7 @@ function memorySectionHtml(snapshot) {
   ];
   if (b.walked) {
     parts.push(['the allocator\'s own', b.allocatorOwnBytes, 'block headers, alignment, blocks emheap did not see'],
-      ['free', b.freeBytes, formatCount(b.freeBlocks) + ' free block' + (b.freeBlocks === 1 ? '' : 's') + ' inside the heap'],
+      ['free', b.freeBytes, plural(b.freeBlocks, 'free block') + ' inside the heap'],
       ['free at the top', b.topFreeBytes, 'the one part a trim could give back to sbrk (the memory never shrinks)']);
   } else {
     parts.push(['free or the allocator\'s own', b.freeOrOwnBytes, b.notWalked ? 'the heap was not walked: ' + b.notWalked

@@ -2,8 +2,8 @@
 // (symbolize/debug_info.js), loaded once: under node at the first call, in
 // full before it returns; in a page fetched in the background from attach
 // time on (the browser's cache serves the .wasm again), so the lines are
-// usually there by the first snapshot. A snapshot taken before they arrive
-// gets them afterwards (model/frame_names.js, from jslib/page_files.js).
+// usually there by the first snapshot. A snapshot is finished (its frames
+// named, once) when they are in (capture/snapshot_taker.js finishSteps).
 'use strict';
 
 var debugInfo = require('../symbolize/debug_info');

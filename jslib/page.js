@@ -77,25 +77,11 @@ function nextTask(fn) {
 // heapMax()}.
 // g: the global object. -> the profiler the library's imports use.
 // The site timeline's group of a site (capture/site_series.js): the chain
-// of functions of its stack. A stack is read from this thread's table only
-// where it was taken here; a worker's stack from its (function, offset)
-// words; a site whose stack cannot be read here is a group of its own.
-function siteGroupKey(host, taker) {
+// of functions of its stack (capture/snapshot_taker.js functionChain); a
+// site whose stack cannot be read here is a group of its own.
+function siteGroupKey(taker) {
   return function (tables, s) {
-    var site = layout.readSite(tables, s, null);
-    if (site.stackKind === layout.STACK_WASM) {
-      var fns = [];
-      for (var i = site.frames.length - 2; i >= 0; i -= 2) {
-        var fn = 'w' + layout.functionOfWord(site.frames[i]);
-        if (fns[fns.length - 1] !== fn) fns.push(fn);
-      }
-      return 'worker\u0001' + fns.join('\u0001');
-    }
-    if (site.stackKind === layout.STACK_JS && !site.thread && !host.onWorker) {
-      var chain = taker.table().functionChain(site.stackRef);
-      if (chain) return chain;
-    }
-    return 'site:' + s;
+    return taker.functionChain(layout.readSite(tables, s, null)) || 'site:' + s;
   };
 }
 
@@ -174,7 +160,7 @@ function createProfiler(host, g) {
       if (mode && mode.mode === 'off') return mode;
       if (mode && mode.mode === 'exact' && !host.onWorker && !markRanges) markRanges = createMarkRanges();
       if (!liveTimeline && settings.options().timeline !== false && typeof g.setInterval === 'function') {
-        var sites = siteTimeline.createSiteTimeline(timeline.POINTS, clock.now, siteGroupKey(host, p.taker));
+        var sites = siteTimeline.createSiteTimeline(timeline.POINTS, clock.now, siteGroupKey(p.taker));
         // lifetimes in time are counted in exact mode only (runtime/record.c)
         var ageClock = mode && mode.mode === 'exact' ? createAgeClock() : null;
         liveTimeline = timeline.startTimeline(function (index, now, atMark) {
@@ -230,7 +216,7 @@ function createProfiler(host, g) {
   var remote = host.onWorker ? null : settings.remote();
   var sender = remote ? env.sendTo(remote.url) : null;
   if (remote && !sender) host.err('emheap: cannot send to the collector: this JS engine has no fetch() and is not node');
-  p.files = pageFiles.pageFiles({taker: p.taker, debugInfo: debugInfo, env: env});
+  p.files = pageFiles.pageFiles({taker: p.taker, env: env});
   p.checks = heapChecks(p, host);
   // emheap_save_snapshot(format) in C (runtime/save_snapshot.c), on the
   // main thread: -> 0 when the save began, -1 after saying why not

@@ -11,7 +11,6 @@ var formats = require('../formats/index');
 var heapDump = require('../formats/heap_dump');
 var diffModel = require('../model/diff');
 var snapshotFile = require('../model/snapshot_file');
-var nameFrames = require('../model/frame_names').nameFrames;
 var view = require('../model/view');
 
 function reportError(e) {
@@ -51,32 +50,23 @@ function profileName(snapshot, entry, tag) {
   return 'memory-profile-' + fileTime(capturedAt) + view + (tag ? '-' + tag : '') + entry.suffix;
 }
 
-// parts: {taker (snapshot_taker.js), debugInfo (debug_info_loader.js),
-// env (jslib/environment.js: its sink, its console, whether a page)}.
+// parts: {taker (capture/snapshot_taker.js), env (jslib/environment.js:
+// its sink, its console, whether a page)}.
 function pageFiles(parts) {
   var taker = parts.taker;
   var env = parts.env;
 
-  // fn(snapshot) once its frames are named: now, or when the debug info
-  // arrives (frames named before it get their names and lines then;
-  // nameFrames leaves placed frames as they are). -> fn's result when now.
-  var whenNamed = function (snapshot, fn) {
-    var named = function () {
-      nameFrames(snapshot, taker.names());
-      return fn(snapshot);
-    };
-    if (parts.debugInfo.loaded()) return named();
-    parts.debugInfo.whenLoaded(named);
-    return undefined;
-  };
-
-  // sink: env.sink unless given
-  var saveTaken = function (name, entry, snapshot, sink) {
+  // Saves what prepare asked for to sink (env.sink unless given): now, or
+  // when a snapshot still being built is done. -> the file name, or null
+  // after saying why (a sink that cannot save refuses now).
+  var save = function (asked, sink) {
     sink = sink || env.sink;
-    if (!sink.canSave) return sink.saveSnapshot(name, entry, snapshot); // refused now, no name
-    var now = parts.debugInfo.loaded();
-    var saved = whenNamed(snapshot, function (s) { return sink.saveSnapshot(name, entry, s); });
-    return now ? saved : name;
+    if (!asked.building || !sink.canSave) {
+      if (asked.building) asked.building.catch(reportError);
+      return sink.saveSnapshot(asked.name, asked.entry, asked.snapshot);
+    }
+    asked.building.then(function (snapshot) { sink.saveSnapshot(asked.name, asked.entry, snapshot); }).catch(reportError);
+    return asked.name;
   };
 
   // The two snapshots (after: now when not given) and their diff, printed;
@@ -99,10 +89,10 @@ function pageFiles(parts) {
       ' -> ' + t.liveBlocks.after + ', ' + result.rows.length + ' changed sites');
     if (result.rows.length && typeof log.table === 'function') {
       log.table(result.rows.map(function (r) {
-        return {'site': r.label + (r.status === 'both' ? '' : ' (' + r.status + ')'),
-          '# New': r.newAllocs, '# Deleted': r.freedBlocks, '# Delta': r.countDelta,
-          'Alloc. Size': r.allocBytes, 'Freed Size': r.freedBytes, 'Size Delta': r.sizeDelta,
-          'stack (leaf first)': diffModel.stackText(r.stack)};
+        var row = {'site': r.label + (r.status === 'both' ? '' : ' (' + r.status + ')')};
+        diffModel.DIFF_COLUMNS.forEach(function (col) { row[col.title] = r[col.key]; });
+        row['stack (leaf first)'] = diffModel.stackText(r.stack);
+        return row;
       }));
     }
     result.notes.forEach(function (n) { log.log('emheap diff: note: ' + n); });
@@ -110,9 +100,12 @@ function pageFiles(parts) {
   };
 
   // What downloadSnapshot(format, snapshot) asks for, begun: {name, entry,
-  // given (the snapshot was handed in), snapshot (taken or given), or
-  // building (a promise of it, a page's)}; or null after fail(error)
-  // (reportError by default) says why.
+  // snapshot (taken or given), or building (a promise of it)}; or null
+  // after fail(error) (reportError by default) says why. A snapshot taken
+  // here is finished with its frames named (capture/snapshot_taker.js):
+  // at once when the module's debug info is in (always under node), else
+  // once it arrives, so that a file saved however early has every name and
+  // line; nothing names them again.
   // atCall: read the heap before returning, in a page too.
   var prepare = function (format, snapshot, tag, fail, atCall) {
     var entry;
@@ -139,14 +132,15 @@ function pageFiles(parts) {
       if (given) {
         // saved as it is
       } else if (env.page && !atCall) building = taker.snapshotInSlices(options);
-      else snapshot = taker.snapshot(options);
+      else if (taker.loadNames()) snapshot = taker.snapshot(options);
+      else building = taker.snapshotInSlices(options, true); // the heap read now, finished once the names are in
     } catch (e) {
       (fail || reportError)(e);
       return null;
     }
     // The name says when it was asked for (a page's snapshot is taken a
     // moment later, once its copy area is ready).
-    return {name: profileName(snapshot, entry, tag), entry: entry, given: given, snapshot: snapshot, building: building};
+    return {name: profileName(snapshot, entry, tag), entry: entry, snapshot: snapshot, building: building};
   };
 
   var files = {
@@ -155,18 +149,12 @@ function pageFiles(parts) {
     // the file name, or null after printing why (unknown format, profiling
     // off, unreadable state). The heap is read now; if the module's debug
     // info is still loading, as in the first tens of ms after startup, the
-    // file is built and saved when it arrives, so that its frames have
-    // names and lines however early the key was pressed. In a page the
+    // snapshot is finished and saved when it arrives, so that its frames
+    // have names and lines however early the key was pressed. In a page the
     // snapshot and then the file are built in slices and saved when done.
     downloadSnapshot: function (format, snapshot) {
       var asked = prepare(format, snapshot);
-      if (!asked) return null;
-      var save = function (snap) {
-        return asked.given ? env.sink.saveSnapshot(asked.name, asked.entry, snap) : saveTaken(asked.name, asked.entry, snap);
-      };
-      if (!asked.building) return save(asked.snapshot);
-      asked.building.then(save).catch(reportError);
-      return asked.name;
+      return asked ? save(asked) : null;
     },
 
     // downloadSnapshot(format) with the heap read before this returns, in a
@@ -177,7 +165,7 @@ function pageFiles(parts) {
     // printing why.
     saveSnapshotAtCall: function (format, sink) {
       var asked = prepare(format, undefined, undefined, undefined, true);
-      return asked ? saveTaken(asked.name, asked.entry, asked.snapshot, sink) : null;
+      return asked ? save(asked, sink) : null;
     },
 
     // A speedscope file's snapshot of now, its frames named, for a sink
@@ -188,16 +176,15 @@ function pageFiles(parts) {
       return new Promise(function (resolve, reject) {
         var asked = prepare('speedscope', undefined, tag, reject);
         if (!asked) return;
-        var named = function (snap) {
-          whenNamed(snap, function (s) { resolve({name: asked.name, entry: asked.entry, snapshot: s}); });
-        };
-        if (asked.building) asked.building.then(named, reject);
-        else named(asked.snapshot);
+        var send = function (snap) { resolve({name: asked.name, entry: asked.entry, snapshot: snap}); };
+        if (asked.building) asked.building.then(send, reject);
+        else send(asked.snapshot);
       });
     },
 
     // Saves a snapshot taken in this program a moment ago (the one taken at
-    // an out-of-memory) in `format`; returns the file name, or null.
+    // an out-of-memory), as it was finished then, in `format`; returns the
+    // file name, or null.
     saveSnapshotNow: function (format, snapshot) {
       var entry;
       try {
@@ -205,7 +192,7 @@ function pageFiles(parts) {
       } catch (e) {
         return reportError(e);
       }
-      return saveTaken(profileName(snapshot, entry), entry, snapshot);
+      return env.sink.saveSnapshot(profileName(snapshot, entry), entry, snapshot);
     },
 
     // A heap dump (formats/heap_dump.js): the snapshot with its heap graph
@@ -213,17 +200,28 @@ function pageFiles(parts) {
     // memory-dump-<time>.emheapdump.gz for `emheap analyze` and friends.
     // Exact modes. Returns the file name, or null (the console says why).
     dumpHeap: function () {
-      var dump;
+      var snapshot;
+      var building = null;
       try {
         taker.needExact();
-        // its heap section keeps the copy of the memory the scan read
-        dump = heapDump.makeDump(taker.snapshot({heap: true}));
-        nameFrames(dump.header.snapshot, taker.names());
+        // read now; finished (its frames named) once the debug info is in
+        if (taker.loadNames()) snapshot = taker.snapshot({heap: true});
+        else building = taker.snapshotInSlices({heap: true}, true);
       } catch (e) {
         return reportError(e);
       }
-      var name = 'memory-dump-' + fileTime(dump.header.snapshot.capturedAt) + heapDump.DUMP_FILE.suffix;
-      return env.sink.saveSnapshot(name, heapDump.DUMP_FILE, dump);
+      var name = 'memory-dump-' + fileTime(snapshot ? snapshot.capturedAt : new Date().toISOString()) + heapDump.DUMP_FILE.suffix;
+      // its heap section keeps the copy of the memory the scan read
+      var saveDump = function (snap) { return env.sink.saveSnapshot(name, heapDump.DUMP_FILE, heapDump.makeDump(snap)); };
+      if (!building) {
+        try {
+          return saveDump(snapshot);
+        } catch (e) {
+          return reportError(e);
+        }
+      }
+      building.then(saveDump).catch(reportError);
+      return name;
     },
 
     // emheap.diff(before, after = now, {by}): the comparison `emheap diff`

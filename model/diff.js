@@ -1,11 +1,5 @@
 // diff.js: compare two snapshots site by site, with the columns of Chrome
-// DevTools' heap snapshot "Comparison" view:
-//   # New       allocations made in between   (after.totalAllocs - before.totalAllocs)
-//   # Deleted   blocks freed in between       (before.liveBlocks + # New - after.liveBlocks)
-//   # Delta     change in live blocks         (after.liveBlocks - before.liveBlocks)
-//   Alloc. Size bytes allocated in between    (after.totalBytes - before.totalBytes)
-//   Freed Size  bytes freed in between        (before.liveBytes + Alloc. Size - after.liveBytes)
-//   Size Delta  change in live bytes          (after.liveBytes - before.liveBytes)
+// DevTools' heap snapshot "Comparison" view (DIFF_COLUMNS).
 // Sites are matched by call site key. Where a key is shared by several sites
 // (in either snapshot: one call site reached through several stacks, or site
 // 0's empty key), those sites are matched by their full stack, each frame
@@ -20,7 +14,18 @@ const { stackNames, siteLabel, stackText, sortBy } = require('./sites');
 const { frameText } = require('./names');
 const { hasSampledBlocks, allocationCalls } = require('./estimates');
 
-const COLUMNS = ['newAllocs', 'freedBlocks', 'countDelta', 'allocBytes', 'freedBytes', 'sizeDelta'];
+// The columns, in DevTools' order: a row's field, the column's title and
+// what it counts, as the CLI's table and help and the page's console table
+// show them.
+const DIFF_COLUMNS = [
+  { key: 'newAllocs', title: '# New', about: 'allocations made in between' }, // after.totalAllocs - before.totalAllocs
+  { key: 'freedBlocks', title: '# Deleted', about: 'blocks freed in between' }, // before.liveBlocks + # New - after.liveBlocks
+  { key: 'countDelta', title: '# Delta', about: 'change in live blocks' }, // after.liveBlocks - before.liveBlocks
+  { key: 'allocBytes', title: 'Alloc. Size', about: 'bytes allocated in between' }, // after.totalBytes - before.totalBytes
+  { key: 'freedBytes', title: 'Freed Size', about: 'bytes freed in between' }, // before.liveBytes + Alloc. Size - after.liveBytes
+  { key: 'sizeDelta', title: 'Size Delta', about: 'change in live bytes' }, // after.liveBytes - before.liveBytes
+];
+const COLUMNS = DIFF_COLUMNS.map((c) => c.key);
 
 // --sort names -> ranking keys (descending: the largest growth first).
 const DIFF_SORTS = {
@@ -213,4 +218,4 @@ function diffReport(before, after, { sort = 'bytes', top = 0, files = null, diff
   };
 }
 
-module.exports = { diffSnapshots, sortDiffRows, diffReport, DIFF_SORTS, COLUMNS, stackText };
+module.exports = { diffSnapshots, sortDiffRows, diffReport, DIFF_SORTS, DIFF_COLUMNS, COLUMNS, stackText };

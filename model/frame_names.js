@@ -3,8 +3,8 @@
 // known only by its index (no name section: "wasm-function[N]") gets its
 // name from the module's symbols, a wasm frame its file and line from the
 // module's DWARF or source map. Run by the finishing pass
-// (model/finish.js), and again on a snapshot taken before the module's
-// debug info arrived (jslib/page_files.js); a frame already placed stays as
+// (model/finish.js), once: the page finishes a snapshot when the debug
+// info is in (capture/snapshot_taker.js). A frame already placed stays as
 // it is.
 'use strict';
 
@@ -27,14 +27,18 @@ function* nameFramesSteps(snapshot, names) {
   var named = new Array(frames.length);
   for (var i = 0; i < frames.length; i++) {
     if (i % STEP_FRAMES === STEP_FRAMES - 1) yield;
-    var f = frames[i];
-    var name = unnamed(f) && names.functionName
-      ? names.functionName(f.funcIndex) : null;
-    named[i] = withSource(name ? withFields(f, {name: name}) : f, names.sourceLines);
+    named[i] = nameFrame(frames[i], names);
   }
   snapshot.frames = named;
   if (names.allocTypeName) yield* nameAllocTypesSteps(snapshot.sites || [], names.allocTypeName);
   return snapshot;
+}
+
+// One frame named and placed (names: as nameFrames's): a new frame, or the
+// frame itself when there is nothing to add.
+function nameFrame(frame, names) {
+  var name = unnamed(frame) && names.functionName ? names.functionName(frame.funcIndex) : null;
+  return withSource(name ? withFields(frame, {name: name}) : frame, names.sourceLines);
 }
 
 // Names the type of each site whose allocations came with a clang
@@ -101,5 +105,5 @@ function namedFrames(snapshot) {
   return out;
 }
 
-module.exports = {nameFrames: nameFrames, nameFramesSteps: nameFramesSteps, namedFrames: namedFrames,
+module.exports = {nameFrames: nameFrames, nameFramesSteps: nameFramesSteps, nameFrame: nameFrame, namedFrames: namedFrames,
   NO_NAMES_ADVICE: NO_NAMES_ADVICE};

@@ -35,11 +35,29 @@ var GROUPINGS = ['function', 'line', 'site', 'module', 'type'];
 var DEFAULT_GROUPING = 'function';
 var NO_MODULE = '(no module)';
 
+// A function, as every view tells functions apart: its name in its file
+// (two static functions of one name in two files are two functions) and
+// module, and whether a direct recursion was folded into its frame
+// (capture/stack_table.js). -> a string.
+function functionIdentity(frame) {
+  return frame.name + '\u0000' + (frame.module || '') + '\u0000' + (frame.file || '') + (frame.recursive ? '\u0000r' : '');
+}
+
+// A chain of functions, leaf first: the call sites of one chain are one
+// row of a view by function, and one series of the site timeline
+// (capture/stack_table.js), one row of a growth's line
+// (capture/growth_log.js). stack: frame indices; frameAt(i) -> frame i.
+// -> a string ('' for no frames).
+function functionChain(stack, frameAt) {
+  var parts = new Array(stack.length);
+  for (var i = 0; i < stack.length; i++) parts[i] = functionIdentity(frameAt(stack[i]));
+  return parts.join('\u0001');
+}
+
 // A frame as the grouping sees it: -> {identity, frame (the group's
-// frame)}. A function is its name in its file (two static functions of
-// one name in two files are two functions) and module. By module, a frame
-// is its module alone (a wasm file, a script), and the views' rows are
-// the chains of modules.
+// frame)}. A function is functionIdentity's. By module, a frame is its
+// module alone (a wasm file, a script), and the views' rows are the chains
+// of modules.
 function groupFrame(frame, by) {
   if (by === 'module') {
     var module = frame.module !== undefined && frame.module !== '' ? frame.module : NO_MODULE;
@@ -49,7 +67,7 @@ function groupFrame(frame, by) {
   if (frame.module !== undefined) out.module = frame.module;
   if (frame.file !== undefined) out.file = frame.file;
   if (frame.recursive) out.recursive = true; // a direct recursion folded into the frame (capture/stack_table.js)
-  var identity = frame.name + '\u0000' + (frame.module || '') + '\u0000' + (frame.file || '') + (frame.recursive ? '\u0000r' : '');
+  var identity = functionIdentity(frame);
   if (by === 'line' && frame.file !== undefined && frame.line !== undefined) {
     out.line = frame.line;
     if (frame.lineInferred) out.lineInferred = true;
@@ -151,5 +169,5 @@ function groupSnapshot(snapshot, by) {
 }
 
 module.exports = {GROUPINGS: GROUPINGS, DEFAULT_GROUPING: DEFAULT_GROUPING, checkGrouping: checkGrouping, groupSnapshot: groupSnapshot,
-  rowWord: rowWord,
+  rowWord: rowWord, functionChain: functionChain,
   groupSnapshotSteps: groupSnapshotSteps};

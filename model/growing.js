@@ -27,6 +27,7 @@ var MAX_SERIES = require('./site_timeline').MAX_SERIES;
 
 var seriesPoints = require('./site_timeline').seriesPoints;
 var rowWord = require('./grouping').rowWord;
+var plural = require('./numbers').plural;
 
 var TENTHS = 10;
 var NOISE = 0.005;
@@ -153,14 +154,14 @@ function incompleteNote(snapshot) {
   var notes = [];
   var n = st.incomplete;
   if (n) {
-    var by = rowWord(snapshot);
-    notes.push(n + ' ' + by + (n === 1 ? ' has' : 's have') + ' no series: the timeline follows the call sites of one chain of ' +
-      'functions together (the largest and fastest growing, ' + MAX_SERIES + ' at most), and did not follow all of ' +
+    notes.push(plural(n, rowWord(snapshot)) + (n === 1 ? ' has' : ' have') +
+      ' no series: the timeline follows the call sites of one chain of functions together (the largest and fastest growing, ' +
+      MAX_SERIES + ' at most), and did not follow all of ' +
       (n === 1 ? 'its' : 'their') + ' call sites');
   }
   if (st.together) {
-    var word = rowWord(snapshot) + (st.together === 1 ? ' was' : 's were');
-    notes.push(st.together + ' ' + word + ' followed only summed with others of the same chain of functions' +
+    notes.push(plural(st.together, rowWord(snapshot)) + (st.together === 1 ? ' was' : ' were') +
+      ' followed only summed with others of the same chain of functions' +
       (snapshot.groupedBy === 'function' ? '' : ': --by function shows that series'));
   }
   return notes.join('; ');

@@ -9,7 +9,7 @@
 // timeline's clock), top: [{siteId, liveBytes, atLeast?}], estimated?}.
 'use strict';
 
-const { formatBytes, formatCount } = require('./numbers');
+const { formatBytes, formatCount, plural } = require('./numbers');
 const { shortStackText, siteLabel } = require('./sites');
 const { UNATTRIBUTED } = require('./snapshot_file');
 
@@ -81,7 +81,7 @@ function growthLines(snapshot, last = 5) {
   const events = snapshot.heapGrowth || [];
   if (!total || !events.length) return [];
   const shown = events.slice(-last);
-  const lines = [`wasm memory grew ${formatCount(total)} time${total === 1 ? '' : 's'}` +
+  const lines = [`wasm memory grew ${plural(total, 'time')}` +
     (shown.length < total ? `; the last ${shown.length}:` : ':')];
   const textOf = (id) => siteText(snapshot, id);
   for (const g of shown) {

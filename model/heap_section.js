@@ -18,6 +18,7 @@
 'use strict';
 
 var runSteps = require('./steps').runSteps;
+var plural = require('./numbers').plural;
 
 // Blocks (or nodes) handled between two yields of the steps below.
 var STEP_WORK = 100000;
@@ -228,11 +229,11 @@ function scanCaveat(heap) {
   var n = (heap && heap.notScanned) || {};
   var parts = [];
   if (n.blocks) {
-    parts.push(n.blocks + ' live block' + (n.blocks === 1 ? ' was' : 's were') + ' not recorded (no room for ' +
+    parts.push(plural(n.blocks, 'live block') + (n.blocks === 1 ? ' was' : ' were') + ' not recorded (no room for ' +
       "emheap's table in a fixed heap): a block only they point to shows as leaked");
   }
-  if (n.threads) parts.push(n.threads + ' thread' + (n.threads === 1 ? '' : 's') + ' past the first 256 not scanned');
-  if (n.regions) parts.push(n.regions + ' emheap_add_root region' + (n.regions === 1 ? '' : 's') + ' past the first 1024 not scanned');
+  if (n.threads) parts.push(plural(n.threads, 'thread') + ' past the first 256 not scanned');
+  if (n.regions) parts.push(plural(n.regions, 'emheap_add_root region') + ' past the first 1024 not scanned');
   var ro = heap && heap.readOnlyData;
   var unknown = ro && ro.unknown ? 'read-only data scanned as roots (' + ro.unknown + '): a leaked block whose ' +
     'address a constant holds shows as still reachable' : '';

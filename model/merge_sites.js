@@ -21,13 +21,14 @@ var STEP_SITES = require('./steps').STEP_ITEMS;
 // key}.
 // options.frames: the new snapshot's frames (when reshape's stacks index
 // another frame table); options.countParts: merged sites carry `parts`,
-// how many sites each holds (2 or more); options.raw: the snapshot is a
-// raw one (capture/raw_snapshot.js) that no one else holds: its sites are
-// changed in place rather than copied, its `rawStackIds` go, and the
-// result is always new, sorted, with its heap totals. -> a generator of
-// steps returning {snapshot, changed}: a new snapshot whose sites are
-// sorted by size; changed: whether any site changed at all (if not, the
-// snapshot given).
+// how many sites each holds (2 or more); options.inPlace: the snapshot is
+// the caller's own, which no one else holds (model/finish.js's raw
+// snapshot): its sites and heap graph are changed where they are rather
+// than copied. -> a generator of steps returning {snapshot, changed,
+// merged}: a new snapshot whose sites are sorted by size; changed: whether
+// any site changed at all (if not, the snapshot given, as it was); merged:
+// whether sites became one (then the heap graph's per-site totals were
+// made again).
 function* mergeSitesSteps(snapshot, reshape, options) {
   options = options || {};
   var byIdentity = new ShardedMap(); // identity -> its (merged) site
@@ -48,7 +49,7 @@ function* mergeSitesSteps(snapshot, reshape, options) {
       changed = true;
       continue;
     }
-    var out = options.raw ? s : copy(s);
+    var out = options.inPlace ? s : copy(s);
     if (shape) {
       if (shape.stack !== s.stack || shape.key !== s.key) changed = true;
       out.stack = shape.stack;
@@ -58,12 +59,11 @@ function* mergeSitesSteps(snapshot, reshape, options) {
     sites.push(out);
   }
   var result = copy(snapshot);
-  delete result.rawStackIds;
   if (options.frames) {
     result.frames = options.frames;
     changed = true;
   }
-  if (!changed && !options.raw) return {snapshot: snapshot, changed: false};
+  if (!changed) return {snapshot: snapshot, changed: false, merged: false};
   if (options.countParts) sites.forEach(function (s) { if (parts.has(s.id)) s.parts = parts.get(s.id); });
   yield* sortSteps(sites, siteCounters.bySize, STEP_SITES * 4);
   result.sites = sites;
@@ -80,13 +80,11 @@ function* mergeSitesSteps(snapshot, reshape, options) {
     // the blocks of merged sites go to the merged site; the per-site heap
     // totals are made again for the merged sites (where none merged, each
     // site keeps its id, its blocks and its totals)
-    result.heap = options.raw ? snapshot.heap : heapSection.copyWithSites(snapshot.heap);
+    result.heap = options.inPlace ? snapshot.heap : heapSection.copyWithSites(snapshot.heap);
     yield* heapSection.remapSitesSteps(result.heap, mergedInto);
     yield* heapSection.addSiteTotalsSteps(result);
-  } else if (snapshot.heap && options.raw) {
-    yield* heapSection.addSiteTotalsSteps(result); // a raw heap graph has none yet
   }
-  return {snapshot: result, changed: true};
+  return {snapshot: result, changed: true, merged: parts.size > 0};
 }
 
 function copy(o) {

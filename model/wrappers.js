@@ -4,9 +4,9 @@
 // l_alloc and luaM_realloc_, SQLite's sqlite3MemMalloc and sqlite3Malloc,
 // QuickJS's js_def_malloc, Mono's monoeg_malloc).
 //
-// Two sources, applied the same way to a snapshot (the page when it takes
-// one, the CLI when it reads a file, so every format, key, diff and leak
-// report sees the same sites):
+// Two sources, applied the same way to a snapshot by the finishing pass
+// (model/finish.js: the page when it takes one, the CLI when it reads a
+// file, so every format, key, diff and leak report sees the same sites):
 //  - declared: names or globs ("l_alloc", "luaM_*") the user gives once
 //    (Module.emheapOptions.wrappers, ?emheap_wrappers=, EMHEAP_WRAPPERS,
 //    emheap --wrappers); "none" turns detection off;
@@ -26,7 +26,7 @@
 // dropped earlier, when stacks are captured (capture/v8_stack.js).
 //
 // A site whose stack changes gets the key of its new leaf frame; sites that
-// end up with the same stack are merged (model/merge_sites.js). The snapshot
+// end up with the same stack are merged (model/finish.js). The snapshot
 // keeps what was removed in `wrappers: {declared, detected}`, and
 // `detect: false` when detection was off, so a file says how its sites
 // were made and every reader makes them the same way.
@@ -34,7 +34,6 @@
 
 var siteKey = require('./names').siteKey;
 var runSteps = require('./steps').runSteps;
-var mergeSitesSteps = require('./merge_sites').mergeSitesSteps;
 
 // LAYER_RULE: a function F is part of the allocation layer when, in the
 // stacks as they stand (earlier layer frames already removed),
@@ -226,28 +225,22 @@ function* peelSteps(sites, frames, isLayer, found, rule) {
   }
 }
 
-// Returns the snapshot with the allocation layer removed from every stack:
-// a new object (frames shared), with `wrappers` saying what was removed,
-// or the snapshot itself when there is nothing to remove.
+// The allocation layer of a snapshot, found: what goes from the leaf end
+// of its stacks, and what the snapshot says afterwards. The finishing pass
+// (model/finish.js) removes it and merges the sites that became one.
 // options: {names: [...], detect: bool} (from parseWrapperList). Safe to
-// apply again to its own result (the CLI does, to files the page made):
-// names already removed are skipped, and detection stops only where
-// LAYER_RULE finds nothing more, so it finds nothing more the second time.
-function removeAllocationLayer(snapshot, options) {
-  return runSteps(removeAllocationLayerSteps(snapshot, options));
-}
-
-// wrappers with `detect: false` when detection was off.
-function withDetect(wrappers, before, detect) {
-  if (!detect) wrappers.detect = false;
-  if (before && before.standardLibrary && wrappers.standardLibrary === undefined) wrappers.standardLibrary = before.standardLibrary;
-  return wrappers;
-}
-
-// The same as a generator, yielding every STEP_SITES sites. raw: the
-// snapshot is a raw one (model/finish.js): its sites of one stack are
-// merged too, in place.
-function* removeAllocationLayerSteps(snapshot, options, raw) {
+// find again in a snapshot it was removed from (the CLI does, in files the
+// page made): names already removed are skipped, and detection stops only
+// where LAYER_RULE finds nothing more, so it finds nothing more the second
+// time. -> a generator of steps (yielding every STEP_SITES sites)
+// returning {
+//   removes: whether any stack may lose frames;
+//   strip(site) -> {stack, key}: the site's stack without the layer and
+//     its key (the site's own when nothing goes), counting the standard
+//     library's frames removed;
+//   wrappers() -> the snapshot's `wrappers` once every site was stripped,
+//     or undefined where the snapshot's own stays}.
+function* allocationLayerSteps(snapshot, options) {
   options = options || {names: [], detect: true};
   var before = snapshot.wrappers;
   var done = before ? (before.declared || []).concat(before.detected || []) : [];
@@ -268,54 +261,35 @@ function* removeAllocationLayerSteps(snapshot, options, raw) {
     var leafSite = snapshot.sites[l];
     libraryLeaves = leafSite.stack.length > 1 && library[leafSite.stack[0]];
   }
-  if (!declared.length && !detected.length && !libraryLeaves) { // files stay as they were
-    var same = snapshot;
-    if (raw) {
-      // one site per stack id: the id itself is the identity (a number: no
-      // text to build per site, no string to hash)
-      var ids = snapshot.rawStackIds || [];
-      same = (yield* mergeSitesSteps(snapshot, function (s, i) {
-        return {identity: poolIdentity(s, ids[i] ? ids[i] : 'key:' + s.key), stack: s.stack, key: s.key};
-      }, {raw: true})).snapshot;
-    }
-    if (detect || (before && before.detect === false)) return same;
-    var marked = copy(same);
-    marked.wrappers = withDetect({declared: (before && before.declared) || [], detected: (before && before.detected) || []},
-      before, detect);
-    return marked;
-  }
+  var removes = declared.length > 0 || detected.length > 0 || libraryLeaves;
   var isDetected = matcher(detected);
   var isLayer = function (name) { return isDeclared(name) || isDetected(name); };
   var libraryFrames = 0;
-  var merged = yield* mergeSitesSteps(snapshot, function (s) {
-    var d = layerDepth(s.stack, snapshot.frames, isLayer);
-    for (var k = 0; k < d; k++) if (library[s.stack[k]]) libraryFrames++;
-    var stack = d ? s.stack.slice(d) : s.stack;
-    return {identity: poolIdentity(s, stack.length ? stack.join(',') : 'key:' + s.key), stack: stack,
-      key: d ? siteKey(snapshot.frames[stack[0]]) : s.key};
-  }, {raw: !!raw});
-  var result = merged.changed ? merged.snapshot : copy(snapshot);
-  result.wrappers = {
-    declared: ((before && before.declared) || []).concat(declared),
-    detected: ((before && before.detected) || []).concat(detected),
+  return {
+    removes: removes,
+    strip: function (site) {
+      var d = removes ? layerDepth(site.stack, snapshot.frames, isLayer) : 0;
+      if (!d) return {stack: site.stack, key: site.key};
+      for (var k = 0; k < d; k++) if (library[site.stack[k]]) libraryFrames++;
+      var stack = site.stack.slice(d);
+      return {stack: stack, key: siteKey(snapshot.frames[stack[0]])};
+    },
+    wrappers: function () {
+      var was = {declared: (before && before.declared) || [], detected: (before && before.detected) || []};
+      if (!removes) return detect || (before && before.detect === false) ? undefined : withDetect(was, before, detect);
+      var now = {declared: was.declared.concat(declared), detected: was.detected.concat(detected)};
+      var libraryBefore = (before && before.standardLibrary) || 0;
+      if (libraryFrames + libraryBefore) now.standardLibrary = libraryFrames + libraryBefore;
+      return withDetect(now, before, detect);
+    },
   };
-  var libraryBefore = (before && before.standardLibrary) || 0;
-  if (libraryFrames + libraryBefore) result.wrappers.standardLibrary = libraryFrames + libraryBefore;
-  result.wrappers = withDetect(result.wrappers, before, detect);
-  return result;
 }
 
-// A site of a pool's objects stays apart from the heap blocks of the same
-// stack (and from another pool's): a file keeps which is which (site.pool);
-// the views by function add them up.
-function poolIdentity(site, identity) {
-  return site.pool ? 'pool ' + site.pool + ':' + identity : identity;
-}
-
-function copy(o) {
-  var out = {};
-  Object.keys(o).forEach(function (k) { out[k] = o[k]; });
-  return out;
+// wrappers with `detect: false` when detection was off.
+function withDetect(wrappers, before, detect) {
+  if (!detect) wrappers.detect = false;
+  if (before && before.standardLibrary && wrappers.standardLibrary === undefined) wrappers.standardLibrary = before.standardLibrary;
+  return wrappers;
 }
 
 module.exports = {
@@ -323,8 +297,7 @@ module.exports = {
   matcher: matcher,
   detectLayer: detectLayer,
   isStandardLibrary: isStandardLibrary,
-  removeAllocationLayer: removeAllocationLayer,
-  removeAllocationLayerSteps: removeAllocationLayerSteps,
+  allocationLayerSteps: allocationLayerSteps,
   LAYER_SHARE: LAYER_SHARE,
   LAYER_CALLERS: LAYER_CALLERS,
 };

@@ -6,7 +6,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { diffSnapshots, sortDiffRows, diffReport, DIFF_SORTS, COLUMNS } = require('../model/diff');
+const { diffSnapshots, sortDiffRows, diffReport, DIFF_SORTS, DIFF_COLUMNS, COLUMNS } = require('../model/diff');
 const { summary } = require('./lib/fixtures');
 
 // rows: [id, stack ('name+0xOFF', leaf first), liveBytes, liveBlocks, totalAllocs, totalBytes];
@@ -218,4 +218,11 @@ test('snapshots that do not compare well are still compared, with notes saying w
   const thin = after();
   thin.summary.thinnedAtBytes = 1000;
   assert.equal(diffSnapshots(before(), thin).notes.length, 1);
+});
+
+test("the columns are DevTools' six, in its order, titled once for the CLI's table and help and the page's", () => {
+  assert.deepEqual(DIFF_COLUMNS.map((c) => c.title), ['# New', '# Deleted', '# Delta', 'Alloc. Size', 'Freed Size', 'Size Delta']);
+  assert.deepEqual(COLUMNS, DIFF_COLUMNS.map((c) => c.key));
+  const help = require('../cli/emheap').parseArgs(['help', 'diff']).help;
+  for (const c of DIFF_COLUMNS) assert.match(help, new RegExp(`^  .*${c.title.replace(/[.#]/g, '\\$&')} +${c.about}`, 'm'), c.title);
 });

@@ -66,6 +66,24 @@ test('by function: one row per chain of functions, its counters, marks and call 
   assert.deepEqual(g.outOfMemory.stack.map((i) => g.frames[i].name), ['grow_list', 'main']);
 });
 
+test('functionChain: sites of one chain are exactly the sites a view by function makes one row', () => {
+  const { functionChain } = require('../model/grouping');
+  const s = unrolled();
+  const chainOf = (x) => functionChain(x.stack, (i) => s.frames[i]);
+  const [one, two, three, cache, namesake] = s.sites;
+  assert.equal(chainOf(one), chainOf(two), 'one line unrolled');
+  assert.equal(chainOf(one), chainOf(three), 'another line of the same functions');
+  assert.notEqual(chainOf(one), chainOf(namesake), 'a static function of the same name in another file');
+  assert.notEqual(chainOf(one), chainOf(cache));
+  const withStacks = s.sites.filter((x) => x.stack.length);
+  const g = groupSnapshot(s, 'function');
+  assert.equal(new Set(withStacks.map(chainOf)).size, g.sites.filter((x) => x.stack.length).length);
+  // a direct recursion folded into the frame is another chain, as it is another row
+  const folded = { ...s.frames[0], recursive: true };
+  assert.notEqual(functionChain([0], (i) => s.frames[i]), functionChain([0], () => folded));
+  assert.equal(functionChain([], (i) => s.frames[i]), '');
+});
+
 test('by line: the unrolled call sites of one line are one row, the next line another', () => {
   const g = groupSnapshot(unrolled(), 'line');
   const rows = g.sites.map((x) => [x.key, names(g, x).join('<'), x.liveBytes, x.parts || 1]);

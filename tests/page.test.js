@@ -192,6 +192,25 @@ test('a page downloads every format as the formats write it; without Compression
   assert.equal(saved.length, files);
 });
 
+test("emheap.diff prints its rows in a console table under the CLI's column titles", () => {
+  const {g, console: c} = fakePage();
+  const tables = [];
+  c.table = (rows) => tables.push(rows);
+  const p = loadPage(g).createProfiler(fakeHost(), g);
+  const before = makeSnapshot();
+  const after = makeSnapshot();
+  after.sites[0].liveBytes += 100;
+  after.sites[0].totalBytes += 100;
+  after.sites[0].totalAllocs += 1;
+  after.sites[0].liveBlocks += 1;
+  const result = p.api.diff(before, after, {by: 'site'});
+  assert.equal(result.rows.length, 1);
+  assert.equal(tables.length, 1);
+  const {DIFF_COLUMNS} = require('../model/diff');
+  assert.deepEqual(Object.keys(tables[0][0]), ['site', ...DIFF_COLUMNS.map((col) => col.title), 'stack (leaf first)']);
+  assert.equal(tables[0][0]['Size Delta'], 100);
+});
+
 test('under node a file is written in the working directory, never over one that is there', (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-page-'));
   const cwd = process.cwd();

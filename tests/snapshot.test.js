@@ -111,11 +111,41 @@ test('JS sites whose raw stacks clean to the same frames are one site; others st
   const raw = buildSnapshot(buffer, ptr, stacks, {source: '', preRunDone: true});
   assert.deepEqual(raw.sites.map((s, i) => [s.id, raw.rawStackIds[i]]), [[1, stacks.resolve(fromA)], [2, stacks.resolve(fromA)], [3, 0]],
     'raw: one site per runtime site, with its stack id beside it');
-  const snap = finishSnapshot(raw, {raw: true});
+  const snap = finishSnapshot(raw);
   assert.equal(snap.sites.length, 2);
   assert.equal(snap.rawStackIds, undefined, 'stack ids are not in a finished snapshot');
   assert.deepEqual(snap.sites.map((s) => [s.id, s.liveBytes, s.liveBlocks, s.totalBytes]), [[1, 150, 3, 150], [3, 7, 1, 7]]);
   assert.equal(snap.sites[1].key, '(unattributed)');
+});
+
+test("the stack table's chain of a stack is model/grouping.js's: call sites of one function are one, a recursion apart", () => {
+  const {StackTable} = require('../capture/stack_table');
+  const {functionChain} = require('../model/grouping');
+  const t = new StackTable('app.wasm');
+  const wasm = (funcIndex, offset, name, recursive = false) => t.internFrame({wasm: true, url: 'wasm:', funcIndex, offset, name, recursive});
+  const stack = (...frames) => t.internStack(frames);
+  const a = stack(wasm(7, 0x10, 'grow'), wasm(9, 0x90, 'main'));
+  const b = stack(wasm(7, 0x20, 'grow'), wasm(9, 0x94, 'main')); // other call sites of the same functions
+  const c = stack(wasm(7, 0x10, 'grow', true), wasm(9, 0x90, 'main')); // grow called itself
+  const d = stack(t.internFrame({wasm: false, url: 'http://h/page.js', line: 3, col: 1, name: 'grow'}), wasm(9, 0x90, 'main')); // a script's grow
+  assert.notEqual(a, b, 'two stacks');
+  assert.equal(t.functionChain(a), t.functionChain(b));
+  assert.notEqual(t.functionChain(a), t.functionChain(c));
+  assert.notEqual(t.functionChain(a), t.functionChain(d));
+  assert.equal(t.functionChain(a), functionChain(t.stacks[a].frames, (i) => t.frames[i]));
+  assert.equal(t.functionChain(0), '', 'no stack');
+});
+
+test("a worker's chain of functions, from its words: a function by its index, at any offset; a recursion apart; nothing interned", () => {
+  const {workerFunctionChain} = require('../capture/raw_snapshot');
+  const layout = require('../capture/layout');
+  // (function, offset) pairs, root first
+  const words = (...pairs) => new Uint32Array(pairs.flat());
+  const a = workerFunctionChain(words([3, 0x300], [7, 0x10]), 'app.wasm');
+  assert.equal(a, workerFunctionChain(words([3, 0x310], [7, 0x20]), 'app.wasm'), 'other call sites of the same functions');
+  assert.notEqual(a, workerFunctionChain(words([3, 0x300], [layout.recursiveWord(7), 0x10]), 'app.wasm'));
+  assert.notEqual(a, workerFunctionChain(words([3, 0x300], [8, 0x10]), 'app.wasm'));
+  assert.notEqual(a, workerFunctionChain(words([layout.FRAME_JS, 0], [3, 0x300], [7, 0x10]), 'app.wasm'));
 });
 
 test('a snapshot built in steps (snapshotAsync, downloads) is the snapshot built at once, and yields often', () => {
@@ -156,7 +186,7 @@ test('a snapshot built in steps (snapshotAsync, downloads) is the snapshot built
   assert.ok(small.sites.every((b) => b === 0), 'a small area is not written');
   const rawCount = stepped.sites.length;
   const rawBytes = stepped.sites.reduce((a, x) => a + x.liveBytes, 0);
-  const finished = finishSnapshot(stepped, {raw: true}); // (changes the raw sites: they are its own)
+  const finished = finishSnapshot(stepped); // (changes the raw sites: they are its own)
   assert.ok(finished.sites.length < rawCount, 'the sites of one stack merged');
   assert.equal(finished.sites.reduce((a, x) => a + x.liveBytes, 0), rawBytes);
   for (let i = 1; i < finished.sites.length; i++) {
@@ -164,6 +194,45 @@ test('a snapshot built in steps (snapshotAsync, downloads) is the snapshot built
     const b = finished.sites[i];
     assert.ok(a.liveBytes > b.liveBytes || (a.liveBytes === b.liveBytes && (a.totalBytes > b.totalBytes || a.id < b.id)), `order at ${i}`);
   }
+});
+
+// The page's way (capture/snapshot_taker.js): the heap read at once, the
+// snapshot finished, its frames named, only once the module's debug info
+// is in.
+test('snapshotInSlices reads the heap at once and finishes, naming the frames once, when the debug info is in', async () => {
+  const {snapshotTaker} = require('../capture/snapshot_taker');
+  let loaded = false;
+  const waiting = [];
+  const debugInfo = {
+    load() {}, loaded: () => loaded, whenLoaded: (fn) => (loaded ? fn() : waiting.push(fn)),
+    sourceLines: () => (loaded ? info.sourceLines : null), functionName: (i) => (loaded ? info.functionName(i) : null),
+    allocTypeName: () => null, readOnlyData: () => ({unknown: 'not here'}),
+  };
+  const host = {buffer: () => state.buffer, stateAddress: () => state.ptr, runtimeInitialized: () => true, onWorker: false,
+    pthreads: () => ({structSize: 0, threads: []}), wasmBinaryFile: () => 'app.wasm', wasmBinary: () => undefined};
+  const taker = snapshotTaker(host, {env: {source: () => 'app.js'}, debugInfo, contexts: {contexts: null},
+    settings: {config: () => ({}), wrapperList: () => ({names: [], detect: true})},
+    timeline: () => null, markRanges: () => null, sliceMs: 5, nextTask: (fn) => setTimeout(fn, 0)});
+  // a stack of the table: leak_memory (unnamed yet, wasm-function[7]) called by main
+  const table = taker.table();
+  const frame = (funcIndex, offset) => table.internFrame({wasm: true, url: 'wasm:', funcIndex, offset, name: `wasm-function[${funcIndex}]`});
+  const ref = table.newNode(0, 0);
+  table.nodeStack[ref] = table.internStack([frame(7, 0x1fb), frame(9, 0x300)]);
+  const state = stateWithSites([{liveBytes: 0, liveBlocks: 0}, {ref, liveBytes: 100, liveBlocks: 1}, {ref, liveBytes: 50, liveBlocks: 1}]);
+  const building = taker.snapshotInSlices({}, true);
+  state.buffer = new ArrayBuffer(8); // read at the call: what the memory holds later is not the snapshot's
+  let finished = null;
+  building.then((s) => { finished = s; });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(finished, null, 'not finished before the debug info is in');
+  loaded = true;
+  waiting.splice(0).forEach((fn) => fn());
+  const snap = await building;
+  assert.deepEqual(snap.sites.map((s) => [s.liveBytes, s.stack.map((i) => snap.frames[i].name)]), [[150, ['leak_memory', 'main']]]);
+  assert.deepEqual(snap.frames[snap.sites[0].stack[0]], {name: 'leak_memory', module: 'app.wasm', funcIndex: 7, offset: 0x1fb,
+    file: 'leaky.c', line: 34});
+  assert.equal(snap.rawStackIds, undefined);
+  assert.equal(table.frames[snap.sites[0].stack[0]].name, 'wasm-function[7]', "the table's frames are not renamed");
 });
 
 test('sortSteps: a stable sort in steps, equal to Array.prototype.sort', () => {

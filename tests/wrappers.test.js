@@ -7,7 +7,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { parseWrapperList, matcher, isStandardLibrary, detectLayer, removeAllocationLayer, LAYER_SHARE, LAYER_CALLERS } =
+const { parseWrapperList, matcher, isStandardLibrary, detectLayer, LAYER_SHARE, LAYER_CALLERS } =
   require('../model/wrappers');
 const { finishSnapshot } = require('../model/finish');
 const { makeSnapshot, summary } = require('./lib/fixtures');
@@ -122,7 +122,7 @@ function lua() {
 test('declared names leave the leaf end; sites that become one stack are one, their counters summed', () => {
   const s = lua();
   const before = structuredClone(s);
-  const r = removeAllocationLayer(s, parseWrapperList('l_alloc,luaM_*'));
+  const r = finishSnapshot(s, {wrappers: parseWrapperList('l_alloc,luaM_*')});
   // (5 sites: too few for detection)
   assert.deepEqual(r.wrappers, { declared: ['l_alloc', 'luaM_*'], detected: [] });
   // sites 1 and 2: parse<main both, 100+50 bytes; site 3: load<main; sorted by live bytes
@@ -137,21 +137,21 @@ test('declared names leave the leaf end; sites that become one stack are one, th
 });
 
 test('applied again to its own result, nothing changes; "none" keeps the layer and is recorded', () => {
-  const once = removeAllocationLayer(lua(), parseWrapperList('l_alloc,luaM_*'));
-  assert.equal(removeAllocationLayer(once, parseWrapperList('l_alloc,luaM_*')), once);
-  assert.equal(removeAllocationLayer(once, parseWrapperList('')), once);
-  const found = removeAllocationLayer(layered(), parseWrapperList(''));
+  const once = finishSnapshot(lua(), {wrappers: parseWrapperList('l_alloc,luaM_*')});
+  assert.equal(finishSnapshot(once, {wrappers: parseWrapperList('l_alloc,luaM_*')}), once);
+  assert.equal(finishSnapshot(once, {wrappers: parseWrapperList('')}), once);
+  const found = finishSnapshot(layered(), {wrappers: parseWrapperList('')});
   assert.deepEqual(found.wrappers, { declared: [], detected: ['wrap'] });
   assert.ok(leaves(found).every((n) => /^caller\d$/.test(n)), leaves(found).join(' '));
   assert.equal(found.sites[0].key, `${leaves(found)[0]}+0x${found.frames[found.sites[0].stack[0]].offset.toString(16)}`);
-  assert.equal(removeAllocationLayer(found, parseWrapperList('')), found);
+  assert.equal(finishSnapshot(found, {wrappers: parseWrapperList('')}), found);
   // "none": the layer that would be found stays, and the file says detection was off
-  const kept = removeAllocationLayer(layered(), parseWrapperList('none'));
+  const kept = finishSnapshot(layered(), {wrappers: parseWrapperList('none')});
   assert.deepEqual(kept.wrappers, { declared: [], detected: [], detect: false });
   assert.ok(leaves(kept).includes('wrap'));
-  assert.equal(removeAllocationLayer(kept, parseWrapperList('')), kept, 'off where it was taken: off wherever it is read');
+  assert.equal(finishSnapshot(kept, {wrappers: parseWrapperList('')}), kept, 'off where it was taken: off wherever it is read');
   // "none" with names: those go, nothing is detected
-  const some = removeAllocationLayer(lua(), parseWrapperList('none,l_alloc'));
+  const some = finishSnapshot(lua(), {wrappers: parseWrapperList('none,l_alloc')});
   assert.deepEqual(some.wrappers, { declared: ['l_alloc'], detected: [], detect: false });
   assert.deepEqual(leaves(some).sort(), ['', 'load', 'luaM_realloc_', 'luaM_realloc_']);
 });
@@ -159,31 +159,33 @@ test('applied again to its own result, nothing changes; "none" keeps the layer a
 test('C++ standard library frames at the leaf end always go, counted', () => {
   const frames = [{ name: 'void std::__2::vector<int, std::__2::allocator<int>>::__push_back_slow_path<int>(int&&)', offset: 1 },
     { name: 'add_item(int)', offset: 2 }, { name: 'main', offset: 3 }];
-  const r = removeAllocationLayer(snap(frames, [Object.assign({ id: 1, key: 'x', stack: [0, 1, 2] }, counters(40, 1))]),
-    parseWrapperList('none'));
+  const r = finishSnapshot(snap(frames, [Object.assign({ id: 1, key: 'x', stack: [0, 1, 2] }, counters(40, 1))]),
+    {wrappers: parseWrapperList('none')});
   assert.deepEqual(r.wrappers, { declared: [], detected: [], standardLibrary: 1, detect: false });
   assert.equal(r.sites[0].key, 'add_item(int)+0x2');
 });
 
-test('finishSnapshot raw: sites of one stack id are one, and lose the id', () => {
+test('finishSnapshot of a raw snapshot (it carries rawStackIds): sites of one stack id are one, and lose the id', () => {
   const frames = [{ name: 'draw', offset: 1 }, { name: 'main', offset: 2 }];
   const raw = () => Object.assign(snap(frames, [
     Object.assign({ id: 1, key: 'draw+0x1', stack: [0, 1] }, counters(10, 1)),
     Object.assign({ id: 2, key: 'draw+0x1', stack: [0, 1] }, counters(30, 2)),
     Object.assign({ id: 3, key: 'main+0x2', stack: [1] }, counters(5, 1)),
   ]), { rawStackIds: [7, 7, 8] });
-  const f = finishSnapshot(raw(), { raw: true });
+  const f = finishSnapshot(raw());
   // sites 1 and 2 (stack id 7): 10+30 bytes, 1+2 blocks; sorted by live bytes
   assert.deepEqual(f.sites.map((x) => [x.id, x.liveBytes, x.liveBlocks]), [[1, 40, 3], [3, 5, 1]]);
   assert.equal(f.rawStackIds, undefined);
   assert.equal(f.wrappers, undefined, 'no layer: nothing said');
   // with a layer removed too: the stack ids still go
-  const g = finishSnapshot(raw(), { raw: true, wrappers: parseWrapperList('draw') });
+  const g = finishSnapshot(raw(), { wrappers: parseWrapperList('draw') });
   assert.deepEqual(g.sites.map((x) => [x.key, x.liveBytes]), [['main+0x2', 45]]);
   assert.equal(g.rawStackIds, undefined);
-  // not raw: one site per site, as the file has them
-  const n = finishSnapshot(raw());
-  assert.equal(n.sites.length, 3);
+  // a finished file (no stack ids): one site per site, as the file has them, the snapshot itself
+  const file = raw();
+  delete file.rawStackIds;
+  assert.equal(finishSnapshot(file), file);
+  assert.equal(file.sites.length, 3);
 });
 
 test('matcher: a C++ name matches without its parameter list, found from the end (anonymous namespaces, function types)', () => {

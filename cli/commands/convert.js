@@ -15,21 +15,10 @@ const { defaultOutput, checkTarget, writeReplacing } = require('../output_file')
 const { FORMATS, formatByName } = require('../../formats/index');
 const { writeFormat } = require('../../output/node_output');
 
-// What reads each format, where the name alone does not say; the help
-// lists every format of formats/index.js, with its suffix, these or not.
-const FORMAT_READERS = {
-  pprof: 'for go tool pprof',
-  collapsed: 'folded stacks for flamegraph.pl',
-  'chrome-trace': 'for Perfetto / chrome://tracing',
-  heapsnapshot: "for Chrome DevTools' Memory panel; needs the heap graph",
-  dhat: "for Valgrind's dh_view.html and the Firefox Profiler",
-};
-
 const TO = {
   name: 'to', kind: 'value', arg: `${Object.keys(FORMATS).join('|')}[,...]`, required: true,
-  help: Object.entries(FORMATS)
-    .map(([name, format]) => `${name} (${format.suffix}${FORMAT_READERS[name] ? ', ' + FORMAT_READERS[name] : ''})`)
-    .join(', ') + '; several, comma-separated, read FILE once and write each',
+  help: Object.entries(FORMATS).map(([name, format]) => `${name} (${format.suffix}, ${format.about})`).join(', ') +
+    '; several, comma-separated, read FILE once and write each',
 };
 
 // The file is written as it is made, a chunk at a time (formats/index.js):

@@ -9,7 +9,7 @@ const { readView } = require('../read_view');
 const { WRAPPERS, BY, FOCUS, IGNORE, HIDE, TOP, JSON_OUTPUT, sortOrder, topCount } = require('../common_options');
 const { KEY_WIDTH, STACK_WIDTH, rowWord, rowTitle, rowsWord } = require('../snapshot_text');
 const { stackText } = require('../../model/sites');
-const { diffSnapshots, sortDiffRows, diffReport, DIFF_SORTS } = require('../../model/diff');
+const { diffSnapshots, sortDiffRows, diffReport, DIFF_SORTS, DIFF_COLUMNS } = require('../../model/diff');
 const { shortName } = require('../../model/names');
 
 const SORT = {
@@ -17,10 +17,15 @@ const SORT = {
   help: 'bytes: by size delta (default); count: by # delta; allocs: by # new (largest first)',
 };
 
-const COLUMNS_NOTE = `Columns, as in Chrome DevTools' heap comparison:
-  # New        allocations made in between      # Deleted   blocks freed in between
-  # Delta      change in live blocks            Alloc. Size bytes allocated in between
-  Freed Size   bytes freed in between           Size Delta  change in live bytes`;
+// two columns a line
+const COLUMNS_NOTE = "Columns, as in Chrome DevTools' heap comparison:" + DIFF_COLUMNS.map((col, i) =>
+  (i % 2 ? col.title.padEnd(12) + col.about : `\n  ${col.title.padEnd(13)}${col.about.padEnd(33)}`)).join('');
+
+// How each column's numbers are printed.
+const COLUMN_TEXT = {
+  newAllocs: units.formatCount, freedBlocks: units.formatCount, countDelta: units.formatCountDelta,
+  allocBytes: units.formatBytes, freedBytes: units.formatBytes, sizeDelta: units.formatBytesDelta,
+};
 
 // Both snapshots had the heap graph: the blocks themselves, matched by id
 // (model/diff.js blockChanges), per shown row its largest new and deleted.
@@ -69,14 +74,10 @@ function run({ args, opts }, out) {
     text += `no ${rowWord(after)} changed\n`;
   } else {
     const columns = [
-      { title: '# New', align: 'right' }, { title: '# Deleted', align: 'right' }, { title: '# Delta', align: 'right' },
-      { title: 'Alloc. Size', align: 'right' }, { title: 'Freed Size', align: 'right' }, { title: 'Size Delta', align: 'right' },
+      ...DIFF_COLUMNS.map((col) => ({ title: col.title, align: 'right' })),
       { title: rowTitle(after), align: 'left' }, { title: 'stack (leaf first)', align: 'left' },
     ];
-    const row = (r, label, stack) => [
-      c(r.newAllocs), c(r.freedBlocks), units.formatCountDelta(r.countDelta),
-      b(r.allocBytes), b(r.freedBytes), units.formatBytesDelta(r.sizeDelta), label, stack,
-    ];
+    const row = (r, label, stack) => [...DIFF_COLUMNS.map((col) => COLUMN_TEXT[col.key](r[col.key])), label, stack];
     const rows = shown.map((r) => row(r, clip(shortName(r.label), KEY_WIDTH) + (r.status === 'both' ? '' : ` (${r.status})`),
       clip(stackText(r.stack.map(shortName)), STACK_WIDTH)));
     rows.push(row(diff.sum, `total of ${c(ranked.length)} changed ${rowsWord(after)}`, ''));

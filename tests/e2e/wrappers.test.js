@@ -12,7 +12,8 @@ const path = require('path');
 const {ROOT} = require('../lib/paths');
 const {runWasmProgram} = require('../lib/run_wasm');
 const {validateSnapshot} = require('../lib/schemas');
-const {parseWrapperList, matcher, removeAllocationLayer} = require('../../model/wrappers');
+const {parseWrapperList, matcher} = require('../../model/wrappers');
+const {finishSnapshot} = require('../../model/finish');
 
 const PROGRAM = path.join(ROOT, 'build', 'tests', 'alloc_layer.dlmalloc.js');
 const {runCli} = require('../lib/cli');
@@ -120,8 +121,8 @@ test('the CLI detects the layer in a file that says nothing of it, and --wrapper
     const text = runCli(['top', file]).stdout;
     assert.match(text, /allocation layer left out of sites: .*new_object.* \(detected\)/);
     // Applying it again to its own result changes nothing.
-    const once = removeAllocationLayer(raw, parseWrapperList(''));
-    assert.deepEqual(removeAllocationLayer(once, parseWrapperList('')).sites, once.sites);
+    const once = finishSnapshot(raw, {wrappers: parseWrapperList('')});
+    assert.deepEqual(finishSnapshot(once, {wrappers: parseWrapperList('')}).sites, once.sites);
   } finally {
     fs.rmSync(dir, {recursive: true, force: true});
   }
@@ -139,8 +140,8 @@ test('no layer is found where there is none: a recursive builder, few sites, the
     sites.push({id: i + 1, key: 'make_tree+0xa', stack, liveBytes: 16, liveBlocks: 1, totalAllocs: 1, totalBytes: 16, peakLiveBytes: 16});
   }
   const tree = {frames, sites, heapGrowth: []};
-  assert.equal(removeAllocationLayer(tree, parseWrapperList('')), tree, 'nothing removed: the same snapshot');
+  assert.equal(finishSnapshot(tree, {wrappers: parseWrapperList('')}), tree, 'nothing removed: the same snapshot');
   const {makeSnapshot} = require('../lib/fixtures');
   const small = makeSnapshot();
-  assert.equal(removeAllocationLayer(small, parseWrapperList('')), small);
+  assert.equal(finishSnapshot(small, {wrappers: parseWrapperList('')}), small);
 });
