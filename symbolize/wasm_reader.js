@@ -26,9 +26,13 @@ Reader.prototype.u8 = function () {
   return this.b[this.pos++];
 };
 
-// Unsigned LEB128 as a number (exact to 2^53: DWARF's 64-bit constants
-// and addresses in wasm32 fit), of any length.
-Reader.prototype.uleb = function () {
+// LEB128 as a number (exact to 2^53: DWARF's 64-bit constants and
+// addresses in wasm32 fit), of any length: unsigned, or signed (DWARF's
+// sdata and line advances; wasm's i32.const, which a caller may take
+// `| 0` or `>>> 0`).
+Reader.prototype.uleb = function () { return this.leb(false); };
+Reader.prototype.sleb = function () { return this.leb(true); };
+Reader.prototype.leb = function (signed) {
   var b = this.b;
   var pos = this.pos;
   var result = 0;
@@ -41,7 +45,7 @@ Reader.prototype.uleb = function () {
     scale *= 128;
   } while (byte & 0x80);
   this.pos = pos;
-  return result;
+  return signed && (byte & 0x40) ? result - scale : result;
 };
 
 // Wasm's u32 (an index, a count, a size): unsigned LEB128 of at most five
@@ -69,23 +73,6 @@ Reader.prototype.u32 = function () {
   throw new Error('bad LEB128 (a u32 of more than five bytes at ' + this.pos + ')');
 };
 
-// Signed LEB128 as a number (DWARF's sdata and line advances; wasm's
-// i32.const, which a caller may take `| 0` or `>>> 0`).
-Reader.prototype.sleb = function () {
-  var b = this.b;
-  var pos = this.pos;
-  var result = 0;
-  var scale = 1;
-  var byte;
-  do {
-    if (pos >= b.length) throw truncated(this, pos);
-    byte = b[pos++];
-    result += (byte & 0x7f) * scale;
-    scale *= 128;
-  } while (byte & 0x80);
-  this.pos = pos;
-  return byte & 0x40 ? result - scale : result;
-};
 
 // Skips a LEB128 of either sign without decoding it.
 Reader.prototype.skipLeb = function () {

@@ -46,12 +46,13 @@ const ENV = {...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_P
 
 // Included by the single-threaded workloads: a change to it rebuilds them.
 const REPETITIONS_H = path.join(ROOT, 'bench', 'workloads', 'repetitions.h');
+const BINARY_TREES_H = path.join(ROOT, 'bench', 'workloads', 'binary_trees.h');
 
 const WORKLOADS = {
-  micro: {sources: [{file: path.join(ROOT, 'bench', 'workloads', 'micro.c'), deps: [REPETITIONS_H]}]},
+  micro: {sources: [{file: path.join(ROOT, 'bench', 'workloads', 'micro.c'), deps: [REPETITIONS_H, BINARY_TREES_H]}]},
   // its pool's objects told through emheap_pool.h (nothing is called where emheap is not linked)
   pool: {sources: [{file: path.join(ROOT, 'bench', 'workloads', 'pool_bench.c'), cflags: ['-I' + path.join(ROOT, 'runtime')],
-    deps: [REPETITIONS_H, path.join(ROOT, 'runtime', 'emheap_pool.h')]}]},
+    deps: [REPETITIONS_H, BINARY_TREES_H, path.join(ROOT, 'runtime', 'emheap_pool.h')]}]},
   sqlite: {
     sources: [
       {file: path.join(SQLITE_DIR, 'sqlite3.c'), cflags: SQLITE_CFLAGS},

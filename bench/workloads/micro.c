@@ -14,38 +14,11 @@
 
 #include "repetitions.h"
 
-typedef struct node {
-  struct node *left, *right;
-  int value;
-} node;
-
 static long ops;
 
-static node *make_tree(int depth) {
-  node *n = malloc(sizeof *n);
-  ops++;
-  n->value = depth;
-  if (depth > 0) {
-    n->left = make_tree(depth - 1);
-    n->right = make_tree(depth - 1);
-  } else {
-    n->left = n->right = NULL;
-  }
-  return n;
-}
-
-static long check_tree(const node *n) {
-  return n->left ? n->value + check_tree(n->left) - check_tree(n->right) : n->value;
-}
-
-static void free_tree(node *n) {
-  if (n->left) {
-    free_tree(n->left);
-    free_tree(n->right);
-  }
-  free(n);
-  ops++;
-}
+#define TREE_ALLOC(size) (ops++, malloc(size))
+#define TREE_FREE(p) (free(p), ops++)
+#include "binary_trees.h"
 
 static long strings(int count) {
   char **list = calloc((size_t)count, sizeof *list);

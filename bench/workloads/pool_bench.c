@@ -55,34 +55,9 @@ static __attribute__((noinline)) void slab_free(slab *s, void *p) {
   ops++;
 }
 
-typedef struct node {
-  struct node *left, *right;
-  int value;
-} node;
-
-static node *make_tree(int depth) {
-  node *n = slab_alloc(&nodes, sizeof *n);
-  n->value = depth;
-  if (depth > 0) {
-    n->left = make_tree(depth - 1);
-    n->right = make_tree(depth - 1);
-  } else {
-    n->left = n->right = NULL;
-  }
-  return n;
-}
-
-static long check_tree(const node *n) {
-  return n->left ? n->value + check_tree(n->left) - check_tree(n->right) : n->value;
-}
-
-static void free_tree(node *n) {
-  if (n->left) {
-    free_tree(n->left);
-    free_tree(n->right);
-  }
-  slab_free(&nodes, n);
-}
+#define TREE_ALLOC(size) slab_alloc(&nodes, size)
+#define TREE_FREE(p) slab_free(&nodes, p)
+#include "binary_trees.h"
 
 static long checksum;
 
