@@ -500,6 +500,5 @@ StackTable.prototype.internFunction = function (funcIndex, name) {
 module.exports = {
   StackTable: StackTable,
   TRUNCATED: TRUNCATED,
-  DEFAULT_STACK_DEPTH: DEFAULT_STACK_DEPTH,
   MAX_STACK_DEPTH: MAX_STACK_DEPTH,
 };

@@ -218,4 +218,4 @@ function createCollector(options) {
   return server;
 }
 
-module.exports = { createCollector, cleanName };
+module.exports = { createCollector };

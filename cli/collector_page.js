@@ -84,4 +84,4 @@ poll();
 `;
 }
 
-module.exports = { indexPage, POLL_MS };
+module.exports = { indexPage };

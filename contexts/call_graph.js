@@ -263,6 +263,5 @@ function isIndirectSite(m, t) {
   return !!m.typeKeyReaches[typeKey(m, t)];
 }
 
-module.exports = {analyze: analyze, scanBody: scanBody, isSite: isSite, isIndirectSite: isIndirectSite,
-  IMPORT_PLAIN: IMPORT_PLAIN, IMPORT_CALLS_BACK: IMPORT_CALLS_BACK, IMPORT_INVOKE: IMPORT_INVOKE,
+module.exports = {analyze: analyze, scanBody: scanBody, isSite: isSite, isIndirectSite: isIndirectSite, IMPORT_CALLS_BACK: IMPORT_CALLS_BACK,
   IMPORT_PLACEHOLDER: IMPORT_PLACEHOLDER};

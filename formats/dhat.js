@@ -123,4 +123,4 @@ function toDhat(snapshot) {
   return resolve(dhatFile(snapshot));
 }
 
-module.exports = { dhatFile: dhatFile, dhatChunks: dhatChunks, toDhat: toDhat };
+module.exports = { dhatChunks: dhatChunks, toDhat: toDhat };

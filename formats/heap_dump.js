@@ -121,5 +121,5 @@ function analyzeDump(bytes) {
   return snapshot;
 }
 
-module.exports = {makeDump: makeDump, dumpChunks: dumpChunks, DUMP_FILE: DUMP_FILE, isDump: isDump, readDump: readDump,
+module.exports = {makeDump: makeDump, DUMP_FILE: DUMP_FILE, isDump: isDump, readDump: readDump,
   analyzeDump: analyzeDump};

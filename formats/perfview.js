@@ -74,4 +74,4 @@ function toPerfView(snapshot) {
   return resolve(perfViewFile(snapshot));
 }
 
-module.exports = { perfViewFile: perfViewFile, perfViewFileSteps: perfViewFileSteps, toPerfView: toPerfView };
+module.exports = { perfViewFileSteps: perfViewFileSteps, toPerfView: toPerfView };

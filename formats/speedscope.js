@@ -111,4 +111,4 @@ function toSpeedscope(snapshot) {
   return resolve(speedscopeFile(snapshot));
 }
 
-module.exports = { speedscopeFile: speedscopeFile, speedscopeFileSteps: speedscopeFileSteps, toSpeedscope: toSpeedscope };
+module.exports = { speedscopeFileSteps: speedscopeFileSteps, toSpeedscope: toSpeedscope };

@@ -307,8 +307,6 @@ function settingsOf(sources) {
   return settings;
 }
 
-module.exports = {
-  OPTION_NAMES: OPTION_NAMES, readOptions: readOptions, outsideSettings: outsideSettings, readConfig: readConfig,
-  readWrapperList: readWrapperList, readLeakConfig: readLeakConfig, readRemote: readRemote, readSnapshotAtExit: readSnapshotAtExit,
-  randomSeed: randomSeed, settingsOf: settingsOf,
+module.exports = { readOptions: readOptions, outsideSettings: outsideSettings, readConfig: readConfig,
+  readWrapperList: readWrapperList, readLeakConfig: readLeakConfig, readRemote: readRemote, readSnapshotAtExit: readSnapshotAtExit, settingsOf: settingsOf,
 };

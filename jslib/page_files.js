@@ -246,4 +246,4 @@ function pageFiles(parts) {
   return files;
 }
 
-module.exports = {pageFiles: pageFiles, asSnapshot: asSnapshot, reportError: reportError};
+module.exports = {pageFiles: pageFiles, reportError: reportError};

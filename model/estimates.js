@@ -12,11 +12,6 @@ function estimateError(bytes, interval) {
   return Math.min(1, Math.sqrt(interval / bytes));
 }
 
-// "+-12%": how a person reads the precision of an estimate.
-function errorText(bytes, interval) {
-  return '+-' + Math.max(1, Math.round(estimateError(bytes, interval) * 100)) + '%';
-}
-
 // The ratio estimator (Cochran, Sampling Techniques, ch. 6): sampling gives
 // each site an unbiased estimate of what its unrecorded blocks hold, but
 // separately drawn estimates can add up to more than the heap (the sample
@@ -99,5 +94,5 @@ function boundedTotals(snapshot, rows) {
   });
 }
 
-module.exports = {estimateError: estimateError, errorText: errorText, ratioScales: ratioScales, estimatedPart: estimatedPart,
+module.exports = { ratioScales: ratioScales, estimatedPart: estimatedPart,
   hasSampledBlocks: hasSampledBlocks, siteErrorText: siteErrorText, allocationCalls: allocationCalls, boundedTotals: boundedTotals};

@@ -114,5 +114,4 @@ function focusNote(snapshot, formatBytes) {
     f.sites + ' of ' + f.allSites + ' sites';
 }
 
-module.exports = {focusSnapshot: focusSnapshot, focusSnapshotSteps: focusSnapshotSteps, focusNote: focusNote,
-  parseRegex: parseRegex, HIDDEN: HIDDEN};
+module.exports = {focusSnapshot: focusSnapshot, focusSnapshotSteps: focusSnapshotSteps, focusNote: focusNote};

@@ -278,5 +278,5 @@ function buildHeapGraph(memory, blocks, roots, skip) {
   return runSteps(buildHeapGraphSteps(memory, blocks, roots, skip));
 }
 
-module.exports = {buildHeapGraph: buildHeapGraph, buildHeapGraphSteps: buildHeapGraphSteps, blockAt: blockAt, REACHABLE: REACHABLE, DIRECT: DIRECT,
+module.exports = {buildHeapGraph: buildHeapGraph, buildHeapGraphSteps: buildHeapGraphSteps, REACHABLE: REACHABLE, DIRECT: DIRECT,
   INDIRECT: INDIRECT};

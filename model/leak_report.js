@@ -178,5 +178,5 @@ function failsOn(result, on) {
   return result.classes.direct[0] + result.classes.indirect[0] > 0;
 }
 
-module.exports = {leakReport: leakReport, leakedStacks: leakedStacks, DEFAULT_LEAK_BY: DEFAULT_LEAK_BY, thousands: thousands, failsOn: failsOn,
+module.exports = {leakReport: leakReport, DEFAULT_LEAK_BY: DEFAULT_LEAK_BY, thousands: thousands, failsOn: failsOn,
   LEAK_EXIT_ON: LEAK_EXIT_ON};

@@ -107,5 +107,5 @@ function unseenPoolNote(snapshot) {
     ', each charged to the call that opened it; told of its objects, emheap shows them instead (docs/pools.md)';
 }
 
-module.exports = {unseenPoolNote: unseenPoolNote, poolName: poolName, chunkRowLabel: chunkRowLabel, poolTotals: poolTotals, poolText: poolText,
-  poolLines: poolLines, shownPools: shownPools};
+module.exports = {unseenPoolNote: unseenPoolNote, chunkRowLabel: chunkRowLabel, poolTotals: poolTotals, poolText: poolText,
+  poolLines: poolLines};

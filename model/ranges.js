@@ -195,4 +195,4 @@ function betweenRows(snapshot, startSpec, endSpec) {
   return result;
 }
 
-module.exports = {startMarkAt: startMarkAt, endMarkAfter: endMarkAfter, timeMs: timeMs, betweenRows: betweenRows, CLASSES: CLASSES, CLASS_TITLES: CLASS_TITLES, between: between, valuesAt: valuesAt, liveAfter: liveAfter};
+module.exports = {startMarkAt: startMarkAt, endMarkAfter: endMarkAfter, betweenRows: betweenRows, CLASSES: CLASSES, CLASS_TITLES: CLASS_TITLES, between: between, valuesAt: valuesAt};

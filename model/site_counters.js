@@ -169,6 +169,6 @@ function liveHeaviestFirst(sites) {
   return runSteps(liveHeaviestFirstSteps(sites));
 }
 
-module.exports = {SITE_COUNTERS: SITE_COUNTERS, addSiteCounters: addSiteCounters, copyAllocType: copyAllocType, addLiveByMark: addLiveByMark,
+module.exports = { addSiteCounters: addSiteCounters, copyAllocType: copyAllocType, addLiveByMark: addLiveByMark,
   addRangeMarks: addRangeMarks, addRangeLiveAfter: addRangeLiveAfter, bySize: bySize, liveHeaviestFirst: liveHeaviestFirst,
   liveHeaviestFirstSteps: liveHeaviestFirstSteps};

@@ -136,5 +136,5 @@ function seriesPoints(timeline, series) {
   return series.liveBytes.map(function (v, k) { return {t: timeline[series.from + k].t, liveBytes: v}; });
 }
 
-module.exports = {MAX_SERIES: MAX_SERIES, MAX_SITES_PER_SERIES: MAX_SITES_PER_SERIES, seriesSites: seriesSites,
+module.exports = {MAX_SERIES: MAX_SERIES, MAX_SITES_PER_SERIES: MAX_SITES_PER_SERIES,
   regroupSeries: regroupSeries, perSiteSeries: perSiteSeries, seriesPoints: seriesPoints};

@@ -38,4 +38,4 @@ function viewOptions(o) {
   return out;
 }
 
-module.exports = {view: view, viewSteps: viewSteps, viewOptions: viewOptions};
+module.exports = {view: view, viewOptions: viewOptions};

@@ -190,4 +190,4 @@ function reportData(snapshot) {
 }
 
 module.exports = {reportData: reportData, peakWindow: peakWindow, peakWindowText: peakWindowText, seconds: seconds,
-  whyNoTimeline: whyNoTimeline, whyNoSiteSeries: whyNoSiteSeries, whyNoRate: whyNoRate, PALETTE: PALETTE};
+  whyNoTimeline: whyNoTimeline, whyNoSiteSeries: whyNoSiteSeries, whyNoRate: whyNoRate};
