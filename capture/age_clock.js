@@ -15,7 +15,7 @@
 // (runtime/marks.c); the times here stay as they are.
 'use strict';
 
-var L = require('./layout_generated').wasm32;
+var L = require('./layout_generated');
 
 var STATE = L.emheap_state;
 var AGE_POINTS = L.constants.EMHEAP_AGE_POINTS;

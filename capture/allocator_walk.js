@@ -76,7 +76,7 @@
 
 // dlmalloc's chunks and malloc_state (runtime/dlmalloc_state.h, laid out
 // by capture/layout_generated.js): sizes in bytes, offsets in words
-var L = require('./layout_generated').wasm32;
+var L = require('./layout_generated');
 var DL_STATE = L.emheap_dl_state;
 var DL_SEGMENT = L.emheap_dl_segment;
 var DL_MIN_CHUNK = L.constants.DL_MIN_CHUNK;

@@ -10,7 +10,7 @@
 var copiesWholeSpan = require('../model/heap_memory').copiesWholeSpan;
 var allocatorWalk = require('./allocator_walk');
 var layout = require('./layout');
-var L = require('./layout_generated').wasm32;
+var L = require('./layout_generated');
 
 var K = L.constants;
 var STATE = L.emheap_state;

@@ -10,7 +10,7 @@
 'use strict';
 
 var cString = require('./c_text').cString;
-var L = require('./layout_generated').wasm32;
+var L = require('./layout_generated');
 
 var K = L.constants;
 var STATE = L.emheap_state;

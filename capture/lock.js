@@ -12,7 +12,7 @@
 // gives up, said, instead of a deadlock.
 'use strict';
 
-var STATE = require('./layout_generated').wasm32.emheap_state;
+var STATE = require('./layout_generated').emheap_state;
 
 // In a threaded program with footers (runtime/footer.h), the allocator's
 // heap must hold still while a walk reads its chunks: hold(1) takes

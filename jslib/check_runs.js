@@ -9,7 +9,7 @@
 var heapCheck = require('../model/heap_check');
 var layout = require('../capture/layout');
 var cText = require('../capture/c_text');
-var L = require('../capture/layout_generated').wasm32;
+var L = require('../capture/layout_generated');
 
 var LIMITS = L.emheap_limits;
 var NO_LIMIT = L.constants.EMHEAP_NO_LIMIT;

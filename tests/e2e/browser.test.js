@@ -14,7 +14,7 @@ const path = require('node:path');
 
 const samplePage = require('../lib/sample_page');
 const { downloadFrom, downloadsDuring, errorsIn, clickLeak } = samplePage;
-const { newPage, servedChromium, CHROMIUM_SKIP } = require('../lib/browser');
+const { newPage, nextFrames, servedChromium, CHROMIUM_SKIP } = require('../lib/browser');
 const { validateSpeedscope, validatePerfView, validateSnapshot } = require('../lib/schemas');
 
 const {SAMPLES} = require('../lib/paths');
@@ -164,7 +164,7 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
           // leak from code: the buttons are gone, the C functions are not.
           // One call site (a loop): each JS call position is a site of its own.
           await page.evaluate(() => { for (let i = 0; i < 2; i++) Module._leak_memory(); });
-          await page.waitForTimeout(100);   // a few frames of the render loop on the new DOM
+          await nextFrames(page, 3);   // a few frames of the render loop on the new DOM
           const got = await downloadFrom(page, pressHotkey(page));
           assert.match(got.name, SPEEDSCOPE_NAME);
           assert.deepEqual(validateSpeedscope(got.json), []);
@@ -257,7 +257,7 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
       assert.deepEqual(validateSnapshot(info.snap), []);
       assert.deepEqual(validatePerfView(info.perf), []);
       assert.equal(typeof info.json.liveBytes, 'number');
-      await page.waitForTimeout(300);    // let the render loop run on
+      await nextFrames(page, 5);    // the render loop runs on after the API's calls
 
       assert.match(names[0], SPEEDSCOPE_NAME);
       assert.match(names[1], PERFVIEW_NAME);
@@ -347,8 +347,11 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
     let releaseMap;
     const mapHeld = new Promise((resolve) => { releaseMap = resolve; });
     let mapRequested = false;
+    let mapAsked;
+    const mapAskedFor = new Promise((resolve) => { mapAsked = resolve; });
     await page.route('**/*.wasm.map', async (route) => {
       mapRequested = true;
+      mapAsked();
       await mapHeld;
       await route.continue();
     });
@@ -360,7 +363,9 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
       page.on('download', (d) => downloads.push(d));
       await pressHotkey(page)();
       await page.click('#free'); // after the press: must not show in the file
-      await page.waitForTimeout(300);
+      // the press's file waits for the map, which the page has asked for:
+      // a file saved without it would have no lines (checked below)
+      await mapAskedFor;
       assert.ok(mapRequested, 'the page asked for the source map');
       assert.equal(downloads.length, 0, 'nothing saved while the source map is held back');
       const saved = page.waitForEvent('download', { timeout: 10000 });

@@ -15,7 +15,7 @@ const path = require('node:path');
 
 const samplePage = require('../lib/sample_page');
 const { downloadFrom, downloadsDuring, errorsIn, clickLeak } = samplePage;
-const { servedChromium, CHROMIUM_SKIP } = require('../lib/browser');
+const { newPage, servedChromium, CHROMIUM_SKIP } = require('../lib/browser');
 const { diffSnapshots } = require('../../model/diff');
 const { groupSnapshot } = require('../../model/grouping');
 const { validateSnapshot } = require('../lib/schemas');
@@ -128,12 +128,25 @@ describe('snapshot diffs in headless Chromium', { skip: SKIP }, () => {
   });
 
   test('snapshot.timeline: live bytes over time, sampled by a timer, ring of 3000 points', async () => {
-    const { context, page, consoleMessages } = await openSample('leaky-canvas');
+    // The page's 100 ms timers counted as they fire (the timeline's is one):
+    // the test waits for its ticks, not for a time.
+    const { context, page, consoleMessages } = await newPage(chrome.browser);
+    await page.addInitScript(() => {
+      const setIntervalOfPage = window.setInterval;
+      window.timerTicks = 0;
+      window.setInterval = function (fn, ms, ...rest) {
+        const counted = ms === 100 && typeof fn === 'function' ? function (...a) { window.timerTicks++; return fn.apply(this, a); } : fn;
+        return setIntervalOfPage.call(this, counted, ms, ...rest);
+      };
+    });
+    const ticks = (n) => page.waitForFunction((k) => window.timerTicks >= k, n, { timeout: 20000 });
     try {
-      await page.waitForTimeout(350);
+      await page.goto(`${chrome.server.url}/leaky-canvas/?emheap=exact`);
+      await page.waitForFunction((t) => document.title === t, samplePage.READY_TITLE, { timeout: 20000 });
+      await ticks(3);
       const before = await page.evaluate(() => emheap.snapshot().summary.liveBytes);
       await clickLeak(page, 2);
-      await page.waitForTimeout(350);
+      await ticks(await page.evaluate(() => window.timerTicks) + 3);
       const snap = await page.evaluate(() => emheap.snapshot());
       assert.deepEqual(validateSnapshot(snap), []);
       const tl = snap.timeline;

@@ -1,8 +1,9 @@
 // layout_generated.test.js -- the C-to-JS memory contract has one source:
-// capture/layout_generated.js is what emcc's offsetof and sizeof give for
-// the runtime's structs today (runtime/layout.js builds runtime/
-// layout_info.c again, for wasm32 and wasm64, and the text must be the same
-// byte for byte), and every field the JS readers name is one it lists.
+// capture/layout_generated.js (wasm32) and layout_generated64.js (wasm64)
+// are what emcc's offsetof and sizeof give for the runtime's structs today
+// (runtime/layout.js builds runtime/layout_info.c again, and the text must
+// be the same byte for byte), and every field the JS readers name is one
+// they list.
 'use strict';
 
 const {test} = require('node:test');
@@ -10,14 +11,15 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const {ROOT} = require('../lib/paths');
-const {generate} = require('../../runtime/layout');
-const generated = require('../../capture/layout_generated');
+const {generate, FILES} = require('../../runtime/layout');
+const generated = {wasm32: require('../../capture/layout_generated'), wasm64: require('../../capture/layout_generated64')};
 
-const FILE = path.join(ROOT, 'capture', 'layout_generated.js');
-
-test('capture/layout_generated.js is what emcc lays out now (make layout)', async () => {
+test('capture/layout_generated*.js are what emcc lays out now (make layout)', async () => {
   const now = await generate();
-  assert.equal(fs.readFileSync(FILE, 'utf8'), now, 'capture/layout_generated.js is stale: run `make layout`');
+  assert.deepEqual(Object.keys(now).sort(), Object.values(FILES).sort());
+  for (const [name, text] of Object.entries(now)) {
+    assert.equal(fs.readFileSync(path.join(ROOT, 'capture', name), 'utf8'), text, `capture/${name} is stale: run \`make layout\``);
+  }
   // (a 64-bit build lays out the state's pointers wider: the two differ)
   assert.ok(generated.wasm64.emheap_state.sizeof > generated.wasm32.emheap_state.sizeof);
   assert.equal(generated.wasm32.emheap_block.sizeof, 16);
@@ -28,12 +30,11 @@ test('capture/layout_generated.js is what emcc lays out now (make layout)', asyn
 function aliasesOf(source) {
   const out = {};
   for (const m of source.matchAll(/\b(?:var|const|let)\s+(\w+)\s*=\s*(?:L|layout)\.(emheap_\w+|region_table)\b/g)) out[m[1]] = m[2];
-  if (/\bL\s*=\s*require\('[./]*(?:capture\/)?layout_generated'\)\.wasm32/.test(source) ||
-    /= require\('\.\/layout_generated'\)\.wasm32\.(emheap_\w+)/.test(source)) {
+  if (/\bL\s*=\s*require\('[./]*(?:capture\/)?layout_generated'\)/.test(source)) {
     out.K = 'constants';
     out['L.constants'] = 'constants';
   }
-  const direct = /\b(?:var|const)\s+(\w+)\s*=\s*require\('[./]*(?:capture\/)?layout_generated'\)\.wasm32\.(emheap_\w+)/.exec(source);
+  const direct = /\b(?:var|const)\s+(\w+)\s*=\s*require\('[./]*(?:capture\/)?layout_generated'\)\.(emheap_\w+)/.exec(source);
   if (direct) out[direct[1]] = direct[2];
   return out;
 }
@@ -61,7 +62,7 @@ function readers() {
   const out = [];
   for (const dir of ['capture', 'contexts', 'jslib', 'harness']) {
     for (const name of fs.readdirSync(path.join(ROOT, dir))) {
-      if (!name.endsWith('.js') || name === 'layout_generated.js') continue;
+      if (!name.endsWith('.js') || /^layout_generated/.test(name)) continue;
       const source = fs.readFileSync(path.join(ROOT, dir, name), 'utf8');
       if (/layout_generated|require\('[./]*(?:capture\/)?layout'\)/.test(source)) out.push({file: `${dir}/${name}`, source});
     }
@@ -91,7 +92,7 @@ test('every field and constant the readers name is one the C structs have', () =
 });
 
 test('the check sees a field the structs do not have', () => {
-  const source = "var L = require('./layout_generated').wasm32;\nvar SITE = L.emheap_site;\nx = SITE.live_bytes + SITE.no_such_field + K.EMHEAP_NOPE;\n";
+  const source = "var L = require('./layout_generated');\nvar SITE = L.emheap_site;\nx = SITE.live_bytes + SITE.no_such_field + K.EMHEAP_NOPE;\n";
   assert.deepEqual(unknownFields('probe.js', source, generated.wasm32),
     ['probe.js: SITE.no_such_field', 'probe.js: K.EMHEAP_NOPE']);
 });

@@ -265,7 +265,7 @@ const SPEEDSCOPE_SKIP = !haveChromium() ? `no Chromium at ${CHROMIUM}: speedscop
 
 test('speedscope imports the pprof file', { skip: SPEEDSCOPE_SKIP, timeout: 90000 }, async () => {
   const { serve } = require('../../harness/serve');
-  const { launch, newPage } = require('../lib/browser');
+  const { launch, newPage, appOutcome } = require('../lib/browser');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-pprof-'));
   const snap = makeSnapshot();
   fs.writeFileSync(path.join(dir, 'heap.pb.gz'), toPprof(snap));
@@ -277,16 +277,7 @@ test('speedscope imports the pprof file', { skip: SPEEDSCOPE_SKIP, timeout: 9000
     const dialogs = [];
     opened.page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); });
     await opened.page.goto(`${server.url}/speedscope/index.html#profileURL=${encodeURIComponent('/profiles/' + name)}`);
-    const deadline = Date.now() + 20000;
-    let title = '';
-    let text = '';
-    for (;;) {
-      title = await opened.page.title();
-      text = await opened.page.evaluate(() => (document.body ? document.body.innerText : ''));
-      if (title.endsWith(' - speedscope') || text.includes('Something went wrong') || dialogs.length) break;
-      if (Date.now() > deadline) break;
-      await opened.page.waitForTimeout(100);
-    }
+    const { title, text } = await appOutcome(opened.page, dialogs, ' - speedscope', 'Something went wrong');
     return Object.assign(opened, { title, text, dialogs });
   }
   try {

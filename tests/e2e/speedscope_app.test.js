@@ -20,7 +20,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { serve } = require('../../harness/serve');
-const { launch, newPage, haveChromium, CHROMIUM } = require('../lib/browser');
+const { launch, newPage, nextFrames, appOutcome, haveChromium, CHROMIUM } = require('../lib/browser');
 const { validateSpeedscope } = require('../lib/schemas');
 
 const {ROOT, SAMPLES} = require('../lib/paths');
@@ -47,16 +47,7 @@ async function openInSpeedscope(file) {
   const dialogs = [];
   page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); });
   await page.goto(`${server.url}/speedscope/index.html#profileURL=${encodeURIComponent('/profiles/' + file)}`);
-  const deadline = Date.now() + 20000;
-  let title = '';
-  let text = '';
-  for (;;) {
-    title = await page.title();
-    text = await page.evaluate(() => (document.body ? document.body.innerText : ''));
-    if (title.endsWith(LOADED_SUFFIX) || text.includes(FAILED_TEXT) || dialogs.length > 0) break;
-    if (Date.now() > deadline) break;
-    await page.waitForTimeout(100);
-  }
+  const { title, text } = await appOutcome(page, dialogs, LOADED_SUFFIX, FAILED_TEXT);
   return Object.assign(opened, { title, text, dialogs });
 }
 
@@ -124,7 +115,7 @@ describe('emheap files in the real speedscope app', { skip: SKIP }, () => {
         return { count: c.length, maxArea: Math.max(0, ...c.map((r) => r.width * r.height)) };
       });
       assert.ok(canvas.count > 0 && canvas.maxArea > 10000, `no flame graph canvas: ${JSON.stringify(canvas)}`);
-      await page.waitForTimeout(300);   // let the WebGL frame land before the screenshot
+      await nextFrames(page, 2);   // the WebGL frame drawn before the screenshot
       await page.screenshot({ path: path.join(RESULTS, 'speedscope.png') });
 
       // The sandwich view (key "3") lists functions as DOM text: leak_memory

@@ -90,4 +90,26 @@ const crashedIn = (consoleMessages) => consoleMessages.some((m) => m.type === 'p
 // A test's `skip` without Chromium: false where it is, else why not.
 const CHROMIUM_SKIP = haveChromium() ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`;
 
-module.exports = {launch, newPage, persistentPage, servedChromium, servedProgramPage, haveChromium, crashedIn, CHROMIUM, CHROMIUM_SKIP};
+// Resolves once the page has drawn `n` more animation frames: what a test
+// waits for where the page's render loop must have run (an event, not a
+// time).
+function nextFrames(page, n) {
+  return page.evaluate((k) => new Promise((resolve) => {
+    const step = (left) => (left ? requestAnimationFrame(() => step(left - 1)) : resolve());
+    step(k);
+  }), n);
+}
+
+// Waits until a page that loads a profile into an app (speedscope) has
+// either loaded it (document.title ends with `loadedSuffix`), shown its
+// error page (`failedText` in the body) or raised a dialog (`dialogs`, an
+// array the caller's dialog handler fills). -> {title, text}.
+async function appOutcome(page, dialogs, loadedSuffix, failedText, timeout = 20000) {
+  const shown = page.waitForFunction(([suffix, failed]) => document.title.endsWith(suffix) ||
+    (document.body && document.body.innerText.includes(failed)), [loadedSuffix, failedText], {timeout});
+  const dialog = page.waitForEvent('dialog', {timeout}).catch(() => null);
+  await Promise.race([shown, dialogs.length ? Promise.resolve() : dialog]).catch(() => {});
+  return {title: await page.title(), text: await page.evaluate(() => (document.body ? document.body.innerText : ''))};
+}
+
+module.exports = {launch, newPage, persistentPage, nextFrames, appOutcome, servedChromium, servedProgramPage, haveChromium, crashedIn, CHROMIUM, CHROMIUM_SKIP};
