@@ -3,6 +3,8 @@
 # Everything generated goes to build/.
 
 EMCC ?= emcc
+# C++ links need em++ (Emscripten 6.0.6 and later no longer link libc++ for emcc)
+EMXX ?= $(patsubst %emcc,%em++,$(EMCC))
 NODE ?= node
 # Debian's emcc runs its JS tools with the machine's node, which does not
 # search Debian's module folder (acorn): see ../shared/TOOLCHAIN.md.

@@ -127,7 +127,7 @@ $(TEST_BUILD)/pools.dlmalloc.js $(TEST_BUILD)/pools.emmalloc.js: $(TEST_BUILD)/p
 TEST_PROGRAMS += $(TEST_BUILD)/pools_pmr.js
 $(TEST_BUILD)/pools_pmr.js: tests/runtime/pools_pmr.cpp runtime/emheap_pool.h $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -std=c++17 -fexceptions -Iruntime $< $(EMHEAP_LDFLAGS) -fexceptions -o $@
+	$(EMXX) -O2 -std=c++17 -fexceptions -Iruntime $< $(EMHEAP_LDFLAGS) -fexceptions -o $@
 
 # ... and the same annotations in a program built without emheap.
 TEST_PROGRAMS += $(TEST_BUILD)/pools_unlinked.js
@@ -225,17 +225,17 @@ $(TEST_BUILD)/block_churn.%.js: tests/runtime/block_churn.c $(B)/emheap-checking
 CONTEXTS_EXPORTS = -sEXPORTED_FUNCTIONS=_main,_malloc
 $(TEST_BUILD)/contexts.js: tests/runtime/contexts.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) -fexceptions $(CONTEXTS_EXPORTS) -o $@
+	$(EMXX) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) -fexceptions $(CONTEXTS_EXPORTS) -o $@
 
 # The same with wasm exceptions (try/catch in wasm, no invoke_* glue).
 $(TEST_BUILD)/contexts.wasmeh.js: tests/runtime/contexts.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fwasm-exceptions -fno-builtin $< $(EMHEAP_LDFLAGS) -fwasm-exceptions $(CONTEXTS_EXPORTS) -o $@
+	$(EMXX) -O2 -fwasm-exceptions -fno-builtin $< $(EMHEAP_LDFLAGS) -fwasm-exceptions $(CONTEXTS_EXPORTS) -o $@
 
 # The same with the app's own Module.instantiateWasm.
 $(TEST_BUILD)/contexts.own.js: tests/runtime/contexts.cpp tests/runtime/own_instantiate.js $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) -fexceptions $(CONTEXTS_EXPORTS) \
+	$(EMXX) -O2 -fexceptions -fno-builtin $< $(EMHEAP_LDFLAGS) -fexceptions $(CONTEXTS_EXPORTS) \
 	  --pre-js tests/runtime/own_instantiate.js -o $@
 
 # Memory exhaustion: a fixed heap, no growth, so the app and emheap's tables
@@ -250,7 +250,7 @@ $(TEST_BUILD)/exhaustion.%.js: tests/runtime/exhaustion.c $(B)/emheap.o $(RUNTIM
 # test runs a copy without it).
 $(TEST_BUILD)/cpp_new.nonames.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) -sALLOW_MEMORY_GROWTH=1 --emit-symbol-map -o $@
+	$(EMXX) $(TEST_CFLAGS) $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) -sALLOW_MEMORY_GROWTH=1 --emit-symbol-map -o $@
 
 # A module without a name section (no --profiling-funcs): frames named
 # from the symbol map that --emit-symbol-map writes beside it.
@@ -267,16 +267,16 @@ $(TEST_BUILD)/sampling.js: tests/runtime/sampling.c $(B)/emheap.o $(B)/library_e
 # bytes in 4.x) with its DWARF inside (-g): lines come from the inline bytes.
 $(TEST_BUILD)/cpp_new.singlefile.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -g $< $(TEST_LDFLAGS) -sSINGLE_FILE -o $@
+	$(EMXX) $(TEST_CFLAGS) -g $< $(TEST_LDFLAGS) -sSINGLE_FILE -o $@
 
 # With a source map: frames must carry file and line.
 $(TEST_BUILD)/cpp_new.sourcemap.js: tests/runtime/cpp_new.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -gsource-map $< $(TEST_LDFLAGS) -o $@
+	$(EMXX) $(TEST_CFLAGS) -gsource-map $< $(TEST_LDFLAGS) -o $@
 
 $(TEST_BUILD)/%.dlmalloc.js: tests/runtime/%.cpp $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=dlmalloc -o $@
+	$(EMXX) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=dlmalloc -o $@
 
 # The leak report at exit: the runtime must exit (-sEXIT_RUNTIME=1) for
 # Emscripten to run exit callbacks; the leaky one has a source map, so its
@@ -298,13 +298,13 @@ CPP_LINES_DEPS := tests/runtime/cpp_lines.cpp $(B)/emheap.o $(B)/library_emheap.
 CPP_LINES_LINK = -fno-builtin -Iruntime $< $(EMHEAP_LDFLAGS) $(EXACT_LINK) -sALLOW_MEMORY_GROWTH=1
 $(TEST_BUILD)/cpp_lines.O%.js: $(CPP_LINES_DEPS)
 	@mkdir -p $(dir $@)
-	$(EMCC) -O$* -gseparate-dwarf=$(TEST_BUILD)/cpp_lines.O$*.debug.wasm $(CPP_LINES_LINK) -o $@
+	$(EMXX) -O$* -gseparate-dwarf=$(TEST_BUILD)/cpp_lines.O$*.debug.wasm $(CPP_LINES_LINK) -o $@
 $(TEST_BUILD)/cpp_lines.O2g.js: $(CPP_LINES_DEPS)
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -g $(CPP_LINES_LINK) -o $@
+	$(EMXX) -O2 -g $(CPP_LINES_LINK) -o $@
 $(TEST_BUILD)/cpp_lines.O2map.js: $(CPP_LINES_DEPS)
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -gsource-map $(CPP_LINES_LINK) -o $@
+	$(EMXX) -O2 -gsource-map $(CPP_LINES_LINK) -o $@
 
 # `new` of known types (--by type) on Emscripten's defaults (fixed heap,
 # the default mode) with its DWARF: with -fsanitize=alloc-token where emcc's
@@ -321,9 +321,9 @@ $(TEST_BUILD)/alloc_types.route:
 	@if echo 'int main() { return *new int; }' | $(EMCC) -fsanitize=alloc-token -x c++ -c - -o $(TEST_BUILD)/alloc_token_probe.o 2>/dev/null; \
 	then echo clang > $@; else echo hand > $@; fi
 $(TEST_BUILD)/alloc_types.js: $(ALLOC_TYPES_DEPS) $(TEST_BUILD)/alloc_types.route $(B)/emheap.o
-	$(EMCC) $(ALLOC_TYPES_FLAGS) $< $(EMHEAP_LDFLAGS) -o $@
+	$(EMXX) $(ALLOC_TYPES_FLAGS) $< $(EMHEAP_LDFLAGS) -o $@
 $(TEST_BUILD)/alloc_types.threads.js: $(ALLOC_TYPES_DEPS) $(TEST_BUILD)/alloc_types.route $(B)/emheap-mt.o
-	$(EMCC) $(ALLOC_TYPES_FLAGS) -pthread -DON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
+	$(EMXX) $(ALLOC_TYPES_FLAGS) -pthread -DON_THREAD $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
 	  --extern-pre-js $(PAGE_JS) --profiling-funcs -pthread -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1 -o $@
 
 # DWARF 5 (what newer Emscripten may write; emcc 3.1.6's binaryen cannot
@@ -331,7 +331,7 @@ $(TEST_BUILD)/alloc_types.threads.js: $(ALLOC_TYPES_DEPS) $(TEST_BUILD)/alloc_ty
 WASM_LD ?= wasm-ld
 $(TEST_BUILD)/cpp_lines.dwarf5.wasm: tests/runtime/cpp_lines.cpp
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -gdwarf-5 -fno-builtin -Iruntime -c $< -o $(TEST_BUILD)/cpp_lines.dwarf5.o
+	$(EMXX) -O2 -gdwarf-5 -fno-builtin -Iruntime -c $< -o $(TEST_BUILD)/cpp_lines.dwarf5.o
 	$(WASM_LD) --no-entry --export-all --allow-undefined $(TEST_BUILD)/cpp_lines.dwarf5.o -o $@
 
 test-programs: runtime samples $(TEST_PROGRAMS)
@@ -408,7 +408,7 @@ $(TEST_BUILD)/heap_graph.threads.js: tests/runtime/heap_graph.c $(B)/emheap-mt.o
 # exceptions).
 $(TEST_BUILD)/heap_graph_cpp.exact.js: tests/runtime/heap_graph.cpp $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fexceptions -Iruntime $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
+	$(EMXX) -O2 -fexceptions -Iruntime $< $(B)/emheap.o $(EXACT_LINK) --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs -fexceptions -sALLOW_MEMORY_GROWTH=1 -o $@
 
 # -sMALLOC=mimalloc, where the emcc has it (Emscripten 3.1.50 and later):
@@ -429,7 +429,7 @@ $(TEST_BUILD)/mimalloc.check: $(B)/emheap.o
 where_mimalloc = rm -f $@.skip; if [ "$$(cat $(TEST_BUILD)/mimalloc.check)" = yes ]; then \
   echo '$(strip $(1))'; $(1); else cp $(TEST_BUILD)/mimalloc.check $@.skip; fi
 $(TEST_BUILD)/cpp_new.mimalloc.js: tests/runtime/cpp_new.cpp $(TEST_BUILD)/mimalloc.check $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
-	@$(call where_mimalloc,$(EMCC) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=mimalloc -o $@)
+	@$(call where_mimalloc,$(EMXX) $(TEST_CFLAGS) $< $(TEST_LDFLAGS) -sMALLOC=mimalloc -o $@)
 $(TEST_BUILD)/block_churn.mimalloc.js: tests/runtime/block_churn.c $(TEST_BUILD)/mimalloc.check $(B)/emheap-checking.o $(B)/library_emheap.js $(PAGE_JS)
 	@$(call where_mimalloc,$(EMCC) $(TEST_CFLAGS) $< $(B)/emheap-checking.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --extern-pre-js $(PAGE_JS) --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMALLOC=mimalloc -o $@)
@@ -444,7 +444,7 @@ EXCEPTIONS_wasmexc := -fwasm-exceptions
 WITH_EMHEAP.profiled := $(EMHEAP_LDFLAGS) $(EXACT_LINK)
 $(TEST_BUILD)/cxx_new_paths.%.js: tests/runtime/cxx_new_paths.cpp $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -std=c++17 $(EXCEPTIONS_$(basename $*)) $< $(WITH_EMHEAP$(suffix $*)) \
+	$(EMXX) $(TEST_CFLAGS) -std=c++17 $(EXCEPTIONS_$(basename $*)) $< $(WITH_EMHEAP$(suffix $*)) \
 	  $(EXCEPTIONS_$(basename $*)) -sABORTING_MALLOC=0 -o $@
 test-programs: $(CXX_NEW_PATHS)
 

@@ -102,9 +102,9 @@ test('the packed tarball installs; npx emheap-config and npx emheap work; CMake 
   assert.notEqual(path.dirname(otherObject), path.dirname(flags[0]), 'another emcc, another cache folder');
   assert.ok(fs.existsSync(otherObject));
 
-  await t.test('emcc with $(npx emheap-config --ldflags), default heap, -O2 C++ with exceptions', () => {
+  await t.test('em++ with $(npx emheap-config --ldflags), default heap, -O2 C++ with exceptions', () => {
     const cflags = sh('npx', ['--no-install', 'emheap-config', '--cflags'], project).stdout.trim().split(/\s+/);
-    sh('emcc', ['-O2', '-fexceptions', ...cflags, 'app.cpp', '-o', 'app.js', ...flags, '-fexceptions', '-sEXIT_RUNTIME=1'], project);
+    sh('em++', ['-O2', '-fexceptions', ...cflags, 'app.cpp', '-o', 'app.js', ...flags, '-fexceptions', '-sEXIT_RUNTIME=1'], project);
     const r = runApp(path.join(project, 'app.js'), project);
     assert.match(r.stderr, /leak_widgets/, 'the leak report at exit names the leaking function');
     const top = sh('npx', ['--no-install', 'emheap', 'top', r.snapshot, '--top', '3'], project).stdout;
