@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const samplePage = require('../lib/sample_page');
-const { downloadFrom, downloadsDuring, errorsIn, clickLeak } = samplePage;
+const { downloadFrom, downloadsBefore, consoleDownload, recordSaves, errorsIn, clickLeak } = samplePage;
 const { newPage, nextFrames, servedChromium, CHROMIUM_SKIP } = require('../lib/browser');
 const { validateSpeedscope, validatePerfView, validateSnapshot } = require('../lib/schemas');
 
@@ -184,12 +184,23 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
   test('Cmd+Shift+H (macOS) downloads too; plain H, Ctrl+H and Ctrl+Alt+Shift+H do not', async () => {
     const { context, page, consoleMessages } = await openSample('leaky-canvas');
     try {
+      const savesSince = await recordSaves(page);
       const got = await downloadFrom(page, () => page.keyboard.press('Meta+Shift+H'));
       assert.match(got.name, /\.speedscope\.json$/);
       assert.deepEqual(validateSpeedscope(got.json), []);
+      assert.deepEqual(await savesSince(), ['downloadSnapshot'], 'the key\'s save is seen');
       for (const keys of ['h', 'Control+H', 'Control+Alt+Shift+H']) {
-        const { count } = await downloadsDuring(page, 500, () => page.keyboard.press(keys));
-        assert.equal(count, 0, `${keys} must not download`);
+        // The shell's keydown handler has run once the press is done: the
+        // evaluate after it reads every save the key began. And a download
+        // of the key's would come ahead of downloadSnapshot()'s, asked for
+        // after it.
+        const { before, result } = await downloadsBefore(page, async () => {
+          await page.keyboard.press(keys);
+          return savesSince();
+        }, consoleDownload(page));
+        assert.deepEqual(result, [], `${keys} must not save`);
+        assert.deepEqual(before, [], `${keys} must not download`);
+        await savesSince(); // the sentinel's
       }
       assertNoErrors(consoleMessages, 'the emheap sample');
     } finally {
@@ -200,9 +211,12 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
   test('downloadSnapshot with an unknown format logs an error, returns null and downloads nothing', async () => {
     const { context, page, consoleMessages } = await openSample('leaky-canvas');
     try {
-      const { count, result } = await downloadsDuring(page, 1000, () => page.evaluate(() => downloadSnapshot('xml')));
+      // a file the call began would be built ahead of downloadSnapshot()'s,
+      // asked for after it, by the same steps: its download would come first
+      const { before, result } = await downloadsBefore(page, () => page.evaluate(() => downloadSnapshot('xml')),
+        consoleDownload(page));
       assert.equal(result, null);
-      assert.equal(count, 0, 'no download for an unknown format');
+      assert.deepEqual(before, [], 'no download for an unknown format');
       const errors = errorsIn(consoleMessages);
       assert.equal(errors.length, 1, `one console error: ${JSON.stringify(consoleMessages)}`);
       const text = errors[0].text;
@@ -211,10 +225,12 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
       assert.ok(text.includes('speedscope') && text.includes('perfview'), `valid names missing: ${text}`);
 
       // names inherited from Object.prototype are unknown formats too
-      const odd = await downloadsDuring(page, 300, () => page.evaluate(() =>
-        [downloadSnapshot('toString'), downloadSnapshot('__proto__'), emheap.downloadSnapshot('constructor')]));
+      // (the download checked as above)
+      const odd = await downloadsBefore(page, () => page.evaluate(() =>
+        [downloadSnapshot('toString'), downloadSnapshot('__proto__'), emheap.downloadSnapshot('constructor')]),
+        consoleDownload(page));
       assert.deepEqual(odd.result, [null, null, null]);
-      assert.equal(odd.count, 0);
+      assert.deepEqual(odd.before, []);
       assert.equal(errorsIn(consoleMessages).length, 4);
       assert.equal(consoleMessages.filter((m) => m.type === 'pageerror').length, 0, 'nothing thrown');
     } finally {
@@ -227,8 +243,19 @@ describe('emheap sample in headless Chromium', { skip: SKIP }, () => {
     try {
       assert.equal(await page.evaluate(() => typeof globalThis.emheap), 'undefined', 'plain build has no emheap');
       await page.click('#leak');
-      const { count } = await downloadsDuring(page, 1500, pressHotkey(page));
-      assert.equal(count, 0, 'no download on a page without emheap');
+      // Nothing on this page builds a file in the background: whatever the
+      // key's handlers did, they did before the press was done, so a
+      // download of theirs would come ahead of one the page begins after.
+      const { before } = await downloadsBefore(page, pressHotkey(page), () => page.evaluate(() => {
+        const a = document.createElement('a');
+        a.href = URL.createObjectURL(new Blob(['after the key']));
+        a.download = 'after-the-key.txt';
+        document.body.appendChild(a);
+        a.click();
+        a.remove();
+        return a.download;
+      }));
+      assert.deepEqual(before, [], 'no download on a page without emheap');
       assert.deepEqual(errorsIn(consoleMessages), []);
       assert.deepEqual(consoleMessages.filter((m) => /emheap/i.test(m.text)), [], 'nothing from emheap');
     } finally {

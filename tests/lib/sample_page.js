@@ -34,18 +34,49 @@ async function downloadFrom(page, action) {
   return {name: download.suggestedFilename(), text, json: JSON.parse(text), download};
 }
 
-// Runs `action`, waits `ms`, and returns how many downloads started meanwhile.
-async function downloadsDuring(page, ms, action) {
-  let count = 0;
-  const onDownload = () => { count++; };
+// Runs `action`, which must download nothing, then `sentinel`, which asks
+// the page for one file and resolves to its name, and waits for that
+// file's download. -> {before: names of the downloads that came ahead of
+// it, result: what action returned}. The wait ends on the sentinel's
+// download, not after a time. The sentinel is asked for once action is
+// done, so a file action began would be begun (or built by the same steps)
+// ahead of the sentinel's, and a page's downloads reach the browser in the
+// order the page begins them: it would be in `before`.
+async function downloadsBefore(page, action, sentinel) {
+  const names = [];
+  const onDownload = (d) => { names.push(d.suggestedFilename()); };
   page.on('download', onDownload);
   try {
     const result = await action();
-    await page.waitForTimeout(ms);
-    return {count, result};
+    const name = await sentinel();
+    // (onDownload, added first, has seen each download before this wakes)
+    while (!names.includes(name)) await page.waitForEvent('download', {timeout: 10000});
+    return {before: names.slice(0, names.indexOf(name)), result};
   } finally {
     page.off('download', onDownload);
   }
+}
+
+// A sentinel for downloadsBefore on a page with emheap: downloadSnapshot()
+// from the console, which returns the name of the file it saves.
+const consoleDownload = (page) => () => page.evaluate(() => downloadSnapshot());
+
+// Records the page's calls to emheap's functions that save a file
+// (downloadSnapshot, downloadDiff, dumpHeap: what the shell's keys call,
+// in the key's handler). -> an async function that returns the names
+// called since the last time it was called, or since this.
+async function recordSaves(page) {
+  await page.evaluate(() => {
+    window.emheapSaveCalls = [];
+    for (const name of ['downloadSnapshot', 'downloadDiff', 'dumpHeap']) {
+      const call = emheap[name];
+      emheap[name] = function (...args) {
+        window.emheapSaveCalls.push(name);
+        return call.apply(this, args);
+      };
+    }
+  });
+  return () => page.evaluate(() => window.emheapSaveCalls.splice(0));
 }
 
 const errorsIn = (messages) => messages.filter((m) => m.type === 'error' || m.type === 'pageerror');
@@ -70,4 +101,5 @@ async function clickLeak(page, times) {
     'the #leak clicks reached the app');
 }
 
-module.exports = {READY_TITLE, openSample, downloadFrom, downloadsDuring, errorsIn, clickLeak, leakMemoryLines};
+module.exports = {READY_TITLE, openSample, downloadFrom, downloadsBefore, consoleDownload, recordSaves, errorsIn, clickLeak,
+  leakMemoryLines};
