@@ -92,7 +92,7 @@ test('every field and constant the readers name is one the C structs have', () =
 });
 
 test('the check sees a field the structs do not have', () => {
-  const source = "var L = require('./layout_generated');\nvar SITE = L.emheap_site;\nx = SITE.live_bytes + SITE.no_such_field + K.EMHEAP_NOPE;\n";
+  const source = "var L = require('../../capture/layout_generated');\nvar SITE = L.emheap_site;\nx = SITE.live_bytes + SITE.no_such_field + K.EMHEAP_NOPE;\n";
   assert.deepEqual(unknownFields('probe.js', source, generated.wasm32),
     ['probe.js: SITE.no_such_field', 'probe.js: K.EMHEAP_NOPE']);
 });
