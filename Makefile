@@ -19,13 +19,16 @@ B := build
 # emheap-config adds on request. Everything that
 # touches thread-local or shared state is built twice: for single-threaded
 # programs, and with -pthread (atomics, a lock) for threaded ones
-# (`emheap-config --pthread`).
+# (`emheap-config --pthread`), and once more position-independent for
+# -sMAIN_MODULE programs (`emheap-config --main-module`).
 RUNTIME_CORE := $(shell $(NODE) runtime/build.js --print core)
+RUNTIME_MODES := $(shell $(NODE) runtime/build.js --print modes)
 RUNTIME_HDR := $(wildcard runtime/*.h)
 RUNTIME_OBJ := $(patsubst %,$(B)/obj/%.o,$(RUNTIME_CORE))
 RUNTIME_OBJ_MT := $(patsubst %,$(B)/obj-mt/%.o,$(RUNTIME_CORE))
-RUNTIME_EXTRAS := $(B)/emheap-mt.o \
-  $(patsubst %,$(B)/emheap_mode_%.o,$(shell $(NODE) runtime/build.js --print modes))
+RUNTIME_OBJ_PIC := $(patsubst %,$(B)/obj-pic/%.o,$(RUNTIME_CORE) $(shell $(NODE) runtime/build.js --print pic-only))
+RUNTIME_EXTRAS := $(B)/emheap-mt.o $(B)/emheap-pic.o \
+  $(patsubst %,$(B)/emheap_mode_%.o,$(RUNTIME_MODES)) $(patsubst %,$(B)/emheap_mode_%-pic.o,$(RUNTIME_MODES))
 # A checkout builds with -Werror; an npm install (build.js) does not, since
 # the user's emcc may warn about what this one does not.
 RUNTIME_CFLAGS := $(shell $(NODE) runtime/build.js --print cflags) -Werror
@@ -52,12 +55,22 @@ $(B)/obj-mt/%.o: runtime/%.c $(RUNTIME_HDR) runtime/build.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(RUNTIME_CFLAGS) -pthread -c $< -o $@
 
+$(B)/obj-pic/%.o: runtime/%.c $(RUNTIME_HDR) runtime/build.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(RUNTIME_CFLAGS) -fPIC -c $< -o $@
+
 # One relocatable object, not an archive: see runtime/build.js.
 $(B)/emheap.o: $(RUNTIME_OBJ)
 	$(EMCC) -r $^ -o $@
 
 $(B)/emheap-mt.o: $(RUNTIME_OBJ_MT)
 	$(EMCC) -pthread -r $^ -o $@
+
+$(B)/emheap-pic.o: $(RUNTIME_OBJ_PIC)
+	$(EMCC) -r $^ -o $@
+
+$(B)/emheap_mode_%-pic.o: $(B)/obj-pic/mode_%.o
+	cp $< $@
 
 $(B)/emheap_mode_%.o: $(B)/obj/mode_%.o
 	cp $< $@

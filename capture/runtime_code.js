@@ -29,7 +29,7 @@ function runtimeCode(exports) {
 }
 
 function inRuntimeCode(code, frame) {
-  return !!code && frame.wasm && frame.funcIndex >= code.first && frame.funcIndex <= code.last;
+  return !!code && frame.wasm && !frame.side && frame.funcIndex >= code.first && frame.funcIndex <= code.last;
 }
 
 module.exports = {runtimeCode: runtimeCode, inRuntimeCode: inRuntimeCode};

@@ -44,6 +44,7 @@ function snapshotTaker(host, parts) {
       if (!stacks) {
         stacks = new StackTable(moduleSource.moduleName(host), parts.settings.config().stackDepth);
         stacks.contexts = parts.contexts.contexts;
+        stacks.sideModules = parts.sideModules || null;
         if (host.runtimeCodeExports) {
           stacks.runtimeCodeSource = function () { return runtimeCode(host.runtimeCodeExports()); };
         }

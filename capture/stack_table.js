@@ -45,6 +45,7 @@ var MAX_STACK_DEPTH = 1024;
 var TRUNCATED = {name: '(stack truncated)', url: '', wasm: false};
 var NO_FILE = 1; // file id of call sites that report no script (eval, native)
 var TRUNCATED_RAW = 1; // raw frame id of the TRUNCATED root
+var SIDE_MODULE = 'side module'; // a side module's frame whose module cannot be told (placed)
 
 function basename(url) {
   var s = String(url).split(/[?#]/)[0];
@@ -99,6 +100,13 @@ function StackTable(moduleName, stackDepth) {
   this.lastRoot = 0;           // capture(above, true): the JSID (see rootOfText)
   this.captures = 0;           // stacks taken (calling contexts take one per new context)
   this.rootByText = new Map(); // text path: outer frames' text -> JSID
+  // Side modules (-sMAIN_MODULE programs; contexts/side_modules.js): their
+  // wasm frames are marked `side` (the module's name) when first parsed,
+  // told apart from the main module's by their script: the main module's
+  // is that of the leaf-most wasm frame of the first stack taken (every
+  // capture comes from the runtime, in the main module).
+  this.sideModules = null;
+  this.mainWasmUrl = null;
 }
 
 // Returns a reference to the caller's stack (>= 1); resolve() gives its
@@ -231,7 +239,7 @@ StackTable.prototype.capturePairs = function (maxWords, above, wantRoot) {
     var f = this.frames[frames[i]];
     if (f.name === TRUNCATED.name && f.module === undefined) {
       words.push(layout.FRAME_TRUNCATED, 0);
-    } else if (f.funcIndex >= 0 && f.offset >= 0) {
+    } else if (f.funcIndex >= 0 && f.offset >= 0 && !f.sideModule) {
       words.push(f.recursive ? layout.recursiveWord(f.funcIndex) : f.funcIndex, f.offset);
       inJs = false;
     } else if (!inJs && words.length) {
@@ -255,6 +263,7 @@ StackTable.prototype.capturePairs = function (maxWords, above, wantRoot) {
 // edge is new. Other frames are keyed by their raw frame id, negated so the
 // two kinds of key never meet (file ids are >= 2).
 StackTable.prototype.internCallSites = function (callSites, wantRoot) {
+  if (this.mainWasmUrl === null) this.learnMainUrl(callSites.map(parseCallSite));
   var node = 0;
   var root = 0;
   var i = callSites.length - 1;
@@ -291,13 +300,14 @@ StackTable.prototype.internCallSites = function (callSites, wantRoot) {
 // export (JS called the export: a new activation).
 StackTable.prototype.startsActivation = function (frame) {
   if (!frame.wasm) return !/^invoke_/.test(frame.name);
+  if (frame.side) return false; // a side module is not rewritten
   var info = this.contexts && this.contexts.info;
   return !!info && frame.funcIndex >= info.functions && frame.funcIndex < info.functions + info.exportEntries;
 };
 
 // The text path's root: the frames outside the activation, by their text.
 StackTable.prototype.rootOfText = function (text) {
-  var frames = stackText.parseStackText(text);
+  var frames = this.parsedText(text);
   // The JS frames before the first wasm one are the capture's own.
   var i = 0;
   while (i < frames.length && !frames[i].wasm) i++;
@@ -355,8 +365,40 @@ StackTable.prototype.rawFrameOfText = function (site) {
 
 // A raw frame seen for the first time: parsed once, here.
 StackTable.prototype.addRawFrame = function (site) {
-  this.rawFrames.push(parseCallSite(site));
+  this.rawFrames.push(this.placed(parseCallSite(site)));
   return this.rawFrames.length - 1;
+};
+
+// Parsed frames, leaf first, of the first stack taken: the main module's
+// script is the first wasm frame's.
+StackTable.prototype.learnMainUrl = function (parsed) {
+  for (var i = 0; i < parsed.length; i++) {
+    if (parsed[i].wasm) {
+      this.mainWasmUrl = parsed[i].url;
+      return;
+    }
+  }
+};
+
+// A parsed frame, marked `side` (its module's name) when it is a wasm frame
+// of another module than the main one, and named as in a module without a
+// name of its own.
+StackTable.prototype.placed = function (frame) {
+  if (!frame.wasm || this.mainWasmUrl === null || frame.url === this.mainWasmUrl) return frame;
+  var side = (this.sideModules && this.sideModules.nameOfUrl(frame.url)) || SIDE_MODULE;
+  var copy = Object.assign({}, frame, {side: side});
+  // V8 writes "module.function", or the module's name alone for a function
+  // the module does not name
+  if (copy.name === side) copy.name = 'wasm-function[' + copy.funcIndex + ']';
+  else if (copy.name.indexOf(side + '.') === 0) copy.name = copy.name.slice(side.length + 1);
+  return copy;
+};
+
+// The text path's frames, placed.
+StackTable.prototype.parsedText = function (text) {
+  var parsed = stackText.parseStackText(text);
+  if (this.mainWasmUrl === null) this.learnMainUrl(parsed);
+  return parsed.map(this.placed, this);
 };
 
 // A trie node: the stack `parent` plus the raw frame `raw` as its leaf,
@@ -389,7 +431,7 @@ function parseCallSite(site) {
 StackTable.prototype.internText = function (text) {
   // From `new Error().stack` the first frame is capture() itself, which
   // captureStackTrace leaves out.
-  var parsed = stackText.parseStackText(text);
+  var parsed = this.parsedText(text);
   var kept = this.depth + (this.captureText ? 0 : 1);
   if (parsed.length > kept) {
     parsed.length = kept;
@@ -415,7 +457,7 @@ StackTable.prototype.originalFrames = function (parsed) {
   var out = [];
   for (var i = 0; i < parsed.length; i++) {
     var f = parsed[i];
-    if (!f.wasm || !(f.offset >= 0)) {
+    if (!f.wasm || f.side || !(f.offset >= 0)) {
       out.push(f);
     } else if (!(f.funcIndex >= c.info.functions)) {
       var copy = Object.assign({}, f);
@@ -461,14 +503,15 @@ StackTable.prototype.internStack = function (indices) {
 
 StackTable.prototype.internFrame = function (f) {
   var identity = f.wasm
-    ? 'w' + f.funcIndex + ':' + f.offset + (f.recursive ? 'r' : '')
+    ? (f.side ? 's' + f.side + ':' : 'w') + f.funcIndex + ':' + f.offset + (f.recursive ? 'r' : '')
     : 'j' + f.url + ':' + f.line + ':' + f.col + ':' + f.name;
   var index = this.frameIds.get(identity);
   if (index !== undefined) return index;
   var frame;
   if (f.wasm) {
-    var module = /^wasm:/.test(f.url) ? this.moduleName : basename(f.url);
+    var module = f.side || (/^wasm:/.test(f.url) || f.url === this.mainWasmUrl ? this.moduleName : basename(f.url));
     frame = {name: f.name, module: module, funcIndex: f.funcIndex, offset: f.offset};
+    if (f.side) frame.sideModule = true;
     if (f.recursive) frame.recursive = true;
   } else {
     frame = {name: f.name, file: f.url};

@@ -8,7 +8,9 @@
 # Either target also puts runtime/ on the include path of what links it
 # (as -isystem), so the app's sources find <emheap.h>: what
 # `emheap-config --cflags` gives an emcc command line.
-# Programs built with -pthread link emheap::emheap_pthread instead. C++
+# Programs built with -pthread link emheap::emheap_pthread instead, and
+# -sMAIN_MODULE programs emheap::emheap_main_module (its side modules link
+# nothing of emheap). C++
 # programs that catch exceptions need
 # -fexceptions at compile and at link (Emscripten's rule, emheap's too).
 #
@@ -42,7 +44,7 @@ if(NOT _emheap_rc EQUAL 0)
   return()
 endif()
 
-foreach(_emheap_file emheap.o emheap-mt.o library_emheap.js emheap_page.js)
+foreach(_emheap_file emheap.o emheap-mt.o emheap-pic.o library_emheap.js emheap_page.js)
   if(NOT EXISTS "${_emheap_dir}/${_emheap_file}")
     set(${CMAKE_FIND_PACKAGE_NAME}_FOUND FALSE)
     set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE "${_emheap_dir}/${_emheap_file} is missing: run `make` in ${_emheap_root}")
@@ -69,5 +71,6 @@ endfunction()
 
 _emheap_add_target(emheap "")
 _emheap_add_target(emheap_pthread "-mt")
+_emheap_add_target(emheap_main_module "-pic")
 set(emheap_RUNTIME_DIR "${_emheap_dir}")
 set(${CMAKE_FIND_PACKAGE_NAME}_FOUND TRUE)

@@ -35,7 +35,7 @@ function contextsLoader(host, env, settings) {
           var module = host.workerModule();
           var take = function (instance, mod) {
             loader.adopt(instance, mod || module);
-            return receiveInstance(instance, mod);
+            return receiveInstance(contextsModule.instanceForEmscripten(instance), mod);
           };
           if (typeof theirs === 'function') return theirs(imports, take);
           return take(new WebAssembly.Instance(module, imports), module);
@@ -46,7 +46,7 @@ function contextsLoader(host, env, settings) {
       onWanted();
       Module['instantiateWasm'] = function (imports, receiveInstance) {
         loader.instantiate(imports).then(function (r) {
-          receiveInstance(r.instance, r.module);
+          receiveInstance(contextsModule.instanceForEmscripten(r.instance), r.module);
         }, function (e) {
           host.abort('emheap: cannot load the module: ' + (e && e.message || e));
         });

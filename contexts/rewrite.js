@@ -68,4 +68,22 @@ function useTableEntries(instance, contexts) {
   table.get = patched;
 }
 
-module.exports = {instantiateRewritten: instantiateRewritten, contextsOf: contextsOf, useTableEntries: useTableEntries};
+// What Emscripten is handed for the instance: its exports without the
+// rewrite's own (the contexts' globals, the table's entry functions). A
+// -sMAIN_MODULE program's loader takes every export as a symbol of the
+// program (library_dylink.js: a GOT entry each, a table slot for each
+// function, and an i64 global it cannot take: "bad export type").
+// Emscripten reads only .exports of the instance it is given.
+var OWN_EXPORT = /^emheap\$/;
+function instanceForEmscripten(instance) {
+  var names = Object.keys(instance.exports);
+  if (!names.some(function (name) { return OWN_EXPORT.test(name); })) return instance;
+  var exports = Object.create(null);
+  names.forEach(function (name) {
+    if (!OWN_EXPORT.test(name)) exports[name] = instance.exports[name];
+  });
+  return {exports: Object.freeze(exports)};
+}
+
+module.exports = {instantiateRewritten: instantiateRewritten, contextsOf: contextsOf, useTableEntries: useTableEntries,
+  instanceForEmscripten: instanceForEmscripten};

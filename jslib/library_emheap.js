@@ -58,7 +58,12 @@ emheapAddToLibrary({
   // symbols, included on request, in later versions (src/lib/libcore.js):
   // asked for where the library has them, so the leak report at exit and
   // symbolization work in both (each use is guarded with typeof).
-  $EMHEAP__deps: ['$emheapPage'].concat(['$addOnExit', '$wasmTable', 'emscripten_get_heap_max'].filter(function (name) {
+  // A -sMAIN_MODULE program also gets the loader of its side modules,
+  // which watchSideModules wraps (only there: elsewhere it would pull in
+  // Emscripten's whole dynamic linker).
+  $EMHEAP__deps: ['$emheapPage'].concat(['$addOnExit', '$wasmTable', 'emscripten_get_heap_max'].concat(
+    typeof MAIN_MODULE !== 'undefined' && MAIN_MODULE ? ['$loadWebAssemblyModule', '$loadDynamicLibrary'] : []
+  ).filter(function (name) {
     return Object.prototype.hasOwnProperty.call(LibraryManager.library, name);
   })),
   $EMHEAP__postset: 'EMHEAP.install();',
@@ -80,6 +85,7 @@ emheapAddToLibrary({
       Module['emheap'] = p['api'];
       globalThis['emheap'] = p['api'];
       EMHEAP.installContexts();
+      EMHEAP.watchSideModules();
     },
 
     // What the plain modules need of Emscripten's scope (jslib/page.js).
@@ -157,6 +163,36 @@ emheapAddToLibrary({
     // Module.instantiateWasm hook.
     installContexts: function () {
       EMHEAP.profiler['contexts']['setHook'](EMHEAP.profiler['sayContextsVerdictAtExit']);
+    },
+
+    // A -sMAIN_MODULE program's side modules: Emscripten's loader hands
+    // each one's bytes to the page code before it compiles them
+    // (contexts/side_modules.js names them, so that stacks tell their
+    // frames from the main module's). The loader's functions are variables
+    // of this scope (3.1.x: function declarations; later, arrow functions
+    // in vars), which the wrappers replace. Emscripten 3.1.x does not hand
+    // loadWebAssemblyModule the library's name: the wrapper of
+    // loadDynamicLibrary notes it first (libraries load one at a time).
+    libraryLoading: '',
+    watchSideModules: function () {
+      if (typeof loadWebAssemblyModule !== 'function' || EMHEAP.profiler === null) return;
+      var loadModule = loadWebAssemblyModule;
+      loadWebAssemblyModule = function (binary, flags, libName) {
+        var args = Array.prototype.slice.call(arguments);
+        var file = typeof libName === 'string' ? libName : EMHEAP.libraryLoading;
+        try {
+          args[0] = EMHEAP.profiler['prepareSideModule'](binary, file);
+        } catch (e) {
+          args[0] = binary; // never stand in the way of the program's own loading
+        }
+        return loadModule.apply(this, args);
+      };
+      if (typeof loadDynamicLibrary !== 'function') return;
+      var loadLibrary = loadDynamicLibrary;
+      loadDynamicLibrary = function (lib) {
+        EMHEAP.libraryLoading = typeof lib === 'string' ? lib : '';
+        return loadLibrary.apply(this, arguments);
+      };
     },
 
     // Emscripten <= 3.1.13 frees a finished thread's struct and stack with

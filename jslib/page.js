@@ -33,6 +33,7 @@ var environment = require('./environment');
 var config = require('./config');
 var debugInfoLoader = require('./debug_info_loader').debugInfoLoader;
 var contextsLoader = require('../contexts/loader').contextsLoader;
+var sideModules = require('../contexts/side_modules').sideModules;
 var watchThreadStarts = require('./thread_starts').watchThreadStarts;
 var snapshotTaker = require('../capture/snapshot_taker').snapshotTaker;
 var timeline = require('../capture/timeline');
@@ -111,6 +112,7 @@ function createProfiler(host, g) {
   });
   var debugInfo = debugInfoLoader(host, env, warn);
   var contexts = contextsLoader(host, env, settings);
+  var sides = sideModules(warn);
   var liveTimeline = null;
   var markRanges = null; // exact mode, main thread (mark_ranges.js)
   var pendingPause; // pause() before the runtime attached
@@ -120,7 +122,12 @@ function createProfiler(host, g) {
     settings: settings,
     debugInfo: debugInfo,
     contexts: contexts,
-    taker: snapshotTaker(host, {env: env, settings: settings, debugInfo: debugInfo, contexts: contexts,
+    // Emscripten's loader is about to compile a side module
+    // (library_emheap.js): -> what to compile (contexts/side_modules.js).
+    prepareSideModule: function (binary, file) {
+      return sides.prepare(binary, file, !!contexts.contexts);
+    },
+    taker: snapshotTaker(host, {env: env, settings: settings, debugInfo: debugInfo, contexts: contexts, sideModules: sides,
       timeline: function () { return liveTimeline; }, markRanges: function () { return markRanges; }, sliceMs: SLICE_MS, nextTask: nextTask}),
 
     setPaused: function (paused) {

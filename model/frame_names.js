@@ -37,6 +37,7 @@ function* nameFramesSteps(snapshot, names) {
 // One frame named and placed (names: as nameFrames's): a new frame, or the
 // frame itself when there is nothing to add.
 function nameFrame(frame, names) {
+  if (frame.sideModule) return frame; // the debug info is the main module's
   var name = unnamed(frame) && names.functionName ? names.functionName(frame.funcIndex) : null;
   return withSource(name ? withFields(frame, {name: name}) : frame, names.sourceLines);
 }

@@ -33,14 +33,6 @@
 
 #include "alloc_fast.h"
 
-/* Present only in some allocators / Emscripten versions; NULL otherwise. */
-extern void *emscripten_builtin_realloc(void *, size_t) __attribute__((weak));
-extern void *emscripten_builtin_calloc(size_t, size_t) __attribute__((weak));
-extern void *__libc_calloc(size_t, size_t) __attribute__((weak));         /* dlmalloc, emmalloc */
-extern void *__libc_realloc(void *, size_t) __attribute__((weak));        /* dlmalloc's realloc */
-extern void *emmalloc_realloc_try(void *, size_t) __attribute__((weak)); /* emmalloc */
-extern int emmalloc_posix_memalign(void **, size_t, size_t) __attribute__((weak)); /* emmalloc */
-
 #define C (&emheap_g.counters)
 /* dlmalloc's page (valloc, pvalloc); sysconf says 64 KiB, the wasm page. */
 #define ALLOCATOR_PAGE 4096u
@@ -130,8 +122,8 @@ void free(void *ptr) {
 }
 
 static void *emheap_allocator_calloc(size_t count, size_t size) {
-  if (emscripten_builtin_calloc) return emscripten_builtin_calloc(count, size);
-  if (__libc_calloc) return __libc_calloc(count, size);
+  if (EMHEAP_PRESENT(emscripten_builtin_calloc)) return emscripten_builtin_calloc(count, size);
+  if (EMHEAP_PRESENT(__libc_calloc)) return __libc_calloc(count, size);
   size_t bytes;
   if (__builtin_mul_overflow(count, size, &bytes)) {
     errno = ENOMEM;
@@ -168,10 +160,10 @@ void *calloc(size_t count, size_t size) {
 ** malloc that emheap replaces (emmalloc's realloc calls free()). Returns
 ** the block (moved or not), or NULL with ptr intact. */
 static void *emheap_allocator_resize(void *ptr, size_t size, uint32_t old_usable) {
-  if (emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC && __libc_realloc) return __libc_realloc(ptr, size);
+  if (emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC && EMHEAP_PRESENT(__libc_realloc)) return __libc_realloc(ptr, size);
   if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) {
-    if (emmalloc_realloc_try && emmalloc_realloc_try(ptr, size) == ptr) return ptr;
-  } else if (emscripten_builtin_realloc) {
+    if (EMHEAP_PRESENT(emmalloc_realloc_try) && emmalloc_realloc_try(ptr, size) == ptr) return ptr;
+  } else if (EMHEAP_PRESENT(emscripten_builtin_realloc)) {
     return emscripten_builtin_realloc(ptr, size);
   }
   void *fresh = emscripten_builtin_malloc(size);
@@ -279,7 +271,7 @@ static int emheap_emmalloc_posix_memalign(void **out, size_t alignment, size_t s
 /* (Under mimalloc, emmalloc is linked for mimalloc's own pages: a block
 ** from it is no mimalloc block, and mimalloc's free of it trapped.) */
 int posix_memalign(void **out, size_t alignment, size_t size) {
-  if (emmalloc_posix_memalign && emheap_app_uses_emmalloc()) return emheap_emmalloc_posix_memalign(out, alignment, size);
+  if (EMHEAP_PRESENT(emmalloc_posix_memalign) && emheap_app_uses_emmalloc()) return emheap_emmalloc_posix_memalign(out, alignment, size);
   if (bad_posix_alignment(alignment)) {
     if (counting()) emheap_failed(&C->memalign_calls);
     return EINVAL;
@@ -324,6 +316,7 @@ __attribute__((weak)) void *pvalloc(size_t size) {
 ** allocator's own answer (allocator.c). */
 __attribute__((weak)) size_t malloc_usable_size(void *ptr) {
   if (!ptr) return 0;
+  (void)ensure_on(); /* the allocator is known from the first call on */
   size_t u = emheap_allocator_usable_size(ptr);
   if (emheap_footers_on() && u && emheap_flag_is_set(ptr)) u -= EMHEAP_FOOTER_BYTES;
   return u;

@@ -16,26 +16,24 @@
 
 uint32_t emheap_allocator = EMHEAP_ALLOCATOR_GENERIC;
 
-/* Defined only by emmalloc. */
-extern size_t emmalloc_usable_size(void *) __attribute__((weak));
-/* Defined only by mimalloc (-sMALLOC=mimalloc, Emscripten 3.1.50 and later),
-** which also links emmalloc.c for its own pages: emmalloc_usable_size is
-** then present but does not describe the app's blocks. */
-extern size_t mi_usable_size(const void *) __attribute__((weak));
-
-/* The allocator's own word on a block's usable size. emheap defines
-** malloc_usable_size itself (alloc_hooks.c), from the header it reads
-** under dlmalloc: so dlmalloc's truth is the bytes its block took from the
-** heap, as mallinfo counts them (uordblks: the chunks in use), less the
-** chunk's 4-byte head. in_use_before: uordblks before the block came. */
-extern struct mallinfo mallinfo(void) __attribute__((weak)); /* dlmalloc's and emmalloc's; not mimalloc's */
-
-/* The weak functions that may be missing are called through pointers:
-** wasm-ld gives a missing one the address 0, where a direct call would
-** make it a stub function of its own in every program (a function with no
-** debug info, in front of the program's first one). */
-static size_t (*volatile emmalloc_usable)(void *) = emmalloc_usable_size;
-static size_t (*volatile mimalloc_usable)(const void *) = mi_usable_size;
+/* The allocators' own functions (builtin_alloc.h): emmalloc_usable_size
+** is defined by emmalloc, which mimalloc (-sMALLOC=mimalloc, Emscripten
+** 3.1.50 and later) also links for its own pages, so it is then present but
+** does not describe the app's blocks; mi_usable_size only by mimalloc.
+** mallinfo is the allocator's own word on a block's usable size. emheap
+** defines malloc_usable_size itself (alloc_hooks.c), from the header it
+** reads under dlmalloc: so dlmalloc's truth is the bytes its block took
+** from the heap, as mallinfo counts them (uordblks: the chunks in use),
+** less the chunk's 4-byte head. in_use_before: uordblks before the block
+** came.
+**
+** The ones that may be missing are called through pointers, set by
+** emheap_allocator_detect: wasm-ld gives a missing one the address 0, where
+** a direct call would make it a stub function of its own in every program
+** (a function with no debug info, in front of the program's first one). */
+static size_t (*volatile emmalloc_usable)(void *);
+static size_t (*volatile mimalloc_usable)(const void *);
+static struct mallinfo (*volatile allocator_mallinfo)(void);
 
 size_t emheap_allocator_usable_size(void *p) {
   size_t (*mi)(const void *) = mimalloc_usable;
@@ -48,14 +46,14 @@ size_t emheap_allocator_usable_size(void *p) {
 
 static size_t allocator_usable_size(uint32_t kind, void *p, int in_use_before) {
   if (kind == EMHEAP_ALLOCATOR_EMMALLOC) return emheap_allocator_usable_size(p);
-  return mallinfo ? (size_t)(mallinfo().uordblks - in_use_before) - 4u : 0;
+  return allocator_mallinfo ? (size_t)(allocator_mallinfo().uordblks - in_use_before) - 4u : 0;
 }
 
 static int layout_matches(uint32_t kind) {
   static const uint32_t sizes[] = {1, 13, 24, 100, 1000, 5000};
   int ok = 1;
   for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0] && ok; i++) {
-    int in_use = kind == EMHEAP_ALLOCATOR_DLMALLOC && mallinfo ? mallinfo().uordblks : 0;
+    int in_use = kind == EMHEAP_ALLOCATOR_DLMALLOC && allocator_mallinfo ? allocator_mallinfo().uordblks : 0;
     void *p = emscripten_builtin_malloc(sizes[i]);
     if (!p) return 0;
     size_t truth = allocator_usable_size(kind, p, in_use);
@@ -76,10 +74,16 @@ static int layout_matches(uint32_t kind) {
 
 /* emmalloc serves the app's blocks: linked, and not only as mimalloc's
 ** backing store. */
-int emheap_app_uses_emmalloc(void) { return emmalloc_usable_size && !mi_usable_size; }
+int emheap_app_uses_emmalloc(void) {
+  return EMHEAP_PRESENT(emmalloc_usable_size) && !EMHEAP_PRESENT(mi_usable_size);
+}
 
 void emheap_allocator_detect(void) {
-  if (mi_usable_size) {
+  emheap_probe_optional();
+  emmalloc_usable = EMHEAP_PRESENT(emmalloc_usable_size) ? emmalloc_usable_size : 0;
+  mimalloc_usable = EMHEAP_PRESENT(mi_usable_size) ? mi_usable_size : 0;
+  allocator_mallinfo = EMHEAP_PRESENT(mallinfo) ? mallinfo : 0;
+  if (mimalloc_usable) {
     /* generic path; JS names the allocator. mimalloc's own C++ operator
     ** new (Emscripten 5.0.7 and later) loses to emheap's: cxx_new_delete.c */
     emheap_allocator = EMHEAP_ALLOCATOR_GENERIC;

@@ -10,6 +10,9 @@
 // Objects (what `emheap-config --ldflags` names):
 //   emheap.o, emheap-mt.o              the core, single-threaded and -pthread
 //   emheap_mode_{exact,sampled,off}.o  a mode chosen on the link line
+//   emheap-pic.o, emheap_mode_*-pic.o  the same, position-independent, for
+//                                      a -sMAIN_MODULE program (its side
+//                                      modules need nothing of emheap)
 // The core is one relocatable object, not an archive: an archive member
 // defining malloc would only be pulled in if malloc were still undefined
 // when the linker reached it, so apps that allocate only through libc/libc++
@@ -29,6 +32,9 @@ const CORE = ['code_first', 'alloc_hooks', 'alloc_token', 'allocator', 'block_ta
   'marks', 'heap_check', 'save_snapshot', 'sampler', 'site_table', 'stack_capture', 'state', 'table_memory', 'thread_counts', 'thread_exit',
   'code_last'];
 const MODES = ['exact', 'sampled', 'off'];
+// Only in the position-independent core: stand-ins for what a static link
+// takes weak (optional.c).
+const PIC_ONLY = ['optional'];
 const CFLAGS = ['-O2', '-std=c11', '-Wall', '-Wextra', '-fno-builtin-malloc', '-fno-builtin-free'];
 
 // Each output: the objects it is made from, how, and from which sources.
@@ -37,12 +43,16 @@ function plan(out) {
     file: path.join(out, dir, name + '.o'), source: path.join(RUNTIME_DIR, name + '.c'), extra});
   const st = (name) => unit('obj', name, []);
   const mt = (name) => unit('obj-mt', name, ['-pthread']);
-  const units = [...CORE, ...MODES.map((m) => 'mode_' + m)].map(st).concat(CORE.map(mt));
+  const pic = (name) => unit('obj-pic', name, ['-fPIC']);
+  const modeSources = MODES.map((m) => 'mode_' + m);
+  const units = [...CORE, ...modeSources].map(st).concat(CORE.map(mt), [...CORE, ...PIC_ONLY, ...modeSources].map(pic));
   const byName = (dir, name) => units.find((u) => u.file === path.join(out, dir, name + '.o'));
   const finals = [
     {file: path.join(out, 'emheap.o'), link: [], from: CORE.map((n) => byName('obj', n))},
     {file: path.join(out, 'emheap-mt.o'), link: ['-pthread'], from: CORE.map((n) => byName('obj-mt', n))},
     ...MODES.map((m) => ({file: path.join(out, `emheap_mode_${m}.o`), from: [byName('obj', 'mode_' + m)]})),
+    {file: path.join(out, 'emheap-pic.o'), link: [], from: [...CORE, ...PIC_ONLY].map((n) => byName('obj-pic', n))},
+    ...MODES.map((m) => ({file: path.join(out, `emheap_mode_${m}-pic.o`), from: [byName('obj-pic', 'mode_' + m)]})),
   ];
   return {units, finals};
 }
@@ -100,13 +110,13 @@ async function build(out, options = {}) {
   return stale.length + relink.length;
 }
 
-module.exports = {build, run, CORE, MODES, CFLAGS};
+module.exports = {build, run, CORE, MODES, PIC_ONLY, CFLAGS};
 
 if (require.main === module) {
-  const lists = {core: CORE, modes: MODES, cflags: CFLAGS};
+  const lists = {core: CORE, modes: MODES, 'pic-only': PIC_ONLY, cflags: CFLAGS};
   const args = process.argv.slice(2);
   if (args[0] !== '--print' || !lists[args[1]]) {
-    console.error('usage: build.js --print core|modes|cflags');
+    console.error('usage: build.js --print core|modes|pic-only|cflags');
     process.exit(2);
   }
   console.log(lists[args[1]].join(' '));

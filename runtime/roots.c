@@ -4,7 +4,7 @@
 ** emheap_roots_now() noted the calling thread's stack pointer, and scans
 ** every aligned 4-byte word of these ranges for pointers into live blocks
 ** (model/heap_graph.js):
-**   - the static data [__global_base, __data_end): globals, .bss, and the
+**   - the static data [__dso_handle, __data_end): globals, .bss, and the
 **     thread-locals of a program without threads;
 **   - the calling thread's C stack, from its stack pointer to its base;
 **   - every other thread that recorded a block: its whole stack (another
@@ -38,15 +38,14 @@
 
 static emheap_roots roots;
 
-/* Defined by wasm-ld (non-PIC links): the static data's bounds. Weak, so
-** that this file is not what stops a PIC link (-sMAIN_MODULE fails
-** anyway: the runtime is not built -fPIC, docs/compatibility.md); where they
-** are missing they read as 0 and the scan has no static roots. */
-extern char __global_base[] __attribute__((weak));
-extern char __data_end[] __attribute__((weak));
+/* Defined by wasm-ld: the static data's bounds. __dso_handle is where the
+** data starts (__global_base, which a position-independent link does not
+** define). Side modules' data lies in heap blocks of their own. */
+extern char __dso_handle[];
+extern char __data_end[];
 
 void emheap_roots_init(void) {
-  roots.data_lo = (uint32_t)(uintptr_t)__global_base;
+  roots.data_lo = (uint32_t)(uintptr_t)__dso_handle;
   roots.data_hi = (uint32_t)(uintptr_t)__data_end;
   roots.self_size = sizeof(emheap_thread_state);
   roots.state = (uint32_t)(uintptr_t)&emheap_g;

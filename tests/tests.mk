@@ -122,6 +122,23 @@ $(TEST_BUILD)/pools.dlmalloc.js $(TEST_BUILD)/pools.emmalloc.js: $(TEST_BUILD)/p
     $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sMALLOC=$* -o $@
+# Dynamic linking (tests/e2e/dylink.test.js): a -sMAIN_MODULE=2 program,
+# linked through emheap-config --main-module, with a side module linked at
+# load time and one it opens with dlopen (embedded in its file system, where
+# dlopen looks), with both allocators. The side modules link nothing of
+# emheap. Linked from their folder, so that the program names its side
+# module by its file name (the page loads it from beside the program).
+DYLINK := $(TEST_BUILD)/dylink
+DYLINK_PROGRAMS := $(foreach v,dlmalloc emmalloc,$(DYLINK)/main.$(v).js)
+TEST_PROGRAMS += $(DYLINK_PROGRAMS)
+$(DYLINK)/%.wasm: tests/runtime/%.c tests/runtime/dylink_plan.h
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -fno-builtin -sSIDE_MODULE=1 --profiling-funcs $< -o $@
+$(DYLINK_PROGRAMS): $(DYLINK)/main.%.js: tests/runtime/dylink_main.c tests/runtime/dylink_plan.h \
+    $(DYLINK)/dylink_side.wasm $(DYLINK)/dylink_opened.wasm $(B)/emheap-pic.o $(B)/library_emheap.js $(PAGE_JS) bin/emheap-config
+	cd $(DYLINK) && $(EMCC) -O2 -fno-builtin -sMAIN_MODULE=2 $(CURDIR)/$< dylink_side.wasm \
+	  --embed-file dylink_opened.wasm `$(CURDIR)/bin/emheap-config --ldflags --main-module` -sMALLOC=$* -o main.$*.js
+
 # std::pmr through a resource that tells emheap (docs/pools.md): C++ at -O2
 # with exceptions, the default fixed heap.
 TEST_PROGRAMS += $(TEST_BUILD)/pools_pmr.js

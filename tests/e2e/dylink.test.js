@@ -1,0 +1,181 @@
+// dylink.test.js -- a dynamically linked program (tests/runtime/
+// dylink_main.c, -sMAIN_MODULE=2, linked through emheap-config
+// --main-module) with a side module linked at load time and one it opens
+// with dlopen and closes again, each leaking from a function of its own.
+// Under node with dlmalloc and emmalloc, and in Chromium on Ctrl+Shift+H,
+// `emheap top` gives each module's leak exactly by function, `--by module`
+// names the side modules, blocks made in one module and freed in the other
+// balance, and the closed module's frames keep their names. In Firefox the
+// same by function; its stacks tell a side module's frames from the main
+// module's but not which side module (both are one "side module").
+// Expected numbers are the plan's (tests/runtime/dylink_plan.h, restated
+// here).
+'use strict';
+
+const {describe, test} = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const {runWasmProgram} = require('../lib/run_wasm');
+const {runCli} = require('../lib/cli');
+const {validateSnapshot, validateSpeedscope} = require('../lib/schemas');
+const {BUILD} = require('../lib/paths');
+const {newPage, servedChromium, crashedIn, CHROMIUM_SKIP} = require('../lib/browser');
+const {downloadFrom} = require('../lib/sample_page');
+const firefox = require('../lib/firefox');
+const {serve} = require('../../harness/serve');
+
+// tests/runtime/dylink_plan.h
+const SIDE_BLOCKS = 10, SIDE_BYTES = 1000;
+const OPENED_BLOCKS = 5, OPENED_BYTES = 3000;
+const MAIN_BLOCKS = 3, MAIN_BYTES = 700;
+const CROSSINGS = 20, CROSS_BYTES = 48;
+
+const DYLINK = path.join(BUILD, 'dylink');
+const SIDE = 'dylink_side.wasm';
+const OPENED = 'dylink_opened.wasm';
+
+// A scratch folder holding the program and the side module it loads at
+// startup (from its working folder under node, beside the page in a
+// browser; the opened one is in its embedded file system).
+function programFolder(variant, dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-dylink-'))) {
+  for (const f of [`main.${variant}.js`, `main.${variant}.wasm`, SIDE]) {
+    assert.ok(fs.existsSync(path.join(DYLINK, f)), `${f} is built by make test-programs`);
+    fs.copyFileSync(path.join(DYLINK, f), path.join(dir, f));
+  }
+  return dir;
+}
+
+// `emheap top FILE --json [args]`, parsed.
+function top(file, args = []) {
+  const r = runCli(['top', file, '--json', '--top', '0', ...args]);
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+const chain = (row) => row.stack.map((f) => f.name).join(' < ');
+
+// What the plan says `emheap top` shows, by function: each module's leak at
+// its own function, and the blocks that crossed between modules, all freed.
+function checkByFunction(file, mainModule, {byModule = true} = {}) {
+  const rows = new Map(top(file).sites.map((row) => [chain(row), row]));
+  const expect = (stack, live, blocks, allocs, bytes) => {
+    const row = rows.get(stack);
+    assert.ok(row, `a row ${stack} among ${[...rows.keys()].join('; ')}`);
+    assert.deepEqual([row.liveBytes, row.liveBlocks, row.totalAllocs, row.totalBytes], [live, blocks, allocs, bytes], stack);
+  };
+  expect('side_leak_block < side_plant_leak < main', SIDE_BLOCKS * SIDE_BYTES, SIDE_BLOCKS, SIDE_BLOCKS,
+    SIDE_BLOCKS * SIDE_BYTES);
+  expect('opened_leak_block < opened_plant_leak < main', OPENED_BLOCKS * OPENED_BYTES, OPENED_BLOCKS, OPENED_BLOCKS,
+    OPENED_BLOCKS * OPENED_BYTES);
+  // made here, freed in the side module; and the leak
+  expect('main_leak_block < main', MAIN_BLOCKS * MAIN_BYTES, MAIN_BLOCKS, MAIN_BLOCKS + CROSSINGS,
+    MAIN_BLOCKS * MAIN_BYTES + CROSSINGS * CROSS_BYTES);
+  // made in a side module, freed here (the opened one's before it closed)
+  expect('side_leak_block < side_make_block < main', 0, 0, CROSSINGS, CROSSINGS * CROSS_BYTES);
+  expect('opened_leak_block < opened_make_block < main', 0, 0, CROSSINGS, CROSSINGS * CROSS_BYTES);
+
+  if (!byModule) return;
+  const modules = new Map(top(file, ['--by', 'module']).sites.map((row) => [chain(row), row]));
+  const side = modules.get(`${SIDE} < ${mainModule}`);
+  const opened = modules.get(`${OPENED} < ${mainModule}`);
+  assert.ok(side && opened, `rows of both side modules among ${[...modules.keys()].join('; ')}`);
+  assert.deepEqual([side.liveBytes, side.liveBlocks], [SIDE_BLOCKS * SIDE_BYTES, SIDE_BLOCKS]);
+  assert.deepEqual([opened.liveBytes, opened.liveBlocks], [OPENED_BLOCKS * OPENED_BYTES, OPENED_BLOCKS]);
+}
+
+// A scratch folder with the program, its side module and a page that runs it.
+function programPage(dir) {
+  programFolder('dlmalloc', dir);
+  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><meta charset="utf-8"><body><script>
+var Module = {print: function (t) { console.log(t); }, printErr: function (t) { console.warn(t); }};
+</script><script src="main.dlmalloc.js"></script>`);
+}
+
+for (const variant of ['dlmalloc', 'emmalloc']) {
+  test(`node, ${variant}: each module's leak exactly at its own function, crossings balance`, () => {
+    const dir = programFolder(variant);
+    try {
+      const run = runWasmProgram(path.join(dir, `main.${variant}.js`), {cwd: dir});
+      assert.equal(run.status, 0, run.stderr.slice(-2000));
+      assert.deepEqual(run.failedChecks, []);
+      const snapshot = run.tagged.SNAPSHOT;
+      assert.ok(snapshot, run.stdout.slice(-2000));
+      assert.deepEqual(validateSnapshot(snapshot), []);
+      assert.equal(snapshot.mode, 'exact');
+      // side modules' frames: their module's, marked, named by its own name section
+      const sideFrames = snapshot.frames.filter((f) => f.sideModule);
+      assert.deepEqual([...new Set(sideFrames.map((f) => f.module))].sort(), [OPENED, SIDE]);
+      assert.ok(sideFrames.every((f) => !/^wasm-function/.test(f.name)), 'every side frame named');
+      // said once: the side modules take JS stacks (no calling contexts there)
+      const said = run.stderr.split('\n').filter((l) => /calling contexts cover the main module only/.test(l));
+      assert.equal(said.length, 1, run.stderr);
+
+      const file = path.join(dir, 'snapshot.json');
+      fs.writeFileSync(file, JSON.stringify(snapshot));
+      checkByFunction(file, `main.${variant}.wasm`);
+    } finally {
+      fs.rmSync(dir, {recursive: true, force: true});
+    }
+  });
+}
+
+describe('a dynamically linked program in Chromium', {skip: CHROMIUM_SKIP}, () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-dylink-page-'));
+  const chrome = servedChromium({'/': dir}, () => programPage(dir));
+
+  test('Ctrl+Shift+H: each leak at its function, the side modules by name', async () => {
+    const {page, context, consoleMessages} = await newPage(chrome.browser);
+    try {
+      await page.goto(`${chrome.server.url}/index.html`);
+      await page.waitForFunction(() => document.title === 'planted', null, {timeout: 20000});
+      const got = await downloadFrom(page, () => page.keyboard.press('Control+Shift+H'));
+      assert.deepEqual(validateSpeedscope(got.json), []);
+      assert.deepEqual(validateSnapshot(got.json.emheap), []);
+      const file = path.join(dir, got.name);
+      fs.writeFileSync(file, got.text);
+      checkByFunction(file, 'main.dlmalloc.wasm');
+      assert.ok(!crashedIn(consoleMessages), consoleMessages.map((m) => m.text).join('\n'));
+    } finally {
+      await context.close();
+    }
+  });
+
+  test.after(() => fs.rmSync(dir, {recursive: true, force: true}));
+});
+
+describe('a dynamically linked program in Firefox', {skip: firefox.haveFirefox() ? false : 'no Firefox'}, () => {
+  test('Ctrl+Shift+H: each leak at its function; side modules told from the main one', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-dylink-firefox-'));
+    const server = await serve({'/': dir});
+    const browser = await firefox.launch();
+    try {
+      programPage(dir);
+      const opened = await firefox.openPage(browser, `${server.url}/index.html`,
+        (page) => page.waitForFunction(() => document.title === 'planted', {timeout: 20000}));
+      try {
+        const got = await firefox.downloadFrom(opened, () => firefox.pressHotkey(opened.page));
+        assert.deepEqual(validateSnapshot(got.json.emheap), []);
+        const file = path.join(dir, got.name);
+        fs.writeFileSync(file, got.text);
+        checkByFunction(file, 'main.dlmalloc.wasm', {byModule: false});
+        // each frame in its own module, or in "side module" where Firefox
+        // cannot tell which; never in another module
+        const {frames} = got.json.emheap;
+        const moduleOf = (name) => (/^side_/.test(name) ? SIDE : /^opened_/.test(name) ? OPENED : 'main.dlmalloc.wasm');
+        for (const f of frames.filter((f) => /^(side|opened|main)_|^main$/.test(f.name))) {
+          assert.ok(f.module === moduleOf(f.name) || (f.sideModule && f.module === 'side module'),
+            `${f.name} in ${f.module}`);
+        }
+      } finally {
+        await opened.close();
+      }
+    } finally {
+      await browser.close();
+      await server.close();
+      fs.rmSync(dir, {recursive: true, force: true});
+    }
+  });
+});

@@ -1,0 +1,63 @@
+/*
+** dylink_main.c -- a -sMAIN_MODULE=2 program with one side module linked at
+** load time (dylink_side.wasm) and one opened with dlopen
+** (dylink_opened.wasm), profiled with emheap-config --main-module
+** (tests/e2e/dylink.test.js). Each module leaks from a function of its own
+** (dylink_plan.h); blocks cross between the modules both ways and are all
+** freed; the opened module is closed before the snapshot.
+*/
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <emscripten.h>
+
+#include "dylink_plan.h"
+
+void side_plant_leak(void);
+char *side_make_block(size_t n);
+void side_free_block(void *p);
+
+/* Two callers, so that binaryen keeps its frame. */
+__attribute__((noinline)) void *main_leak_block(size_t n) {
+  void *p = malloc(n);
+  if (p) memset(p, 0x11, n);
+  return p;
+}
+
+static void *opened(void *lib, const char *name) {
+  void *f = dlsym(lib, name);
+  if (!f) {
+    printf("not ok dlsym %s: %s\n", name, dlerror());
+    exit(1);
+  }
+  return f;
+}
+
+int main(void) {
+  side_plant_leak();
+  for (int i = 0; i < CROSSINGS; i++) {
+    free(side_make_block(CROSS_BYTES));           /* made in the side module, freed here */
+    side_free_block(main_leak_block(CROSS_BYTES)); /* made here, freed in the side module */
+  }
+
+  void *lib = dlopen("dylink_opened.wasm", RTLD_NOW);
+  if (!lib) {
+    printf("not ok dlopen: %s\n", dlerror());
+    return 1;
+  }
+  void (*plant)(void) = (void (*)(void))opened(lib, "opened_plant_leak");
+  void *(*make)(size_t) = (void *(*)(size_t))opened(lib, "opened_make_block");
+  plant();
+  for (int i = 0; i < CROSSINGS; i++) free(make(CROSS_BYTES));
+  dlclose(lib);
+
+  for (int i = 0; i < MAIN_BLOCKS; i++) main_leak_block(MAIN_BYTES);
+  printf("ok planted\n");
+  EM_ASM({
+    if (typeof document === 'undefined') console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot()));
+    else document.title = 'planted';
+  });
+  return 0;
+}

@@ -1,0 +1,32 @@
+/*
+** dylink_side.c -- a side module linked at load time (emcc main.c
+** dylink_side.wasm) into tests/runtime/dylink_main.c. It plants a leak from
+** a function of its own, and hands out and frees blocks the main module
+** frees and makes. Built -sSIDE_MODULE=1 with nothing of emheap: its malloc
+** and free are the main module's.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "dylink_plan.h"
+
+/* Two callers, so that binaryen keeps its frame. */
+__attribute__((noinline)) char *side_leak_block(size_t n) {
+  char *p = malloc(n);
+  if (p) memset(p, 0x5a, n);
+  return p;
+}
+
+void side_plant_leak(void) {
+  for (int i = 0; i < SIDE_BLOCKS; i++) side_leak_block(SIDE_BYTES);
+}
+
+/* A block the main module frees. */
+char *side_make_block(size_t n) {
+  return side_leak_block(n);
+}
+
+/* A block the main module made. */
+void side_free_block(void *p) {
+  free(p);
+}
