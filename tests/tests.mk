@@ -124,8 +124,9 @@ $(TEST_BUILD)/pools.dlmalloc.js $(TEST_BUILD)/pools.emmalloc.js: $(TEST_BUILD)/p
 	$(EMCC) $(TEST_CFLAGS) $< $(EMHEAP_LDFLAGS) -sMALLOC=$* -o $@
 # Dynamic linking (tests/e2e/dylink.test.js): a -sMAIN_MODULE=2 program,
 # linked through emheap-config --main-module, with a side module linked at
-# load time and one it opens with dlopen (embedded in its file system, where
-# dlopen looks), with both allocators. The side modules link nothing of
+# load time, one it opens with dlopen (embedded in its file system, where
+# dlopen looks) and one with emscripten_dlopen (fetched beside the program),
+# with both allocators. The side modules link nothing of
 # emheap. Linked from their folder, so that the program names its side
 # module by its file name (the page loads it from beside the program).
 DYLINK := $(TEST_BUILD)/dylink
@@ -135,7 +136,7 @@ $(DYLINK)/%.wasm: tests/runtime/%.c tests/runtime/dylink_plan.h
 	@mkdir -p $(dir $@)
 	$(EMCC) -O2 -fno-builtin -sSIDE_MODULE=1 --profiling-funcs $< -o $@
 $(DYLINK_PROGRAMS): $(DYLINK)/main.%.js: tests/runtime/dylink_main.c tests/runtime/dylink_plan.h \
-    $(DYLINK)/dylink_side.wasm $(DYLINK)/dylink_opened.wasm $(B)/emheap-pic.o $(B)/library_emheap.js $(PAGE_JS) bin/emheap-config
+    $(DYLINK)/dylink_side.wasm $(DYLINK)/dylink_opened.wasm $(DYLINK)/dylink_async.wasm $(B)/emheap-pic.o $(B)/library_emheap.js $(PAGE_JS) bin/emheap-config
 	cd $(DYLINK) && $(EMCC) -O2 -fno-builtin -sMAIN_MODULE=2 $(CURDIR)/$< dylink_side.wasm \
 	  --embed-file dylink_opened.wasm `$(CURDIR)/bin/emheap-config --ldflags --main-module` -sMALLOC=$* -o main.$*.js
 

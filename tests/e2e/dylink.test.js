@@ -1,7 +1,8 @@
 // dylink.test.js -- a dynamically linked program (tests/runtime/
 // dylink_main.c, -sMAIN_MODULE=2, linked through emheap-config
-// --main-module) with a side module linked at load time and one it opens
-// with dlopen and closes again, each leaking from a function of its own.
+// --main-module) with a side module linked at load time, one it opens with
+// dlopen and closes again, and one it opens with emscripten_dlopen
+// (asynchronously), each leaking from a function of its own.
 // Under node with dlmalloc and emmalloc, and in Chromium on Ctrl+Shift+H,
 // `emheap top` gives each module's leak exactly by function, `--by module`
 // names the side modules, blocks made in one module and freed in the other
@@ -30,18 +31,21 @@ const {serve} = require('../../harness/serve');
 // tests/runtime/dylink_plan.h
 const SIDE_BLOCKS = 10, SIDE_BYTES = 1000;
 const OPENED_BLOCKS = 5, OPENED_BYTES = 3000;
+const ASYNC_BLOCKS = 4, ASYNC_BYTES = 2000; // and one more from async_plant_one
 const MAIN_BLOCKS = 3, MAIN_BYTES = 700;
 const CROSSINGS = 20, CROSS_BYTES = 48;
 
 const DYLINK = path.join(BUILD, 'dylink');
 const SIDE = 'dylink_side.wasm';
 const OPENED = 'dylink_opened.wasm';
+const ASYNC = 'dylink_async.wasm';
 
-// A scratch folder holding the program and the side module it loads at
-// startup (from its working folder under node, beside the page in a
-// browser; the opened one is in its embedded file system).
+// A scratch folder holding the program and the side modules it fetches:
+// the one it loads at startup and the one emscripten_dlopen opens (from its
+// working folder under node, beside the page in a browser). The one dlopen
+// opens is in its embedded file system.
 function programFolder(variant, dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-dylink-'))) {
-  for (const f of [`main.${variant}.js`, `main.${variant}.wasm`, SIDE]) {
+  for (const f of [`main.${variant}.js`, `main.${variant}.wasm`, SIDE, ASYNC]) {
     assert.ok(fs.existsSync(path.join(DYLINK, f)), `${f} is built by make test-programs`);
     fs.copyFileSync(path.join(DYLINK, f), path.join(dir, f));
   }
@@ -70,6 +74,11 @@ function checkByFunction(file, mainModule, {byModule = true} = {}) {
     SIDE_BLOCKS * SIDE_BYTES);
   expect('opened_leak_block < opened_plant_leak < main', OPENED_BLOCKS * OPENED_BYTES, OPENED_BLOCKS, OPENED_BLOCKS,
     OPENED_BLOCKS * OPENED_BYTES);
+  // emscripten_dlopen's success callback, called by Emscripten's JS
+  const opened = 'async_opened < dlopen_js_onsuccess';
+  expect(`async_leak_block < async_plant_leak < ${opened}`, ASYNC_BLOCKS * ASYNC_BYTES, ASYNC_BLOCKS, ASYNC_BLOCKS,
+    ASYNC_BLOCKS * ASYNC_BYTES);
+  expect(`async_leak_block < async_plant_one < ${opened}`, ASYNC_BYTES, 1, 1, ASYNC_BYTES);
   // made here, freed in the side module; and the leak
   expect('main_leak_block < main', MAIN_BLOCKS * MAIN_BYTES, MAIN_BLOCKS, MAIN_BLOCKS + CROSSINGS,
     MAIN_BLOCKS * MAIN_BYTES + CROSSINGS * CROSS_BYTES);
@@ -79,11 +88,14 @@ function checkByFunction(file, mainModule, {byModule = true} = {}) {
 
   if (!byModule) return;
   const modules = new Map(top(file, ['--by', 'module']).sites.map((row) => [chain(row), row]));
-  const side = modules.get(`${SIDE} < ${mainModule}`);
-  const opened = modules.get(`${OPENED} < ${mainModule}`);
-  assert.ok(side && opened, `rows of both side modules among ${[...modules.keys()].join('; ')}`);
-  assert.deepEqual([side.liveBytes, side.liveBlocks], [SIDE_BLOCKS * SIDE_BYTES, SIDE_BLOCKS]);
-  assert.deepEqual([opened.liveBytes, opened.liveBlocks], [OPENED_BLOCKS * OPENED_BYTES, OPENED_BLOCKS]);
+  const row = (stack) => {
+    const found = modules.get(stack);
+    assert.ok(found, `a row ${stack} among ${[...modules.keys()].join('; ')}`);
+    return [found.liveBytes, found.liveBlocks];
+  };
+  assert.deepEqual(row(`${SIDE} < ${mainModule}`), [SIDE_BLOCKS * SIDE_BYTES, SIDE_BLOCKS]);
+  assert.deepEqual(row(`${OPENED} < ${mainModule}`), [OPENED_BLOCKS * OPENED_BYTES, OPENED_BLOCKS]);
+  assert.deepEqual(row(`${ASYNC} < ${mainModule}`), [(ASYNC_BLOCKS + 1) * ASYNC_BYTES, ASYNC_BLOCKS + 1]);
 }
 
 // A scratch folder with the program, its side module and a page that runs it.
@@ -107,7 +119,7 @@ for (const variant of ['dlmalloc', 'emmalloc']) {
       assert.equal(snapshot.mode, 'exact');
       // side modules' frames: their module's, marked, named by its own name section
       const sideFrames = snapshot.frames.filter((f) => f.sideModule);
-      assert.deepEqual([...new Set(sideFrames.map((f) => f.module))].sort(), [OPENED, SIDE]);
+      assert.deepEqual([...new Set(sideFrames.map((f) => f.module))].sort(), [ASYNC, OPENED, SIDE]);
       assert.ok(sideFrames.every((f) => !/^wasm-function/.test(f.name)), 'every side frame named');
       // said once: the side modules take JS stacks (no calling contexts there)
       const said = run.stderr.split('\n').filter((l) => /calling contexts cover the main module only/.test(l));
@@ -164,8 +176,9 @@ describe('a dynamically linked program in Firefox', {skip: firefox.haveFirefox()
         // each frame in its own module, or in "side module" where Firefox
         // cannot tell which; never in another module
         const {frames} = got.json.emheap;
-        const moduleOf = (name) => (/^side_/.test(name) ? SIDE : /^opened_/.test(name) ? OPENED : 'main.dlmalloc.wasm');
-        for (const f of frames.filter((f) => /^(side|opened|main)_|^main$/.test(f.name))) {
+        const moduleOf = (name) => (/^side_/.test(name) ? SIDE : /^opened_/.test(name) ? OPENED
+          : /^async_(leak|plant)/.test(name) ? ASYNC : 'main.dlmalloc.wasm');
+        for (const f of frames.filter((f) => /^(side|opened|async|main)_|^main$/.test(f.name))) {
           assert.ok(f.module === moduleOf(f.name) || (f.sideModule && f.module === 'side module'),
             `${f.name} in ${f.module}`);
         }

@@ -1,10 +1,11 @@
 /*
 ** dylink_main.c -- a -sMAIN_MODULE=2 program with one side module linked at
-** load time (dylink_side.wasm) and one opened with dlopen
-** (dylink_opened.wasm), profiled with emheap-config --main-module
-** (tests/e2e/dylink.test.js). Each module leaks from a function of its own
-** (dylink_plan.h); blocks cross between the modules both ways and are all
-** freed; the opened module is closed before the snapshot.
+** load time (dylink_side.wasm), one opened with dlopen (dylink_opened.wasm)
+** and one with emscripten_dlopen, asynchronously (dylink_async.wasm),
+** profiled with emheap-config --main-module (tests/e2e/dylink.test.js).
+** Each module leaks from a function of its own (dylink_plan.h); blocks
+** cross between the modules both ways and are all freed; the module opened
+** with dlopen is closed before the snapshot.
 */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -35,6 +36,26 @@ static void *opened(void *lib, const char *name) {
   return f;
 }
 
+static void report(void) {
+  printf("ok planted\n");
+  EM_ASM({
+    if (typeof document === 'undefined') console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot()));
+    else document.title = 'planted';
+  });
+}
+
+static void async_opened(void *user_data, void *lib) {
+  (void)user_data;
+  ((void (*)(void))opened(lib, "async_plant_leak"))();
+  ((void (*)(void))opened(lib, "async_plant_one"))();
+  report();
+}
+
+static void async_failed(void *user_data) {
+  (void)user_data;
+  printf("not ok emscripten_dlopen: %s\n", dlerror());
+}
+
 int main(void) {
   side_plant_leak();
   for (int i = 0; i < CROSSINGS; i++) {
@@ -54,10 +75,6 @@ int main(void) {
   dlclose(lib);
 
   for (int i = 0; i < MAIN_BLOCKS; i++) main_leak_block(MAIN_BYTES);
-  printf("ok planted\n");
-  EM_ASM({
-    if (typeof document === 'undefined') console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot()));
-    else document.title = 'planted';
-  });
+  emscripten_dlopen("dylink_async.wasm", RTLD_NOW, NULL, async_opened, async_failed);
   return 0;
 }

@@ -11,6 +11,8 @@
 #define SIDE_BYTES 1000
 #define OPENED_BLOCKS 5   /* opened_leak_block, in dylink_opened.wasm (dlopen) */
 #define OPENED_BYTES 3000
+#define ASYNC_BLOCKS 4    /* async_leak_block, in dylink_async.wasm (emscripten_dlopen), */
+#define ASYNC_BYTES 2000  /*   and one more from async_plant_one */
 #define MAIN_BLOCKS 3     /* main_leak_block, in the main module */
 #define MAIN_BYTES 700
 #define CROSSINGS 20      /* blocks made in one module and freed in the other, each way */
