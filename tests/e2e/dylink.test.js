@@ -30,6 +30,7 @@ const {serve} = require('../../harness/serve');
 
 // tests/runtime/dylink_plan.h
 const SIDE_BLOCKS = 10, SIDE_BYTES = 1000;
+const KEPT_BLOCKS = 4, KEPT_BYTES = 512; // in each side module's globals (side_keep, opened_keep)
 const OPENED_BLOCKS = 5, OPENED_BYTES = 3000;
 const ASYNC_BLOCKS = 4, ASYNC_BYTES = 2000; // and one more from async_plant_one
 const MAIN_BLOCKS = 3, MAIN_BYTES = 700;
@@ -74,6 +75,9 @@ function checkByFunction(file, mainModule, {byModule = true} = {}) {
     SIDE_BLOCKS * SIDE_BYTES);
   expect('opened_leak_block < opened_plant_leak < main', OPENED_BLOCKS * OPENED_BYTES, OPENED_BLOCKS, OPENED_BLOCKS,
     OPENED_BLOCKS * OPENED_BYTES);
+  for (const kept of ['side_leak_block < side_keep < main', 'opened_leak_block < opened_keep < main']) {
+    expect(kept, KEPT_BLOCKS * KEPT_BYTES, KEPT_BLOCKS, KEPT_BLOCKS, KEPT_BLOCKS * KEPT_BYTES);
+  }
   // emscripten_dlopen's success callback, called by Emscripten's JS
   const opened = 'async_opened < dlopen_js_onsuccess';
   expect(`async_leak_block < async_plant_leak < ${opened}`, ASYNC_BLOCKS * ASYNC_BYTES, ASYNC_BLOCKS, ASYNC_BLOCKS,
@@ -93,8 +97,10 @@ function checkByFunction(file, mainModule, {byModule = true} = {}) {
     assert.ok(found, `a row ${stack} among ${[...modules.keys()].join('; ')}`);
     return [found.liveBytes, found.liveBlocks];
   };
-  assert.deepEqual(row(`${SIDE} < ${mainModule}`), [SIDE_BLOCKS * SIDE_BYTES, SIDE_BLOCKS]);
-  assert.deepEqual(row(`${OPENED} < ${mainModule}`), [OPENED_BLOCKS * OPENED_BYTES, OPENED_BLOCKS]);
+  assert.deepEqual(row(`${SIDE} < ${mainModule}`), [SIDE_BLOCKS * SIDE_BYTES + KEPT_BLOCKS * KEPT_BYTES,
+    SIDE_BLOCKS + KEPT_BLOCKS]);
+  assert.deepEqual(row(`${OPENED} < ${mainModule}`), [OPENED_BLOCKS * OPENED_BYTES + KEPT_BLOCKS * KEPT_BYTES,
+    OPENED_BLOCKS + KEPT_BLOCKS]);
   assert.deepEqual(row(`${ASYNC} < ${mainModule}`), [(ASYNC_BLOCKS + 1) * ASYNC_BYTES, ASYNC_BLOCKS + 1]);
 }
 
@@ -128,6 +134,27 @@ for (const variant of ['dlmalloc', 'emmalloc']) {
       const file = path.join(dir, 'snapshot.json');
       fs.writeFileSync(file, JSON.stringify(snapshot));
       checkByFunction(file, `main.${variant}.wasm`);
+
+      // the heap graph: what a side module's globals point to is reachable
+      // (a module linked at load time, and one opened later), what nothing
+      // points to leaked
+      const graph = run.tagged.GRAPH;
+      const byStack = new Map();
+      for (const site of graph.sites) {
+        const key = site.stack.slice(0, 2).map((i) => graph.frames[i].name).join(' < ');
+        const sum = byStack.get(key) || {live: 0, reachable: 0, direct: 0};
+        sum.live += site.liveBlocks;
+        sum.reachable += site.reachableBlocks || 0;
+        sum.direct += site.directBlocks || 0;
+        byStack.set(key, sum);
+      }
+      for (const kept of ['side_leak_block < side_keep', 'opened_leak_block < opened_keep']) {
+        assert.deepEqual(byStack.get(kept), {live: KEPT_BLOCKS, reachable: KEPT_BLOCKS, direct: 0}, kept);
+      }
+      for (const [leak, blocks] of [['side_leak_block < side_plant_leak', SIDE_BLOCKS],
+        ['opened_leak_block < opened_plant_leak', OPENED_BLOCKS], ['async_leak_block < async_plant_leak', ASYNC_BLOCKS]]) {
+        assert.deepEqual(byStack.get(leak), {live: blocks, reachable: 0, direct: blocks}, leak);
+      }
     } finally {
       fs.rmSync(dir, {recursive: true, force: true});
     }

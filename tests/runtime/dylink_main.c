@@ -17,6 +17,7 @@
 #include "dylink_plan.h"
 
 void side_plant_leak(void);
+void side_keep(void);
 char *side_make_block(size_t n);
 void side_free_block(void *p);
 
@@ -39,7 +40,10 @@ static void *opened(void *lib, const char *name) {
 static void report(void) {
   printf("ok planted\n");
   EM_ASM({
-    if (typeof document === 'undefined') console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot()));
+    if (typeof document === 'undefined') {
+      console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot()));
+      console.log('GRAPH ' + JSON.stringify(Module['emheap'].snapshot({heap: true})));
+    }
     else document.title = 'planted';
   });
 }
@@ -58,6 +62,7 @@ static void async_failed(void *user_data) {
 
 int main(void) {
   side_plant_leak();
+  side_keep();
   for (int i = 0; i < CROSSINGS; i++) {
     free(side_make_block(CROSS_BYTES));           /* made in the side module, freed here */
     side_free_block(main_leak_block(CROSS_BYTES)); /* made here, freed in the side module */
@@ -71,6 +76,7 @@ int main(void) {
   void (*plant)(void) = (void (*)(void))opened(lib, "opened_plant_leak");
   void *(*make)(size_t) = (void *(*)(size_t))opened(lib, "opened_make_block");
   plant();
+  ((void (*)(void))opened(lib, "opened_keep"))();
   for (int i = 0; i < CROSSINGS; i++) free(make(CROSS_BYTES));
   dlclose(lib);
 

@@ -1,8 +1,8 @@
 /*
 ** dylink_side.c -- a side module linked at load time (emcc main.c
 ** dylink_side.wasm) into tests/runtime/dylink_main.c. It plants a leak from
-** a function of its own, and hands out and frees blocks the main module
-** frees and makes. Built -sSIDE_MODULE=1 with nothing of emheap: its malloc
+** a function of its own, keeps blocks in its globals, and hands out and
+** frees blocks the main module frees and makes. Built -sSIDE_MODULE=1 with nothing of emheap: its malloc
 ** and free are the main module's.
 */
 #include <stdlib.h>
@@ -15,6 +15,12 @@ __attribute__((noinline)) char *side_leak_block(size_t n) {
   char *p = malloc(n);
   if (p) memset(p, 0x5a, n);
   return p;
+}
+
+/* Blocks this module's globals keep: reachable, not leaked. */
+char *side_kept[KEPT_BLOCKS];
+void side_keep(void) {
+  for (int i = 0; i < KEPT_BLOCKS; i++) side_kept[i] = side_leak_block(KEPT_BYTES);
 }
 
 void side_plant_leak(void) {
