@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const os = require('os');
-const {runWasmProgram} = require('../lib/run_wasm');
+const {runWasmProgram, skipReason} = require('../lib/run_wasm');
 const {validateSnapshot} = require('../lib/schemas');
 const {scanCaveat} = require('../../model/heap_section');
 
@@ -68,13 +68,6 @@ for (const allocator of ['dlmalloc', 'emmalloc']) {
       assert.ok(!/^(malloc|calloc|emheap_)/.test(names[0]), `wrapper frame kept: ${names[0]}`);
     }
   });
-}
-
-// A program built only where the emcc can (tests/tests.mk writes PROGRAM.skip
-// saying why not): the reason to skip, or null.
-function skipReason(program) {
-  const skip = program + '.skip';
-  return fs.existsSync(skip) ? fs.readFileSync(skip, 'utf8').trim() : null;
 }
 
 for (const allocator of ['dlmalloc', 'mimalloc']) {

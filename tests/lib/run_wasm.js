@@ -54,4 +54,11 @@ function runWasmProgram(jsFile, {env = {}, args = [], nodeArgs = [], cwd, timeou
   };
 }
 
-module.exports = {runWasmProgram};
+// A program built only where the emcc can (tests/tests.mk writes PROGRAM.skip
+// saying why not): the reason to skip, or null.
+function skipReason(program) {
+  const skip = program + '.skip';
+  return fs.existsSync(skip) ? fs.readFileSync(skip, 'utf8').trim() : null;
+}
+
+module.exports = {runWasmProgram, skipReason};
