@@ -9,7 +9,7 @@
 
 BENCH_OUT := $(B)/bench
 
-.PHONY: bench growth-scan timeline-cost
+.PHONY: bench growth-scan timeline-cost side-module-cost
 
 bench:
 	@mkdir -p $(BENCH_OUT)
@@ -23,11 +23,29 @@ bench:
 	-@$(MAKE) --no-print-directory $(LUA_C)
 	$(NODE) bench/run-bench.js
 	$(NODE) bench/timeline_cost.js
+	-@$(MAKE) --no-print-directory side-module-cost
 
 # What the per-site timelines and the marks cost (bench/timeline_cost.js);
 # also the last part of `make bench`.
 timeline-cost:
 	$(NODE) bench/timeline_cost.js
+
+# What an allocation in a side module costs against one in the main module
+# of a -sMAIN_MODULE program, with emheap and without
+# (bench/side_module_cost.js); also the last part of `make bench`. Each
+# build in a folder of its own, the side module beside it.
+SIDE_COST := $(BENCH_OUT)/side-module
+SIDE_COST_SRC := bench/workloads/dylink_churn.c bench/workloads/churn.h
+side-module-cost: $(SIDE_COST)/plain/main.js $(SIDE_COST)/emheap/main.js
+	$(NODE) bench/side_module_cost.js $(SIDE_COST)/plain $(SIDE_COST)/emheap
+$(SIDE_COST)/%/side_churn.wasm: bench/workloads/side_churn.c bench/workloads/churn.h
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -fno-builtin -sSIDE_MODULE=1 --profiling-funcs $< -o $@
+$(SIDE_COST)/plain/main.js: $(SIDE_COST_SRC) $(SIDE_COST)/plain/side_churn.wasm
+	cd $(dir $@) && $(EMCC) -O2 -fno-builtin -sMAIN_MODULE=2 $(CURDIR)/$< side_churn.wasm -o main.js
+$(SIDE_COST)/emheap/main.js: $(SIDE_COST_SRC) $(SIDE_COST)/emheap/side_churn.wasm $(B)/emheap-pic.o $(B)/library_emheap.js $(PAGE_JS)
+	cd $(dir $@) && $(EMCC) -O2 -fno-builtin -sMAIN_MODULE=2 $(CURDIR)/$< side_churn.wasm \
+	  `$(CURDIR)/bin/emheap-config --ldflags --main-module` -o main.js
 
 # What a growth of the wasm memory costs: the pass over the sites that
 # ranks them (bench/growth_scan.c), timed under node.

@@ -34,7 +34,7 @@ function contextsLoader(host, env, settings) {
         Module['instantiateWasm'] = function (imports, receiveInstance) {
           var module = host.workerModule();
           var take = function (instance, mod) {
-            loader.adopt(instance, mod || module);
+            loader.adopt(instance, mod || module, imports);
             return receiveInstance(contextsModule.instanceForEmscripten(instance), mod);
           };
           if (typeof theirs === 'function') return theirs(imports, take);
@@ -87,11 +87,11 @@ function contextsLoader(host, env, settings) {
     // On a pthread's worker, the instance made from the main thread's
     // module: its contexts, if it was rewritten. Never throws: a thread
     // without them takes JS stacks.
-    adopt: function (instance, module) {
+    adopt: function (instance, module, imports) {
       try {
         var contexts = contextsModule.contextsOf(module);
         if (contexts) {
-          contextsModule.useTableEntries(instance, contexts);
+          contextsModule.useTableEntries(instance, contexts, imports);
           loader.contexts = contexts;
         }
       } catch (e) {

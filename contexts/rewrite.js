@@ -28,7 +28,7 @@ function instantiateRewritten(bytes, imports) {
     if (!contexts) throw new Error('the rewritten module has no offsets');
     contexts.rewriteMs = rewriteMs;
     contexts.compileMs = now() - t0 - rewriteMs;
-    useTableEntries(result.instance, contexts);
+    useTableEntries(result.instance, contexts, imports);
     return {instance: result.instance, module: result.module, contexts: contexts};
   });
 }
@@ -43,29 +43,46 @@ function contextsOf(module) {
 
 // Functions JS takes from the table (Emscripten's getWasmTableEntry, and
 // so invoke_*, callbacks, a pthread's entry point) are handed out as their
-// entry functions ("emheap$t<index>" exports): wasm's own call_indirect
-// still reaches the original, at no cost. A wasm function object's name is
-// its function index.
-function useTableEntries(instance, contexts) {
+// entry functions: wasm's own call_indirect still reaches the original, at
+// no cost. Each table function with an entry is exported as itself
+// ("emheap$f<index>") and as its entry ("emheap$t<index>"); a function
+// taken from the table is known by identity (the same function is the same
+// object wherever it is taken from), since side modules that share the
+// table number their functions from 0 too. The table's get is patched
+// once; each module rewritten adds its pairs. The table is the module's
+// export, or (a -sMAIN_MODULE program's, which JS makes) one of its imports.
+var entriesOfTable = typeof WeakMap === 'function' ? new WeakMap() : null;
+function useTableEntries(instance, contexts, imports) {
   var exports = instance.exports;
-  var table = null;
-  var entries = Object.create(null);
+  var table = importedTable(imports);
+  var pairs = [];
   Object.keys(exports).forEach(function (name) {
     var value = exports[name];
     if (typeof WebAssembly.Table === 'function' && value instanceof WebAssembly.Table && !table) table = value;
     var m = /^emheap\$t(\d+)$/.exec(name);
-    if (m) entries[m[1]] = value;
+    if (m && exports['emheap$f' + m[1]]) pairs.push([exports['emheap$f' + m[1]], value]);
   });
   contexts.ctxGlobal = exports['emheap$ctx'];
   contexts.jsidGlobal = exports['emheap$jsid'];
-  if (!table) return;
-  var get = table.get;
-  var patched = function (index) {
-    var fn = get.call(table, index);
-    var entry = fn && entries[fn.name];
-    return entry || fn;
-  };
-  table.get = patched;
+  if (!table || !entriesOfTable) return;
+  var entries = entriesOfTable.get(table);
+  if (!entries) {
+    entries = new Map();
+    entriesOfTable.set(table, entries);
+    var get = table.get;
+    table.get = function (index) {
+      var fn = get.call(table, index);
+      return (fn && entries.get(fn)) || fn;
+    };
+  }
+  pairs.forEach(function (pair) { entries.set(pair[0], pair[1]); });
+}
+
+function importedTable(imports) {
+  if (!imports || typeof WebAssembly.Table !== 'function') return null;
+  var env = imports.env;
+  var value = env && env.__indirect_function_table;
+  return value instanceof WebAssembly.Table ? value : null;
 }
 
 // What Emscripten is handed for the instance: its exports without the

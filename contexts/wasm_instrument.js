@@ -175,13 +175,15 @@ function writeFuncs(o, s) {
   });
 }
 
-// The exports, reaching functions exported as their entries; the table
-// functions' entries ("emheap$t<index>", for contexts/rewrite.js) and
-// the two globals.
+// The exports, reaching functions exported as their entries; each table
+// function that has an entry, as itself ("emheap$f<index>") and as its
+// entry ("emheap$t<index>"), for contexts/rewrite.js to tell one from the
+// other by identity (a function object's name, its index, is not unique
+// once side modules share the table); and the two globals.
 function writeExports(o, s) {
   var m = o.m;
   o.section(SECTION.export, function (w) {
-    var extra = m.tableEntries.length + 2;
+    var extra = 2 * m.tableEntries.length + 2;
     w.u32(m.exports.length + extra);
     m.exports.forEach(function (e) {
       w.name(e.name);
@@ -189,6 +191,9 @@ function writeExports(o, s) {
       w.u32(e.kind === 0 && m.exportEntry[e.name] !== undefined ? m.exportEntry[e.name] : e.index);
     });
     m.tableEntries.forEach(function (f) {
+      w.name('emheap$f' + f);
+      w.u8(0);
+      w.u32(f);
       w.name('emheap$t' + f);
       w.u8(0);
       w.u32(m.tableEntry[f]);

@@ -30,7 +30,8 @@ const {serve} = require('../../harness/serve');
 
 // tests/runtime/dylink_plan.h
 const SIDE_BLOCKS = 10, SIDE_BYTES = 1000;
-const KEPT_BLOCKS = 4, KEPT_BYTES = 512; // in each side module's globals (side_keep, opened_keep)
+const KEPT_BLOCKS = 4, KEPT_BYTES = 512;
+const FROM_JS_BYTES = 96; // side_called_from_js, which JS calls through the function table // in each side module's globals (side_keep, opened_keep)
 const OPENED_BLOCKS = 5, OPENED_BYTES = 3000;
 const ASYNC_BLOCKS = 4, ASYNC_BYTES = 2000; // and one more from async_plant_one
 const MAIN_BLOCKS = 3, MAIN_BYTES = 700;
@@ -75,6 +76,10 @@ function checkByFunction(file, mainModule, {byModule = true} = {}) {
     SIDE_BLOCKS * SIDE_BYTES);
   expect('opened_leak_block < opened_plant_leak < main', OPENED_BLOCKS * OPENED_BYTES, OPENED_BLOCKS, OPENED_BLOCKS,
     OPENED_BLOCKS * OPENED_BYTES);
+  // JS called it through the table: its frame, then JS's (the EM_ASM in main)
+  const fromJs = [...rows.keys()].filter((k) => k.startsWith('side_leak_block < side_called_from_js'));
+  assert.equal(fromJs.length, 1, [...rows.keys()].join('; '));
+  expect(fromJs[0], FROM_JS_BYTES, 1, 1, FROM_JS_BYTES);
   for (const kept of ['side_leak_block < side_keep < main', 'opened_leak_block < opened_keep < main']) {
     expect(kept, KEPT_BLOCKS * KEPT_BYTES, KEPT_BLOCKS, KEPT_BLOCKS, KEPT_BLOCKS * KEPT_BYTES);
   }
@@ -97,8 +102,10 @@ function checkByFunction(file, mainModule, {byModule = true} = {}) {
     assert.ok(found, `a row ${stack} among ${[...modules.keys()].join('; ')}`);
     return [found.liveBytes, found.liveBlocks];
   };
-  assert.deepEqual(row(`${SIDE} < ${mainModule}`), [SIDE_BLOCKS * SIDE_BYTES + KEPT_BLOCKS * KEPT_BYTES,
-    SIDE_BLOCKS + KEPT_BLOCKS]);
+  const sideRows = [...modules.keys()].filter((k) => k.startsWith(`${SIDE} <`));
+  const sideSum = sideRows.reduce((sum, k) => [sum[0] + modules.get(k).liveBytes, sum[1] + modules.get(k).liveBlocks], [0, 0]);
+  assert.deepEqual(sideSum, [SIDE_BLOCKS * SIDE_BYTES + KEPT_BLOCKS * KEPT_BYTES + FROM_JS_BYTES,
+    SIDE_BLOCKS + KEPT_BLOCKS + 1], sideRows.join('; '));
   assert.deepEqual(row(`${OPENED} < ${mainModule}`), [OPENED_BLOCKS * OPENED_BYTES + KEPT_BLOCKS * KEPT_BYTES,
     OPENED_BLOCKS + KEPT_BLOCKS]);
   assert.deepEqual(row(`${ASYNC} < ${mainModule}`), [(ASYNC_BLOCKS + 1) * ASYNC_BYTES, ASYNC_BLOCKS + 1]);

@@ -18,6 +18,7 @@
 
 void side_plant_leak(void);
 void side_keep(void);
+void (*side_pointer(void))(void);
 char *side_make_block(size_t n);
 void side_free_block(void *p);
 
@@ -63,6 +64,7 @@ static void async_failed(void *user_data) {
 int main(void) {
   side_plant_leak();
   side_keep();
+  EM_ASM({ wasmTable.get($0)(); }, side_pointer()); /* JS calls a side module's function */
   for (int i = 0; i < CROSSINGS; i++) {
     free(side_make_block(CROSS_BYTES));           /* made in the side module, freed here */
     side_free_block(main_leak_block(CROSS_BYTES)); /* made here, freed in the side module */

@@ -9,6 +9,7 @@
 
 #define SIDE_BLOCKS 10    /* side_leak_block, in dylink_side.wasm (linked at load time) */
 #define SIDE_BYTES 1000
+#define FROM_JS_BYTES 96   /* side_called_from_js: one block, called by JS through the table */
 #define KEPT_BLOCKS 4     /* side_keep and opened_keep: blocks each side module's globals point to */
 #define KEPT_BYTES 512
 #define OPENED_BLOCKS 5   /* opened_leak_block, in dylink_opened.wasm (dlopen) */

@@ -27,6 +27,15 @@ void side_plant_leak(void) {
   for (int i = 0; i < SIDE_BLOCKS; i++) side_leak_block(SIDE_BYTES);
 }
 
+/* Called by JS through the function table (a pointer the main module hands
+** to JS): the table's entries are the main module's and this module's. */
+void side_called_from_js(void) {
+  side_leak_block(FROM_JS_BYTES);
+}
+void (*side_pointer(void))(void) {
+  return side_called_from_js;
+}
+
 /* A block the main module frees. */
 char *side_make_block(size_t n) {
   return side_leak_block(n);
