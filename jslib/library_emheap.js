@@ -58,12 +58,7 @@ emheapAddToLibrary({
   // symbols, included on request, in later versions (src/lib/libcore.js):
   // asked for where the library has them, so the leak report at exit and
   // symbolization work in both (each use is guarded with typeof).
-  // A -sMAIN_MODULE program also gets the loader of its side modules,
-  // which watchSideModules wraps (only there: elsewhere it would pull in
-  // Emscripten's whole dynamic linker).
-  $EMHEAP__deps: ['$emheapPage'].concat(['$addOnExit', '$wasmTable', 'emscripten_get_heap_max'].concat(
-    typeof MAIN_MODULE !== 'undefined' && MAIN_MODULE ? ['$loadWebAssemblyModule', '$loadDynamicLibrary'] : []
-  ).filter(function (name) {
+  $EMHEAP__deps: ['$emheapPage'].concat(['$addOnExit', '$wasmTable', 'emscripten_get_heap_max'].filter(function (name) {
     return Object.prototype.hasOwnProperty.call(LibraryManager.library, name);
   })),
   $EMHEAP__postset: 'EMHEAP.install();',
@@ -170,7 +165,11 @@ emheapAddToLibrary({
     // (contexts/side_modules.js names them, so that stacks tell their
     // frames from the main module's). The loader's functions are variables
     // of this scope (3.1.x: function declarations; later, arrow functions
-    // in vars), which the wrappers replace. Emscripten 3.1.x does not hand
+    // in vars), which the wrappers replace; a -sMAIN_MODULE program has them
+    // (it loads the side modules its link line names), others do not (no
+    // dependency on them here: Emscripten 6 then asks the main module for
+    // __heap_base, which a position-independent link does not define).
+    // Emscripten 3.1.x does not hand
     // loadWebAssemblyModule the library's name: the wrapper of
     // loadDynamicLibrary notes it first (libraries load one at a time).
     libraryLoading: '',
