@@ -46,6 +46,7 @@ var TRUNCATED = {name: '(stack truncated)', url: '', wasm: false};
 var NO_FILE = 1; // file id of call sites that report no script (eval, native)
 var TRUNCATED_RAW = 1; // raw frame id of the TRUNCATED root
 var SIDE_MODULE = 'side module'; // a side module's frame whose module cannot be told (placed)
+var SIDE_ENTRY = /^emheap\$entry\$/; // the rewrite's name of its entry functions (wasm_instrument.js writeNames)
 
 function basename(url) {
   var s = String(url).split(/[?#]/)[0];
@@ -295,14 +296,26 @@ StackTable.prototype.internCallSites = function (callSites, wantRoot) {
 };
 
 // Where the current wasm activation starts (wasm_instrument.js): the
-// innermost JS frame that is not Emscripten's invoke_* glue (an invoke
-// continues its caller's context), or the rewrite's entry function of an
-// export (JS called the export: a new activation).
+// innermost JS frame that is not Emscripten's invoke_* glue or its stub
+// for a side module's function (both continue their caller's context), or
+// the rewrite's entry function of an export (JS called the export: a new
+// activation). A side module's frames start none: its entries continue a
+// context, or (called by JS) start one at the JS frame outside them.
 StackTable.prototype.startsActivation = function (frame) {
-  if (!frame.wasm) return !/^invoke_/.test(frame.name);
-  if (frame.side) return false; // a side module is not rewritten
+  if (!frame.wasm) return !/^invoke_/.test(frame.name) && !this.isDylinkStub(frame);
+  if (frame.side) return false;
   var info = this.contexts && this.contexts.info;
   return !!info && frame.funcIndex >= info.functions && frame.funcIndex < info.functions + info.exportEntries;
+};
+
+// Emscripten's stand-in through which the main module calls a side
+// module's function (contexts/call_graph.js): continues the context, as an
+// invoke does.
+StackTable.prototype.isDylinkStub = function (frame) {
+  var stubs = this.contexts && this.contexts.info.stubs;
+  if (!stubs || !stubs.length) return false;
+  if (!this.stubNames) this.stubNames = new Set(stubs);
+  return this.stubNames.has(frame.name);
 };
 
 // The text path's root: the frames outside the activation, by their text.
@@ -453,11 +466,15 @@ StackTable.prototype.internParsed = function (parsed) {
 };
 
 StackTable.prototype.originalFrames = function (parsed) {
-  var c = this.contexts;
   var out = [];
   for (var i = 0; i < parsed.length; i++) {
     var f = parsed[i];
-    if (!f.wasm || f.side || !(f.offset >= 0)) {
+    // a side module's frames by its own rewrite (contexts/side_modules.js)
+    var c = !f.side ? this.contexts : this.sideModules && this.sideModules.contextsOf(f.side);
+    if (f.side && !c && SIDE_ENTRY.test(f.name)) {
+      // a side module's entry function where the module cannot be told
+      // (Firefox, two or more side modules): known by its name
+    } else if (!f.wasm || !c || !(f.offset >= 0)) {
       out.push(f);
     } else if (!(f.funcIndex >= c.info.functions)) {
       var copy = Object.assign({}, f);

@@ -34,14 +34,25 @@ var STAYS_IN_JS = new RegExp('^(' + [
   'cxa_uncaught_exceptions',
 ].join('|') + ')$');
 
-// What an import is (importKind).
-var IMPORT_PLAIN = 0, IMPORT_CALLS_BACK = 1, IMPORT_INVOKE = 2, IMPORT_PLACEHOLDER = 3;
+// What an import is (importKind). IMPORT_WASM: a function of another wasm
+// module (a side module's import of the main module's malloc, say), which
+// continues the caller's context: a site.
+var IMPORT_PLAIN = 0, IMPORT_CALLS_BACK = 1, IMPORT_INVOKE = 2, IMPORT_PLACEHOLDER = 3, IMPORT_WASM = 4;
 
-// bytes: the module; imports: the object it is instantiated with. ->
-// the module as the rewrite sees it (readModule), with what each step
-// below adds. Throws where the module cannot be rewritten.
-function analyze(bytes, imports) {
+// bytes: the module; imports: the object it is instantiated with (or, for
+// a side module, what its imports will be bound to: the program's
+// symbols); side: the module is a side module of a -sMAIN_MODULE program,
+// whose context is the main module's (contexts/side_modules.js). -> the
+// module as the rewrite sees it (readModule), with what each step below
+// adds. Throws where the module cannot be rewritten.
+function analyze(bytes, imports, side) {
   var m = readModule(bytes);
+  m.side = !!side;
+  // A module of a dynamically linked program (the main module of a
+  // -sMAIN_MODULE program, or a side module: its dylink section says so):
+  // its calls through the table may reach another module's functions,
+  // which the call graph does not see: every such call is a site.
+  m.dynamic = m.sections.some(function (s) { return s.id === 0 && /^dylink(\.0)?$/.test(s.name); });
   classifyImports(m, imports);
   readBodies(m);
   m.addressTaken = new Uint8Array(m.nFuncs);
@@ -71,6 +82,7 @@ function readModule(bytes) {
     nImported: imp.funcs.length,
     nFuncs: imp.funcs.length + funcTypes.length,
     nGlobals: imp.globals + binary.countEntries(bytes, byId[SECTION.global]),
+    nImportedGlobals: imp.globals,
     exports: binary.readExports(bytes, byId[SECTION.export]),
   };
 }
@@ -89,12 +101,28 @@ function invokeTargetKey(m, t) {
   return ty.params.slice(1).join(',') + '->' + ty.results.join(',');
 }
 
+// Emscripten's stand-in, among a -sMAIN_MODULE program's imports, for a
+// function a side module defines: the JS function that calls it once it is
+// loaded. 3.1.x writes `function _f() { return Module["_f"].apply(null,
+// arguments) }`; later versions mark theirs `stub`.
+var STUB_SOURCE = /^function\s+[\w$]+\s*\(\)\s*\{\s*return\s+Module\[\s*["'][\w$]+["']\s*\]\.apply\(\s*null\s*,\s*arguments\s*\)\s*;?\s*\}$/;
+function isDylinkStub(fn) {
+  if (typeof fn !== 'function') return false;
+  if (fn.stub === true) return true;
+  try {
+    return STUB_SOURCE.test(Function.prototype.toString.call(fn));
+  } catch (e) {
+    return false;
+  }
+}
+
 // m.importKind[i] for each imported function, and m.placeholder {import
 // index: placeholder name}; m.readers: the placeholders that read the
 // context (a function calling one reaches an allocation).
 function classifyImports(m, imports) {
   m.importKind = new Uint8Array(m.nImported);
   m.placeholder = {};
+  m.stubs = [];
   m.imports.forEach(function (f, i) {
     // Emscripten binds import `fd_write` to `_fd_write`, `__syscall_x` to
     // `___syscall_x`, `invoke_vi` to `invoke_vi`; the import's own name
@@ -106,6 +134,15 @@ function classifyImports(m, imports) {
     if (ph >= 0) {
       m.importKind[i] = IMPORT_PLACEHOLDER;
       m.placeholder[i] = PLACEHOLDERS[ph];
+    } else if (m.side && typeof fn === 'function' && /^\d+$/.test(fn.name)) {
+      // a wasm function's JS name is its index: another module's function
+      m.importKind[i] = IMPORT_WASM;
+    } else if (isDylinkStub(fn)) {
+      // the main module's call of a side module's function, through
+      // Emscripten's stub: continues the context (the stub's frame starts
+      // no activation: m.stubs, capture/stack_table.js)
+      m.importKind[i] = IMPORT_WASM;
+      m.stubs.push(fn.name);
     } else if (/^invoke_/.test(bare)) {
       m.importKind[i] = IMPORT_INVOKE;
     } else if (STAYS_IN_JS.test(bare) || STAYS_IN_JS.test(field)) {
@@ -115,7 +152,7 @@ function classifyImports(m, imports) {
     }
   });
   m.readers = Object.keys(m.placeholder).filter(function (i) { return /_(lo|hi|js)$/.test(m.placeholder[i]); });
-  if (!m.readers.length) throw new Error('the runtime reads no context (not an emheap runtime with contexts)');
+  if (!m.readers.length && !m.side) throw new Error('the runtime reads no context (not an emheap runtime with contexts)');
 }
 
 // m.bodies: where each function body is ({sizeAt, start, end}); m.calls:
@@ -133,14 +170,19 @@ function readBodies(m) {
     r.pos += size;
   }
   m.bodies = bodies;
-  m.calls = bodies.map(function (body) { return scanBody(bytes, body.start, body.end); });
+  // A side module's own globals move by two (the context's are imported
+  // before them): their uses are found with the calls.
+  var globalsFrom = m.side ? m.nImportedGlobals : -1;
+  m.calls = bodies.map(function (body) { return scanBody(bytes, body.start, body.end, globalsFrom); });
 }
 
 // One pass over a body: its calls, without rewriting: {direct: [f...],
 // indirect: [type...], calls: [at, op, target, end, ...]} (target: the
 // function, or the type of a call_indirect), so that the rewrite visits
-// the calls only and copies what lies between them.
-function scanBody(bytes, start, end) {
+// the calls only and copies what lies between them. globalsFrom >= 0: the
+// global.get and global.set of globals from that index on are listed in
+// `calls` too (target: the global; `globals` counts them).
+function scanBody(bytes, start, end, globalsFrom) {
   var r = new Reader(bytes, start);
   var groups = r.u32();
   for (var g = 0; g < groups; g++) {
@@ -150,11 +192,20 @@ function scanBody(bytes, start, end) {
   var direct = [];
   var indirect = [];
   var calls = [];
+  var globals = 0;
   var pos = r.pos;
   while (pos < end) {
     var at = pos;
     var op = bytes[pos++];
-    if (op === 0x10 || op === 0x12) {
+    if ((op === 0x23 || op === 0x24) && globalsFrom >= 0) {
+      r.pos = pos;
+      var gi = r.u32();
+      pos = r.pos;
+      if (gi >= globalsFrom) {
+        calls.push(at, op, gi, pos);
+        globals++;
+      }
+    } else if (op === 0x10 || op === 0x12) {
       r.pos = pos;
       var f = r.u32();
       direct.push(f);
@@ -172,7 +223,7 @@ function scanBody(bytes, start, end) {
     }
   }
   if (pos !== end) throw new Error('a function body ends inside an instruction');
-  return {direct: direct, indirect: indirect, calls: calls};
+  return {direct: direct, indirect: indirect, calls: calls, globals: globals};
 }
 
 // Reachability: m.reach[f] when f reaches an allocation: it reads the
@@ -197,6 +248,8 @@ function findReaching(m) {
     c.direct.forEach(function (g) {
       if (g < nImported && m.importKind[g] === IMPORT_PLACEHOLDER) {
         if (m.readers.indexOf(String(g)) >= 0) mark(f);
+      } else if (g < nImported && m.importKind[g] === IMPORT_WASM) {
+        mark(f); // another module's function may allocate
       } else {
         callers[g].push(f);
       }
@@ -205,12 +258,14 @@ function findReaching(m) {
       var k = typeKey(m, t);
       (indirectCallers[k] || (indirectCallers[k] = [])).push(f);
     });
+    if (m.dynamic && c.indirect.length) mark(f);
   });
   // invoke_* imports behave as call_indirect of their target signature.
   for (var ii = 0; ii < nImported; ii++) {
     if (m.importKind[ii] !== IMPORT_INVOKE) continue;
     var ik = invokeTargetKey(m, m.imports[ii].type);
     (indirectCallers[ik] || (indirectCallers[ik] = [])).push(ii);
+    if (m.dynamic) mark(ii);
   }
   while (work.length) {
     var f = work.pop();
@@ -253,14 +308,15 @@ function planEntries(m) {
 // Whether a call of function g must set the context.
 function isSite(m, g) {
   if (g < m.nImported) {
-    return m.importKind[g] === IMPORT_INVOKE && !!m.typeKeyReaches[invokeTargetKey(m, m.imports[g].type)];
+    if (m.importKind[g] === IMPORT_WASM) return true;
+    return m.importKind[g] === IMPORT_INVOKE && (m.dynamic || !!m.typeKeyReaches[invokeTargetKey(m, m.imports[g].type)]);
   }
   return !!m.reach[g];
 }
 
 // Whether a call_indirect of type t must set the context.
 function isIndirectSite(m, t) {
-  return !!m.typeKeyReaches[typeKey(m, t)];
+  return m.dynamic || !!m.typeKeyReaches[typeKey(m, t)];
 }
 
 module.exports = {analyze: analyze, scanBody: scanBody, isSite: isSite, isIndirectSite: isIndirectSite, IMPORT_CALLS_BACK: IMPORT_CALLS_BACK,

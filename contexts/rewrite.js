@@ -55,15 +55,24 @@ var entriesOfTable = typeof WeakMap === 'function' ? new WeakMap() : null;
 function useTableEntries(instance, contexts, imports) {
   var exports = instance.exports;
   var table = importedTable(imports);
-  var pairs = [];
   Object.keys(exports).forEach(function (name) {
     var value = exports[name];
     if (typeof WebAssembly.Table === 'function' && value instanceof WebAssembly.Table && !table) table = value;
-    var m = /^emheap\$t(\d+)$/.exec(name);
-    if (m && exports['emheap$f' + m[1]]) pairs.push([exports['emheap$f' + m[1]], value]);
   });
   contexts.ctxGlobal = exports['emheap$ctx'];
   contexts.jsidGlobal = exports['emheap$jsid'];
+  contexts.table = table;
+  // the originals of the exports with entries, by export name: what side
+  // modules call (contexts/side_modules.js)
+  contexts.originals = Object.create(null);
+  Object.keys(exports).forEach(function (name) {
+    if (name.indexOf('emheap$o$') === 0) contexts.originals[name.slice(9)] = exports[name];
+  });
+  addTableEntries(table, exports);
+}
+
+// The pairs (function, its entry) that exports holds join the table's.
+function addTableEntries(table, exports) {
   if (!table || !entriesOfTable) return;
   var entries = entriesOfTable.get(table);
   if (!entries) {
@@ -75,7 +84,11 @@ function useTableEntries(instance, contexts, imports) {
       return (fn && entries.get(fn)) || fn;
     };
   }
-  pairs.forEach(function (pair) { entries.set(pair[0], pair[1]); });
+  Object.keys(exports).forEach(function (name) {
+    var m = /^emheap\$t(\d+)$/.exec(name);
+    var original = m && exports['emheap$f' + m[1]];
+    if (typeof original === 'function') entries.set(original, exports[name]);
+  });
 }
 
 function importedTable(imports) {
@@ -103,4 +116,5 @@ function instanceForEmscripten(instance) {
 }
 
 module.exports = {instantiateRewritten: instantiateRewritten, contextsOf: contextsOf, useTableEntries: useTableEntries,
+  addTableEntries: addTableEntries,
   instanceForEmscripten: instanceForEmscripten};

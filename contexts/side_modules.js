@@ -10,12 +10,22 @@
 // info would name it wrongly. Nothing else of the module changes: the name
 // section comes after the code, so every code offset stays as it was.
 //
-// Calling contexts cover the main module only: a side module is not
-// rewritten, and its allocations take a JS stack each (said once).
+// Where the main module has calling contexts, each side module is
+// rewritten for them too (contexts/wasm_instrument.js, side mode): it
+// imports the main module's context globals, which the library puts among
+// the program's symbols (env.emheap$ctx, env.emheap$jsid), so a call from
+// side module code into the main module's malloc continues one context,
+// and its allocations take no JS stack once their path was seen. A side
+// module the rewrite cannot take (one defining globals of its own, bytes
+// it cannot read, a module compiled before emheap saw it) has its
+// allocations take a JS stack each, said once on the console.
 'use strict';
 
 var wasmReader = require('../symbolize/wasm_reader');
-var Writer = require('./wasm_binary').Writer;
+var wasmBinary = require('./wasm_binary');
+var Writer = wasmBinary.Writer;
+var wasmInstrument = require('./wasm_instrument');
+var rewrite = require('./rewrite');
 
 var NAME_SECTION = 'name';
 var MODULE_NAME = 0; // the name section's subsection of the module's own name
@@ -58,6 +68,23 @@ function withModuleName(bytes, name) {
   return out.result().slice();
 }
 
+// The fields of a module's function imports from env.
+function envImports(bytes) {
+  var s = wasmReader.sections(bytes).filter(function (x) { return x.id === wasmBinary.SECTION.import; })[0];
+  return wasmBinary.readImports(bytes, s).funcs.filter(function (f) { return f.module === 'env'; })
+    .map(function (f) { return f.field; });
+}
+
+// A rewritten module's {info, translate} (its emheap.offsets section).
+function offsetsOf(bytes) {
+  var sections = wasmReader.sections(bytes);
+  for (var i = 0; i < sections.length; i++) {
+    var s = sections[i];
+    if (s.id === 0 && s.name === 'emheap.offsets') return wasmInstrument.readOffsets(bytes.subarray(s.payload, s.end));
+  }
+  throw new Error('the rewritten module has no offsets');
+}
+
 // V8's URL of a module compiled from bytes with a module name.
 var NAMED_MODULE_URL = /^wasm:\/\/wasm\/(.+)-[0-9a-f]+$/;
 
@@ -71,32 +98,73 @@ function fileName(path) {
 // The registry of one program's side modules. warn: fn(text), for what is
 // said once.
 function sideModules(warn) {
-  var byName = new Map(); // module name given -> {name, file}
+  var byName = new Map(); // module name given -> {name, file, contexts: {info, translate} or null}
   var saidNoContexts = false;
+  var sayNoContexts = function (file, why) {
+    if (saidNoContexts) return;
+    saidNoContexts = true;
+    warn('emheap: allocations from side module ' + fileName(file) + ' take a JS stack each, many times slower ' +
+      'than the main module\'s: it could not be rewritten for calling contexts (' + why + ')');
+  };
   var registry = {
     // Emscripten's loader is about to compile a side module: binary its
     // bytes (Uint8Array, ArrayBuffer) or a compiled WebAssembly.Module,
-    // file its library's path ('' if unknown). -> what to compile instead:
-    // the bytes with the module's name, or binary itself where that cannot
-    // be (a module compiled already; bytes the reader refuses).
-    prepare: function (binary, file, contextsOn) {
-      if (contextsOn && !saidNoContexts) {
-        saidNoContexts = true;
-        warn('emheap: calling contexts cover the main module only: allocations from side modules (' + fileName(file) +
-          ') take a JS stack each, many times slower than the main module\'s');
-      }
+    // file its library's path ('' if unknown). main: the main module's
+    // calling contexts ({info, ctxGlobal, jsidGlobal}, rewrite.js) or null;
+    // symbols: the object the program's symbols are in (Emscripten's
+    // wasmImports, asmLibraryArg in 3.1.x), where the side module's
+    // imports are found. -> what to compile instead: the bytes, rewritten
+    // and named, or binary itself where that cannot be (a module compiled
+    // already; bytes the reader refuses).
+    prepare: function (binary, file, main, symbols) {
       var bytes = binary instanceof Uint8Array ? binary
         : binary instanceof ArrayBuffer ? new Uint8Array(binary) : null;
-      if (!bytes) return binary;
+      if (!bytes) {
+        if (main) sayNoContexts(file, 'Emscripten had compiled it before');
+        return binary;
+      }
       var name = fileName(file);
       for (var n = 2; byName.has(name); n++) name = n + '.' + fileName(file);
+      var entry = {name: name, file: String(file || ''), contexts: null};
+      var out = bytes;
+      if (main) {
+        try {
+          if (!main.ctxGlobal || !main.jsidGlobal || !symbols) throw new Error('the main module\'s context is not at hand');
+          // the main module's functions it calls: their originals, which
+          // continue its context (the exports start an activation of their own)
+          var renames = Object.create(null);
+          envImports(bytes).forEach(function (field) {
+            var original = main.originals && main.originals[field];
+            if (!original) return;
+            renames[field] = 'emheap$o$' + field;
+            symbols[renames[field]] = original;
+          });
+          var rewritten = wasmInstrument.instrument(bytes, {env: symbols}, {renames: renames});
+          if (typeof WebAssembly.validate === 'function' && !WebAssembly.validate(rewritten.bytes)) {
+            throw new Error('the rewritten module does not validate');
+          }
+          symbols['emheap$ctx'] = main.ctxGlobal;
+          symbols['emheap$jsid'] = main.jsidGlobal;
+          out = rewritten.bytes;
+          entry.contexts = offsetsOf(out);
+        } catch (e) {
+          sayNoContexts(file, e && e.message || String(e));
+          out = bytes;
+        }
+      }
       try {
-        var named = withModuleName(bytes, name);
-        byName.set(name, {name: name, file: String(file || '')});
-        return named;
+        out = withModuleName(out, name);
       } catch (e) {
         return binary;
       }
+      byName.set(name, entry);
+      return out;
+    },
+    // A side module's exports, once Emscripten instantiated it (relocated,
+    // as it keeps them): its table functions' entries join the main
+    // module's (rewrite.js useTableEntries). table: the program's table.
+    loaded: function (exports, table) {
+      if (exports && typeof exports === 'object') rewrite.addTableEntries(table, exports);
     },
     // The script URL of a wasm frame that is not the main module's -> the
     // side module's name, or null when it cannot be told. V8's URL holds
@@ -108,6 +176,12 @@ function sideModules(warn) {
       if (m) return byName.has(m[1]) ? m[1] : null;
       if (/^wasm:/.test(url) || byName.size !== 1) return null;
       return byName.keys().next().value;
+    },
+    // A side module's calling contexts ({info, translate}: its rewrite's
+    // offsets, contexts/wasm_instrument.js readOffsets), or null.
+    contextsOf: function (name) {
+      var entry = byName.get(name);
+      return entry ? entry.contexts : null;
     },
     count: function () {
       return byName.size;

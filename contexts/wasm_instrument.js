@@ -27,7 +27,11 @@
 //    after it, so that what JS calls back starts a new activation.
 //  - an entry function for every export that can reach an allocation: JS
 //    calling it starts a new activation (CTX = 0, JSID = 0) and gets CTX and
-//    JSID back as they were. JS calling _malloc itself is one of these.
+//    JSID back as they were. JS calling _malloc itself is one of these. The
+//    original is exported too ("emheap$o$<name>"): what a side module of a
+//    -sMAIN_MODULE program calls in its place, continuing its context
+//    (contexts/side_modules.js). A side module's own exports continue a
+//    context as table entries do.
 //  - an entry function for every function the table holds that can reach an
 //    allocation, handed to JS by wasmTable.get (library_emheap.js): called
 //    with CTX == 0 (from the event loop, or from an import above), it is a
@@ -74,10 +78,18 @@ SiteConstants.prototype.next = function () {
 
 // bytes: the module. imports: the object the module is instantiated with
 // ({module: {field: value}}), to tell Emscripten's imports apart by the JS
-// functions bound to them. Returns {bytes, info, offsets} or throws (the
-// caller then uses the original module).
-function instrument(bytes, imports) {
-  var o = new Output(callGraph.analyze(bytes, imports));
+// functions bound to them. side: for a side module of a -sMAIN_MODULE
+// program (contexts/side_modules.js), {renames: {field: new field}} (the
+// main module's functions it calls, by their originals' names): its CTX
+// and JSID are the main module's, imported as env.emheap$ctx and
+// env.emheap$jsid after the module's own imported globals (its own globals
+// move up by two: their uses, exports and names follow), and calls of the
+// other modules' functions are sites. Returns {bytes, info, offsets} or
+// throws (the caller then uses the original module).
+function instrument(bytes, imports, side) {
+  var m = callGraph.analyze(bytes, imports, !!side);
+  m.renames = side && side.renames || null;
+  var o = new Output(m);
   o.out.bytes(bytes, 0, 8);
   writeSections(o);
   var info = writeOffsets(o);
@@ -92,8 +104,9 @@ function instrument(bytes, imports) {
 function Output(m) {
   this.m = m;
   this.bytes = m.bytes;
-  this.CTX = m.nGlobals;
-  this.JSID = m.nGlobals + 1;
+  // a side module imports them after its imported globals, before its own
+  this.CTX = m.side ? m.nImportedGlobals : m.nGlobals;
+  this.JSID = this.CTX + 1;
   // Wasm exceptions (-fwasm-exceptions) declare their tag in a tag section.
   this.usesWasmExceptions = !!m.byId[SECTION.tag];
   this.consts = new SiteConstants();
@@ -129,12 +142,17 @@ function writeSections(o) {
   var m = o.m;
   var wrote = {};
   m.sections.forEach(function (s) {
-    if (!wrote[SECTION.global] && sectionOrder(s.id) > sectionOrder(SECTION.global) && s.id !== 0) {
+    if (m.side && !wrote[SECTION.import] && sectionOrder(s.id) > sectionOrder(SECTION.import) && s.id !== 0) {
+      writeImports(o, null);
+      wrote[SECTION.import] = true;
+    }
+    if (!m.side && !wrote[SECTION.global] && sectionOrder(s.id) > sectionOrder(SECTION.global) && s.id !== 0) {
       writeGlobals(o, null);
       wrote[SECTION.global] = true;
     }
     wrote[s.id] = true;
-    if (s.id === SECTION.global) return writeGlobals(o, s);
+    if (s.id === SECTION.import && m.side) return writeImports(o, s);
+    if (s.id === SECTION.global && !m.side) return writeGlobals(o, s);
     if (s.id === SECTION.func) return writeFuncs(o, s);
     if (s.id === SECTION.export) return writeExports(o, s);
     if (s.id === SECTION.code) return writeCode(o, s);
@@ -163,6 +181,37 @@ function writeGlobals(o, s) {
   });
 }
 
+// A side module's imports (s: its import section, or null), the functions
+// of the main module it calls renamed to their originals (o.m.renames:
+// field -> new field, for module env), then the main module's CTX and
+// JSID.
+function writeImports(o, s) {
+  var bytes = o.bytes;
+  var renames = o.m.renames || {};
+  o.section(SECTION.import, function (w) {
+    var rr = s ? new Reader(bytes, s.start) : null;
+    var n = rr ? rr.u32() : 0;
+    w.u32(n + 2);
+    for (var i = 0; i < n; i++) {
+      var module = rr.name();
+      var field = rr.name();
+      var descStart = rr.pos;
+      var kind = rr.u8();
+      if (kind === 0) rr.u32();
+      else if (kind === 1) { rr.u8(); var flags = rr.u8(); rr.u32(); if (flags & 1) rr.u32(); }
+      else if (kind === 2) { var mflags = rr.u8(); rr.u32(); if (mflags & 1) rr.u32(); }
+      else if (kind === 3) { valtypeKey(rr); rr.u8(); }
+      else if (kind === 4) { rr.u8(); rr.u32(); }
+      else throw new Error('import kind ' + kind);
+      w.name(module);
+      w.name(kind === 0 && module === 'env' && Object.prototype.hasOwnProperty.call(renames, field) ? renames[field] : field);
+      w.bytes(bytes, descStart, rr.pos);
+    }
+    w.name('env'); w.name('emheap$ctx'); w.array([3, 0x7e, 1]); // mut i64
+    w.name('env'); w.name('emheap$jsid'); w.array([3, 0x7f, 1]); // mut i32
+  });
+}
+
 // The functions' types, then the entry functions'.
 function writeFuncs(o, s) {
   var m = o.m;
@@ -183,12 +232,20 @@ function writeFuncs(o, s) {
 function writeExports(o, s) {
   var m = o.m;
   o.section(SECTION.export, function (w) {
-    var extra = 2 * m.tableEntries.length + 2;
+    var originals = m.side ? [] : m.exports.filter(function (e) { return e.kind === 0 && m.exportEntry[e.name] !== undefined; });
+    var extra = 2 * m.tableEntries.length + (m.side ? 0 : 2) + originals.length;
     w.u32(m.exports.length + extra);
     m.exports.forEach(function (e) {
       w.name(e.name);
       w.u8(e.kind);
-      w.u32(e.kind === 0 && m.exportEntry[e.name] !== undefined ? m.exportEntry[e.name] : e.index);
+      if (e.kind === 0 && m.exportEntry[e.name] !== undefined) w.u32(m.exportEntry[e.name]);
+      else if (e.kind === 3 && m.side && e.index >= m.nImportedGlobals) w.u32(e.index + 2); // moved (writeMovedGlobal)
+      else w.u32(e.index);
+    });
+    originals.forEach(function (e) {
+      w.name('emheap$o$' + e.name);
+      w.u8(0);
+      w.u32(e.index);
     });
     m.tableEntries.forEach(function (f) {
       w.name('emheap$f' + f);
@@ -198,6 +255,7 @@ function writeExports(o, s) {
       w.u8(0);
       w.u32(m.tableEntry[f]);
     });
+    if (m.side) return; // its globals are the main module's
     w.name('emheap$ctx');
     w.u8(3);
     w.u32(o.CTX);
@@ -268,7 +326,7 @@ function bodyNeeds(m, bi) {
     if (g < m.nImported && m.importKind[g] === IMPORT_PLACEHOLDER) hasPlaceholder = true;
   });
   c.indirect.forEach(function (t) { if (isIndirectSite(m, t)) needS = true; });
-  return needS || needReset || hasPlaceholder ? {S: needS} : null;
+  return needS || needReset || hasPlaceholder || c.globals ? {S: needS} : null;
 }
 
 // One body being rewritten into o.bodyWriter: its locals, with four added
@@ -327,6 +385,10 @@ function rewriteCalls(rw) {
   var list = m.calls[rw.bi].calls;
   for (var k = 0; k < list.length; k += 4) {
     var at = list[k], op = list[k + 1], target = list[k + 2], after = list[k + 3];
+    if (op === 0x23 || op === 0x24) {
+      writeMovedGlobal(rw, at, op, after, target);
+      continue;
+    }
     o.stats.callSites++;
     if (op === 0x10 || op === 0x12) {
       if (target < m.nImported && m.importKind[target] === IMPORT_PLACEHOLDER) {
@@ -342,6 +404,17 @@ function rewriteCalls(rw) {
       writeSite(rw, at, after, op === 0x11);
     }
   }
+}
+
+// A side module's use of a global of its own, which the context's two
+// imported globals moved up by two.
+function writeMovedGlobal(rw, at, op, after, global) {
+  var w = rw.w;
+  rw.flushTo(at);
+  rw.local.push(w.len, at);
+  w.u8(op);
+  w.u32(global + 2);
+  rw.copyFrom = after;
 }
 
 // A call of a placeholder import becomes a read or write of the globals
@@ -412,8 +485,12 @@ function writeEntry(o, nf) {
   w.u32(1); w.u8(0x7e);
   w.u32(1); w.u8(0x7f);
   w.u8(0x23); w.u32(CTX); w.u8(0x21); w.u32(E);
-  if (nf.kind === 'export') {
-    o.stats.exportEntries++;
+  // a side module's exports continue a caller's context, as table entries
+  // do (the main module calls them through Emscripten's stubs, which
+  // continue it: call_graph.js)
+  var fresh = nf.kind === 'export' && !o.m.side;
+  if (nf.kind === 'export') o.stats.exportEntries++;
+  if (fresh) {
     w.u8(0x23); w.u32(JSID); w.u8(0x21); w.u32(EJ);
     w.u8(0x42); w.u8(0); w.u8(0x24); w.u32(CTX);
     w.u8(0x41); w.u8(0); w.u8(0x24); w.u32(JSID);
@@ -431,7 +508,7 @@ function writeEntry(o, nf) {
   for (var p = 0; p < np; p++) { w.u8(0x20); w.u32(p); }
   w.u8(0x10); w.u32(nf.target);
   var leave = function () {
-    if (nf.kind === 'export') {
+    if (fresh) {
       w.u8(0x20); w.u32(E); w.u8(0x24); w.u32(CTX);
       w.u8(0x20); w.u32(EJ); w.u8(0x24); w.u32(JSID);
     } else {
@@ -479,6 +556,19 @@ function writeNames(o, s) {
       body.u8(1);
       body.u32(sub.len);
       body.bytes(sub.result(), 0, sub.len);
+    } else if (kind === 7 && m.side) {
+      // global names: a side module's own globals moved up by two
+      var globals = new Writer();
+      var count = rr.u32();
+      globals.u32(count);
+      for (var gi = 0; gi < count; gi++) {
+        var index = rr.u32();
+        globals.u32(index >= m.nImportedGlobals ? index + 2 : index);
+        globals.name(rr.name());
+      }
+      body.u8(7);
+      body.u32(globals.len);
+      body.bytes(globals.result(), 0, globals.len);
     } else {
       body.u8(kind);
       body.u32(size);
@@ -498,7 +588,7 @@ function writeOffsets(o) {
   var m = o.m;
   var info = {version: 1, functions: m.nFuncs, entries: m.newFuncs.length,
     exportEntries: Object.keys(m.exportEntry).length, stats: o.stats,
-    placeholders: Object.keys(m.placeholder).map(Number)};
+    placeholders: Object.keys(m.placeholder).map(Number), stubs: m.stubs};
   var map = new Writer();
   map.name('emheap.offsets');
   map.name(JSON.stringify(info));

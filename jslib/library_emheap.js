@@ -176,15 +176,31 @@ emheapAddToLibrary({
     watchSideModules: function () {
       if (typeof loadWebAssemblyModule !== 'function' || EMHEAP.profiler === null) return;
       var loadModule = loadWebAssemblyModule;
+      // where the program's symbols are, which a side module's imports
+      // are bound to (and the main module's context globals join); set
+      // after this runs
+      var symbols = function () {
+        return typeof wasmImports !== 'undefined' && wasmImports ? wasmImports
+          : typeof asmLibraryArg !== 'undefined' && asmLibraryArg ? asmLibraryArg : null;
+      };
+      var loaded = function (exports) {
+        try {
+          EMHEAP.profiler['sideModuleLoaded'](exports);
+        } catch (e) {
+          // its table functions are handed to JS as they are
+        }
+        return exports;
+      };
       loadWebAssemblyModule = function (binary, flags, libName) {
         var args = Array.prototype.slice.call(arguments);
         var file = typeof libName === 'string' ? libName : EMHEAP.libraryLoading;
         try {
-          args[0] = EMHEAP.profiler['prepareSideModule'](binary, file);
+          args[0] = EMHEAP.profiler['prepareSideModule'](binary, file, symbols());
         } catch (e) {
           args[0] = binary; // never stand in the way of the program's own loading
         }
-        return loadModule.apply(this, args);
+        var result = loadModule.apply(this, args);
+        return result && typeof result.then === 'function' ? result.then(loaded) : loaded(result);
       };
       if (typeof loadDynamicLibrary !== 'function') return;
       var loadLibrary = loadDynamicLibrary;

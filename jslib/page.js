@@ -123,9 +123,14 @@ function createProfiler(host, g) {
     debugInfo: debugInfo,
     contexts: contexts,
     // Emscripten's loader is about to compile a side module
-    // (library_emheap.js): -> what to compile (contexts/side_modules.js).
-    prepareSideModule: function (binary, file) {
-      return sides.prepare(binary, file, !!contexts.contexts);
+    // (library_emheap.js); symbols: where the program's symbols are. ->
+    // what to compile (contexts/side_modules.js).
+    prepareSideModule: function (binary, file, symbols) {
+      return sides.prepare(binary, file, contexts.contexts, symbols);
+    },
+    // ... and has instantiated it: its exports, relocated.
+    sideModuleLoaded: function (exports) {
+      if (contexts.contexts) sides.loaded(exports, contexts.contexts.table);
     },
     taker: snapshotTaker(host, {env: env, settings: settings, debugInfo: debugInfo, contexts: contexts, sideModules: sides,
       timeline: function () { return liveTimeline; }, markRanges: function () { return markRanges; }, sliceMs: SLICE_MS, nextTask: nextTask}),
