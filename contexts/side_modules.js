@@ -183,9 +183,6 @@ function sideModules(warn) {
       var entry = byName.get(name);
       return entry ? entry.contexts : null;
     },
-    count: function () {
-      return byName.size;
-    },
   };
   return registry;
 }

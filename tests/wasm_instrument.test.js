@@ -12,6 +12,7 @@ const { instrument, readOffsets } = require('../contexts/wasm_instrument');
 const { forEachInstruction } = require('../contexts/wasm_binary');
 const { customSections } = require('../symbolize/wasm_sections');
 const { assemble } = require('./lib/wat');
+const wasmReader = require('../symbolize/wasm_reader');
 
 const MODULE = `(module
   (type $ctx (func (result i64)))
@@ -133,3 +134,67 @@ test('names are UTF-8 both ways: an export named outside ASCII keeps its name', 
   assert.deepEqual(Object.keys(instance.exports).filter((n) => !n.startsWith('emheap$')), ['größe']);
   assert.equal(instance.exports['größe'](), 0);
 });
+
+// A side module of a dynamically linked program (side mode): its context
+// is the main module's, imported after its own imported global; a global
+// it defines moves up by two, in its code, its exports and its names.
+const SIDE = `(module
+  (import "env" "malloc" (func $malloc (param i32) (result i32)))
+  (import "env" "__memory_base" (global $base i32))
+  (global $count (mut i32) (i32.const 0))
+  (global $kept i32 (i32.const 8))
+  (func $alloc (param $n i32) (result i32)
+    (global.set $count (i32.add (global.get $count) (i32.const 1)))
+    (call $malloc (local.get $n)))
+  (func $twice (result i32)
+    (drop (call $alloc (i32.const 1)))
+    (drop (call $alloc (i32.const 2)))
+    (i32.add (global.get $count) (global.get $kept)))
+  (export "twice" (func $twice))
+  (export "kept" (global $kept)))`;
+
+test('side mode: the main module\'s context is imported, own globals move, calls of other modules are sites', async (t) => {
+  const original = assemble(t, SIDE, ['--debug-names']);
+  // the main module's malloc: a wasm function (its JS name is its index),
+  // which records the context each call sees
+  const seen = [];
+  const ctx = new WebAssembly.Global({value: 'i64', mutable: true}, 0n);
+  const jsid = new WebAssembly.Global({value: 'i32', mutable: true}, 0);
+  const main = new WebAssembly.Instance(new WebAssembly.Module(assemble(t, `(module
+    (import "env" "seen" (func $seen (param i64)))
+    (import "env" "emheap$ctx" (global $ctx (mut i64)))
+    (func (export "malloc") (param i32) (result i32) (call $seen (global.get $ctx)) (local.get 0)))`)),
+  {env: {seen: (c) => seen.push(c), 'emheap$ctx': ctx}});
+  const env = {malloc: main.exports.malloc, __memory_base: 0};
+  const out = instrument(original, {env}, {renames: {}});
+  assert.ok(WebAssembly.validate(out.bytes));
+  const {instance} = await WebAssembly.instantiate(out.bytes, {env: {...env, 'emheap$ctx': ctx, 'emheap$jsid': jsid}});
+  assert.equal(instance.exports.kept.value, 8, 'the exported global is still $kept');
+  assert.equal(instance.exports.twice(), 2 + 8, 'the global it counts in is still $count');
+  assert.equal(seen.length, 2);
+  assert.ok(seen[0] !== 0n && seen[1] !== 0n && seen[0] !== seen[1], `two paths, two contexts: ${seen}`);
+  assert.equal(ctx.value, 0n, 'the context is back as it was');
+  assert.equal(instance.exports.twice(), 4 + 8);
+  assert.deepEqual(seen.slice(2), seen.slice(0, 2), 'one path is one context');
+  // the names follow their globals: $count and $kept were globals 1 and 2
+  assert.deepEqual(globalNames(out.bytes), {0: 'base', 3: 'count', 4: 'kept'});
+});
+
+// The global names of a module's name section: {index: name}.
+function globalNames(bytes) {
+  const names = wasmReader.sections(bytes).find((s) => s.id === 0 && s.name === 'name');
+  const r = new wasmReader.Reader(bytes, names.payload);
+  const out = {};
+  while (r.pos < names.end) {
+    const kind = r.u8();
+    const end = r.u32() + r.pos;
+    if (kind === 7) {
+      for (let n = r.u32(); n > 0; n--) {
+        const index = r.u32();
+        out[index] = r.name();
+      }
+    }
+    r.pos = end;
+  }
+  return out;
+}
