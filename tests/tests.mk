@@ -147,12 +147,16 @@ $(TEST_BUILD)/pools_pmr.js: tests/runtime/pools_pmr.cpp runtime/emheap_pool.h $(
 	@mkdir -p $(dir $@)
 	$(EMXX) -O2 -std=c++17 -fexceptions -Iruntime $< $(EMHEAP_LDFLAGS) -fexceptions -o $@
 
-# ... and the same annotations in a program built without emheap.
+# ... and the same annotations in a program built without emheap, with
+# every compiler warning an error; but emcc's own warning that its clang is
+# not the LLVM it expects (Emscripten 6 on Debian's clang 22), which 3.1.6's
+# clang does not know by name.
+NO_ERROR_FOR_VERSION := -Wno-error=version-check -Wno-unknown-warning-option
 TEST_PROGRAMS += $(TEST_BUILD)/pools_unlinked.js
 $(TEST_BUILD)/pools_unlinked.js: tests/runtime/pools_unlinked.c runtime/emheap_pool.h runtime/valgrind/valgrind.h \
     runtime/valgrind/memcheck.h
 	@mkdir -p $(dir $@)
-	$(EMCC) $(TEST_CFLAGS) -Wall -Werror $< -o $@
+	$(EMCC) $(TEST_CFLAGS) -Wall -Werror $(NO_ERROR_FOR_VERSION) $< -o $@
 $(TEST_BUILD)/pools.threads.js: tests/runtime/pools.c runtime/emheap_pool.h runtime/valgrind/valgrind.h \
     runtime/valgrind/memcheck.h $(B)/emheap-mt.o $(B)/library_emheap.js $(PAGE_JS)
 	@mkdir -p $(dir $@)
