@@ -476,10 +476,18 @@ CXX_NEW_PATHS := $(foreach eh,jsexc wasmexc,$(foreach how,profiled plain,$(TEST_
 EXCEPTIONS_jsexc := -fexceptions
 EXCEPTIONS_wasmexc := -fwasm-exceptions
 WITH_EMHEAP.profiled := $(EMHEAP_LDFLAGS) $(EXACT_LINK)
-$(TEST_BUILD)/cxx_new_paths.%.js: tests/runtime/cxx_new_paths.cpp $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+# Wasm exceptions where the emcc links them (wasm_eh.check, above).
+CHECK_jsexc := $(TEST_BUILD)/always.check
+CHECK_wasmexc := $(TEST_BUILD)/wasm_eh.check
+$(TEST_BUILD)/always.check:
 	@mkdir -p $(dir $@)
-	$(EMXX) $(TEST_CFLAGS) -std=c++17 $(EXCEPTIONS_$(basename $*)) $< $(WITH_EMHEAP$(suffix $*)) \
-	  $(EXCEPTIONS_$(basename $*)) -sABORTING_MALLOC=0 -o $@
+	@echo yes > $@
+$(TEST_BUILD)/cxx_new_paths.jsexc.%.js $(TEST_BUILD)/cxx_new_paths.wasmexc.%.js: CHECK_FILE = $(CHECK_$(word 2,$(subst ., ,$(notdir $@))))
+$(TEST_BUILD)/cxx_new_paths.%.js: tests/runtime/cxx_new_paths.cpp $(TEST_BUILD)/always.check $(TEST_BUILD)/wasm_eh.check \
+    $(B)/emheap.o $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	@$(call where_check,$(CHECK_FILE),$(EMXX) $(TEST_CFLAGS) -std=c++17 $(EXCEPTIONS_$(basename $*)) $< \
+	  $(WITH_EMHEAP$(suffix $*)) $(EXCEPTIONS_$(basename $*)) -sABORTING_MALLOC=0 -o $@)
 test-programs: $(CXX_NEW_PATHS)
 
 # cpp_new.cpp allocates an over-aligned type: C++17's aligned operator new.

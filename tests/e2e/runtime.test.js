@@ -123,7 +123,8 @@ function checkCppNew(r, allocator) {
 // new_handler's retry, bad_alloc, nothrow's NULL, as the same program
 // without emheap does them, with JS and with wasm exceptions.
 for (const exceptions of ['jsexc', 'wasmexc']) {
-  test(`C++ operator new when malloc fails: new_handler, bad_alloc and nothrow as without emheap (${exceptions})`, () => {
+  test(`C++ operator new when malloc fails: new_handler, bad_alloc and nothrow as without emheap (${exceptions})`,
+    {skip: skipReason(path.join(BUILD, `cxx_new_paths.${exceptions}.profiled.js`)) || false}, () => {
     const run = (how) => runWasmProgram(path.join(BUILD, `cxx_new_paths.${exceptions}.${how}.js`));
     const plain = run('plain');
     const profiled = run('profiled');
