@@ -87,6 +87,9 @@ test('the packed tarball installs; npx emheap-config and npx emheap work; CMake 
   assert.ok(flags[0].startsWith(cache + path.sep) && flags[0].endsWith('emheap.o'), flags[0]);
   const again = sh('npx', ['--no-install', 'emheap-config', '--ldflags'], project);
   assert.equal(again.stdout, first.stdout);
+  // a -sMAIN_MODULE program's position-independent runtime, built with the rest
+  const pic = sh('npx', ['--no-install', 'emheap-config', '--ldflags', '--main-module'], project).stdout.trim().split(/\s+/)[0];
+  assert.ok(pic.startsWith(path.dirname(flags[0]) + path.sep) && pic.endsWith('emheap-pic.o') && fs.existsSync(pic), pic);
   assert.doesNotMatch(again.stderr, /building/, 'the second call builds nothing');
   assert.deepEqual(projectFiles(project), before, 'emheap-config wrote nothing into the project');
 

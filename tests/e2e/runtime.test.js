@@ -502,7 +502,8 @@ test('leakExitOn: which leaks fail the run (live, leaked, direct), as Valgrind\'
   assert.equal(bad.status, 3);
 });
 
-test('-sASYNCIFY: blocks allocated before and after emscripten_sleep keep their own sites, contexts on, off and checked', () => {
+test('-sASYNCIFY: blocks allocated before and after emscripten_sleep keep their own sites, contexts on, off and checked',
+  {skip: skipReason(path.join(BUILD, 'asyncify.js')) || false}, () => {
   // tests/runtime/asyncify.c: round_trip(10), round_trip(5), each
   // before_sleep(n), before_sleep(1), sleep, after_sleep(n), sleep, after_sleep(1)
   const sizes = (base, n) => n * base + (n * (n - 1)) / 2;
