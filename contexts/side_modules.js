@@ -108,7 +108,7 @@ function sideModules(warn) {
   };
   var registry = {
     // Emscripten's loader is about to compile a side module: binary its
-    // bytes (Uint8Array, ArrayBuffer) or a compiled WebAssembly.Module,
+    // bytes (a typed array, ArrayBuffer) or a compiled WebAssembly.Module,
     // file its library's path ('' if unknown). main: the main module's
     // calling contexts ({info, ctxGlobal, jsidGlobal}, rewrite.js) or null;
     // symbols: the object the program's symbols are in (Emscripten's
@@ -117,7 +117,9 @@ function sideModules(warn) {
     // and named, or binary itself where that cannot be (a module compiled
     // already; bytes the reader refuses).
     prepare: function (binary, file, main, symbols) {
-      var bytes = binary instanceof Uint8Array ? binary
+      // bytes come as Uint8Array, Int8Array (Emscripten 6's copy of a file
+      // dlopen read) or ArrayBuffer
+      var bytes = ArrayBuffer.isView(binary) ? new Uint8Array(binary.buffer, binary.byteOffset, binary.byteLength)
         : binary instanceof ArrayBuffer ? new Uint8Array(binary) : null;
       if (!bytes) {
         if (main) sayNoContexts(file, 'Emscripten had compiled it before');

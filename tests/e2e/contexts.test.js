@@ -98,7 +98,8 @@ test(`calling contexts: one site per path, exactly its blocks (node, -O2 C++, ${
   for (const f of snap.frames) assert.ok(!/^emheap\$/.test(f.name), f.name);
 });
 
-test(`calling contexts give the sites a JS stack per allocation gives, and the checking mode agrees (${how})`, () => {
+test(`calling contexts give the sites a JS stack per allocation gives, and the checking mode agrees (${how})`,
+  {skip: skipReason(path.join(BUILD, program)) || false}, () => {
   const on = run(program, 'on');
   const off = run(program, 'off', 'exact');
   assert.equal(off.contexts.rewritten, false);
