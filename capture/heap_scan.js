@@ -103,7 +103,7 @@ function objectsForChunks(blocks, chunkSites) {
 // (emheap.addRoot); pthreads: the running threads Emscripten knows and the
 // size of its struct pthread (library_emheap.js pthreads), for the threads'
 // own data and for threads roots.c has not registered.
-function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnly) {
+function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnly, moduleData) {
   var view = new DataView(buffer);
   // blocks and roots read under one lock: a thread that exits meanwhile
   // moves the last entry of the thread table into its slot
@@ -182,6 +182,7 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnl
   candidates.forEach(function (c) { c.ranges.forEach(function (x) { c.group.ranges.push(x); }); });
   if (r.regions.length) groups.push({name: '(registered roots)', ranges: r.regions});
   if (jsRoots && jsRoots.length) groups.push({name: '(JS roots)', ranges: [], values: jsRoots});
+  if (moduleData && moduleData.length) groups.push({name: '(side modules\' globals)', ranges: moduleData});
   // live blocks the runtime could not record, or (thinned) recorded only
   // by sampling (model/heap_section.js scanCaveat)
   var lost = Math.max(0, counters.liveBlocks - heapBlocks);
@@ -199,9 +200,11 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnl
 // (formats/heap_dump.js). `area` (optional): capture/layout.js copyArea with
 // `heap`, memory for the copies made and touched beforehand. readOnly: the
 // module's read-only data, {ranges} or {unknown: why}
-// (symbolize/read_only_data.js).
-function scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnly) {
-  var inputs = scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnly);
+// (symbolize/read_only_data.js). moduleData: the static data of a
+// -sMAIN_MODULE program's side modules, [lo, hi) ranges
+// (contexts/side_modules.js).
+function scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnly, moduleData) {
+  var inputs = scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnly, moduleData);
   var roots = [];
   inputs.groups.forEach(function (g) { g.ranges.forEach(function (r) { roots.push(r); }); });
   var memory = heapMemory.copyForScan(buffer, inputs.blocks, roots, area && area.memory);

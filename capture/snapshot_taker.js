@@ -140,7 +140,7 @@ function snapshotTaker(host, parts) {
       jsRoots.forEach(function (n, ptr) { ptrs.push(ptr); });
       parts.debugInfo.load(); // under node, loaded now; in a page, usually by now
       return heapScan.scanHeapSteps(host.buffer(), host.stateAddress(), host.rootsNow(), ptrs, host.pthreads(), copyArea,
-        parts.debugInfo.readOnlyData());
+        parts.debugInfo.readOnlyData(), parts.sideModules ? parts.sideModules.dataRanges() : []);
     },
 
     // The raw snapshot (capture/raw_snapshot.js) as steps (model/steps.js).

@@ -99,6 +99,8 @@ function fileName(path) {
 // said once.
 function sideModules(warn) {
   var byName = new Map(); // module name given -> {name, file, contexts: {info, translate} or null}
+  var loading = 0;        // side modules between prepare and loaded
+  var data = [];          // their static data: [lo, hi) ranges
   var saidNoContexts = false;
   var sayNoContexts = function (file, why) {
     if (saidNoContexts) return;
@@ -160,13 +162,26 @@ function sideModules(warn) {
         return binary;
       }
       byName.set(name, entry);
+      loading++;
       return out;
+    },
+    // Emscripten's loader gave a side module loading now `size` bytes at
+    // `at` for its static data (its getMemory): a root of the heap graph,
+    // which no other root covers where it lies below the heap (a module
+    // linked at load time gets it before the program starts).
+    dataPlaced: function (at, size) {
+      if (loading > 0 && at > 0 && size > 0) data.push([at, at + size]);
+    },
+    dataRanges: function () {
+      return data.slice();
     },
     // A side module's exports, once Emscripten instantiated it (relocated,
     // as it keeps them): its table functions' entries join the main
-    // module's (rewrite.js useTableEntries). table: the program's table.
+    // module's (rewrite.js useTableEntries). table: the program's table,
+    // or null without calling contexts.
     loaded: function (exports, table) {
-      if (exports && typeof exports === 'object') rewrite.addTableEntries(table, exports);
+      if (loading > 0) loading--;
+      if (table && exports && typeof exports === 'object') rewrite.addTableEntries(table, exports);
     },
     // The script URL of a wasm frame that is not the main module's -> the
     // side module's name, or null when it cannot be told. V8's URL holds

@@ -202,6 +202,19 @@ emheapAddToLibrary({
         var result = loadModule.apply(this, args);
         return result && typeof result.then === 'function' ? result.then(loaded) : loaded(result);
       };
+      // the static data of a side module loading now (a root of the heap graph)
+      if (typeof getMemory === 'function') {
+        var placeData = getMemory;
+        getMemory = function (size) {
+          var at = placeData.apply(this, arguments);
+          try {
+            EMHEAP.profiler['sideModuleData'](Number(at), Number(size));
+          } catch (e) {
+            // the heap graph then does not scan that module's globals
+          }
+          return at;
+        };
+      }
       if (typeof loadDynamicLibrary !== 'function') return;
       var loadLibrary = loadDynamicLibrary;
       loadDynamicLibrary = function (lib) {

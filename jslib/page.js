@@ -128,9 +128,13 @@ function createProfiler(host, g) {
     prepareSideModule: function (binary, file, symbols) {
       return sides.prepare(binary, file, contexts.contexts, symbols);
     },
+    // ... has placed its static data ...
+    sideModuleData: function (at, size) {
+      sides.dataPlaced(at, size);
+    },
     // ... and has instantiated it: its exports, relocated.
     sideModuleLoaded: function (exports) {
-      if (contexts.contexts) sides.loaded(exports, contexts.contexts.table);
+      sides.loaded(exports, contexts.contexts ? contexts.contexts.table : null);
     },
     taker: snapshotTaker(host, {env: env, settings: settings, debugInfo: debugInfo, contexts: contexts, sideModules: sides,
       timeline: function () { return liveTimeline; }, markRanges: function () { return markRanges; }, sliceMs: SLICE_MS, nextTask: nextTask}),
