@@ -62,9 +62,11 @@ for (const [build, where] of [['alloc_types', 'one thread'], ['alloc_types.threa
     // clang made the calls: the runtime's token entry points are linked
     // (nothing else refers to them) and the program calls them
     const names = wasmSections.functionNames(wasmSections.customSections(fs.readFileSync(PROGRAM.replace(/\.js$/, '.wasm'))));
+    // (new[]'s entry is not asked for: where binaryen finds it identical to
+    // new's it keeps one, as on Emscripten 6.0.8, which leaves these two)
     const tokenEntries = Object.values(names).filter((n) => /^__alloc_token_/.test(n));
-    assert.ok(tokenEntries.includes('__alloc_token__Znwm') && tokenEntries.includes('__alloc_token__Znam') &&
-      tokenEntries.includes('__alloc_token_malloc'), tokenEntries.join(', '));
+    assert.ok(tokenEntries.includes('__alloc_token__Znwm') && tokenEntries.includes('__alloc_token_malloc'),
+      tokenEntries.join(', '));
   }
   const {file, snap} = snapshotFile(t, PROGRAM);
   const view = json(['top', file, '--by', 'type', '--json', '--top', '0']);
