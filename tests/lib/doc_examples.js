@@ -74,17 +74,22 @@ const SITE_KEY = `\\S(?: ?\\S)*?${SITE_OFFSET}`;
 
 // A line's text as a pattern: numbers, offsets and shortened tokens as
 // what they stand for, runs of spaces (alignment) as two or more.
+// A count's word after a number may be singular in the output ("0 blocks"
+// in the doc, "1 block" in a run).
 function textPattern(text) {
   let out = '';
   let last = 0;
+  let afterNumber = false;
+  const counted = (chunk) => (afterNumber ? chunk.replace(/^( [a-z]+)s\b/, '$1s?') : chunk);
   for (const m of text.matchAll(TOKEN)) {
-    out += literal(text.slice(last, m.index));
+    out += counted(literal(text.slice(last, m.index)));
+    afterNumber = !m[1] && !m[2] && !m[4];
     if (m[1]) out += SITE_OFFSET;
     else if (m[2]) out += '[0-9A-Za-z_-]+';
     else out += NUMBER + (m[4] ? ` ${UNIT}` : '');
     last = m.index + m[0].length;
   }
-  return out + literal(text.slice(last));
+  return out + counted(literal(text.slice(last)));
 }
 const literal = (text) => escape(text).replace(/ {2,}/g, ' {2,}');
 
