@@ -48,7 +48,7 @@ function contextsLoader(host, env, settings) {
         loader.instantiate(imports).then(function (r) {
           receiveInstance(contextsModule.instanceForEmscripten(r.instance), r.module);
         }, function (e) {
-          host.abort('emheap: cannot load the module: ' + (e && e.message || e));
+          host.abort(loader.whyNotLoaded(e));
         });
         return {};
       };
@@ -70,8 +70,9 @@ function contextsLoader(host, env, settings) {
     },
 
     // A promise of {instance, module}: the rewritten module, or where it
-    // cannot be rewritten the original (and whyNot says why); rejects only
-    // when the module's bytes cannot be had at all.
+    // cannot be rewritten the original (and whyNot says why); rejects when
+    // the module's bytes cannot be had at all, or when the original does
+    // not load either (the error marked `engine`).
     instantiate: function (imports) {
       return moduleSource.moduleBytes(host, env).then(function (bytes) {
         return contextsModule.instantiateRewritten(bytes, imports).then(function (r) {
@@ -79,9 +80,21 @@ function contextsLoader(host, env, settings) {
           return r;
         }, function (e) {
           loader.whyNot = 'the module could not be rewritten for them: ' + (e && e.message || e);
-          return WebAssembly.instantiate(bytes, imports);
+          return WebAssembly.instantiate(bytes, imports).catch(function (original) {
+            throw {engine: true, message: original && original.message || String(original)};
+          });
         });
       });
+    },
+
+    // What the program is told when its module cannot be loaded (instantiate
+    // rejected): not emheap's doing where the module, as it was built, does
+    // not load in this engine either (a wasm64 module in an engine without
+    // 64-bit tables, say).
+    whyNotLoaded: function (e) {
+      var message = e && e.message || String(e);
+      if (e && e.engine) return 'this engine cannot load the program\'s module, with emheap or without: ' + message;
+      return 'emheap: cannot load the module: ' + message;
     },
 
     // On a pthread's worker, the instance made from the main thread's

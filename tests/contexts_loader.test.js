@@ -76,3 +76,14 @@ test('bytes that cannot be had reject instantiate, for the library to abort with
   const env = {moduleFileBytes: () => Promise.reject(new Error('cannot fetch app.wasm: 404'))};
   await assert.rejects(contextsLoader(host, env, settings({})).instantiate({}), /cannot fetch app.wasm: 404/);
 });
+
+test('a module this engine cannot load at all is not blamed on emheap', async () => {
+  // a table with limits flags no engine knows: neither the rewrite nor the
+  // original loads
+  const bytes = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 4, 4, 1, 0x70, 0x7f, 0]);
+  const loader = contextsLoader(host, {moduleFileBytes: () => Promise.resolve(bytes)}, settings({}));
+  const e = await loader.instantiate({}).then(() => null, (error) => error);
+  assert.ok(e && e.engine, 'rejected, marked as the engine\'s');
+  assert.match(loader.whyNotLoaded(e), /^this engine cannot load the program's module, with emheap or without: /);
+  assert.match(loader.whyNotLoaded(new Error('cannot fetch app.wasm: 404')), /^emheap: cannot load the module: cannot fetch/);
+});
