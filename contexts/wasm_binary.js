@@ -194,22 +194,33 @@ function readTypes(bytes, s) {
   return types;
 }
 
-function readImports(bytes, s) {
-  var out = {funcs: [], globals: 0};
-  if (!s) return out;
+// Each entry of an import section s (or none): fn({module, field, kind,
+// type (a function's), descStart, descEnd (its kind and description, as
+// bytes)}).
+function forEachImport(bytes, s, fn) {
+  if (!s) return;
   var r = new Reader(bytes, s.start);
   var n = r.u32();
   for (var i = 0; i < n; i++) {
-    var module = r.name();
-    var field = r.name();
-    var kind = r.u8();
-    if (kind === 0) out.funcs.push({module: module, field: field, type: r.u32()});
+    var entry = {module: r.name(), field: r.name(), kind: 0, type: -1, descStart: r.pos, descEnd: 0};
+    var kind = entry.kind = r.u8();
+    if (kind === 0) entry.type = r.u32();
     else if (kind === 1) { r.u8(); var flags = r.u8(); r.u32(); if (flags & 1) r.u32(); }
     else if (kind === 2) { var mflags = r.u8(); r.u32(); if (mflags & 1) r.u32(); }
-    else if (kind === 3) { valtypeKey(r); r.u8(); out.globals++; }
+    else if (kind === 3) { valtypeKey(r); r.u8(); }
     else if (kind === 4) { r.u8(); r.u32(); }
     else throw new Error('import kind ' + kind);
+    entry.descEnd = r.pos;
+    fn(entry);
   }
+}
+
+function readImports(bytes, s) {
+  var out = {funcs: [], globals: 0};
+  forEachImport(bytes, s, function (e) {
+    if (e.kind === 0) out.funcs.push({module: e.module, field: e.field, type: e.type});
+    else if (e.kind === 3) out.globals++;
+  });
   return out;
 }
 
@@ -366,6 +377,7 @@ function forEachInstruction(bytes, fn) {
 }
 
 module.exports = {SECTION: SECTION, Reader: Reader, Writer: Writer, skipFrom: skipFrom, sectionsOf: sectionsOf,
+  forEachImport: forEachImport,
   valtypeKey: valtypeKey, readTypes: readTypes, readImports: readImports, readFuncTypes: readFuncTypes,
   countEntries: countEntries, readExports: readExports, readElements: readElements,
   forEachInstruction: forEachInstruction};

@@ -189,24 +189,13 @@ function writeImports(o, s) {
   var bytes = o.bytes;
   var renames = o.m.renames || {};
   o.section(SECTION.import, function (w) {
-    var rr = s ? new Reader(bytes, s.start) : null;
-    var n = rr ? rr.u32() : 0;
-    w.u32(n + 2);
-    for (var i = 0; i < n; i++) {
-      var module = rr.name();
-      var field = rr.name();
-      var descStart = rr.pos;
-      var kind = rr.u8();
-      if (kind === 0) rr.u32();
-      else if (kind === 1) { rr.u8(); var flags = rr.u8(); rr.u32(); if (flags & 1) rr.u32(); }
-      else if (kind === 2) { var mflags = rr.u8(); rr.u32(); if (mflags & 1) rr.u32(); }
-      else if (kind === 3) { valtypeKey(rr); rr.u8(); }
-      else if (kind === 4) { rr.u8(); rr.u32(); }
-      else throw new Error('import kind ' + kind);
-      w.name(module);
-      w.name(kind === 0 && module === 'env' && Object.prototype.hasOwnProperty.call(renames, field) ? renames[field] : field);
-      w.bytes(bytes, descStart, rr.pos);
-    }
+    w.u32((s ? new Reader(bytes, s.start).u32() : 0) + 2);
+    binary.forEachImport(bytes, s, function (e) {
+      var renamed = e.kind === 0 && e.module === 'env' && Object.prototype.hasOwnProperty.call(renames, e.field);
+      w.name(e.module);
+      w.name(renamed ? renames[e.field] : e.field);
+      w.bytes(bytes, e.descStart, e.descEnd);
+    });
     w.name('env'); w.name('emheap$ctx'); w.array([3, 0x7e, 1]); // mut i64
     w.name('env'); w.name('emheap$jsid'); w.array([3, 0x7f, 1]); // mut i32
   });
