@@ -25,11 +25,14 @@ var ROOTS = L.emheap_roots;
 
 // The block table (runtime/block_table.c): per region of 2^REGION_SHIFT
 // bytes, a table of packed entries (emheap_slot: offset / 4 | site << 10,
-// size | slack << 27, serial | sampled << 31), serial 0 = empty; huge
-// blocks in emheap_block slots, addr 0 = empty.
+// size | slack << 27, serial | sampled << 31), serial 0 = empty, found
+// through a directory of address words (the address / 4); huge blocks in
+// emheap_block slots, addr (an address word) 0 = empty. Addresses are
+// Numbers, never 32-bit integers: a wasm64 memory reaches 16 GiB.
 var REGION_SHIFT = K.EMHEAP_REGION_SHIFT;
 var ALIGN_SHIFT = K.EMHEAP_ALIGN_SHIFT;
 var OFFSET_MASK = (1 << (REGION_SHIFT - ALIGN_SHIFT)) - 1;
+var REGION_WORDS = 1 << (REGION_SHIFT - ALIGN_SHIFT);
 var ENTRY_WORDS = SLOT.sizeof / 4;
 var SLOT_OFFSET_SITE = SLOT.offset_site / 4;
 var SLOT_SIZE_SLACK = SLOT.size_slack / 4;
@@ -111,17 +114,17 @@ function copyBlocks(view, statePtr, into, weightBit, after, withObjects) {
   var words = new Uint32Array(view.buffer);
   // one set of region tables (block_table.c: the heap's blocks, or the pools' objects)
   var fromTables = function (regionsAt, regionCountAt) {
-    var dir = view.getUint32(statePtr + regionsAt, true);
+    var dir = layout.readAddress(view, statePtr + regionsAt) / 4; // (an index of words)
     var regions = dir ? view.getUint32(statePtr + regionCountAt, true) : 0;
     for (var r = 0; r < regions && k < n; r++) {
-      var table = words[(dir >>> 2) + r];
+      var table = words[dir + r]; // (the table's address word)
       if (!table) continue;
-      var base = r << REGION_SHIFT >>> 0;
-      var end = (table + REGION_TABLE.slot >>> 2) + view.getUint16(table + REGION_TABLE.slots, true) * ENTRY_WORDS;
-      for (var i = table + REGION_TABLE.slot >>> 2; i < end && k < n; i += ENTRY_WORDS) {
+      var base = r * REGION_WORDS;
+      var end = table + REGION_TABLE.slot / 4 + view.getUint16(table * 4 + REGION_TABLE.slots, true) * ENTRY_WORDS;
+      for (var i = table + REGION_TABLE.slot / 4; i < end && k < n; i += ENTRY_WORDS) {
         if ((words[i + SLOT_SERIAL] & 0x7FFFFFFF) <= above) continue;
         if (k === room) out = moreRoom(out, room = Math.min(n, room * 2));
-        out.addr[k] = base + (words[i + SLOT_OFFSET_SITE] & OFFSET_MASK) * (1 << ALIGN_SHIFT);
+        out.addr[k] = layout.wordAddress(base + (words[i + SLOT_OFFSET_SITE] & OFFSET_MASK));
         out.site[k] = words[i + SLOT_OFFSET_SITE] >>> (REGION_SHIFT - ALIGN_SHIFT) & BLOCK_SITE_MASK;
         out.size[k] = words[i + SLOT_SIZE_SLACK] & BLOCK_SIZE_MASK;
         out.serial[k] = (words[i + SLOT_SERIAL] & serialMask) >>> 0; // (the top bit: recorded by sampling)
@@ -130,13 +133,13 @@ function copyBlocks(view, statePtr, into, weightBit, after, withObjects) {
     }
   };
   var fromHuge = function (hugeAt, slotsAt) {
-    var huge = view.getUint32(statePtr + hugeAt, true) >>> 2;
+    var huge = layout.readAddress(view, statePtr + hugeAt) / 4;
     var hugeSlots = huge ? view.getUint32(statePtr + slotsAt, true) : 0;
     for (var h = 0; h < hugeSlots && k < n; h++) {
       var at = huge + h * (BLOCK.sizeof >>> 2);
       if (!words[at + BLOCK.addr / 4] || (words[at + BLOCK.serial / 4] & 0x7FFFFFFF) <= above) continue;
       if (k === room) out = moreRoom(out, room = Math.min(n, room * 2));
-      out.addr[k] = words[at + BLOCK.addr / 4];
+      out.addr[k] = layout.wordAddress(words[at + BLOCK.addr / 4]);
       out.site[k] = words[at + BLOCK.site_slack / 4] & BLOCK_SITE_MASK;
       out.size[k] = words[at + BLOCK.size / 4];
       out.serial[k] = (words[at + BLOCK.serial / 4] & serialMask) >>> 0;
@@ -178,10 +181,10 @@ function copyBlocks(view, statePtr, into, weightBit, after, withObjects) {
 // calling visit(chunk, size) for each one emheap flagged. -> null, or why
 // the heap could not be read.
 function footerWalk(view, statePtr, visit) {
-  var heapBase = view.getUint32(statePtr + STATE.heap_base, true);
-  var sbrkPtr = view.getUint32(statePtr + STATE.sbrk_ptr_addr, true);
+  var heapBase = layout.readAddress(view, statePtr + STATE.heap_base);
+  var sbrkPtr = layout.readAddress(view, statePtr + STATE.sbrk_ptr_addr);
   var walk = allocatorWalk.walkAllocator(view, 'dlmalloc', heapBase, view.getUint32(sbrkPtr, true), null,
-    view.getUint32(statePtr + STATE.dl_state, true), 'chunks', visit);
+    layout.readAddress(view, statePtr + STATE.dl_state), 'chunks', visit);
   return walk.error || null;
 }
 
@@ -193,10 +196,11 @@ function footerWalk(view, statePtr, visit) {
 function noteDlmallocState(view, statePtr) {
   var mode = layout.readMode(view, statePtr);
   if (mode.allocator !== 'dlmalloc') return false;
-  var heapBase = view.getUint32(statePtr + STATE.heap_base, true);
-  var sbrkPtr = view.getUint32(statePtr + STATE.sbrk_ptr_addr, true);
+  var heapBase = layout.readAddress(view, statePtr + STATE.heap_base);
+  var sbrkPtr = layout.readAddress(view, statePtr + STATE.sbrk_ptr_addr);
   var found = allocatorWalk.findDlmallocState(view, readDataRange(view, statePtr), heapBase, view.getUint32(sbrkPtr, true));
   if (!found) return false;
+  // (footer mode is wasm32's: the high words stay 0)
   view.setUint32(statePtr + STATE.dl_state, found[0], true);
   view.setUint32(statePtr + STATE.dl_seg, allocatorWalk.segmentOf(found), true); // gm->seg
   return true;
@@ -216,8 +220,8 @@ function moreRoom(out, n) {
 // The static data [__global_base, __data_end) (runtime/roots.c notes it at
 // startup, in emheap_roots), or null before the runtime started.
 function readDataRange(view, statePtr) {
-  var at = view.getUint32(statePtr + STATE.roots, true);
-  return at ? [view.getUint32(at + ROOTS.data_lo, true), view.getUint32(at + ROOTS.data_hi, true)] : null;
+  var at = layout.readAddress(view, statePtr + STATE.roots);
+  return at ? [layout.readAddress(view, at + ROOTS.data_lo), layout.readAddress(view, at + ROOTS.data_hi)] : null;
 }
 
 module.exports = {copyArea: copyArea, copyBlocks: copyBlocks, noteDlmallocState: noteDlmallocState,

@@ -72,6 +72,14 @@ function u64(view, at) {
   return view.getUint32(at, true) + view.getUint32(at + 4, true) * 4294967296;
 }
 
+// An address the layout keeps as a uint64 (runtime/state_layout.h: the
+// same in wasm32 and wasm64; below 2^53, so a Number holds it exactly).
+var readAddress = u64;
+// An address word (emheap_block.addr, the block tables' directories): the
+// address / 4.
+var WORD_BYTES = 1 << K.EMHEAP_ALIGN_SHIFT;
+function wordAddress(word) { return word * WORD_BYTES; }
+
 // Throws a readable Error if statePtr does not hold a state this code knows.
 function checkState(view, statePtr) {
   var magic = view.getUint32(statePtr + STATE.magic, true);
@@ -99,7 +107,7 @@ function readCounters(view, statePtr) {
   COUNTERS.forEach(function (c) {
     out[c[0]] = c[2] === 8 ? u64(view, base + c[1]) : view.getUint32(base + c[1], true);
   });
-  var slots = view.getUint32(statePtr + STATE.count_slots, true);
+  var slots = readAddress(view, statePtr + STATE.count_slots);
   var slotCount = view.getUint32(statePtr + STATE.count_slot_count, true);
   if (slots && slotCount) {
     out.liveBytes = view.getUint32(base + COUNTER.live_bytes, true) + view.getInt32(base + COUNTER.live_bytes + 4, true) * 4294967296; // signed 64
@@ -117,10 +125,10 @@ function readCounters(view, statePtr) {
   }
   out.heapSize = view.buffer.byteLength;
   // the allocator's memory: [heapBase, break) now, [heapBase, breakAtPeak) at the peak
-  out.heapBase = view.getUint32(statePtr + STATE.heap_base, true);
-  var sbrkPtr = view.getUint32(statePtr + STATE.sbrk_ptr_addr, true);
+  out.heapBase = readAddress(view, statePtr + STATE.heap_base);
+  var sbrkPtr = readAddress(view, statePtr + STATE.sbrk_ptr_addr);
   out.breakNow = sbrkPtr ? view.getUint32(sbrkPtr, true) : 0;
-  out.breakAtPeak = view.getUint32(statePtr + STATE.peak_break, true);
+  out.breakAtPeak = readAddress(view, statePtr + STATE.peak_break);
   out.liveBlocksAtPeak = view.getUint32(statePtr + STATE.blocks_at_peak, true);
   out.totalBytesAtPeak = u64(view, statePtr + STATE.total_at_peak);
   // what the recorded blocks asked for, and the allocator's rounding of them
@@ -201,7 +209,7 @@ function copySiteTables(view, statePtr, siteCount, into) {
   tables.sites = new DataView(area.buffer, area.byteOffset, length);
   tables.bases = null;
   var used = view.getUint32(statePtr + STATE.frame_pool_used, true);
-  var pool = view.getUint32(statePtr + STATE.frame_pool, true);
+  var pool = readAddress(view, statePtr + STATE.frame_pool);
   var poolTo = into && into.pool.length >= used * 4 ? into.pool : new Uint8Array(used * 4);
   if (pool && used) poolTo.set(new Uint8Array(view.buffer, pool, used * 4));
   tables.pool = new DataView(poolTo.buffer, poolTo.byteOffset, pool ? used * 4 : 0);
@@ -216,9 +224,11 @@ function siteTablesInPlace(view, statePtr) {
 }
 
 // Where site s starts in tables.sites: s * SITE_SIZE in a copy, its
-// chunk's place in linear memory in place.
+// place in its chunk in linear memory in place.
 function sitesAt(tables, s) {
-  return tables.bases ? (tables.bases[siteChunk(s)] + s * SITE_SIZE) >>> 0 : s * SITE_SIZE;
+  if (!tables.bases) return s * SITE_SIZE;
+  var k = siteChunk(s);
+  return tables.bases[k] + (s - siteChunkFirst(k)) * SITE_SIZE;
 }
 
 // One site's live bytes, its estimated part scaled by `scale` as
@@ -243,13 +253,13 @@ function siteRawTotals(tables, s, which) {
 }
 
 // The site table as it is in linear memory: {count, peakEpoch, threaded,
-// sites (a view of the whole memory), bases (per chunk, as sitesAt reads
-// them), pool (the frame pool, in place)}.
+// sites (a view of the whole memory), bases (where each chunk starts),
+// pool (the frame pool, in place)}.
 function siteTables(view, statePtr, siteCount) {
   var chunks = view.getUint32(statePtr + STATE.site_chunks, true);
   var bases = [];
-  for (var k = 0; k < chunks; k++) bases.push(view.getUint32(statePtr + STATE.site_base + 4 * k, true));
-  var pool = view.getUint32(statePtr + STATE.frame_pool, true);
+  for (var k = 0; k < chunks; k++) bases.push(readAddress(view, statePtr + STATE.site_chunk_at + 8 * k));
+  var pool = readAddress(view, statePtr + STATE.frame_pool);
   var used = view.getUint32(statePtr + STATE.frame_pool_used, true);
   return {
     count: chunks ? siteCount : 0,
@@ -265,24 +275,25 @@ function siteTables(view, statePtr, siteCount) {
 // under the lock (withLock): threads come and go.
 function readRoots(view, at) {
   var u = function (field) { return view.getUint32(at + ROOTS[field], true); };
+  var a = function (field) { return readAddress(view, at + ROOTS[field]); };
   var out = {
-    data: [u('data_lo'), u('data_hi')], sp: u('sp'), stack: [u('stack_lo'), u('stack_hi')], self: u('self'),
-    selfSize: u('self_size'), state: [u('state'), u('state') + u('state_size')], own: [at, at + u('size')],
-    threadsDropped: u('threads_dropped'), regionsDropped: u('regions_dropped'), pthread: u('pthread'), threads: [], regions: [],
+    data: [a('data_lo'), a('data_hi')], sp: a('sp'), stack: [a('stack_lo'), a('stack_hi')], self: a('self'),
+    selfSize: u('self_size'), state: [a('state'), a('state') + u('state_size')], own: [at, at + u('size')],
+    threadsDropped: u('threads_dropped'), regionsDropped: u('regions_dropped'), pthread: a('pthread'), threads: [], regions: [],
   };
   // counts clamped to the tables' sizes: a damaged count reads no further
   var threads = Math.min(u('thread_count'), K.EMHEAP_MAX_THREADS);
   for (var t = 0; t < threads; t++) {
     var e = at + ROOTS.threads + t * THREAD_ROOTS.sizeof;
-    var w = function (field) { return view.getUint32(e + THREAD_ROOTS[field], true); };
+    var w = function (field) { return readAddress(view, e + THREAD_ROOTS[field]); };
     out.threads.push({stack: [w('stack_lo'), w('stack_hi')], tls: [w('tls_lo'), w('tls_hi')], self: w('self'),
       pthread: w('pthread')});
   }
   var regions = Math.min(u('region_count'), K.EMHEAP_MAX_ROOTS);
   for (var r = 0; r < regions; r++) {
     var region = at + ROOTS.regions + r * ROOT_REGION.sizeof;
-    var start = view.getUint32(region + ROOT_REGION.start, true);
-    out.regions.push([start, start + view.getUint32(region + ROOT_REGION.size, true)]);
+    var start = readAddress(view, region + ROOT_REGION.start);
+    out.regions.push([start, start + readAddress(view, region + ROOT_REGION.size)]);
   }
   return out;
 }
@@ -394,8 +405,8 @@ function readGrowthEvent(view, statePtr, serial) {
     if (bytes > 0) top.push({siteId: view.getUint32(at + GROWTH.top_site + 4 * k, true), liveBytes: bytes});
   }
   var g = {
-    fromBytes: view.getUint32(at + GROWTH.from_bytes, true),
-    toBytes: view.getUint32(at + GROWTH.to_bytes, true),
+    fromBytes: u64(view, at + GROWTH.from_bytes),
+    toBytes: u64(view, at + GROWTH.to_bytes),
     siteId: view.getUint32(at + GROWTH.site, true),
     requestBytes: view.getUint32(at + GROWTH.request, true),
     t: Math.max(0, view.getFloat64(at + GROWTH.t, true)),
@@ -410,7 +421,7 @@ function readGrowthEvent(view, statePtr, serial) {
 // [{number, name, live, malloclike, site, chunkSite, objects, bytes,
 // placedObjects, placedBytes, lost}], misuse: [counts]}.
 function readPools(view, statePtr) {
-  var at = view.getUint32(statePtr + STATE.pools, true);
+  var at = readAddress(view, statePtr + STATE.pools);
   var count = at ? view.getUint32(statePtr + STATE.pool_count, true) : 0;
   var pools = [];
   for (var n = 1; n <= count; n++) {
@@ -466,7 +477,7 @@ function functionOfWord(word) {
 
 // The checking mode's counts (runtime/context.h): {verify, checked, mismatches}.
 function contextChecks(view, statePtr) {
-  var at = view.getUint32(statePtr + STATE.context_checks, true);
+  var at = readAddress(view, statePtr + STATE.context_checks);
   if (!at) return {verify: false, checked: 0, mismatches: 0};
   return {verify: view.getUint32(at + CONTEXT_CHECK.verify, true) !== 0, checked: view.getUint32(at + CONTEXT_CHECK.checked, true),
     mismatches: view.getUint32(at + CONTEXT_CHECK.mismatches, true)};
@@ -478,7 +489,7 @@ module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, is
   LAYOUT_VERSION: LAYOUT_VERSION, STACK_JS: STACK_JS, STACK_WASM: STACK_WASM, STACK_POOL: STACK_POOL, readPools: readPools,
   FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE: SITE, COUNTER: COUNTER, INDEX: INDEX,
   SITE_SIZE: SITE_SIZE, MODE_EXACT: K.EMHEAP_MODE_EXACT,
-  checkState: checkState, readCounters: readCounters, readMode: readMode,
+  checkState: checkState, readCounters: readCounters, readMode: readMode, readAddress: readAddress, wordAddress: wordAddress,
   copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, sitesAt: sitesAt, readRoots: readRoots, readSite: readSite,
   readEstimateSums: readEstimateSums, readGrowth: readGrowth, readGrowthEvent: readGrowthEvent, readStartMs: readStartMs,
   siteLiveBytes: siteLiveBytes, siteRawLiveBytes: siteRawLiveBytes, writeConfig: writeConfig, setPaused: setPaused,

@@ -1,7 +1,8 @@
 // fake_sites.js -- a site table and a block table in a plain buffer, laid
 // out as runtime/site_table.c and runtime/block_table.c lay them out
-// (chunks of sites, their bases in the state; per 4 KiB region of
-// addresses a table of 3-word entries), for the unit tests that read them
+// (chunks of sites, where each starts in the state; per 4 KiB region of
+// addresses a table of 3-word entries, found by its address word), for the
+// unit tests that read them
 // with capture/layout.js and bench/timeline_cost.js.
 'use strict';
 
@@ -19,9 +20,7 @@ function placeSites(view, statePtr, count, at, chunkAt) {
   let chunks = 1;
   while (chunks < CHUNKS && chunkFirst(chunks) < count) chunks++;
   view.setUint32(statePtr + layout.STATE.site_chunks, chunks, true);
-  for (let k = 0; k < chunks; k++) {
-    view.setUint32(statePtr + layout.STATE.site_base + 4 * k, (where(k) - chunkFirst(k) * layout.SITE_SIZE) >>> 0, true);
-  }
+  for (let k = 0; k < chunks; k++) view.setBigUint64(statePtr + layout.STATE.site_chunk_at + 8 * k, BigInt(where(k)), true);
   const chunkOf = (s) => 24 - Math.clz32(s | 255);
   return (s) => where(chunkOf(s)) + (s - chunkFirst(chunkOf(s))) * layout.SITE_SIZE;
 }
@@ -37,12 +36,12 @@ function placeBlocks(view, statePtr, blocks, at) {
     regions.get(r).push(b);
   }
   const count = Math.max(0, ...regions.keys()) + 1;
-  view.setUint32(statePtr + layout.STATE.blocks + layout.INDEX.regions, at, true);
+  view.setBigUint64(statePtr + layout.STATE.blocks + layout.INDEX.regions, BigInt(at), true);
   view.setUint32(statePtr + layout.STATE.blocks + layout.INDEX.region_count, count, true);
   view.setUint32(statePtr + layout.STATE.blocks + layout.INDEX.count, blocks.length, true);
   let table = at + 4 * count;
   for (const [r, list] of regions) {
-    view.setUint32(at + 4 * r, table, true);
+    view.setUint32(at + 4 * r, table / 4, true); // (an address word: tables are 4-aligned)
     view.setUint16(table, list.length, true); // slots (here all full)
     list.forEach((b, i) => {
       const e = table + 8 + 12 * i;

@@ -66,6 +66,12 @@ emheapAddToLibrary({
     state: 0,       // address of emheap_state, set by emheap_js_attach
     profiler: null, // jslib/page.js createProfiler's
 
+    // A pointer or size_t argument as an unsigned Number: wasm32 hands
+    // them over as signed 32-bit numbers, wasm64 as Numbers up to 2^53
+    // (Emscripten converts the BigInts of a 'p' in __sig), which >>> 0
+    // would cut.
+    unsigned: function (x) { return x < 0 ? x + 4294967296 : x; },
+
     install: function () {
       if (!emheapPage || typeof emheapPage['createProfiler'] !== 'function') {
         // emheap's page code (--extern-pre-js emheap_page.js) is not in
@@ -305,7 +311,7 @@ emheapAddToLibrary({
     try {
       var table = EMHEAP.profiler['taker']['table']();
       var ref = table['capture'](_emheap_js_capture_stack, !!root);
-      if (root) HEAPU32[root >> 2] = table['lastRoot'];
+      if (root) HEAPU32[EMHEAP.unsigned(root) / 4] = table['lastRoot'];
       return ref;
     } catch (e) {
       return 0;
@@ -322,9 +328,9 @@ emheapAddToLibrary({
     try {
       var table = EMHEAP.profiler['taker']['table']();
       var pairs = table['capturePairs'](capacity, _emheap_js_capture_frames, !!root);
-      if (root) HEAPU32[root >> 2] = table['lastRoot'];
+      if (root) HEAPU32[EMHEAP.unsigned(root) / 4] = table['lastRoot'];
       if (!pairs) return 0;
-      HEAPU32.set(pairs, frames >> 2);
+      HEAPU32.set(pairs, EMHEAP.unsigned(frames) / 4);
       return pairs.length;
     } catch (e) {
       return 0;
@@ -356,7 +362,7 @@ emheapAddToLibrary({
   emheap_js_out_of_memory__deps: ['$EMHEAP'],
   emheap_js_out_of_memory__sig: 'vpp',
   emheap_js_out_of_memory: function (size, alignment) {
-    if (EMHEAP.profiler) EMHEAP.profiler['outOfMemory']('null', size >>> 0, _emheap_js_out_of_memory, alignment >>> 0);
+    if (EMHEAP.profiler) EMHEAP.profiler['outOfMemory']('null', EMHEAP.unsigned(size), _emheap_js_out_of_memory, EMHEAP.unsigned(alignment));
   },
 
   // A request no memory could meet: one line (capture/out_of_memory_moment.js).
@@ -364,16 +370,16 @@ emheapAddToLibrary({
   emheap_js_impossible_request__sig: 'vppp',
   emheap_js_impossible_request: function (size, alignment, count) {
     if (EMHEAP.profiler) {
-      EMHEAP.profiler['impossibleRequest'](size >>> 0, alignment >>> 0, count >>> 0, _emheap_js_impossible_request);
+      EMHEAP.profiler['impossibleRequest'](EMHEAP.unsigned(size), EMHEAP.unsigned(alignment), EMHEAP.unsigned(count), _emheap_js_impossible_request);
     }
   },
 
   // The first misuse of a kind of the pool calls (runtime/pools.c): one
   // line (jslib/pool_misuse.js).
   emheap_js_pool_misuse__deps: ['$EMHEAP'],
-  emheap_js_pool_misuse__sig: 'viii',
+  emheap_js_pool_misuse__sig: 'vipp',
   emheap_js_pool_misuse: function (kind, anchor, addr) {
-    if (EMHEAP.profiler) EMHEAP.profiler['poolMisuse'](kind, anchor >>> 0, addr >>> 0);
+    if (EMHEAP.profiler) EMHEAP.profiler['poolMisuse'](kind, EMHEAP.unsigned(anchor), EMHEAP.unsigned(addr));
   },
 
   // The runtime's clock (runtime/state.c times growths): capture/clock.js.
@@ -400,15 +406,15 @@ emheapAddToLibrary({
 
   // A heap check from C (runtime/heap_check.c): jslib/check_runs.js.
   emheap_js_check_begin__deps: ['$EMHEAP'],
-  emheap_js_check_begin__sig: 'ii',
+  emheap_js_check_begin__sig: 'ip',
   emheap_js_check_begin: function (name) {
-    return EMHEAP.profiler ? EMHEAP.profiler['checks']['beginFromC'](name >>> 0) : 0;
+    return EMHEAP.profiler ? EMHEAP.profiler['checks']['beginFromC'](EMHEAP.unsigned(name)) : 0;
   },
 
   emheap_js_check_end__deps: ['$EMHEAP'],
-  emheap_js_check_end__sig: 'iiiii',
+  emheap_js_check_end__sig: 'iippp',
   emheap_js_check_end: function (check, limits, message, size) {
-    return EMHEAP.profiler ? EMHEAP.profiler['checks']['endFromC'](check >>> 0, limits >>> 0, message >>> 0, size >>> 0) : -1;
+    return EMHEAP.profiler ? EMHEAP.profiler['checks']['endFromC'](check >>> 0, EMHEAP.unsigned(limits), EMHEAP.unsigned(message), EMHEAP.unsigned(size)) : -1;
   },
 
   // A snapshot saved from C (runtime/save_snapshot.c): the main thread's
@@ -417,7 +423,7 @@ emheapAddToLibrary({
   emheap_js_save_snapshot__sig: 'ip',
   emheap_js_save_snapshot__proxy: 'sync',
   emheap_js_save_snapshot: function (format) {
-    if (EMHEAP.profiler) return EMHEAP.profiler['saveSnapshotFromC'](format >>> 0);
+    if (EMHEAP.profiler) return EMHEAP.profiler['saveSnapshotFromC'](EMHEAP.unsigned(format));
     (typeof err === 'function' ? err : console.error)('emheap: emheap_save_snapshot: the profiler did not start in this program (see the console above)');
     return -1;
   },
@@ -453,7 +459,7 @@ if (typeof LibraryManager.library['$abortOnCannotGrowMemory'] === 'function') {
     $emheapEmscriptenAbortOnCannotGrowMemory__deps: LibraryManager.library['$abortOnCannotGrowMemory__deps'] || [],
     $abortOnCannotGrowMemory__deps: ['$EMHEAP', '$emheapEmscriptenAbortOnCannotGrowMemory'],
     $abortOnCannotGrowMemory: function (requestedSize) {
-      if (EMHEAP.profiler) EMHEAP.profiler['outOfMemory']('abort', requestedSize >>> 0, abortOnCannotGrowMemory);
+      if (EMHEAP.profiler) EMHEAP.profiler['outOfMemory']('abort', EMHEAP.unsigned(requestedSize), abortOnCannotGrowMemory);
       emheapEmscriptenAbortOnCannotGrowMemory(requestedSize);
     },
   });

@@ -8,8 +8,10 @@
 ** table needs the old and the new one together).
 **
 ** The address space is cut into 4 KiB regions. A directory
-** (state.block_regions) holds, per region, the address of that region's
-** own table, or 0 while no block there was recorded. An entry keeps its
+** (state.blocks.regions) holds, per region, the address word of that
+** region's own table (state_layout.h), or 0 while no block there was
+** recorded. Addresses are kept as words (the address / 4) here: 2^32 of
+** them reach 16 GiB, all a wasm64 memory can have in JS. An entry keeps its
 ** block's offset in the region (10 bits: blocks are 4-aligned at least;
 ** mimalloc's smallest blocks on wasm32 are 4 bytes, 4 bytes apart) instead of
 ** the address: 12 bytes per block (emheap_slot). A table is sized to its
@@ -91,13 +93,14 @@
 #define ALIGN_SHIFT EMHEAP_ALIGN_SHIFT
 #define OFFSET_BITS (REGION_SHIFT - ALIGN_SHIFT)
 #define OFFSET_MASK ((1u << OFFSET_BITS) - 1u)
-#define MAX_REGIONS (1u << (32u - REGION_SHIFT))
+#define MAX_REGIONS (1u << (32u - OFFSET_BITS)) /* 16 GiB of address words */
 #define SIZE_MASK (EMHEAP_HUGE_BLOCK - 1u)
 #define SIZE_BITS (32u - EMHEAP_SLACK_BITS)
 
 _Static_assert(sizeof(emheap_slot) == 12, "JS reads 12-byte entries");
 _Static_assert(sizeof(region_table) == 8, "JS reads entries 8 bytes into a table");
 _Static_assert(EMHEAP_SITE_BITS + OFFSET_BITS <= 32, "an entry's first word holds offset and site");
+_Static_assert(ALIGN_SHIFT == 2, "an entry's offset counts address words (emheap_word)");
 
 uint8_t emheap_recorded_filter[EMHEAP_FILTER_BUCKETS];
 
@@ -125,19 +128,37 @@ static inline int filter_used(void) {
   return !(EMHEAP_USE_FLAG && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC);
 }
 
-static inline void filter_add(const block_set *set, uint32_t addr) {
+static inline void filter_add(const block_set *set, uint32_t word) {
   if (!set->filtered || !filter_used()) return;
-  uint8_t *c = &emheap_recorded_filter[emheap_filter_bucket(addr)];
+  uint8_t *c = &emheap_recorded_filter[emheap_filter_bucket(word)];
   if (*c != 255) __atomic_store_n(c, (uint8_t)(*c + 1), __ATOMIC_RELAXED);
 }
 
-static inline void filter_remove(const block_set *set, uint32_t addr) {
+static inline void filter_remove(const block_set *set, uint32_t word) {
   if (!set->filtered || !filter_used()) return;
-  uint8_t *c = &emheap_recorded_filter[emheap_filter_bucket(addr)];
+  uint8_t *c = &emheap_recorded_filter[emheap_filter_bucket(word)];
   if (*c != 255) __atomic_store_n(c, (uint8_t)(*c - 1), __ATOMIC_RELAXED);
 }
 
-static inline region_table **directory(const block_set *set) { return (region_table **)set->index->regions; }
+/* Region r's table, or NULL; and setting it. */
+static inline region_table *table_at(const block_set *set, uint32_t r) {
+  return (region_table *)emheap_word_addr(set->index->regions[r]);
+}
+static inline void set_table(const block_set *set, uint32_t r, region_table *t) {
+  set->index->regions[r] = emheap_word((uintptr_t)t);
+}
+
+/* The word of an address that can be recorded, or 0: blocks are 4-aligned
+** at least (every allocator Emscripten ships aligns blocks to 4 at least:
+** mimalloc its smallest, the others all to 8; an entry could not tell two
+** blocks closer than that apart), and no memory in JS reaches 16 GiB. */
+static inline uint32_t word_of(uintptr_t addr) {
+  if (addr & ((1u << ALIGN_SHIFT) - 1u)) return 0;
+#if UINTPTR_MAX > 0xFFFFFFFFu
+  if (addr >> (32 + ALIGN_SHIFT)) return 0;
+#endif
+  return emheap_word(addr);
+}
 
 static inline uint32_t offset_of(const emheap_slot *s) { return s->offset_site & OFFSET_MASK; }
 
@@ -160,8 +181,9 @@ static inline uint32_t distance(const region_table *t, uint32_t j) {
   return j >= h ? j - h : j + t->slots - h;
 }
 
+/* region_base: the region's first address word */
 static inline emheap_block unpack(const emheap_slot *s, uint32_t region_base) {
-  emheap_block b = {region_base + (offset_of(s) << ALIGN_SHIFT),
+  emheap_block b = {region_base + offset_of(s),
                     (s->offset_site >> OFFSET_BITS) | (s->size_slack >> SIZE_BITS) << EMHEAP_SITE_BITS,
                     s->size_slack & SIZE_MASK, s->serial};
   return b;
@@ -329,7 +351,7 @@ static void free_table(region_table *t) {
 /* Region r's table moved to one of `slots` slots; NULL (the old one stays)
 ** if there is no room for it. */
 static region_table *resize(const block_set *set, uint32_t r, uint32_t cls) {
-  region_table *old = directory(set)[r];
+  region_table *old = table_at(set, r);
   region_table *t = new_table(cls);
   if (!t) return NULL;
   uint32_t slots = t->slots;
@@ -337,7 +359,7 @@ static region_table *resize(const block_set *set, uint32_t r, uint32_t cls) {
     if (old->slot[j].serial) place(t, old->slot[j], home(offset_of(&old->slot[j]), slots), 0);
   }
   t->count = old->count;
-  directory(set)[r] = t;
+  set_table(set, r, t);
   free_table(old);
   check_table(t);
   return t;
@@ -367,7 +389,7 @@ int emheap_blocks_init(void) {
   emheap_g.huge_slots = EMHEAP_HUGE_SLOTS;
   emheap_g.pool_huge = pool_huge;
   emheap_g.pool_huge_slots = EMHEAP_POOL_HUGE_SLOTS;
-  if (!cover(&BLOCKS, (emheap_heap_size_now() - 1) >> REGION_SHIFT)) return 0;
+  if (!cover(&BLOCKS, (uint32_t)((emheap_heap_size_now() - 1) >> REGION_SHIFT))) return 0;
   if (emheap_g.mode == EMHEAP_MODE_EXACT) {
     spare_table *first = (spare_table *)table_memory(0);
     if (first) keep_spare(first, 0);
@@ -381,8 +403,11 @@ uint32_t emheap_blocks_capacity(void) { return total_slots; }
 ** itself (first one), or a larger table. NULL if refused. */
 static region_table *grown(const block_set *set, uint32_t r) {
   if (r >= set->index->region_count && !cover(set, r)) return NULL;
-  region_table *t = directory(set)[r];
-  if (!t) return directory(set)[r] = new_table(0);
+  region_table *t = table_at(set, r);
+  if (!t) {
+    set_table(set, r, t = new_table(0));
+    return t;
+  }
   uint32_t cls = class_of(t->slots);
   return cls + 1 < CLASSES ? resize(set, r, cls + 1) : NULL;
 }
@@ -392,7 +417,7 @@ static region_table *grown(const block_set *set, uint32_t r) {
 static __attribute__((noinline)) region_table *make_room(const block_set *set, uint32_t r) {
   region_table *t = grown(set, r);
   if (t) return t;
-  t = r < set->index->region_count ? directory(set)[r] : NULL;
+  t = r < set->index->region_count ? table_at(set, r) : NULL;
   return t && t->count + 1u < t->slots ? t : NULL;
 }
 
@@ -414,15 +439,15 @@ static __attribute__((noinline)) int insert_huge(const block_set *set, emheap_bl
   return 1;
 }
 
-static __attribute__((noinline)) int remove_huge(const block_set *set, uint32_t addr, emheap_block *out) {
+static __attribute__((noinline)) int remove_huge(const block_set *set, uint32_t word, emheap_block *out) {
   emheap_block *huge = set->huge;
   for (uint32_t k = 0; *set->huge_count && k < set->huge_slots; k++) {
-    if (huge[k].addr != addr) continue;
+    if (huge[k].addr != word) continue;
     *out = huge[k];
     huge[k].addr = 0;
     (*set->huge_count)--;
     set->index->count--;
-    filter_remove(set, addr);
+    filter_remove(set, word);
     return 1;
   }
   return 0;
@@ -430,7 +455,7 @@ static __attribute__((noinline)) int remove_huge(const block_set *set, uint32_t 
 
 static void each_serial(const block_set *set, void (*fn)(uint32_t *serial, void *ctx), void *ctx) {
   for (uint32_t r = 0; r < set->index->region_count; r++) {
-    region_table *t = directory(set)[r];
+    region_table *t = table_at(set, r);
     if (!t || !t->count) continue;
     for (uint32_t j = 0; j < t->slots; j++)
       if (t->slot[j].serial) fn(&t->slot[j].serial, ctx);
@@ -449,17 +474,17 @@ void emheap_blocks_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ct
 ** micro cost 2.37x forwarding only against 2.12x (paired, node). */
 static inline __attribute__((always_inline)) int insert(const block_set *set, emheap_block b, emheap_block *stale) {
   stale->addr = 0;
-  uint32_t addr = b.addr, site = emheap_block_site(&b), slack = emheap_block_slack(&b);
+  uint32_t word = b.addr, site = emheap_block_site(&b), slack = emheap_block_slack(&b);
   if (__builtin_expect(b.size >= EMHEAP_HUGE_BLOCK, 0)) return insert_huge(set, b, stale);
-  uint32_t r = addr >> REGION_SHIFT;
-  region_table *t = r < set->index->region_count ? directory(set)[r] : NULL;
+  uint32_t r = word >> OFFSET_BITS;
+  region_table *t = r < set->index->region_count ? table_at(set, r) : NULL;
   if (__builtin_expect(!t || t->count >= t->grow_at, 0) && !(t = make_room(set, r))) return 0;
-  uint32_t offset = (addr >> ALIGN_SHIFT) & OFFSET_MASK;
+  uint32_t offset = word & OFFSET_MASK;
   emheap_slot e = {offset | site << OFFSET_BITS, b.size | slack << SIZE_BITS, b.serial};
   uint32_t slots = t->slots, i = home(offset, slots), d = 0;
   for (; t->slot[i].serial && distance(t, i) >= d; i = next_slot(i, slots), d++) {
     if (offset_of(&t->slot[i]) == offset) {
-      *stale = unpack(&t->slot[i], addr & ~((1u << REGION_SHIFT) - 1u));
+      *stale = unpack(&t->slot[i], word & ~OFFSET_MASK);
       t->slot[i] = e;
       return 1;
     }
@@ -468,22 +493,20 @@ static inline __attribute__((always_inline)) int insert(const block_set *set, em
   t->count++;
   if (__builtin_expect(steps > LONG_CLUSTER, 0)) t->grow_at = t->count; /* a long cluster: grow at the next block */
   set->index->count++;
-  filter_add(set, addr);
+  filter_add(set, word);
   check_table(t);
   return 1;
 }
 
-int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t usable, uint32_t weighted,
+int emheap_blocks_insert(uintptr_t addr, uint32_t site, uint32_t size, uint32_t usable, uint32_t weighted,
                          emheap_block *stale) {
-  /* (every allocator Emscripten ships aligns blocks to 4 at least: mimalloc
-  ** its smallest, the others all to 8; an entry could not tell two blocks
-  ** closer than that apart) */
-  if (__builtin_expect(addr & ((1u << ALIGN_SHIFT) - 1u), 0)) {
+  uint32_t word = word_of(addr);
+  if (__builtin_expect(!word, 0)) {
     stale->addr = 0;
     return 0;
   }
   uint32_t slack = usable - size < EMHEAP_SLACK_UNKNOWN ? usable - size : EMHEAP_SLACK_UNKNOWN;
-  emheap_block b = {addr, site | slack << EMHEAP_SITE_BITS, size, emheap_next_serial() | (weighted ? EMHEAP_BLOCK_WEIGHTED : 0)};
+  emheap_block b = {word, site | slack << EMHEAP_SITE_BITS, size, emheap_next_serial() | (weighted ? EMHEAP_BLOCK_WEIGHTED : 0)};
   return insert(&BLOCKS, b, stale);
 }
 
@@ -497,9 +520,9 @@ int emheap_blocks_put_back(const emheap_block *b) {
   return done;
 }
 
-/* The slot of addr in its region's table t, or -1. */
-static inline int32_t find_slot(const region_table *t, uint32_t addr) {
-  uint32_t offset = (addr >> ALIGN_SHIFT) & OFFSET_MASK;
+/* The slot of word in its region's table t, or -1. */
+static inline int32_t find_slot(const region_table *t, uint32_t word) {
+  uint32_t offset = word & OFFSET_MASK;
   uint32_t slots = t->slots, i = home(offset, slots);
   for (uint32_t d = 0;; i = next_slot(i, slots), d++) {
     if (!t->slot[i].serial || distance(t, i) < d) return -1;
@@ -507,15 +530,16 @@ static inline int32_t find_slot(const region_table *t, uint32_t addr) {
   }
 }
 
-static inline __attribute__((always_inline)) int remove_from(const block_set *set, uint32_t addr, emheap_block *out) {
-  if (__builtin_expect(addr & ((1u << ALIGN_SHIFT) - 1u), 0)) return 0;
-  uint32_t r = addr >> REGION_SHIFT;
-  region_table *t = r < set->index->region_count ? directory(set)[r] : NULL;
-  if (!t) return remove_huge(set, addr, out);
-  int32_t found = find_slot(t, addr);
-  if (found < 0) return remove_huge(set, addr, out);
+/* word: an address word, 0 for an address that cannot be recorded */
+static inline __attribute__((always_inline)) int remove_from(const block_set *set, uint32_t word, emheap_block *out) {
+  if (__builtin_expect(!word, 0)) return 0;
+  uint32_t r = word >> OFFSET_BITS;
+  region_table *t = r < set->index->region_count ? table_at(set, r) : NULL;
+  if (!t) return remove_huge(set, word, out);
+  int32_t found = find_slot(t, word);
+  if (found < 0) return remove_huge(set, word, out);
   uint32_t slots = t->slots, i = (uint32_t)found;
-  *out = unpack(&t->slot[i], addr & ~((1u << REGION_SHIFT) - 1u));
+  *out = unpack(&t->slot[i], word & ~OFFSET_MASK);
   /* Backward shift: the entries after the hole that are not in their home
   ** slot move one slot back (Robin Hood order: the first one at home, or
   ** an empty slot, ends the run). */
@@ -526,24 +550,25 @@ static inline __attribute__((always_inline)) int remove_from(const block_set *se
   t->slot[i].serial = 0;
   t->count--;
   set->index->count--;
-  filter_remove(set, addr);
+  filter_remove(set, word);
   check_table(t);
   return 1;
 }
 
-int emheap_blocks_remove(uint32_t addr, emheap_block *out) { return remove_from(&BLOCKS, addr, out); }
+int emheap_blocks_remove(uintptr_t addr, emheap_block *out) { return remove_from(&BLOCKS, word_of(addr), out); }
 
 /* The record of addr in set, without taking it out: 0 if none. */
-static int find(const block_set *set, uint32_t addr, emheap_block *out) {
-  uint32_t r = addr >> REGION_SHIFT;
-  region_table *t = r < set->index->region_count ? directory(set)[r] : NULL;
-  int32_t i = t && !(addr & ((1u << ALIGN_SHIFT) - 1u)) ? find_slot(t, addr) : -1;
+static int find(const block_set *set, uintptr_t addr, emheap_block *out) {
+  uint32_t word = word_of(addr), r = word >> OFFSET_BITS;
+  if (!word) return 0;
+  region_table *t = r < set->index->region_count ? table_at(set, r) : NULL;
+  int32_t i = t ? find_slot(t, word) : -1;
   if (i >= 0) {
-    *out = unpack(&t->slot[i], addr & ~((1u << REGION_SHIFT) - 1u));
+    *out = unpack(&t->slot[i], word & ~OFFSET_MASK);
     return 1;
   }
   for (uint32_t k = 0; *set->huge_count && k < set->huge_slots; k++) {
-    if (set->huge[k].addr == addr) {
+    if (set->huge[k].addr == word) {
       *out = set->huge[k];
       return 1;
     }
@@ -551,20 +576,21 @@ static int find(const block_set *set, uint32_t addr, emheap_block *out) {
   return 0;
 }
 
-int emheap_blocks_find(uint32_t addr, emheap_block *out) { return find(&BLOCKS, addr, out); }
+int emheap_blocks_find(uintptr_t addr, emheap_block *out) { return find(&BLOCKS, addr, out); }
 
-int emheap_blocks_set_site(uint32_t addr, uint32_t site) {
+int emheap_blocks_set_site(uintptr_t addr, uint32_t site) {
   const block_set *set = &BLOCKS;
-  uint32_t r = addr >> REGION_SHIFT;
-  region_table *t = r < set->index->region_count ? directory(set)[r] : NULL;
-  int32_t i = t && !(addr & ((1u << ALIGN_SHIFT) - 1u)) ? find_slot(t, addr) : -1;
+  uint32_t word = word_of(addr), r = word >> OFFSET_BITS;
+  if (!word) return 0;
+  region_table *t = r < set->index->region_count ? table_at(set, r) : NULL;
+  int32_t i = t ? find_slot(t, word) : -1;
   if (i >= 0) {
     emheap_slot *e = &t->slot[i];
     e->offset_site = offset_of(e) | site << OFFSET_BITS;
     return 1;
   }
   for (uint32_t k = 0; *set->huge_count && k < set->huge_slots; k++) {
-    if (set->huge[k].addr != addr) continue;
+    if (set->huge[k].addr != word) continue;
     set->huge[k].site_slack = site | (set->huge[k].site_slack & ~(EMHEAP_MAX_SITES - 1u));
     return 1;
   }
@@ -574,23 +600,24 @@ int emheap_blocks_set_site(uint32_t addr, uint32_t site) {
 /* The recorded block with the highest address at or below addr, if it
 ** reaches past addr: the block that holds addr, if a recorded one does.
 ** Looks back region by region, at most `regions` of them. */
-int emheap_blocks_holding(uint32_t addr, uint32_t regions, emheap_block *out) {
+int emheap_blocks_holding(uintptr_t addr, uint32_t regions, emheap_block *out) {
   const block_set *set = &BLOCKS;
   emheap_block best = {0, 0, 0, 0};
+  uint32_t word = emheap_word(addr); /* (addr's own word: a block starts at a word) */
   for (uint32_t k = 0; k < *set->huge_count; k++) {
     const emheap_block *h = &set->huge[k];
-    if (h->addr && h->addr <= addr && addr - h->addr < h->size && h->addr > best.addr) best = *h;
+    if (h->addr && h->addr <= word && h->addr > best.addr) best = *h;
   }
-  uint32_t r = addr >> REGION_SHIFT;
+  uint32_t r = word >> OFFSET_BITS;
   if (r >= set->index->region_count) r = set->index->region_count - 1u; /* (none: the loop does not run) */
   for (uint32_t n = 0; n <= regions && r < set->index->region_count; n++, r--) {
-    region_table *t = directory(set)[r];
-    uint32_t base = r << REGION_SHIFT, top = 0;
+    region_table *t = table_at(set, r);
+    uint32_t base = r << OFFSET_BITS, top = 0;
     int32_t at = -1;
     for (uint32_t j = 0; t && j < t->slots; j++) {
       if (!t->slot[j].serial) continue;
-      uint32_t a = base + (offset_of(&t->slot[j]) << ALIGN_SHIFT);
-      if (a <= addr && (at < 0 || a > top)) top = a, at = (int32_t)j;
+      uint32_t a = base + offset_of(&t->slot[j]);
+      if (a <= word && (at < 0 || a > top)) top = a, at = (int32_t)j;
     }
     if (at >= 0) {
       emheap_block b = unpack(&t->slot[at], base);
@@ -599,7 +626,7 @@ int emheap_blocks_holding(uint32_t addr, uint32_t regions, emheap_block *out) {
     }
     if (!r) break;
   }
-  if (!best.addr || addr - best.addr >= best.size) return 0;
+  if (!best.addr || addr - emheap_word_addr(best.addr) >= best.size) return 0;
   *out = best;
   return 1;
 }
@@ -608,22 +635,23 @@ int emheap_blocks_holding(uint32_t addr, uint32_t regions, emheap_block *out) {
 ** says an object was found inside a chunk, emheap_pool.placed_bytes). */
 int emheap_objects_put(const emheap_block *b, emheap_block *stale) { return insert(&OBJECTS, *b, stale); }
 
-int emheap_objects_remove(uint32_t addr, emheap_block *out) { return remove_from(&OBJECTS, addr, out); }
+int emheap_objects_remove(uintptr_t addr, emheap_block *out) { return remove_from(&OBJECTS, word_of(addr), out); }
 
-int emheap_objects_find(uint32_t addr, emheap_block *out) { return find(&OBJECTS, addr, out); }
+int emheap_objects_find(uintptr_t addr, emheap_block *out) { return find(&OBJECTS, addr, out); }
 
 /* Calls fn for every object in [lo, hi) whose site `keep` does not keep
 ** (keep(site, ctx) == 0), after taking it out; lo = 0, hi = 0: everywhere. */
-void emheap_objects_end_where(uint32_t lo, uint32_t hi, int (*keep)(uint32_t site, void *ctx),
+void emheap_objects_end_where(uintptr_t lo, uintptr_t hi, int (*keep)(uint32_t site, void *ctx),
                               void (*ended)(const emheap_block *b, void *ctx), void *ctx) {
   const block_set *set = &OBJECTS;
-  uint32_t r0 = lo >> REGION_SHIFT, r1 = hi ? (hi - 1u) >> REGION_SHIFT : set->index->region_count - 1u;
-  for (uint32_t r = r0; set->index->region_count && r <= r1 && r < set->index->region_count; r++) {
-    region_table *t = directory(set)[r];
-    uint32_t base = r << REGION_SHIFT;
+  uintptr_t r0 = lo >> REGION_SHIFT, r1 = hi ? (hi - 1u) >> REGION_SHIFT : set->index->region_count - 1u;
+  for (uint32_t r = (uint32_t)r0; r0 < set->index->region_count && r <= r1 && r < set->index->region_count; r++) {
+    region_table *t = table_at(set, r);
+    uint32_t base = r << OFFSET_BITS;
     for (uint32_t j = 0; t && t->count && j < t->slots;) {
       emheap_block b = unpack(&t->slot[j], base);
-      if (!t->slot[j].serial || b.addr < lo || (hi && b.addr >= hi) || keep(emheap_block_site(&b), ctx)) {
+      uintptr_t a = emheap_word_addr(b.addr);
+      if (!t->slot[j].serial || a < lo || (hi && a >= hi) || keep(emheap_block_site(&b), ctx)) {
         j++;
         continue;
       }
@@ -634,7 +662,8 @@ void emheap_objects_end_where(uint32_t lo, uint32_t hi, int (*keep)(uint32_t sit
   }
   for (uint32_t k = 0; *set->huge_count && k < set->huge_slots; k++) {
     emheap_block b = set->huge[k];
-    if (!b.addr || b.addr < lo || (hi && b.addr >= hi) || keep(emheap_block_site(&b), ctx)) continue;
+    uintptr_t a = emheap_word_addr(b.addr);
+    if (!b.addr || a < lo || (hi && a >= hi) || keep(emheap_block_site(&b), ctx)) continue;
     emheap_block out;
     remove_from(set, b.addr, &out);
     ended(&out, ctx);

@@ -46,8 +46,8 @@ static inline void emheap_note_heap_growth(uint32_t site, uint32_t request) {
   uintptr_t now = *emheap_brk.sbrk_ptr;
   if (__builtin_expect(now != emheap_brk.last_break, 0)) emheap_break_moved(site, request, now);
 }
-static inline uint32_t emheap_heap_size_now(void) {
-  return (uint32_t)__builtin_wasm_memory_size(0) * 65536u;
+static inline uint64_t emheap_heap_size_now(void) {
+  return (uint64_t)__builtin_wasm_memory_size(0) * 65536u;
 }
 
 /* table_memory.c: memory for emheap's own tables, or NULL when taking it
@@ -95,32 +95,32 @@ uint32_t emheap_blocks_capacity(void);
 ** gets the next serial. If addr
 ** was recorded already (its block was freed behind emheap's back), *stale
 ** gets that record and 1 is still returned; else stale->addr = 0. */
-int emheap_blocks_insert(uint32_t addr, uint32_t site, uint32_t size, uint32_t usable, uint32_t weighted,
+int emheap_blocks_insert(uintptr_t addr, uint32_t site, uint32_t size, uint32_t usable, uint32_t weighted,
                          emheap_block *stale);
 /* Records again, serial and all, a record emheap_blocks_remove gave (a
 ** failed realloc's block); 0 if there is no room. */
 int emheap_blocks_put_back(const emheap_block *b);
 /* Removes addr's record into *out; 0 if addr is not recorded. */
-int emheap_blocks_remove(uint32_t addr, emheap_block *out);
+int emheap_blocks_remove(uintptr_t addr, emheap_block *out);
 /* addr's record into *out, left in the table; 0 if addr is not recorded. */
-int emheap_blocks_find(uint32_t addr, emheap_block *out);
+int emheap_blocks_find(uintptr_t addr, emheap_block *out);
 /* Gives addr's record another site; 0 if addr is not recorded. */
-int emheap_blocks_set_site(uint32_t addr, uint32_t site);
+int emheap_blocks_set_site(uintptr_t addr, uint32_t site);
 /* The recorded block that holds addr (the one at the highest address at or
 ** below it, if it reaches past addr), looking back at most `regions` 4 KiB
 ** regions; 0 if none. */
-int emheap_blocks_holding(uint32_t addr, uint32_t regions, emheap_block *out);
+int emheap_blocks_holding(uintptr_t addr, uint32_t regions, emheap_block *out);
 /* The pools' objects, in a table of their own (pools.c), as the blocks are;
 ** placed (0 or 1) is kept in the record's slack. Records b as it is (a
 ** new object with emheap_next_serial's serial, a moved one with its own):
 ** 0 if there is no room; *stale as emheap_blocks_insert's. b->addr must
 ** be 4-aligned (pools.c refuses others first). */
 int emheap_objects_put(const emheap_block *b, emheap_block *stale);
-int emheap_objects_remove(uint32_t addr, emheap_block *out);
-int emheap_objects_find(uint32_t addr, emheap_block *out);
+int emheap_objects_remove(uintptr_t addr, emheap_block *out);
+int emheap_objects_find(uintptr_t addr, emheap_block *out);
 /* Takes out every object in [lo, hi) (0, 0: all) whose site keep() does not
 ** keep, and calls ended() for each. */
-void emheap_objects_end_where(uint32_t lo, uint32_t hi, int (*keep)(uint32_t site, void *ctx),
+void emheap_objects_end_where(uintptr_t lo, uintptr_t hi, int (*keep)(uint32_t site, void *ctx),
                               void (*ended)(const emheap_block *b, void *ctx), void *ctx);
 /* Calls fn(serial word, ctx) for every recorded block; the word holds the
 ** serial and EMHEAP_BLOCK_WEIGHTED, and fn may change the serial. */
@@ -143,11 +143,11 @@ static inline uint32_t emheap_next_serial(void) {
 ** 1 if one may be. */
 #define EMHEAP_FILTER_BUCKETS 16384u /* power of two */
 extern uint8_t emheap_recorded_filter[EMHEAP_FILTER_BUCKETS];
-static inline uint32_t emheap_filter_bucket(uint32_t addr) {
-  return ((addr >> 3) * 0x9E3779B1u) >> 18; /* 32 - log2(EMHEAP_FILTER_BUCKETS) */
+static inline uint32_t emheap_filter_bucket(uint32_t word) {
+  return ((word >> 1) * 0x9E3779B1u) >> 18; /* 32 - log2(EMHEAP_FILTER_BUCKETS); (8 bytes a step) */
 }
 static inline int emheap_may_be_recorded(void *p) {
-  return __atomic_load_n(&emheap_recorded_filter[emheap_filter_bucket((uint32_t)(uintptr_t)p)], __ATOMIC_RELAXED) != 0;
+  return __atomic_load_n(&emheap_recorded_filter[emheap_filter_bucket(emheap_word((uintptr_t)p))], __ATOMIC_RELAXED) != 0;
 }
 
 /* roots.c: where a scan for pointers into the heap starts. */

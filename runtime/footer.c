@@ -64,7 +64,7 @@ static int chunk_record(uint32_t q, uint32_t head, emheap_block *out) {
   uint32_t usable = (head & DL_SIZE_MASK) - 12u; /* as the program sees it: less dlmalloc's head and the footer */
   const emheap_footer *f = emheap_footer_at((void *)(uintptr_t)(q + 8u), usable);
   if (!f->serial) return 0;
-  out->addr = q + 8u;
+  out->addr = emheap_word(q + 8u);
   out->site_slack = f->site_slack;
   out->size = usable - (f->site_slack >> EMHEAP_SITE_BITS);
   out->serial = f->serial;
@@ -75,7 +75,7 @@ static int chunk_record(uint32_t q, uint32_t head, emheap_block *out) {
 ** the chunks up to it (the caller holds emheap's lock, and in threaded
 ** builds dlmalloc's heap is held here): 0 if addr lies in no recorded
 ** block. A pool's new chunk (pools.c), once per chunk. */
-int emheap_footer_block_holding(uint32_t addr, emheap_block *out) {
+int emheap_footer_block_holding(uintptr_t addr, emheap_block *out) {
   if (!emheap_g.footers) return 0;
   int found = 0;
   emheap_dl_hold();
@@ -92,7 +92,7 @@ int emheap_footer_block_holding(uint32_t addr, emheap_block *out) {
       uint32_t size = head & DL_SIZE_MASK;
       if (size < DL_MIN_CHUNK || size > end - q) break;
       if (addr < q + size) {
-        found = addr >= q + 8u && chunk_record(q, head, out) && addr < out->addr + out->size;
+        found = addr >= q + 8u && chunk_record(q, head, out) && addr < q + 8u + out->size;
         break;
       }
       q += size;
@@ -104,13 +104,13 @@ int emheap_footer_block_holding(uint32_t addr, emheap_block *out) {
 
 /* Footer mode: the record of the block at p (a live block's), or 0 if it
 ** has none. Under emheap's lock. */
-int emheap_footer_record(uint32_t p, emheap_block *out) {
+int emheap_footer_record(uintptr_t p, emheap_block *out) {
   if (!emheap_g.footers || !emheap_plausible_block((void *)(uintptr_t)p)) return 0;
   return chunk_record(p - 8u, *emheap_head_word((void *)(uintptr_t)p), out);
 }
 
 /* Footer mode: block p's record gets another site (a pool's chunk). */
-void emheap_footer_set_site(uint32_t p, uint32_t site) {
+void emheap_footer_set_site(uintptr_t p, uint32_t site) {
   uint32_t usable = (*emheap_head_word((void *)(uintptr_t)p) & DL_SIZE_MASK) - 12u;
   emheap_footer *f = emheap_footer_at((void *)(uintptr_t)p, usable);
   f->site_slack = site | (f->site_slack & ~(EMHEAP_MAX_SITES - 1u));

@@ -125,10 +125,10 @@ static inline uint64_t emheap_footers_unused_bytes(void) {
 ** renumbering): a walk of dlmalloc's chunks. */
 void emheap_footers_each_serial(void (*fn)(uint32_t *serial, void *ctx), void *ctx);
 /* The record of the block holding addr, by a walk of the chunks up to it. */
-int emheap_footer_block_holding(uint32_t addr, emheap_block *out);
+int emheap_footer_block_holding(uintptr_t addr, emheap_block *out);
 /* The record of the block at p, if it has one. */
-int emheap_footer_record(uint32_t p, emheap_block *out);
+int emheap_footer_record(uintptr_t p, emheap_block *out);
 /* Block p's record (it has one) gets another site. */
-void emheap_footer_set_site(uint32_t p, uint32_t site);
+void emheap_footer_set_site(uintptr_t p, uint32_t site);
 
 #endif /* EMHEAP_FOOTER_H */

@@ -50,7 +50,7 @@ __attribute__((used)) const layout_entry emheap_layout_entries[] = {
   FIELD(emheap_state, unseen_frees) FIELD(emheap_state, unseen_bytes) FIELD(emheap_state, start_ms)
   FIELD(emheap_state, mark_count) FIELD(emheap_state, serial_renumbers) FIELD(emheap_state, marks)
   FIELD(emheap_state, age_serial) FIELD(emheap_state, age_point_count) FIELD(emheap_state, age_points)
-  FIELD(emheap_state, site_base) FIELD(emheap_state, footers) FIELD(emheap_state, dl_state)
+  FIELD(emheap_state, site_chunk_at) FIELD(emheap_state, footers) FIELD(emheap_state, dl_state)
   FIELD(emheap_state, dl_seg) FIELD(emheap_state, peak_since_mark) FIELD(emheap_state, recorded_peak)
   FIELD(emheap_state, tables_at_peak) FIELD(emheap_state, pool_objects) FIELD(emheap_state, pool_huge)
   FIELD(emheap_state, pool_huge_slots) FIELD(emheap_state, pools) FIELD(emheap_state, pool_count)

@@ -54,7 +54,8 @@
 
 /* The chunks found, sorted by address: [addr, end) of pool `pool`. */
 typedef struct chunk_range {
-  uint32_t addr, end, pool;
+  uintptr_t addr, end;
+  uint32_t pool;
 } chunk_range;
 
 static chunk_range *chunks;
@@ -73,17 +74,17 @@ static uint32_t last_found; /* the pool of the last call: most calls name the po
 /* A pool object of emheap_block_alloc (no pool of the program's). */
 static const char MALLOCLIKE_ANCHOR; /* its anchor: an address no program pool has */
 
-extern void emheap_js_pool_misuse(uint32_t kind, uint32_t anchor, uint32_t addr);
+extern void emheap_js_pool_misuse(uint32_t kind, uintptr_t anchor, uintptr_t addr);
 
 static inline emheap_pool *pool_at(uint32_t n) { return (emheap_pool *)(uintptr_t)emheap_g.pools + (n - 1u); }
 
-static void misuse(uint32_t kind, uint32_t anchor, uint32_t addr) {
+static void misuse(uint32_t kind, uintptr_t anchor, uintptr_t addr) {
   if (emheap_g.pool_misuse[kind]++ == 0) emheap_js_pool_misuse(kind, anchor, addr);
 }
 
-static inline uint32_t anchor_slot(uint32_t anchor, uint32_t mask) { return ((anchor >> 2) * 0x9E3779B1u) & mask; }
+static inline uint32_t anchor_slot(uintptr_t anchor, uint32_t mask) { return ((uint32_t)(anchor >> 2) * 0x9E3779B1u) & mask; }
 
-static uint32_t find_pool(uint32_t anchor) {
+static uint32_t find_pool(uintptr_t anchor) {
   if (!anchor || !anchors) return 0;
   if (last_found && pool_at(last_found)->anchor == anchor) return last_found;
   uint32_t mask = pool_capacity * 2u - 1u;
@@ -98,7 +99,7 @@ static void index_anchors(void) {
   uint32_t mask = pool_capacity * 2u - 1u;
   memset(anchors, 0, pool_capacity * 2u * sizeof(uint32_t));
   for (uint32_t n = 1; n <= emheap_g.pool_count; n++) {
-    uint32_t a = pool_at(n)->anchor;
+    uintptr_t a = (uintptr_t)pool_at(n)->anchor;
     if (!a) continue;
     uint32_t i = anchor_slot(a, mask);
     while (anchors[i]) i = (i + 1u) & mask;
@@ -122,7 +123,7 @@ static int pool_room(void) {
   if (emheap_g.pool_count) memcpy(records, (void *)(uintptr_t)emheap_g.pools, emheap_g.pool_count * sizeof(emheap_pool));
   emheap_table_free((void *)(uintptr_t)emheap_g.pools, pool_capacity * sizeof(emheap_pool));
   emheap_table_free(anchors, pool_capacity * 2u * sizeof(uint32_t));
-  emheap_g.pools = (uint32_t)(uintptr_t)records;
+  emheap_g.pools = (uintptr_t)records;
   anchors = index;
   pool_capacity = want;
   index_anchors();
@@ -141,7 +142,7 @@ static void copy_name(char *out, const char *name) {
 /* Makes pool `anchor`, its creating stack `site`: a destroyed pool of the
 ** same stack and name is made again under its number (a program that
 ** makes a pool per request keeps one pool per place that makes them). */
-static uint32_t create_locked(uint32_t anchor, const char *name, uint32_t site, uint32_t flags) {
+static uint32_t create_locked(uintptr_t anchor, const char *name, uint32_t site, uint32_t flags) {
   if (find_pool(anchor)) {
     misuse(EMHEAP_POOL_CREATED_TWICE, anchor, 0);
     return 0;
@@ -173,7 +174,7 @@ static uint32_t create_locked(uint32_t anchor, const char *name, uint32_t site, 
 
 /* ---- chunks ---- */
 
-static chunk_range *chunk_holding(uint32_t addr) {
+static chunk_range *chunk_holding(uintptr_t addr) {
   uint32_t lo = 0, hi = chunk_count;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2u;
@@ -183,7 +184,7 @@ static chunk_range *chunk_holding(uint32_t addr) {
   return lo < chunk_count && chunks[lo].addr <= addr ? &chunks[lo] : NULL;
 }
 
-static int add_chunk(uint32_t addr, uint32_t end, uint32_t pool) {
+static int add_chunk(uintptr_t addr, uintptr_t end, uint32_t pool) {
   if (chunk_count == chunk_capacity) {
     uint32_t want = chunk_capacity ? chunk_capacity * 2u : 64u;
     chunk_range *more = emheap_table_alloc(want * sizeof(chunk_range));
@@ -211,13 +212,13 @@ static void remove_chunk(chunk_range *c) {
 }
 
 /* The record of the recorded heap block that holds addr, if one does. */
-static int block_holding(uint32_t addr, emheap_block *out) {
+static int block_holding(uintptr_t addr, emheap_block *out) {
   uintptr_t brk = *emheap_brk.sbrk_ptr;
   if (addr < (uintptr_t)&__heap_base || addr >= brk) return 0; /* static data, a stack: no heap block */
-  uint32_t last = emheap_self.last_block;
+  uintptr_t last = emheap_self.last_block;
   if (last && last <= addr) {
     int recorded = emheap_g.footers ? emheap_footer_record(last, out) : emheap_blocks_find(last, out);
-    if (recorded && addr - out->addr < out->size) return 1;
+    if (recorded && addr - last < out->size) return 1;
   }
   return emheap_g.footers ? emheap_footer_block_holding(addr, out) : emheap_blocks_holding(addr, BACK_REGIONS, out);
 }
@@ -239,9 +240,10 @@ static uint32_t chunk_site(uint32_t n) {
 static int adopt(uint32_t n, const emheap_block *b) {
   uint32_t cs = chunk_site(n);
   if (!cs || (b->serial & EMHEAP_BLOCK_WEIGHTED)) return 0; /* (a sampled block stands for others too) */
-  if (!add_chunk(b->addr, b->addr + b->size, n)) return 0;
-  if (emheap_g.footers) emheap_footer_set_site(b->addr, cs); /* (in footer mode the table holds no block: footer.h) */
-  else emheap_blocks_set_site(b->addr, cs);
+  uintptr_t at = emheap_word_addr(b->addr);
+  if (!add_chunk(at, at + b->size, n)) return 0;
+  if (emheap_g.footers) emheap_footer_set_site(at, cs); /* (in footer mode the table holds no block: footer.h) */
+  else emheap_blocks_set_site(at, cs);
   /* the site never counts it, its totals included: it is the pool's from
   ** the start, and the objects in it are the allocations */
   emheap_charge_site(emheap_block_site(b), b->size, 1, -1, 0);
@@ -254,7 +256,7 @@ static int adopt(uint32_t n, const emheap_block *b) {
 
 /* Whether an object of pool n at [addr, addr + size) lies in one of its
 ** chunks, finding (and adopting) the chunk if need be. */
-static int place(uint32_t n, uint32_t addr, uint32_t size) {
+static int place(uint32_t n, uintptr_t addr, uint32_t size) {
   emheap_pool *p = pool_at(n);
   if (addr >= p->cached_chunk && addr < p->cached_end) return size <= p->cached_end - addr;
   chunk_range *c = chunk_holding(addr);
@@ -297,7 +299,7 @@ static void object_ends(uint32_t n, const emheap_block *b) {
 static inline uint32_t pool_of_site(uint32_t site) { return emheap_site_at(site)->pool; }
 
 /* An object that lived where a new one is made ended unsaid (a misuse). */
-static void replaced(const emheap_block *stale, uint32_t anchor, uint32_t addr) {
+static void replaced(const emheap_block *stale, uintptr_t anchor, uintptr_t addr) {
   misuse(EMHEAP_POOL_OBJECT_TWICE, anchor, addr);
   uint32_t was = pool_of_site(emheap_block_site(stale));
   if (was) object_ends(was, stale);
@@ -305,7 +307,7 @@ static void replaced(const emheap_block *stale, uint32_t anchor, uint32_t addr) 
 
 /* Records an object of pool `anchor` (n: its number when the caller found
 ** it before taking the stack) made by the call being made. */
-static void object_made(uint32_t anchor, uint32_t n, uint32_t addr, uint32_t size) {
+static void object_made(uintptr_t anchor, uint32_t n, uintptr_t addr, uint32_t size) {
   uint32_t site = emheap_site_of_call_locked(n); /* takes the lock */
   if (find_pool(anchor) != n) { /* destroyed meanwhile, by another thread */
     misuse(EMHEAP_POOL_NO_POOL, anchor, addr);
@@ -320,7 +322,7 @@ static void object_made(uint32_t anchor, uint32_t n, uint32_t addr, uint32_t siz
     return;
   }
   uint32_t placed = place(n, addr, size);
-  emheap_block object = {addr, site | placed << EMHEAP_SITE_BITS, size, emheap_next_serial()}, stale;
+  emheap_block object = {emheap_word(addr), site | placed << EMHEAP_SITE_BITS, size, emheap_next_serial()}, stale;
   if (!emheap_objects_put(&object, &stale)) {
     p->lost++;
     misuse(EMHEAP_POOL_NO_ROOM, anchor, addr);
@@ -339,10 +341,10 @@ static void object_made(uint32_t anchor, uint32_t n, uint32_t addr, uint32_t siz
 /* Under the lock: object addr of pool n out of the books into *b; 0 (and a
 ** misuse said) if it is none. One walk of the table: an object of another
 ** pool (a misuse) goes back as it was. */
-static int take_object(uint32_t n, uint32_t anchor, uint32_t addr, emheap_block *b) {
-  b->addr = 0;
-  if (!emheap_objects_remove(addr, b) || pool_of_site(emheap_block_site(b)) != n) {
-    if (b->addr == addr && pool_of_site(emheap_block_site(b)) != n) {
+static int take_object(uint32_t n, uintptr_t anchor, uintptr_t addr, emheap_block *b) {
+  int found = emheap_objects_remove(addr, b);
+  if (!found || pool_of_site(emheap_block_site(b)) != n) {
+    if (found) {
       emheap_block stale;
       emheap_objects_put(b, &stale); /* (its slot was free a moment ago) */
     }
@@ -363,7 +365,7 @@ static int pool_on(void) {
 }
 
 /* The pool of anchor, under the lock; 0 (said) if there is none. */
-static uint32_t pool_named(uint32_t anchor, uint32_t addr) {
+static uint32_t pool_named(uintptr_t anchor, uintptr_t addr) {
   uint32_t n = find_pool(anchor);
   if (!n) misuse(EMHEAP_POOL_NO_POOL, anchor, addr);
   return n;
@@ -372,34 +374,34 @@ static uint32_t pool_named(uint32_t anchor, uint32_t addr) {
 void emheap_pool_create(const void *pool, const char *name) {
   if (!pool_on() || !pool) return;
   uint32_t site = emheap_site_of_call_locked(0);
-  create_locked((uint32_t)(uintptr_t)pool, name, site, 0);
+  create_locked((uintptr_t)pool, name, site, 0);
   emheap_unlock();
 }
 
 int emheap_pool_exists(const void *pool) {
   if (!pool_on()) return 0;
   emheap_lock();
-  int n = find_pool((uint32_t)(uintptr_t)pool) != 0;
+  int n = find_pool((uintptr_t)pool) != 0;
   emheap_unlock();
   return n;
 }
 
 void emheap_pool_alloc(const void *pool, const void *addr, size_t size) {
   if (!pool_on() || !addr) return;
-  uint32_t anchor = (uint32_t)(uintptr_t)pool;
+  uintptr_t anchor = (uintptr_t)pool;
   emheap_lock();
-  uint32_t n = pool_named(anchor, (uint32_t)(uintptr_t)addr);
+  uint32_t n = pool_named(anchor, (uintptr_t)addr);
   emheap_unlock();
-  if (n) object_made(anchor, n, (uint32_t)(uintptr_t)addr, size > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)size);
+  if (n) object_made(anchor, n, (uintptr_t)addr, size > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)size);
 }
 
 void emheap_pool_free(const void *pool, const void *addr) {
   if (!pool_on() || !addr) return;
-  uint32_t anchor = (uint32_t)(uintptr_t)pool;
+  uintptr_t anchor = (uintptr_t)pool;
   emheap_lock();
-  uint32_t n = pool_named(anchor, (uint32_t)(uintptr_t)addr);
+  uint32_t n = pool_named(anchor, (uintptr_t)addr);
   emheap_block b;
-  if (n) take_object(n, anchor, (uint32_t)(uintptr_t)addr, &b);
+  if (n) take_object(n, anchor, (uintptr_t)addr, &b);
   emheap_unlock();
 }
 
@@ -408,7 +410,7 @@ void emheap_pool_free(const void *pool, const void *addr) {
 ** pool makes): its age and its site stay; its bytes change there. */
 void emheap_pool_change(const void *pool, const void *old, const void *addr, size_t size) {
   if (!pool_on() || !old) return;
-  uint32_t anchor = (uint32_t)(uintptr_t)pool, from = (uint32_t)(uintptr_t)old, to = (uint32_t)(uintptr_t)addr;
+  uintptr_t anchor = (uintptr_t)pool, from = (uintptr_t)old, to = (uintptr_t)addr;
   uint32_t bytes = size > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)size;
   emheap_lock();
   uint32_t n = pool_named(anchor, from);
@@ -424,7 +426,7 @@ void emheap_pool_change(const void *pool, const void *old, const void *addr, siz
   /* out of the books as it was, back in as it is: same site, same serial */
   object_counts(p, site, b.size, emheap_block_slack(&b), -1, 0);
   uint32_t placed = to && !(to & 3u) ? place(n, to, bytes) : 0;
-  emheap_block moved = {to, site | placed << EMHEAP_SITE_BITS, bytes, b.serial}, stale;
+  emheap_block moved = {emheap_word(to), site | placed << EMHEAP_SITE_BITS, bytes, b.serial}, stale;
   if (!to || (to & 3u) || !emheap_objects_put(&moved, &stale)) {
     emheap_count_object_ended(&b);
     if (to) {
@@ -458,8 +460,8 @@ static void end_object(const emheap_block *b, void *ctx) {
 ** end (size 0: all of them: an arena reset at once, a frame allocator). */
 void emheap_pool_trim(const void *pool, const void *addr, size_t size) {
   if (!pool_on()) return;
-  uint32_t anchor = (uint32_t)(uintptr_t)pool, lo = (uint32_t)(uintptr_t)addr;
-  uint32_t hi = size >= 0xFFFFFFFFu - lo ? 0xFFFFFFFFu : lo + (uint32_t)size;
+  uintptr_t anchor = (uintptr_t)pool, lo = (uintptr_t)addr;
+  uintptr_t hi = size >= UINTPTR_MAX - lo ? UINTPTR_MAX : lo + size;
   emheap_lock();
   uint32_t n = pool_named(anchor, lo);
   if (n) {
@@ -473,7 +475,7 @@ void emheap_pool_trim(const void *pool, const void *addr, size_t size) {
 
 void emheap_pool_destroy(const void *pool) {
   if (!pool_on()) return;
-  uint32_t anchor = (uint32_t)(uintptr_t)pool;
+  uintptr_t anchor = (uintptr_t)pool;
   emheap_lock();
   uint32_t n = pool_named(anchor, 0);
   if (n) {
@@ -493,10 +495,10 @@ void emheap_pool_destroy(const void *pool) {
 void emheap_pool_move(const void *from, const void *to) {
   if (!pool_on()) return;
   emheap_lock();
-  uint32_t n = pool_named((uint32_t)(uintptr_t)from, 0);
-  if (n && find_pool((uint32_t)(uintptr_t)to)) misuse(EMHEAP_POOL_CREATED_TWICE, (uint32_t)(uintptr_t)to, 0);
+  uint32_t n = pool_named((uintptr_t)from, 0);
+  if (n && find_pool((uintptr_t)to)) misuse(EMHEAP_POOL_CREATED_TWICE, (uintptr_t)to, 0);
   else if (n) {
-    pool_at(n)->anchor = (uint32_t)(uintptr_t)to;
+    pool_at(n)->anchor = (uintptr_t)to;
     last_found = 0;
     index_anchors();
   }
@@ -505,7 +507,7 @@ void emheap_pool_move(const void *from, const void *to) {
 
 /* The built-in pool of emheap_block_alloc, made at its first block. */
 static uint32_t malloclike_pool(void) {
-  uint32_t anchor = (uint32_t)(uintptr_t)&MALLOCLIKE_ANCHOR;
+  uintptr_t anchor = (uintptr_t)&MALLOCLIKE_ANCHOR;
   uint32_t n = find_pool(anchor);
   return n ? n : create_locked(anchor, "malloc-like blocks", EMHEAP_SITE_UNATTRIBUTED, EMHEAP_POOL_MALLOCLIKE);
 }
@@ -515,18 +517,18 @@ void emheap_block_alloc(const void *addr, size_t size) {
   emheap_lock();
   uint32_t n = malloclike_pool();
   emheap_unlock();
-  if (n) object_made((uint32_t)(uintptr_t)&MALLOCLIKE_ANCHOR, n, (uint32_t)(uintptr_t)addr,
+  if (n) object_made((uintptr_t)&MALLOCLIKE_ANCHOR, n, (uintptr_t)addr,
                      size > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)size);
 }
 
 void emheap_block_free(const void *addr) {
   if (!pool_on() || !addr) return;
-  uint32_t anchor = (uint32_t)(uintptr_t)&MALLOCLIKE_ANCHOR;
+  uintptr_t anchor = (uintptr_t)&MALLOCLIKE_ANCHOR;
   emheap_lock();
   uint32_t n = find_pool(anchor);
   emheap_block b;
-  if (n) take_object(n, anchor, (uint32_t)(uintptr_t)addr, &b);
-  else misuse(EMHEAP_POOL_NOT_AN_OBJECT, anchor, (uint32_t)(uintptr_t)addr);
+  if (n) take_object(n, anchor, (uintptr_t)addr, &b);
+  else misuse(EMHEAP_POOL_NOT_AN_OBJECT, anchor, (uintptr_t)addr);
   emheap_unlock();
 }
 
@@ -540,11 +542,12 @@ void emheap_pool_block_ends(const emheap_block *b) {
   const emheap_site *s = emheap_site_at(emheap_block_site(b));
   if (s->stack_kind != EMHEAP_STACK_POOL) return;
   uint32_t n = s->pool;
-  chunk_range *c = chunk_holding(b->addr);
-  if (c && c->addr == b->addr) remove_chunk(c);
+  uintptr_t at = emheap_word_addr(b->addr);
+  chunk_range *c = chunk_holding(at);
+  if (c && c->addr == at) remove_chunk(c);
   emheap_pool *p = pool_at(n);
-  if (p->cached_chunk == b->addr) p->cached_chunk = p->cached_end = 0;
+  if (p->cached_chunk == at) p->cached_chunk = p->cached_end = 0;
   ending e = {n, 0};
-  if (p->placed) emheap_objects_end_where(b->addr, b->addr + b->size, keep_none, end_object, &e);
-  if (e.count) misuse(EMHEAP_POOL_CHUNK_FREED, p->anchor, b->addr);
+  if (p->placed) emheap_objects_end_where(at, at + b->size, keep_none, end_object, &e);
+  if (e.count) misuse(EMHEAP_POOL_CHUNK_FREED, (uintptr_t)p->anchor, at);
 }

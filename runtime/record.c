@@ -210,7 +210,7 @@ static inline void *record_footer_locked(void *p, uint32_t u, uint32_t n, int we
     emheap_g.blocks.count++;
     charge(site, n, u, weighted, 1);
     emheap_g.counters.sampled_allocs++;
-    emheap_self.last_block = (uint32_t)(uintptr_t)p;
+    emheap_self.last_block = (uintptr_t)p;
 #if EMHEAP_THREADED
     emheap_self.last_serial = emheap_g.block_serial; /* the serial it just got */
     emheap_self.last_renumber = emheap_g.serial_renumbers;
@@ -232,7 +232,7 @@ static inline void *record_locked(void *p, uint32_t u, uint32_t n, int weighted,
   emheap_count_one_call(calls);
   if (EMHEAP_THREADED && !emheap_self.roots_added) emheap_roots_add_thread();
   emheap_block stale;
-  if (emheap_g.site_chunks && emheap_blocks_insert((uint32_t)(uintptr_t)p, site, n, u, weighted, &stale)) {
+  if (emheap_g.site_chunks && emheap_blocks_insert((uintptr_t)p, site, n, u, weighted, &stale)) {
     if (stale.addr) { /* freed behind emheap's back, and handed out again */
       uint32_t stale_usable = usable_of(&stale, u);
       emheap_count_dead(stale_usable);
@@ -240,7 +240,7 @@ static inline void *record_locked(void *p, uint32_t u, uint32_t n, int weighted,
     }
     charge(site, n, u, weighted, 1);
     emheap_g.counters.sampled_allocs++;
-    emheap_self.last_block = (uint32_t)(uintptr_t)p;
+    emheap_self.last_block = (uintptr_t)p;
 #if EMHEAP_THREADED
     emheap_self.last_serial = emheap_g.block_serial; /* the serial it just got */
     emheap_self.last_renumber = emheap_g.serial_renumbers;
@@ -360,7 +360,7 @@ static inline __attribute__((always_inline)) void forget_locked(void *p, uint32_
   emheap_block *b = &taken->block;
   emheap_count_one_call(calls);
   uint32_t gone = u;
-  int found = emheap_blocks_remove((uint32_t)(uintptr_t)p, b);
+  int found = emheap_blocks_remove((uintptr_t)p, b);
   uint32_t exact = emheap_record_threshold == 0; /* exact mode, not thinned */
   taken->ended = 0;
   if (!found && exact) {
@@ -420,7 +420,7 @@ static void assert_footer(const emheap_block *b, uint32_t u) {
 static inline __attribute__((always_inline)) void footer_take_locked(void *p, uint32_t u, emheap_taken *taken) {
   emheap_footer *f = emheap_footer_at(p, u);
   emheap_block *b = &taken->block;
-  b->addr = (uint32_t)(uintptr_t)p;
+  b->addr = emheap_word((uintptr_t)p);
   b->site_slack = f->site_slack;
   b->serial = f->serial;
   b->size = u - (f->site_slack >> EMHEAP_SITE_BITS);

@@ -45,17 +45,17 @@ extern char __dso_handle[];
 extern char __data_end[];
 
 void emheap_roots_init(void) {
-  roots.data_lo = (uint32_t)(uintptr_t)__dso_handle;
-  roots.data_hi = (uint32_t)(uintptr_t)__data_end;
+  roots.data_lo = (uintptr_t)__dso_handle;
+  roots.data_hi = (uintptr_t)__data_end;
   roots.self_size = sizeof(emheap_thread_state);
-  roots.state = (uint32_t)(uintptr_t)&emheap_g;
+  roots.state = (uintptr_t)&emheap_g;
   roots.state_size = sizeof(emheap_state);
   roots.size = sizeof(emheap_roots);
-  emheap_g.roots = (uint32_t)(uintptr_t)&roots;
+  emheap_g.roots = (uintptr_t)&roots;
 }
 
 void emheap_roots_remove_thread(void) {
-  uint32_t self = (uint32_t)(uintptr_t)&emheap_self;
+  uint64_t self = (uintptr_t)&emheap_self;
   emheap_lock();
   for (uint32_t i = 0; i < roots.thread_count; i++) {
     if (roots.threads[i].self == self) {
@@ -74,12 +74,12 @@ void emheap_roots_add_thread(void) {
     return;
   }
   emheap_thread_roots *t = &roots.threads[roots.thread_count++];
-  t->stack_lo = (uint32_t)emscripten_stack_get_end();
-  t->stack_hi = (uint32_t)emscripten_stack_get_base();
-  t->tls_lo = (uint32_t)(uintptr_t)__builtin_wasm_tls_base();
-  t->tls_hi = t->tls_lo + (uint32_t)__builtin_wasm_tls_size();
-  t->self = (uint32_t)(uintptr_t)&emheap_self;
-  t->pthread = (uint32_t)(uintptr_t)pthread_self();
+  t->stack_lo = (uintptr_t)emscripten_stack_get_end();
+  t->stack_hi = (uintptr_t)emscripten_stack_get_base();
+  t->tls_lo = (uintptr_t)__builtin_wasm_tls_base();
+  t->tls_hi = t->tls_lo + __builtin_wasm_tls_size();
+  t->self = (uintptr_t)&emheap_self;
+  t->pthread = (uintptr_t)pthread_self();
   emheap_watch_thread_exit();
 #endif
 }
@@ -87,11 +87,11 @@ void emheap_roots_add_thread(void) {
 /* Exported: the JS library calls it when it takes a snapshot. */
 EMSCRIPTEN_KEEPALIVE emheap_roots *emheap_roots_now(void) {
   emheap_lock();
-  roots.sp = (uint32_t)emscripten_stack_get_current();
-  roots.stack_lo = (uint32_t)emscripten_stack_get_end();
-  roots.stack_hi = (uint32_t)emscripten_stack_get_base();
-  roots.self = (uint32_t)(uintptr_t)&emheap_self;
-  roots.pthread = (uint32_t)(uintptr_t)pthread_self();
+  roots.sp = (uintptr_t)emscripten_stack_get_current();
+  roots.stack_lo = (uintptr_t)emscripten_stack_get_end();
+  roots.stack_hi = (uintptr_t)emscripten_stack_get_base();
+  roots.self = (uintptr_t)&emheap_self;
+  roots.pthread = (uintptr_t)pthread_self();
   emheap_unlock();
   return &roots;
 }
@@ -100,8 +100,8 @@ void emheap_add_root(const void *start, size_t size) {
   if (!emheap_g.magic) emheap_init_slow();
   emheap_lock();
   if (roots.region_count < EMHEAP_MAX_ROOTS) {
-    roots.regions[roots.region_count].start = (uint32_t)(uintptr_t)start;
-    roots.regions[roots.region_count].size = (uint32_t)size;
+    roots.regions[roots.region_count].start = (uintptr_t)start;
+    roots.regions[roots.region_count].size = size;
     roots.region_count++;
   } else {
     roots.regions_dropped++;
@@ -112,7 +112,7 @@ void emheap_add_root(const void *start, size_t size) {
 void emheap_remove_root(const void *start) {
   emheap_lock();
   for (uint32_t i = 0; i < roots.region_count; i++) {
-    if (roots.regions[i].start == (uint32_t)(uintptr_t)start) {
+    if (roots.regions[i].start == (uintptr_t)start) {
       roots.regions[i] = roots.regions[--roots.region_count];
       break;
     }

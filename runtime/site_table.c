@@ -44,7 +44,7 @@ static int add_chunk(void) {
   emheap_site *chunk = emheap_table_alloc((size_t)size * sizeof(emheap_site));
   if (!chunk) return 0;
   memset(chunk, 0, (size_t)size * sizeof(emheap_site));
-  emheap_g.site_base[k] = (uint32_t)(uintptr_t)chunk - first * (uint32_t)sizeof(emheap_site);
+  emheap_g.site_chunk_at[k] = (uintptr_t)chunk;
   emheap_g.site_chunks = k + 1;
   emheap_g.site_capacity = first + size;
   /* the chunk holds its sites, and only them */

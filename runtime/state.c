@@ -71,7 +71,7 @@ __attribute__((noinline)) void emheap_new_peak(void) {
   emheap_counters *c = &emheap_g.counters;
   c->peak_live_bytes = c->live_bytes;
   emheap_g.peak_epoch++;
-  emheap_g.peak_break = (uint32_t)*emheap_brk.sbrk_ptr;
+  emheap_g.peak_break = *emheap_brk.sbrk_ptr;
   emheap_g.blocks_at_peak = c->live_blocks;
   emheap_g.total_at_peak = c->total_bytes;
   emheap_g.recorded_at_peak = emheap_g.recorded_bytes;
@@ -89,15 +89,15 @@ void emheap_init_slow(void) {
 
   emheap_brk.sbrk_ptr = emscripten_get_sbrk_ptr();
   emheap_brk.last_break = *emheap_brk.sbrk_ptr;
-  emheap_g.heap_base = (uint32_t)(uintptr_t)&__heap_base;
-  emheap_g.sbrk_ptr_addr = (uint32_t)(uintptr_t)emheap_brk.sbrk_ptr;
-  emheap_g.peak_break = (uint32_t)emheap_brk.last_break;
+  emheap_g.heap_base = (uintptr_t)&__heap_base;
+  emheap_g.sbrk_ptr_addr = (uintptr_t)emheap_brk.sbrk_ptr;
+  emheap_g.peak_break = emheap_brk.last_break;
   emheap_allocator_detect();
   emheap_roots_init();
   emheap_g.layout_version = EMHEAP_LAYOUT_VERSION;
   emheap_g.threaded = EMHEAP_THREADED;
 #if EMHEAP_THREADED
-  emheap_g.count_slots = (uint32_t)(uintptr_t)emheap_count_slots;
+  emheap_g.count_slots = (uintptr_t)emheap_count_slots;
   emheap_g.count_slot_count = EMHEAP_COUNT_SLOTS;
 #endif
   emheap_g.mode = &emheap_link_mode ? emheap_link_mode : EMHEAP_MODE_EXACT;
@@ -118,7 +118,7 @@ void emheap_init_slow(void) {
   emheap_blocks_init();
   /* Calling contexts name exact sites where the JS library rewrote the
   ** module (contexts/wasm_instrument.js). */
-  emheap_g.context_checks = (uint32_t)(uintptr_t)&emheap_context_checks;
+  emheap_g.context_checks = (uintptr_t)&emheap_context_checks;
   if (mode == EMHEAP_MODE_EXACT) {
     uint32_t ready = emheap_js_contexts_ready();
     emheap_context_checks.verify = ready == 2;
@@ -127,8 +127,9 @@ void emheap_init_slow(void) {
   emheap_record_threshold = mode == EMHEAP_MODE_EXACT ? 0 : emheap_g.sampling_interval;
   /* Footer mode (footer.h) where it can be: JS found dlmalloc's state at
   ** attach (and was not told to leave footers off); with threads, its
-  ** mutex where footer.h takes it. */
-  emheap_g.footers = mode == EMHEAP_MODE_EXACT && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC &&
+  ** mutex where footer.h takes it. The footers' walk reads wasm32's chunk
+  ** heads: a wasm64 runtime keeps the block table. */
+  emheap_g.footers = __SIZEOF_POINTER__ == 4 && mode == EMHEAP_MODE_EXACT && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC &&
                      emheap_g.dl_state && emheap_g.dl_seg && emheap_g.site_chunks &&
                      (!EMHEAP_THREADED || emheap_g.dl_seg - emheap_g.dl_state == DL_SEG_PTHREAD_LOCK);
   emheap_on = 1;
@@ -144,7 +145,7 @@ __attribute__((constructor(101))) static void emheap_constructor(void) {
 ** the time and the sites that hold the most. Under the lock. */
 void emheap_break_moved(uint32_t site, uint32_t request, uintptr_t now_break) {
   emheap_brk.last_break = now_break;
-  uint32_t now = emheap_heap_size_now();
+  uint64_t now = emheap_heap_size_now();
   if (now == emheap_g.last_heap_size) return;
   if (now > emheap_g.last_heap_size) {
     emheap_growth *g = &emheap_g.growth[emheap_g.counters.heap_growths % EMHEAP_GROWTH_LOG];

@@ -10,7 +10,19 @@
 ** compares). Changing any offset or meaning below means bumping
 ** EMHEAP_LAYOUT_VERSION in emheap.h (a JS library of another layout
 ** refuses to read the tables) and `make layout`; the static asserts at the
-** end pin the wasm32 offsets, so that a change is seen at compile time.
+** end pin the offsets, so that a change is seen at compile time.
+**
+** Addresses. The layout is the same in wasm32 and wasm64: one JS library
+** reads both, and the static asserts hold for both targets.
+** - A pointer field is 64 bits wide in both (EMHEAP_POINTER: the pointer,
+**   and in wasm32 zeros above it).
+** - Any other address is a uint64_t, except
+** - the addresses kept per block (emheap_block.addr, the block tables'
+**   directories), 32-bit *address words*: the address / 4. Everything
+**   kept per block is 4-aligned (the allocators' blocks, the tables, the
+**   pools' objects: pools.c refuses others), and a memory the JS API can
+**   make is at most 16 GiB even in wasm64 (2^18 pages of 64 KiB), so the
+**   word of any address in it is below 2^32 (block_table.c).
 **
 ** Threads (-pthread builds, runtime compiled with -pthread): every field
 ** of emheap_state is guarded by `lock` (lock.h), JS included when it reads
@@ -26,6 +38,14 @@
 #include "emheap.h"
 
 #define EMHEAP_MAGIC 0x50484d45u /* "EMHP" little-endian */
+
+/* A pointer field, 8 bytes wide in wasm32 too (see above). C uses `name`;
+** JS reads a uint64. */
+#define EMHEAP_POINTER(T, name) union { T *name; uint64_t name##_bits; }
+
+/* An address word (see above): the address / 4, and back. */
+static inline uint32_t emheap_word(uintptr_t addr) { return (uint32_t)(addr >> 2); }
+static inline uintptr_t emheap_word_addr(uint32_t word) { return (uintptr_t)word << 2; }
 
 /* What is recorded. */
 #define EMHEAP_MODE_EXACT 1   /* every allocation gets a site */
@@ -180,17 +200,17 @@ typedef struct emheap_estimate_sums {
 ** to 2 GiB. */
 #define EMHEAP_GROWTH_TOP 3
 typedef struct emheap_growth {
-  uint32_t from_bytes;   /*  0 the memory before */
-  uint32_t to_bytes;     /*  4 and after */
-  uint32_t site;         /*  8 the allocation's site; 0 if it had no recorded stack (unsampled) */
-  uint32_t request;      /* 12 the bytes that allocation asked for; 0 if not known (a thread's
+  uint64_t from_bytes;   /*  0 the memory before */
+  uint64_t to_bytes;     /*  8 and after */
+  uint32_t site;         /* 16 the allocation's site; 0 if it had no recorded stack (unsampled) */
+  uint32_t request;      /* 20 the bytes that allocation asked for; 0 if not known (a thread's
                             counts folded at its exit) */
-  double t;              /* 16 ms since emheap_state.start_ms */
-  uint32_t top_site[EMHEAP_GROWTH_TOP]; /* 24 the sites with the most live bytes just after,
+  double t;              /* 24 ms since emheap_state.start_ms */
+  uint32_t top_site[EMHEAP_GROWTH_TOP]; /* 32 the sites with the most live bytes just after,
                             most first; a slot past the last live site is 0 with 0 bytes */
-  uint32_t flags;        /* 36 EMHEAP_GROWTH_ESTIMATED */
-  double top_bytes[EMHEAP_GROWTH_TOP];  /* 40 their live bytes */
-} emheap_growth;         /* 64 bytes */
+  uint32_t flags;        /* 44 EMHEAP_GROWTH_ESTIMATED */
+  double top_bytes[EMHEAP_GROWTH_TOP];  /* 48 their live bytes */
+} emheap_growth;         /* 72 bytes */
 
 /* Some top_bytes hold estimates (sampled blocks: emheap_site.est_bytes). */
 #define EMHEAP_GROWTH_ESTIMATED 1u
@@ -226,7 +246,7 @@ typedef struct emheap_mark_record {
 ** free); dlmalloc's slack is at most 27 (4 bytes of header, 7 of rounding,
 ** a remainder under its 16-byte minimum chunk left unsplit). */
 typedef struct emheap_block {
-  uint32_t addr;       /* 0 = empty slot */
+  uint32_t addr;       /* its address word (emheap_word); 0 = empty slot */
   uint32_t site_slack; /* site | slack << EMHEAP_SITE_BITS */
   uint32_t size;       /* requested bytes */
   uint32_t serial;     /* the block's identity across snapshots (an address is reused), from 1
@@ -251,9 +271,9 @@ static inline uint32_t emheap_block_slack(const emheap_block *b) { return b->sit
 /* A table of recorded blocks by address (block_table.c): per 4 KiB of
 ** addresses, the address of that region's table, or 0. */
 typedef struct emheap_index {
-  uint32_t *regions;     /* 0 */
-  uint32_t region_count; /* 4 how many regions it covers, from address 0 */
-  uint32_t count;        /* 8 blocks recorded in it */
+  EMHEAP_POINTER(uint32_t, regions); /*  0 per region, the address word of its table, or 0 */
+  uint32_t region_count; /*  8 how many regions it covers, from address 0 */
+  uint32_t count;        /* 12 blocks recorded in it */
 } emheap_index;
 
 /* A region's table (block_table.c): the recorded blocks whose address
@@ -285,22 +305,22 @@ typedef struct region_table {
 #define EMHEAP_POOL_LIVE 1u      /* created and not destroyed */
 #define EMHEAP_POOL_MALLOCLIKE 2u /* the pool of emheap_block_alloc's blocks (no pool of the program's) */
 typedef struct emheap_pool {
-  uint32_t anchor;        /*  0 the program's handle (Valgrind's `pool`); 0 when destroyed */
-  uint32_t flags;         /*  4 EMHEAP_POOL_* */
-  uint32_t site;          /*  8 the site of the stack that created it (EMHEAP_SITE_UNATTRIBUTED if none) */
-  uint32_t chunk_site;    /* 12 its chunks' site (EMHEAP_STACK_POOL), 0 until one is found: its live
+  uint64_t anchor;        /*   0 the program's handle (Valgrind's `pool`); 0 when destroyed */
+  uint32_t flags;         /*   8 EMHEAP_POOL_* */
+  uint32_t site;          /*  12 the site of the stack that created it (EMHEAP_SITE_UNATTRIBUTED if none) */
+  uint32_t chunk_site;    /*  16 its chunks' site (EMHEAP_STACK_POOL), 0 until one is found: its live
                              bytes are the chunks' requested bytes less placed_bytes (the room in
                              them no live object takes), its live blocks the chunks */
-  uint64_t objects;       /* 16 live objects */
-  uint64_t bytes;         /* 24 their bytes */
-  uint64_t placed_bytes;  /* 32 the bytes of the live objects found in a chunk */
-  uint32_t placed;        /* 40 those objects */
-  uint32_t lost;          /* 44 objects ever made that found no room in the tables: in no count
+  uint32_t placed;        /*  20 the live objects found in a chunk */
+  uint64_t objects;       /*  24 live objects */
+  uint64_t bytes;         /*  32 their bytes */
+  uint64_t placed_bytes;  /*  40 the bytes of those found in a chunk */
+  uint64_t cached_chunk;  /*  48 the chunk its last object was found in, [cached_chunk, cached_end) */
+  uint64_t cached_end;    /*  56 */
+  uint32_t lost;          /*  64 objects ever made that found no room in the tables: in no count
                              here (their frees are no misuse: they have no record to find) */
-  uint32_t cached_chunk;  /* 48 the chunk its last object was found in, [cached_chunk, cached_end) */
-  uint32_t cached_end;    /* 52 */
-  char name[EMHEAP_POOL_NAME]; /* 56 UTF-8, NUL-terminated; "" for a pool known by its stack */
-} emheap_pool;            /* 96 bytes */
+  char name[EMHEAP_POOL_NAME]; /*  68 UTF-8, NUL-terminated; "" for a pool known by its stack */
+} emheap_pool;            /* 112 bytes */
 
 /* Misuses of the pool calls, counted by kind (emheap_state.pool_misuse);
 ** each is said once on the console, and none changes the program. */
@@ -316,97 +336,97 @@ typedef struct emheap_pool {
 
 /* The whole profiler state; one static instance, handed to JS once. */
 typedef struct emheap_state {
-  uint32_t magic;             /*    0 EMHEAP_MAGIC once initialized */
-  uint32_t layout_version;    /*    4 EMHEAP_LAYOUT_VERSION */
-  uint32_t mode;              /*    8 EMHEAP_MODE_* (JS may set it in emheap_js_attach) */
-  uint32_t paused;            /*   12 nonzero: new blocks get no site (JS may write it) */
-  emheap_counters counters;   /*   16 .. 160 */
-  uint32_t site_chunks;       /*  160 chunks of the site table made (site_base); 0: no table */
-  uint32_t site_capacity;     /*  164 sites they hold */
-  uint32_t *site_index;       /*  168 open addressing on key: site number, 0 = empty */
-  uint32_t site_index_mask;   /*  172 capacity - 1 */
-  uint32_t *frame_pool;       /*  176 frames of workers' sites (EMHEAP_STACK_WASM) */
-  uint32_t frame_pool_used;   /*  180 */
-  uint32_t frame_pool_capacity; /* 184 */
-  uint32_t sampling_interval; /*  188 mean bytes between samples (JS may set it) */
-  emheap_index blocks;        /*  192 the recorded live blocks (block_table.c) */
-  uint32_t allocator;         /*  204 EMHEAP_ALLOCATOR_* */
-  uint32_t lock;              /*  208 the lock of -pthread builds (lock.h): 0 free, 1 held, 2 held with waiters */
-  uint32_t threaded;          /*  212 nonzero in a runtime built with -pthread */
-  emheap_block *huge_blocks;  /*  216 recorded blocks of EMHEAP_HUGE_BLOCK bytes or more */
-  uint32_t huge_slots;        /*  220 EMHEAP_HUGE_SLOTS */
-  uint64_t seed;              /*  224 random seed (JS may set it; 0 = JS did not) */
-  uint32_t last_heap_size;    /*  232 heap size when the break last moved */
-  uint32_t count_slots;       /*  236 address of the per-thread counting slots (thread_counts.h),
+  uint32_t magic;             /*     0 EMHEAP_MAGIC once initialized */
+  uint32_t layout_version;    /*     4 EMHEAP_LAYOUT_VERSION */
+  uint32_t mode;              /*     8 EMHEAP_MODE_* (JS may set it in emheap_js_attach) */
+  uint32_t paused;            /*    12 nonzero: new blocks get no site (JS may write it) */
+  emheap_counters counters;   /*    16 */
+  uint32_t site_chunks;       /*   160 chunks of the site table made (site_chunk_at); 0: no table */
+  uint32_t site_capacity;     /*   164 sites they hold */
+  EMHEAP_POINTER(uint32_t, site_index); /*   168 open addressing on key: site number, 0 = empty */
+  uint32_t site_index_mask;   /*   176 capacity - 1 */
+  uint32_t frame_pool_used;   /*   180 */
+  EMHEAP_POINTER(uint32_t, frame_pool); /*   184 frames of workers' sites (EMHEAP_STACK_WASM) */
+  uint32_t frame_pool_capacity; /*   192 */
+  uint32_t sampling_interval; /*   196 mean bytes between samples (JS may set it) */
+  emheap_index blocks;        /*   200 the recorded live blocks (block_table.c) */
+  uint32_t allocator;         /*   216 EMHEAP_ALLOCATOR_* */
+  uint32_t lock;              /*   220 the lock of -pthread builds (lock.h): 0 free, 1 held, 2 held with waiters */
+  EMHEAP_POINTER(emheap_block, huge_blocks); /*   224 recorded blocks of EMHEAP_HUGE_BLOCK bytes or more */
+  uint32_t threaded;          /*   232 nonzero in a runtime built with -pthread */
+  uint32_t huge_slots;        /*   236 EMHEAP_HUGE_SLOTS */
+  uint64_t seed;              /*   240 random seed (JS may set it; 0 = JS did not) */
+  uint64_t last_heap_size;    /*   248 heap size when the break last moved */
+  uint64_t count_slots;       /*   256 address of the per-thread counting slots (thread_counts.h),
                                  0 in single-threaded builds: readers add them to counters */
-  emheap_growth growth[EMHEAP_GROWTH_LOG]; /* 240 ring; event i at growth[i % LOG] */
-  uint32_t peak_epoch;        /* 4336 +1 at each new high of counters.live_bytes (emheap_site) */
-  uint32_t peak_break;        /* 4340 the allocator's break (sbrk top) at that high */
-  uint32_t heap_base;         /* 4344 where the allocator's memory starts (wasm-ld's __heap_base) */
-  uint32_t sbrk_ptr_addr;     /* 4348 where the break is kept: JS reads the break there */
-  uint32_t blocks_at_peak;    /* 4352 counters.live_blocks at the high of live bytes */
-  uint32_t block_serial;      /* 4356 serial of the last recorded block, < 2^31 */
-  uint32_t roots;             /* 4360 address of emheap_roots (roots.c): where a scan starts */
-  uint32_t count_slot_count;  /* 4364 EMHEAP_COUNT_SLOTS in threaded builds, else 0 */
-  uint64_t total_at_peak;     /* 4368 counters.total_bytes at the high of live bytes: when the
+  emheap_growth growth[EMHEAP_GROWTH_LOG]; /*   264 ring; event i at growth[i % LOG] */
+  uint64_t peak_break;        /*  4872 the allocator's break (sbrk top) at the high of live bytes */
+  uint64_t heap_base;         /*  4880 where the allocator's memory starts (wasm-ld's __heap_base) */
+  uint64_t sbrk_ptr_addr;     /*  4888 where the break is kept: JS reads the break there */
+  uint64_t roots;             /*  4896 address of emheap_roots (roots.c): where a scan starts */
+  uint64_t context_checks;    /*  4904 address of emheap_context_checks (context.h) */
+  uint32_t peak_epoch;        /*  4912 +1 at each new high of counters.live_bytes (emheap_site) */
+  uint32_t blocks_at_peak;    /*  4916 counters.live_blocks at the high of live bytes */
+  uint32_t block_serial;      /*  4920 serial of the last recorded block, < 2^31 */
+  uint32_t count_slot_count;  /*  4924 EMHEAP_COUNT_SLOTS in threaded builds, else 0 */
+  uint64_t total_at_peak;     /*  4928 counters.total_bytes at the high of live bytes: when the
                                  peak came, in bytes allocated (DHAT's t-gmax) */
-  uint32_t context_checks;    /* 4376 address of emheap_context_checks (context.h) */
-  uint32_t log_growths;       /* 4380 nonzero: tell JS at each growth (emheap_js_memory_grew;
+  uint32_t log_growths;       /*  4936 nonzero: tell JS at each growth (emheap_js_memory_grew;
                                  JS may write it) */
-  uint64_t recorded_bytes;    /* 4384 requested bytes of the recorded live blocks (in exact mode,
+  uint32_t mark_count;        /*  4940 marks ever made; mark n (from 1) is marks[(n - 1) % LOG] */
+  uint64_t recorded_bytes;    /*  4944 requested bytes of the recorded live blocks (in exact mode,
                                  every live block but the lost ones): exact */
-  uint64_t recorded_usable;   /* 4392 their usable bytes at allocation: the allocator's rounding
+  uint64_t recorded_usable;   /*  4952 their usable bytes at allocation: the allocator's rounding
                                  of them is recorded_usable - recorded_bytes */
-  uint64_t recorded_at_peak;  /* 4400 recorded_bytes at the high of live bytes */
-  uint64_t usable_at_peak;    /* 4408 recorded_usable then */
-  emheap_estimate_sums estimates;         /* 4416 */
-  emheap_estimate_sums estimates_at_peak; /* 4448 */
-  uint64_t thinned_at;        /* 4480 0, or counters.total_bytes + 1 when exact mode began to sample
+  uint64_t recorded_at_peak;  /*  4960 recorded_bytes at the high of live bytes */
+  uint64_t usable_at_peak;    /*  4968 recorded_usable then */
+  emheap_estimate_sums estimates;         /*  4976 */
+  emheap_estimate_sums estimates_at_peak; /*  5008 */
+  uint64_t thinned_at;        /*  5040 0, or counters.total_bytes + 1 when exact mode began to sample
                                  for want of room (block_table.c) */
-  uint64_t unseen_frees;      /* 4488 exact mode, before thinning: frees of blocks emheap never saw
+  uint64_t unseen_frees;      /*  5048 exact mode, before thinning: frees of blocks emheap never saw
                                  allocated (something allocated around malloc); not counted dead,
                                  for they were never counted live */
-  uint64_t unseen_bytes;      /* 4496 their usable bytes */
-  double start_ms;            /* 4504 emheap_js_now() at initialization: the origin of growths' t
+  uint64_t unseen_bytes;      /*  5056 their usable bytes */
+  double start_ms;            /*  5064 emheap_js_now() at initialization: the origin of growths' t
                                  (and of the JS timeline's) */
-  uint32_t mark_count;        /* 4512 marks ever made; mark n (from 1) is marks[(n - 1) % LOG] */
-  uint32_t serial_renumbers;  /* 4516 times the live blocks' serials were numbered again */
-  emheap_mark_record marks[EMHEAP_MARK_LOG]; /* 4520 ring (JS writes it too, under the lock) */
+  emheap_mark_record marks[EMHEAP_MARK_LOG]; /*  5072 ring (JS writes it too, under the lock) */
+  uint32_t serial_renumbers;  /* 13264 times the live blocks' serials were numbered again */
   /* The age clock (JS writes it under the lock at each point of its
   ** timeline, capture/age_clock.js): a block whose serial is at most
   ** age_serial[i] was made at least 1, 10, 100 s (i = 0, 1, 2) before the
   ** newest point; 0 = no point that old yet. Serials in age_points and
   ** age_serial are renumbered with the blocks' (marks.c). */
-  uint32_t age_serial[EMHEAP_AGE_TIMES]; /* 12712 */
-  uint32_t age_point_count;   /* 12724 points ever written; point k at age_points[k % N] */
-  uint32_t age_points[EMHEAP_AGE_POINTS]; /* 12728 block_serial at each point */
-  uint32_t site_base[EMHEAP_SITE_CHUNKS]; /* 16824 chunk k's address less its first site's
-                                 offset (mod 2^32): site s is at site_base[chunk] + s * 176 */
-  uint32_t footers;           /* 16876 nonzero: recorded blocks keep their record in the block
+  uint32_t age_serial[EMHEAP_AGE_TIMES]; /* 13268 */
+  uint32_t age_point_count;   /* 13280 points ever written; point k at age_points[k % N] */
+  uint32_t age_points[EMHEAP_AGE_POINTS]; /* 13284 block_serial at each point */
+  uint64_t site_chunk_at[EMHEAP_SITE_CHUNKS]; /* 17384 where chunk k of the site table starts:
+                                 site s is at site_chunk_at[k] + (s - its first site) * 184 */
+  uint64_t dl_state;          /* 17488 dlmalloc's malloc_state, found by JS at attach (jslib/
+                                 allocator_walk.js findDlmallocState); 0: not known, no footers */
+  uint64_t dl_seg;            /* 17496 its first segment record (gm->seg) */
+  uint32_t footers;           /* 17504 nonzero: recorded blocks keep their record in the block
                                  (footer.h), flagged by dlmalloc's FLAG4; the block table holds
                                  only those whose footer says so */
-  uint32_t dl_state;          /* 16880 dlmalloc's malloc_state, found by JS at attach (jslib/
-                                 allocator_walk.js findDlmallocState); 0: not known, no footers */
-  uint32_t dl_seg;            /* 16884 its first segment record (gm->seg) */
-  uint32_t peak_since_mark;   /* 16888 0, or the mark at which the peak was last restarted
+  uint32_t peak_since_mark;   /* 17508 0, or the mark at which the peak was last restarted
                                  (emheap_restart_peak): the peak is the highest since then */
-  uint64_t recorded_peak;     /* 16896 the highest recorded_bytes since the peak was last restarted
+  uint64_t recorded_peak;     /* 17512 the highest recorded_bytes since the peak was last restarted
                                  (or since the start): in exact mode the most the program ever had
                                  asked for at once, which heap checks limit. The peak moment above
                                  is the usable bytes' high; recorded_at_peak, what was asked for
                                  then, can be a little under this when a smaller request got more
                                  rounding. Invariant: recorded_peak >= recorded_bytes */
-  uint64_t tables_at_peak;    /* 16904 counters.table_bytes at the high of live bytes: with
+  uint64_t tables_at_peak;    /* 17520 counters.table_bytes at the high of live bytes: with
                                  peak_break, what the allocator's memory held then is all named */
-  emheap_index pool_objects;  /* 16912 the live objects of the program's pools (pools.c), as blocks
+  emheap_index pool_objects;  /* 17528 the live objects of the program's pools (pools.c), as blocks
                                  are kept: they lie inside blocks, so they need a table of their own */
-  emheap_block *pool_huge;    /* 16924 pool objects of EMHEAP_HUGE_BLOCK bytes or more */
-  uint32_t pool_huge_slots;   /* 16928 EMHEAP_POOL_HUGE_SLOTS */
-  uint32_t pools;             /* 16932 address of the pool records (emheap_pool[pool_capacity]), 0
-                                 until a pool is made; pool n is at pools + (n - 1) * 96 */
-  uint32_t pool_count;        /* 16936 pools made (numbers 1 .. pool_count; a destroyed one keeps its
+  EMHEAP_POINTER(emheap_block, pool_huge); /* 17544 pool objects of EMHEAP_HUGE_BLOCK bytes or more */
+  uint64_t pools;             /* 17552 address of the pool records (emheap_pool[pool_capacity]), 0
+                                 until a pool is made; pool n is at pools + (n - 1) * 112 */
+  uint32_t pool_huge_slots;   /* 17560 EMHEAP_POOL_HUGE_SLOTS */
+  uint32_t pool_count;        /* 17564 pools made (numbers 1 .. pool_count; a destroyed one keeps its
                                  record, and is made again by the same stack and name) */
-  uint32_t pool_misuse[EMHEAP_POOL_MISUSES]; /* 16940 misuses of the pool calls, by kind (pools.c) */
+  uint32_t pool_misuse[EMHEAP_POOL_MISUSES]; /* 17568 misuses of the pool calls, by kind (pools.c) */
 } emheap_state;
 
 /* Where a heap scan starts (roots.c emheap_roots_now fills it): the static
@@ -416,96 +436,118 @@ typedef struct emheap_state {
 #define EMHEAP_MAX_ROOTS 1024
 
 typedef struct emheap_thread_roots {
-  uint32_t stack_lo, stack_hi; /* [lo, hi): the thread's whole C stack */
-  uint32_t tls_lo, tls_hi;     /* its thread-locals (0, 0: in the static data) */
-  uint32_t self;               /* its emheap_thread_state, skipped */
-  uint32_t pthread;            /* its struct pthread */
+  uint64_t stack_lo, stack_hi; /* [lo, hi): the thread's whole C stack */
+  uint64_t tls_lo, tls_hi;     /* its thread-locals (0, 0: in the static data) */
+  uint64_t self;               /* its emheap_thread_state, skipped */
+  uint64_t pthread;            /* its struct pthread */
 } emheap_thread_roots;
 
 typedef struct emheap_root_region {
-  uint32_t start, size;
+  uint64_t start, size;
 } emheap_root_region;
 
 typedef struct emheap_roots {
-  uint32_t data_lo, data_hi;          /*  0 the static data */
-  uint32_t sp, stack_lo, stack_hi;    /*  8 the thread that called emheap_roots_now */
-  uint32_t self;                      /* 20 its emheap_thread_state */
-  uint32_t self_size;                 /* 24 sizeof(emheap_thread_state) */
-  uint32_t state, state_size;         /* 28 emheap_g, skipped */
-  uint32_t size;                      /* 36 sizeof(emheap_roots), skipped */
-  uint32_t thread_count;              /* 40 */
-  uint32_t threads_dropped;           /* 44 threads not registered: the table was full */
-  uint32_t region_count;              /* 48 */
-  uint32_t regions_dropped;           /* 52 emheap_add_root calls refused: the table was full */
-  uint32_t pthread;                   /* 56 the calling thread's struct pthread */
-  emheap_thread_roots threads[EMHEAP_MAX_THREADS]; /* 60 */
-  emheap_root_region regions[EMHEAP_MAX_ROOTS];
+  uint64_t data_lo, data_hi;          /*     0 the static data */
+  uint64_t sp, stack_lo, stack_hi;    /*    16 the thread that called emheap_roots_now */
+  uint64_t self;                      /*    40 its emheap_thread_state */
+  uint64_t state;                     /*    48 emheap_g, skipped */
+  uint64_t pthread;                   /*    56 the calling thread's struct pthread */
+  uint32_t self_size;                 /*    64 sizeof(emheap_thread_state) */
+  uint32_t state_size;                /*    68 sizeof(emheap_g) */
+  uint32_t size;                      /*    72 sizeof(emheap_roots), skipped */
+  uint32_t thread_count;              /*    76 */
+  uint32_t threads_dropped;           /*    80 threads not registered: the table was full */
+  uint32_t region_count;              /*    84 */
+  uint32_t regions_dropped;           /*    88 emheap_add_root calls refused: the table was full */
+  emheap_thread_roots threads[EMHEAP_MAX_THREADS]; /*    96 */
+  emheap_root_region regions[EMHEAP_MAX_ROOTS];    /* 12384 */
 } emheap_roots;
 
 extern emheap_state emheap_g;
 
 /* Site s (s < site_capacity), wherever its chunk is. */
 static inline emheap_site *emheap_site_at(uint32_t s) {
-  return (emheap_site *)(uintptr_t)(emheap_g.site_base[emheap_site_chunk(s)] + s * (uint32_t)sizeof(emheap_site));
+  uint32_t k = emheap_site_chunk(s);
+  return (emheap_site *)(uintptr_t)emheap_g.site_chunk_at[k] + (s - emheap_site_chunk_first(k));
 }
 
-/* wasm32 (a 64-bit build lays pointers out wider: capture/layout_generated.js
-** holds both) */
-#if __SIZEOF_POINTER__ == 4
-_Static_assert(sizeof(emheap_site) == 184, "JS reads 184-byte sites");
-_Static_assert(offsetof(emheap_site, pool) == 176, "layout");
-_Static_assert(sizeof(emheap_pool) == 96, "JS reads 96-byte pools");
-_Static_assert(offsetof(emheap_state, pool_objects) == 16912, "layout");
-_Static_assert(offsetof(emheap_state, pools) == 16932, "layout");
-_Static_assert(offsetof(emheap_state, pool_misuse) == 16940, "layout");
+/* The same in wasm32 and wasm64 (the addresses above). */
+_Static_assert(sizeof(emheap_site) == 184, "layout");
+_Static_assert(sizeof(emheap_pool) == 112, "layout");
+_Static_assert(sizeof(emheap_growth) == 72, "layout");
+_Static_assert(sizeof(emheap_mark_record) == 64, "layout");
+_Static_assert(sizeof(emheap_counters) == 144, "layout");
+_Static_assert(sizeof(emheap_estimate_sums) == 32, "layout");
+_Static_assert(sizeof(emheap_block) == 16, "layout");
+_Static_assert(sizeof(emheap_index) == 16, "layout");
+_Static_assert(sizeof(emheap_roots) == 28768, "layout");
+_Static_assert(sizeof(emheap_thread_roots) == 48, "layout");
+_Static_assert(sizeof(emheap_root_region) == 16, "layout");
+_Static_assert(offsetof(emheap_state, counters) == 16, "layout");
+_Static_assert(offsetof(emheap_state, site_chunks) == 160, "layout");
+_Static_assert(offsetof(emheap_state, frame_pool) == 184, "layout");
+_Static_assert(offsetof(emheap_state, sampling_interval) == 196, "layout");
+_Static_assert(offsetof(emheap_state, blocks) == 200, "layout");
+_Static_assert(offsetof(emheap_state, lock) == 220, "layout");
+_Static_assert(offsetof(emheap_state, huge_blocks) == 224, "layout");
+_Static_assert(offsetof(emheap_state, seed) == 240, "layout");
+_Static_assert(offsetof(emheap_state, count_slots) == 256, "layout");
+_Static_assert(offsetof(emheap_state, growth) == 264, "layout");
+_Static_assert(offsetof(emheap_state, peak_break) == 4872, "layout");
+_Static_assert(offsetof(emheap_state, heap_base) == 4880, "layout");
+_Static_assert(offsetof(emheap_state, sbrk_ptr_addr) == 4888, "layout");
+_Static_assert(offsetof(emheap_state, roots) == 4896, "layout");
+_Static_assert(offsetof(emheap_state, context_checks) == 4904, "layout");
+_Static_assert(offsetof(emheap_state, peak_epoch) == 4912, "layout");
+_Static_assert(offsetof(emheap_state, total_at_peak) == 4928, "layout");
+_Static_assert(offsetof(emheap_state, log_growths) == 4936, "layout");
+_Static_assert(offsetof(emheap_state, recorded_bytes) == 4944, "layout");
+_Static_assert(offsetof(emheap_state, estimates) == 4976, "layout");
+_Static_assert(offsetof(emheap_state, estimates_at_peak) == 5008, "layout");
+_Static_assert(offsetof(emheap_state, thinned_at) == 5040, "layout");
+_Static_assert(offsetof(emheap_state, unseen_frees) == 5048, "layout");
+_Static_assert(offsetof(emheap_state, start_ms) == 5064, "layout");
+_Static_assert(offsetof(emheap_state, marks) == 5072, "layout");
+_Static_assert(offsetof(emheap_state, age_serial) == 13268, "layout");
+_Static_assert(offsetof(emheap_state, age_points) == 13284, "layout");
+_Static_assert(offsetof(emheap_state, site_chunk_at) == 17384, "layout");
+_Static_assert(offsetof(emheap_state, dl_state) == 17488, "layout");
+_Static_assert(offsetof(emheap_state, dl_seg) == 17496, "layout");
+_Static_assert(offsetof(emheap_state, footers) == 17504, "layout");
+_Static_assert(offsetof(emheap_state, recorded_peak) == 17512, "layout");
+_Static_assert(offsetof(emheap_state, tables_at_peak) == 17520, "layout");
+_Static_assert(offsetof(emheap_state, pool_objects) == 17528, "layout");
+_Static_assert(offsetof(emheap_state, pool_huge) == 17544, "layout");
+_Static_assert(offsetof(emheap_state, pools) == 17552, "layout");
+_Static_assert(offsetof(emheap_state, pool_misuse) == 17568, "layout");
+_Static_assert(offsetof(emheap_site, est_bytes) == 88, "layout");
+_Static_assert(offsetof(emheap_site, live_at_peak) == 64, "layout");
+_Static_assert(offsetof(emheap_site, peak_blocks) == 84, "layout");
 _Static_assert(offsetof(emheap_site, ended_by_age) == 120, "layout");
 _Static_assert(offsetof(emheap_site, ended_by_time) == 152, "layout");
 _Static_assert(offsetof(emheap_site, temporary) == 168, "layout");
 _Static_assert(offsetof(emheap_site, alloc_type) == 172, "layout");
-_Static_assert(offsetof(emheap_state, age_serial) == 12712, "layout");
-_Static_assert(offsetof(emheap_state, age_points) == 12728, "layout");
-_Static_assert(offsetof(emheap_site, est_bytes) == 88, "layout");
-_Static_assert(sizeof(emheap_counters) == 144, "JS reads 144 bytes of counters");
-_Static_assert(offsetof(emheap_state, counters) == 16, "layout");
-_Static_assert(offsetof(emheap_state, site_chunks) == 160, "layout");
-_Static_assert(offsetof(emheap_state, site_base) == 16824, "layout");
-_Static_assert(offsetof(emheap_state, footers) == 16876, "layout");
-_Static_assert(offsetof(emheap_state, recorded_peak) == 16896, "layout");
-_Static_assert(offsetof(emheap_state, tables_at_peak) == 16904, "layout");
-_Static_assert(offsetof(emheap_state, frame_pool) == 176, "layout");
-_Static_assert(offsetof(emheap_state, sampling_interval) == 188, "layout");
-_Static_assert(offsetof(emheap_state, blocks) == 192, "layout");
-_Static_assert(offsetof(emheap_state, huge_blocks) == 216, "layout");
-_Static_assert(offsetof(emheap_state, lock) == 208, "layout");
-_Static_assert(offsetof(emheap_state, seed) == 224, "layout");
-_Static_assert(offsetof(emheap_state, growth) == 240, "layout");
-_Static_assert(sizeof(emheap_growth) == 64, "JS reads 64-byte growths");
-_Static_assert(offsetof(emheap_state, log_growths) == 4380, "layout");
-_Static_assert(offsetof(emheap_state, start_ms) == 4504, "layout");
-_Static_assert(offsetof(emheap_state, mark_count) == 4512, "layout");
-_Static_assert(offsetof(emheap_state, marks) == 4520, "layout");
-_Static_assert(sizeof(emheap_mark_record) == 64, "JS reads 64-byte marks");
-_Static_assert(offsetof(emheap_state, peak_epoch) == 4336, "layout");
-_Static_assert(offsetof(emheap_state, heap_base) == 4344, "layout");
-_Static_assert(offsetof(emheap_state, blocks_at_peak) == 4352, "layout");
-_Static_assert(offsetof(emheap_state, roots) == 4360, "layout");
-_Static_assert(offsetof(emheap_state, total_at_peak) == 4368, "layout");
-_Static_assert(offsetof(emheap_state, context_checks) == 4376, "layout");
-_Static_assert(offsetof(emheap_state, recorded_bytes) == 4384, "layout");
-_Static_assert(offsetof(emheap_state, recorded_usable) == 4392, "layout");
-_Static_assert(offsetof(emheap_state, recorded_at_peak) == 4400, "layout");
-_Static_assert(offsetof(emheap_state, estimates) == 4416, "layout");
-_Static_assert(offsetof(emheap_state, estimates_at_peak) == 4448, "layout");
-_Static_assert(offsetof(emheap_state, thinned_at) == 4480, "layout");
-_Static_assert(offsetof(emheap_state, unseen_frees) == 4488, "layout");
-_Static_assert(sizeof(emheap_estimate_sums) == 32, "layout");
-_Static_assert(offsetof(emheap_site, peak_blocks) == 84, "layout");
-_Static_assert(sizeof(emheap_block) == 16, "JS reads 16-byte huge block slots");
-_Static_assert(offsetof(emheap_site, live_at_peak) == 64, "layout");
+_Static_assert(offsetof(emheap_site, pool) == 176, "layout");
 _Static_assert(offsetof(emheap_counters, site_count) == 96, "layout");
-_Static_assert(offsetof(emheap_counters, heap_size) == 104, "layout");
 _Static_assert(offsetof(emheap_counters, lost_allocs) == 112, "layout");
 _Static_assert(offsetof(emheap_counters, table_bytes) == 136, "layout");
-
-#endif
+_Static_assert(offsetof(emheap_growth, from_bytes) == 0, "layout");
+_Static_assert(offsetof(emheap_growth, to_bytes) == 8, "layout");
+_Static_assert(offsetof(emheap_growth, site) == 16, "layout");
+_Static_assert(offsetof(emheap_growth, t) == 24, "layout");
+_Static_assert(offsetof(emheap_growth, top_site) == 32, "layout");
+_Static_assert(offsetof(emheap_growth, flags) == 44, "layout");
+_Static_assert(offsetof(emheap_growth, top_bytes) == 48, "layout");
+_Static_assert(offsetof(emheap_pool, flags) == 8, "layout");
+_Static_assert(offsetof(emheap_pool, objects) == 24, "layout");
+_Static_assert(offsetof(emheap_pool, lost) == 64, "layout");
+_Static_assert(offsetof(emheap_pool, name) == 68, "layout");
+_Static_assert(offsetof(emheap_roots, data_lo) == 0, "layout");
+_Static_assert(offsetof(emheap_roots, pthread) == 56, "layout");
+_Static_assert(offsetof(emheap_roots, self_size) == 64, "layout");
+_Static_assert(offsetof(emheap_roots, threads) == 96, "layout");
+_Static_assert(offsetof(emheap_roots, regions) == 12384, "layout");
+_Static_assert(offsetof(emheap_index, regions) == 0, "layout");
+_Static_assert(offsetof(emheap_index, region_count) == 8, "layout");
+_Static_assert(offsetof(emheap_index, count) == 12, "layout");
 #endif /* EMHEAP_STATE_LAYOUT_H */

@@ -35,7 +35,7 @@ typedef struct emheap_thread_state {
   void *tsd;                  /* its TSD array when malloc'd (thread_exit.c), else NULL */
   uint32_t last_serial;       /* the serial of its last recorded block, 0 if its last allocation has
                                  none: freeing that block is a temporary allocation (record.c) */
-  uint32_t last_block;        /* the address of its last recorded heap block: a pool's new chunk,
+  uintptr_t last_block;       /* the address of its last recorded heap block: a pool's new chunk,
                                  when its first object comes right after it (pools.c) */
   uint32_t last_renumber;     /* emheap_state.serial_renumbers then: a serial from before a
                                  renumbering names no block any more */

@@ -30,6 +30,7 @@
 #endif
 
 #include "emheap.h"
+#include "state_layout.h"
 
 #define CACHE 1000
 #define CACHE_DROPPED 300
@@ -86,7 +87,7 @@ static void (*volatile batch)(int) = churn;
 static void (*volatile drop)(int) = drop_from_cache;
 
 #ifdef WRAP_SERIALS
-/* emheap_state_address (runtime/state.c); block_serial is at 4356 */
+/* emheap_state_address (runtime/state.c): the state the JS reads. */
 extern void *emheap_state_address(void);
 #endif
 
@@ -115,7 +116,7 @@ static void run(void *(*fn)(void *)) {
 int main(void) {
   for (int i = 0; i < CACHE; i++) cache[i] = fill(i);
 #ifdef WRAP_SERIALS
-  *(volatile uint32_t *)((char *)emheap_state_address() + 4356) = 0x7FFFFFFFu - 100u;
+  ((volatile emheap_state *)emheap_state_address())->block_serial = 0x7FFFFFFFu - 100u;
 #endif
   run(temporaries);
   emheap_mark("start");
@@ -127,7 +128,7 @@ int main(void) {
   for (int i = KEPT; i < KEPT + KEPT_AFTER; i++) kept[i] = keep(i);
   EM_ASM({ console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot())); });
 #ifdef WRAP_SERIALS
-  EM_ASM({ console.log('RENUMBERS {"count": ' + $0 + '}'); }, *(volatile uint32_t *)((char *)emheap_state_address() + 4516));
+  EM_ASM({ console.log('RENUMBERS {"count": ' + $0 + '}'); }, ((volatile emheap_state *)emheap_state_address())->serial_renumbers);
 #endif
   return (int)(sink & 0);
 }

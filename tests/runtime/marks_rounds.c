@@ -25,6 +25,7 @@
 #endif
 
 #include "emheap.h"
+#include "state_layout.h"
 
 #define ROUNDS 12
 #define BLOCK 4096
@@ -74,11 +75,10 @@ static void *one_round(void *arg) {
 }
 
 #ifdef WRAP_SERIALS
-/* emheap_state_address (runtime/state.c); block_serial is at 4356
-** (runtime/state_layout.h). */
+/* emheap_state_address (runtime/state.c): the state the JS reads. */
 extern void *emheap_state_address(void);
 static void serials_near_the_end(void) {
-  *(volatile uint32_t *)((char *)emheap_state_address() + 4356) = 0x7FFFFFFFu - 100u;
+  ((volatile emheap_state *)emheap_state_address())->block_serial = 0x7FFFFFFFu - 100u;
 }
 #endif
 
@@ -105,8 +105,7 @@ int main(void) {
   }
   EM_ASM({ console.log('SNAPSHOT ' + JSON.stringify(Module['emheap'].snapshot())); });
 #ifdef WRAP_SERIALS
-  /* serial_renumbers, at 4516 */
-  EM_ASM({ console.log('RENUMBERS {"count": ' + $0 + '}'); }, *(volatile uint32_t *)((char *)emheap_state_address() + 4516));
+  EM_ASM({ console.log('RENUMBERS {"count": ' + $0 + '}'); }, ((volatile emheap_state *)emheap_state_address())->serial_renumbers);
 #endif
   return 0;
 }
