@@ -182,8 +182,7 @@ function copyBlocks(view, statePtr, into, weightBit, after, withObjects) {
 // the heap could not be read.
 function footerWalk(view, statePtr, visit) {
   var heapBase = layout.readAddress(view, statePtr + STATE.heap_base);
-  var sbrkPtr = layout.readAddress(view, statePtr + STATE.sbrk_ptr_addr);
-  var walk = allocatorWalk.walkAllocator(view, 'dlmalloc', heapBase, view.getUint32(sbrkPtr, true), null,
+  var walk = allocatorWalk.walkAllocator(view, 'dlmalloc', heapBase, layout.readBreak(view, statePtr), null,
     layout.readAddress(view, statePtr + STATE.dl_state), 'chunks', visit);
   return walk.error || null;
 }
@@ -197,8 +196,7 @@ function noteDlmallocState(view, statePtr) {
   var mode = layout.readMode(view, statePtr);
   if (mode.allocator !== 'dlmalloc') return false;
   var heapBase = layout.readAddress(view, statePtr + STATE.heap_base);
-  var sbrkPtr = layout.readAddress(view, statePtr + STATE.sbrk_ptr_addr);
-  var found = allocatorWalk.findDlmallocState(view, readDataRange(view, statePtr), heapBase, view.getUint32(sbrkPtr, true));
+  var found = allocatorWalk.findDlmallocState(view, readDataRange(view, statePtr), heapBase, layout.readBreak(view, statePtr));
   if (!found) return false;
   // (footer mode is wasm32's: the high words stay 0)
   view.setUint32(statePtr + STATE.dl_state, found[0], true);

@@ -105,6 +105,11 @@ function objectsForChunks(blocks, chunkSites) {
 // own data and for threads roots.c has not registered.
 function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnly, moduleData) {
   var view = new DataView(buffer);
+  // model/heap_graph.js reads 4-byte pointers: a wasm64 heap's 8-byte ones
+  // above 4 GiB would be missed, and the graph would be wrong
+  if (layout.pointerBytes(view, statePtr) === 8) {
+    throw new Error('emheap: the heap graph is not made for wasm64 programs (its scan reads 4-byte pointers)');
+  }
   // blocks and roots read under one lock: a thread that exits meanwhile
   // moves the last entry of the thread table into its slot
   var read = lock.withLock(buffer, statePtr, function () {

@@ -80,6 +80,22 @@ var readAddress = u64;
 var WORD_BYTES = 1 << K.EMHEAP_ALIGN_SHIFT;
 function wordAddress(word) { return word * WORD_BYTES; }
 
+// 4 in wasm32, 8 in wasm64 (emheap_state.pointer_bytes).
+function pointerBytes(view, statePtr) { return view.getUint32(statePtr + STATE.pointer_bytes, true); }
+
+// A word of Emscripten's or the allocator's own (a size_t or a pointer: the
+// break, a chunk head), as wide as the program's pointers
+// (emheap_state.pointer_bytes).
+function readNativeWord(view, statePtr, at) {
+  return pointerBytes(view, statePtr) === 8 ? u64(view, at) : view.getUint32(at, true);
+}
+
+// The allocator's break (sbrk's top) now, or 0 before the runtime knew it.
+function readBreak(view, statePtr) {
+  var sbrkPtr = readAddress(view, statePtr + STATE.sbrk_ptr_addr);
+  return sbrkPtr ? readNativeWord(view, statePtr, sbrkPtr) : 0;
+}
+
 // Throws a readable Error if statePtr does not hold a state this code knows.
 function checkState(view, statePtr) {
   var magic = view.getUint32(statePtr + STATE.magic, true);
@@ -126,8 +142,7 @@ function readCounters(view, statePtr) {
   out.heapSize = view.buffer.byteLength;
   // the allocator's memory: [heapBase, break) now, [heapBase, breakAtPeak) at the peak
   out.heapBase = readAddress(view, statePtr + STATE.heap_base);
-  var sbrkPtr = readAddress(view, statePtr + STATE.sbrk_ptr_addr);
-  out.breakNow = sbrkPtr ? view.getUint32(sbrkPtr, true) : 0;
+  out.breakNow = readBreak(view, statePtr);
   out.breakAtPeak = readAddress(view, statePtr + STATE.peak_break);
   out.liveBlocksAtPeak = view.getUint32(statePtr + STATE.blocks_at_peak, true);
   out.totalBytesAtPeak = u64(view, statePtr + STATE.total_at_peak);
@@ -490,6 +505,7 @@ module.exports = {contextChecks: contextChecks, recursiveWord: recursiveWord, is
   FRAME_TRUNCATED: FRAME_TRUNCATED, FRAME_JS: FRAME_JS, MAGIC: MAGIC, STATE: STATE, SITE: SITE, COUNTER: COUNTER, INDEX: INDEX,
   SITE_SIZE: SITE_SIZE, MODE_EXACT: K.EMHEAP_MODE_EXACT,
   checkState: checkState, readCounters: readCounters, readMode: readMode, readAddress: readAddress, wordAddress: wordAddress,
+  readNativeWord: readNativeWord, readBreak: readBreak, pointerBytes: pointerBytes,
   copySiteTables: copySiteTables, siteTablesInPlace: siteTablesInPlace, sitesAt: sitesAt, readRoots: readRoots, readSite: readSite,
   readEstimateSums: readEstimateSums, readGrowth: readGrowth, readGrowthEvent: readGrowthEvent, readStartMs: readStartMs,
   siteLiveBytes: siteLiveBytes, siteRawLiveBytes: siteRawLiveBytes, writeConfig: writeConfig, setPaused: setPaused,

@@ -71,6 +71,14 @@ emheapAddToLibrary({
     // (Emscripten converts the BigInts of a 'p' in __sig), which >>> 0
     // would cut.
     unsigned: function (x) { return x < 0 ? x + 4294967296 : x; },
+    // wasm64 (-m64, -sMEMORY64): the runtime's exports take and give
+    // pointers as BigInts, and Emscripten's structs hold 8-byte pointers.
+    wide: !!{{{ MEMORY64 }}},
+    pointerArg: function (n) { return EMHEAP.wide ? BigInt(n) : n; },
+    pointerResult: function (p) { return Number(p); },
+    readPointer: function (view, at) {
+      return EMHEAP.wide ? view.getUint32(at, true) + view.getUint32(at + 4, true) * 4294967296 : view.getUint32(at, true);
+    },
 
     install: function () {
       if (!emheapPage || typeof emheapPage['createProfiler'] !== 'function') {
@@ -99,7 +107,7 @@ emheapAddToLibrary({
         'require': typeof require === 'function' ? require : null,
         'buffer': EMHEAP.buffer,
         'stateAddress': EMHEAP.stateAddress,
-        'rootsNow': function () { return _emheap_roots_now(); },
+        'rootsNow': function () { return EMHEAP.pointerResult(_emheap_roots_now()); },
         // dlmalloc's mutex, taken (1) and let go (0) around a walk of its
         // chunks in a threaded program with footers (capture/lock.js withLock)
         'holdAllocator': function (hold) { _emheap_hold_allocator(hold); },
@@ -238,7 +246,7 @@ emheapAddToLibrary({
       var original = __emscripten_thread_free_data;
       var wrapper = function (thread) {
         try {
-          _emheap_thread_data_freed(thread);
+          _emheap_thread_data_freed(EMHEAP.pointerArg(thread));
         } catch (e) {
           // never stand in the way of Emscripten's own cleanup
         }
@@ -262,7 +270,7 @@ emheapAddToLibrary({
     stateAddress: function () {
       if (!EMHEAP.state && typeof ENVIRONMENT_IS_PTHREAD !== 'undefined' && ENVIRONMENT_IS_PTHREAD &&
           typeof _emheap_state_address === 'function') {
-        EMHEAP.state = _emheap_state_address();
+        EMHEAP.state = EMHEAP.pointerResult(_emheap_state_address());
       }
       return EMHEAP.state;
     },
@@ -280,11 +288,11 @@ emheapAddToLibrary({
       var structSize = out['structSize'];
       var view = new DataView(EMHEAP.buffer());
       Object.keys(PThread.pthreads).forEach(function (key) {
-        var ptr = Number(key) >>> 0;
+        var ptr = Number(key);
         if (!ptr || ptr + structSize > view.byteLength) return;
         // musl keeps the stack's top (its highest address) in `stack`
-        var top = view.getUint32(ptr + {{{ C_STRUCTS.pthread.stack }}}, true);
-        var size = view.getUint32(ptr + {{{ C_STRUCTS.pthread.stack_size }}}, true);
+        var top = EMHEAP.readPointer(view, ptr + {{{ C_STRUCTS.pthread.stack }}});
+        var size = EMHEAP.readPointer(view, ptr + {{{ C_STRUCTS.pthread.stack_size }}});
         out['threads'].push({'pthread': ptr, 'stack': top && size && size <= top ? [top - size, top] : null});
       });
       return out;

@@ -40,13 +40,13 @@ size_t emheap_allocator_usable_size(void *p) {
   if (mi) return mi(p);
   size_t (*em)(void *) = emmalloc_usable;
   if (em) return em(p);
-  uint32_t head = *emheap_head_word(p); /* dlmalloc's dlmalloc_usable_size, which is static */
-  return head & DL_CINUSE ? (head & DL_SIZE_MASK) - 4u : 0;
+  size_t head = *emheap_head_word(p); /* dlmalloc's dlmalloc_usable_size, which is static */
+  return head & DL_CINUSE ? (head & DL_SIZE_MASK) - EMHEAP_HEAD_BYTES : 0;
 }
 
 static size_t allocator_usable_size(uint32_t kind, void *p, int in_use_before) {
   if (kind == EMHEAP_ALLOCATOR_EMMALLOC) return emheap_allocator_usable_size(p);
-  return allocator_mallinfo ? (size_t)(allocator_mallinfo().uordblks - in_use_before) - 4u : 0;
+  return allocator_mallinfo ? (size_t)(allocator_mallinfo().uordblks - in_use_before) - EMHEAP_HEAD_BYTES : 0;
 }
 
 static int layout_matches(uint32_t kind) {

@@ -14,16 +14,18 @@
 ** generic variant: malloc_usable_size, which emheap does not replace, and
 ** a lookup.
 **
-** dlmalloc (2.8.6, FOOTERS off, no mmap, 32-bit size_t): the head word sits
-** right before the user pointer: chunk size | FLAG4 | CINUSE | PINUSE.
-** Usable size = chunk size - 4. FLAG4_BIT is "not used by this malloc";
+** The words read are size_t's: 4 bytes in wasm32, 8 in wasm64 (W below).
+**
+** dlmalloc (2.8.6, FOOTERS off, no mmap): the head word sits right before
+** the user pointer: chunk size | FLAG4 | CINUSE | PINUSE. Usable size =
+** chunk size - W. FLAG4_BIT is "not used by this malloc";
 ** chunksize() masks it, and dlmalloc only ever ORs PINUSE into or clears it
 ** from the head of an in-use neighbour, so the bit survives until the chunk
 ** itself is freed, reallocated in place or trimmed by memalign, all of
 ** which go through emheap, which clears and sets it around them.
 **
 ** emmalloc: the region's size word sits right before the user pointer;
-** usable size = size - 8. No bit of it is spare (emmalloc walks regions by
+** usable size = size - 2W (the size again at the region's end). No bit of it is spare (emmalloc walks regions by
 ** the raw value), so recorded blocks are found by lookup. One drift emheap
 ** cannot see: to align a block, emmalloc may grow the live block just
 ** before it by the padding, so that block is freed with more bytes than it
@@ -52,13 +54,14 @@ int emheap_app_uses_emmalloc(void);
 ** (alloc_hooks.c). */
 size_t emheap_allocator_usable_size(void *p);
 
-static inline uint32_t *emheap_head_word(void *p) { return (uint32_t *)p - 1; }
+#define EMHEAP_HEAD_BYTES ((uint32_t)sizeof(size_t)) /* W above */
+static inline size_t *emheap_head_word(void *p) { return (size_t *)p - 1; }
 
 /* Usable size of a live block the allocator handed out. */
 static inline uint32_t emheap_usable_size(void *p) {
   if (__builtin_expect(emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC, 1))
-    return (*emheap_head_word(p) & DL_SIZE_MASK) - 4u;
-  if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) return *emheap_head_word(p) - 8u;
+    return (uint32_t)(*emheap_head_word(p) & DL_SIZE_MASK) - EMHEAP_HEAD_BYTES;
+  if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) return (uint32_t)*emheap_head_word(p) - 2u * EMHEAP_HEAD_BYTES;
   return (uint32_t)emheap_allocator_usable_size(p);
 }
 
@@ -77,15 +80,15 @@ static inline int emheap_plausible_block(void *p) {
   if (__builtin_expect(a > *emheap_brk.sbrk_ptr, 0)) return 0; /* every block lies below the break */
   if (emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) {
     if (a & 7) return 0;
-    uint32_t head = *emheap_head_word(p);
-    uint32_t size = head & DL_SIZE_MASK;
-    return (head & DL_CINUSE) && size >= 16 && size <= *emheap_brk.sbrk_ptr - a + 8;
+    size_t head = *emheap_head_word(p);
+    size_t size = head & DL_SIZE_MASK;
+    return (head & DL_CINUSE) && size >= DL_MIN_CHUNK && size <= *emheap_brk.sbrk_ptr - a + 2 * EMHEAP_HEAD_BYTES;
   }
   if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) {
     if (a & 7) return 0;
-    uint32_t size = *emheap_head_word(p);
-    if ((size & 3) || size < 16 || size > *emheap_brk.sbrk_ptr - a + 4) return 0;
-    return *(uint32_t *)((char *)p - 4 + size - 4) == size; /* ceiling word: used region */
+    size_t size = *emheap_head_word(p);
+    if ((size & 3) || size < 4 * EMHEAP_HEAD_BYTES || size > *emheap_brk.sbrk_ptr - a + EMHEAP_HEAD_BYTES) return 0;
+    return *(size_t *)((char *)p - EMHEAP_HEAD_BYTES + size - EMHEAP_HEAD_BYTES) == size; /* ceiling word: used region */
   }
   return !(a & 3);
 }

@@ -13,6 +13,8 @@
 //   emheap-pic.o, emheap_mode_*-pic.o  the same, position-independent, for
 //                                      a -sMAIN_MODULE program (its side
 //                                      modules need nothing of emheap)
+//   emheap64.o, emheap64-mt.o,         wasm64 (-m64, -sMEMORY64), built only
+//   emheap_mode_*64.o                  when asked for (build(out, {wasm64}))
 // The core is one relocatable object, not an archive: an archive member
 // defining malloc would only be pulled in if malloc were still undefined
 // when the linker reached it, so apps that allocate only through libc/libc++
@@ -38,7 +40,10 @@ const PIC_ONLY = ['optional'];
 const CFLAGS = ['-O2', '-std=c11', '-Wall', '-Wextra', '-fno-builtin-malloc', '-fno-builtin-free'];
 
 // Each output: the objects it is made from, how, and from which sources.
-function plan(out) {
+// wasm64: the flag that makes an object wasm64 with this emcc (memory64Flag):
+// the wasm64 objects instead.
+function plan(out, wasm64) {
+  if (wasm64) return plan64(out, wasm64);
   const unit = (dir, name, extra) => ({
     file: path.join(out, dir, name + '.o'), source: path.join(RUNTIME_DIR, name + '.c'), extra});
   const st = (name) => unit('obj', name, []);
@@ -55,6 +60,36 @@ function plan(out) {
     ...MODES.map((m) => ({file: path.join(out, `emheap_mode_${m}-pic.o`), from: [byName('obj-pic', 'mode_' + m)]})),
   ];
   return {units, finals};
+}
+
+function plan64(out, flag) {
+  const unit = (dir, name, extra) => ({
+    file: path.join(out, dir, name + '.o'), source: path.join(RUNTIME_DIR, name + '.c'), extra: [flag, ...extra]});
+  const modeSources = MODES.map((m) => 'mode_' + m);
+  const units = [...CORE, ...modeSources].map((n) => unit('obj64', n, [])).concat(CORE.map((n) => unit('obj64-mt', n, ['-pthread'])));
+  const byName = (dir, name) => units.find((u) => u.file === path.join(out, dir, name + '.o'));
+  const finals = [
+    {file: path.join(out, 'emheap64.o'), link: [flag], from: CORE.map((n) => byName('obj64', n))},
+    {file: path.join(out, 'emheap64-mt.o'), link: [flag, '-pthread'], from: CORE.map((n) => byName('obj64-mt', n))},
+    ...MODES.map((m) => ({file: path.join(out, `emheap_mode_${m}64.o`), from: [byName('obj64', 'mode_' + m)]})),
+  ];
+  return {units, finals};
+}
+
+// How this emcc is told to compile for wasm64: -m64 since Emscripten
+// 6.0.1 (where -sMEMORY64 is deprecated), -sMEMORY64=1 before. Asked of
+// the emcc itself, not read from its version: the compile flags it would
+// use with -m64 name wasm64 where it takes -m64 as its own (3.1.6 hands it
+// to clang, whose wasm64 objects its link refuses).
+async function memory64Flag(emcc) {
+  const said = await new Promise((resolve) => {
+    const child = spawn(emcc, ['-m64', '--cflags'], {stdio: ['ignore', 'pipe', 'ignore']});
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.on('error', () => resolve(''));
+    child.on('close', () => resolve(out));
+  });
+  return /\bwasm64\b/.test(said) ? '-m64' : '-sMEMORY64=1';
 }
 
 function mtime(file) {
@@ -93,16 +128,18 @@ async function pool(jobs, width) {
 }
 
 // Compiles what is missing or older than its sources into `out`; returns the
-// number of files written. options: {emcc, jobs}. Used by bin/emheap-config;
-// without -Werror: the user's emcc may warn where this one does not.
+// number of files written. options: {emcc, jobs, wasm64 (the wasm64
+// objects instead), werror}. Used by bin/emheap-config, without -Werror: the
+// user's emcc may warn where this one does not.
 async function build(out, options = {}) {
   const emcc = options.emcc || process.env.EMCC || 'emcc';
   const headers = fs.readdirSync(RUNTIME_DIR).filter((f) => f.endsWith('.h')).map((f) => path.join(RUNTIME_DIR, f));
   const newestHeader = Math.max(mtime(__filename), ...headers.map(mtime));
-  const {units, finals} = plan(out);
+  const {units, finals} = plan(out, options.wasm64 ? await memory64Flag(emcc) : null);
+  const cflags = options.werror ? [...CFLAGS, '-Werror'] : CFLAGS;
   const stale = units.filter((u) => mtime(u.file) < Math.max(newestHeader, mtime(u.source)));
   await pool(stale.map((u) => () => produce(u.file, (tmp) =>
-    run(emcc, [...CFLAGS, ...u.extra, '-c', u.source, '-o', tmp]))), options.jobs || os.cpus().length);
+    run(emcc, [...cflags, ...u.extra, '-c', u.source, '-o', tmp]))), options.jobs || os.cpus().length);
   const relink = finals.filter((f) => mtime(f.file) < Math.max(...f.from.map((u) => mtime(u.file))));
   await pool(relink.map((f) => () => produce(f.file, (tmp) => f.link
     ? run(emcc, [...f.link, '-r', ...f.from.map((u) => u.file), '-o', tmp])
@@ -110,14 +147,23 @@ async function build(out, options = {}) {
   return stale.length + relink.length;
 }
 
-module.exports = {build, run, CORE, MODES, PIC_ONLY, CFLAGS};
+module.exports = {build, run, memory64Flag, CORE, MODES, PIC_ONLY, CFLAGS};
 
 if (require.main === module) {
   const lists = {core: CORE, modes: MODES, 'pic-only': PIC_ONLY, cflags: CFLAGS};
   const args = process.argv.slice(2);
-  if (args[0] !== '--print' || !lists[args[1]]) {
-    console.error('usage: build.js --print core|modes|pic-only|cflags');
+  if (args[0] === '--memory64-flag') {
+    memory64Flag(process.env.EMCC || 'emcc').then((flag) => console.log(flag));
+  } else if (args[0] === '--build-wasm64' && args[1]) {
+    // the Makefile's runtime64: the wasm64 objects into args[1], with $EMCC
+    build(args[1], {wasm64: true, werror: true}).catch((e) => {
+      console.error(e.message);
+      process.exit(1);
+    });
+  } else if (args[0] !== '--print' || !lists[args[1]]) {
+    console.error('usage: build.js --print core|modes|pic-only|cflags | --build-wasm64 DIR | --memory64-flag');
     process.exit(2);
+  } else {
+    console.log(lists[args[1]].join(' '));
   }
-  console.log(lists[args[1]].join(' '));
 }

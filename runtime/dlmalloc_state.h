@@ -22,7 +22,7 @@
 #define DL_PINUSE 1u    /* the chunk before it is in use */
 #define DL_CINUSE 2u    /* this chunk is in use */
 #define DL_FLAG4 4u     /* unused by dlmalloc: emheap's mark on the blocks it records */
-#define DL_SIZE_MASK (~7u)
+#define DL_SIZE_MASK (~(size_t)7)
 #define DL_FENCEPOST (3u | sizeof(size_t)) /* FENCEPOST_HEAD: INUSE_BITS | SIZE_T_SIZE */
 
 #define DL_NSMALLBINS 32u

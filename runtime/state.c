@@ -96,6 +96,7 @@ void emheap_init_slow(void) {
   emheap_roots_init();
   emheap_g.layout_version = EMHEAP_LAYOUT_VERSION;
   emheap_g.threaded = EMHEAP_THREADED;
+  emheap_g.pointer_bytes = sizeof(void *);
 #if EMHEAP_THREADED
   emheap_g.count_slots = (uintptr_t)emheap_count_slots;
   emheap_g.count_slot_count = EMHEAP_COUNT_SLOTS;

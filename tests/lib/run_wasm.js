@@ -16,7 +16,9 @@ const path = require('path');
 // 200+ KB) and exit, and into a pipe only the first 64 KB of that arrive,
 // the message after it lost; a file gets every byte. timeoutMs: killed
 // after that long (status null, timedOut true), for a program that must exit.
-function runWasmProgram(jsFile, {env = {}, args = [], nodeArgs = [], cwd, timeoutMs} = {}) {
+// node: another node binary (a current Emscripten's output, which needs
+// no --no-experimental-fetch).
+function runWasmProgram(jsFile, {env = {}, args = [], nodeArgs = [], cwd, timeoutMs, node} = {}) {
   const scratch = cwd ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-run-'));
   const outputs = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-output-'));
   const outFile = path.join(outputs, 'stdout');
@@ -26,7 +28,8 @@ function runWasmProgram(jsFile, {env = {}, args = [], nodeArgs = [], cwd, timeou
     const out = fs.openSync(outFile, 'w');
     const err = fs.openSync(errFile, 'w');
     try {
-      const run = spawnSync(process.execPath, ['--no-experimental-fetch', ...nodeArgs, path.resolve(jsFile), ...args], {
+      const flags = node ? nodeArgs : ['--no-experimental-fetch', ...nodeArgs];
+      const run = spawnSync(node || process.execPath, [...flags, path.resolve(jsFile), ...args], {
         env: {...process.env, ...env}, cwd: cwd || scratch, stdio: ['ignore', out, err], timeout: timeoutMs,
       });
       r.status = run.status;

@@ -1,0 +1,57 @@
+/*
+** wasm64_heap.c -- a wasm64 (-m64) program that keeps more than 4 GiB live:
+** BIG_COUNT blocks of BIG bytes from big_block (most of them above 4 GiB),
+** SMALL_COUNT small blocks from small_block, a few of each freed, one
+** small block moved by realloc. It prints its plan (PLAN) and emheap's
+** snapshot of it (SNAPSHOT: sites and summary; the whole of it in
+** wasm64.emheap.json), which tests/e2e/wasm64.test.js compares. The blocks are never written: the
+** memory they take stays virtual.
+*/
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <emscripten.h>
+
+#define BIG ((size_t)100 << 20)
+#define BIG_COUNT 48
+#define BIG_FREED 4
+#define SMALL_COUNT 3000
+#define SMALL_FREED 1000
+
+static void *big[BIG_COUNT];
+static void *small[SMALL_COUNT];
+
+/* Two callers each, so that binaryen keeps them functions of their own. */
+__attribute__((noinline)) void *big_block(int i) { return big[i] = malloc(BIG); }
+__attribute__((noinline)) void *small_block(int i) { return small[i] = malloc(24 + (i % 3) * 8); }
+
+int main(void) {
+  for (int i = 0; i < BIG_COUNT / 2; i++)
+    if (!big_block(i)) return 1;
+  for (int i = BIG_COUNT / 2; i < BIG_COUNT; i++)
+    if (!big_block(i)) return 1;
+  for (int i = 0; i < SMALL_COUNT; i += 2) small_block(i);
+  for (int i = 1; i < SMALL_COUNT; i += 2) small_block(i);
+  /* frees above 4 GiB (the last big blocks) and below */
+  for (int i = BIG_COUNT - BIG_FREED; i < BIG_COUNT; i++) free(big[i]);
+  for (int i = 0; i < SMALL_FREED; i++) free(small[i]);
+  uintptr_t top = 0;
+  for (int i = 0; i < BIG_COUNT - BIG_FREED; i++)
+    if ((uintptr_t)big[i] > top) top = (uintptr_t)big[i];
+  /* the small blocks' bytes as the plan has them */
+  uint64_t small_bytes = 0;
+  for (int i = SMALL_FREED; i < SMALL_COUNT; i++) small_bytes += 24 + (i % 3) * 8;
+  printf("PLAN {\"big\": %zu, \"bigLive\": %d, \"smallLive\": %d, \"smallBytes\": %llu, \"topBlock\": %llu}\n", BIG,
+         BIG_COUNT - BIG_FREED, SMALL_COUNT - SMALL_FREED, (unsigned long long)small_bytes,
+         (unsigned long long)top);
+  EM_ASM({
+    var s = Module['emheap'].snapshot();
+    require('fs').writeFileSync('wasm64.emheap.json', JSON.stringify(s)); /* for `emheap top` */
+    var names = function (site) { return site.stack.map(function (f) { return s.frames[f].name; }); };
+    console.log('SNAPSHOT ' + JSON.stringify({summary: s.summary, sites: s.sites.map(function (site) {
+      return {stack: names(site), liveBytes: site.liveBytes, liveBlocks: site.liveBlocks, totalBytes: site.totalBytes};
+    })}));
+  });
+  return 0;
+}
