@@ -60,6 +60,16 @@ void emheap_table_free(void *p, size_t bytes);
 ** leaving the eighth), without taking them. */
 int emheap_table_fits(size_t bytes, int reserve);
 
+/* site_table.c: chunk k's address less its first site's offset (mod the
+** address space): what emheap_site_at adds to, one load on every
+** allocation's path (emheap_state.site_chunk_at holds the chunks' own
+** addresses, for JS). */
+extern uintptr_t emheap_site_base[EMHEAP_SITE_CHUNKS];
+/* Site s (s < site_capacity), wherever its chunk is. */
+static inline emheap_site *emheap_site_at(uint32_t s) {
+  return (emheap_site *)(emheap_site_base[emheap_site_chunk(s)] + s * sizeof(emheap_site));
+}
+
 /* site_table.c: key -> site number (under the lock). */
 int emheap_sites_init(void);
 /* Finds or creates the site for key; a new worker site copies `depth`

@@ -36,6 +36,8 @@ static inline uint32_t index_slot(uint64_t key, uint32_t mask) {
   return (uint32_t)(h >> 32) & mask;
 }
 
+uintptr_t emheap_site_base[EMHEAP_SITE_CHUNKS];
+
 /* The next chunk of sites, cleared; 0 if memory is not there. */
 static int add_chunk(void) {
   uint32_t k = emheap_g.site_chunks;
@@ -45,6 +47,7 @@ static int add_chunk(void) {
   if (!chunk) return 0;
   memset(chunk, 0, (size_t)size * sizeof(emheap_site));
   emheap_g.site_chunk_at[k] = (uintptr_t)chunk;
+  emheap_site_base[k] = (uintptr_t)chunk - first * sizeof(emheap_site);
   emheap_g.site_chunks = k + 1;
   emheap_g.site_capacity = first + size;
   /* the chunk holds its sites, and only them */

@@ -468,11 +468,6 @@ typedef struct emheap_roots {
 
 extern emheap_state emheap_g;
 
-/* Site s (s < site_capacity), wherever its chunk is. */
-static inline emheap_site *emheap_site_at(uint32_t s) {
-  uint32_t k = emheap_site_chunk(s);
-  return (emheap_site *)(uintptr_t)emheap_g.site_chunk_at[k] + (s - emheap_site_chunk_first(k));
-}
 
 /* The same in wasm32 and wasm64 (the addresses above). */
 _Static_assert(sizeof(emheap_site) == 184, "layout");
