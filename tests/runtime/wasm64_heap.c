@@ -4,7 +4,8 @@
 ** SMALL_COUNT small blocks from small_block, a few of each freed, one
 ** small block moved by realloc. It prints its plan (PLAN) and emheap's
 ** snapshot of it (SNAPSHOT: sites and summary; the whole of it in
-** wasm64.emheap.json), which tests/e2e/wasm64.test.js compares. The blocks are never written: the
+** wasm64.emheap.json under node), which tests/e2e/wasm64.test.js
+** compares; in a page it then titles the page "planted". The blocks are never written: the
 ** memory they take stays virtual.
 */
 #include <stdint.h>
@@ -47,11 +48,14 @@ int main(void) {
          (unsigned long long)top);
   EM_ASM({
     var s = Module['emheap'].snapshot();
-    require('fs').writeFileSync('wasm64.emheap.json', JSON.stringify(s)); /* for `emheap top` */
+    if (typeof process === 'object' && process.versions && process.versions.node) /* for `emheap top` */
+      require('fs').writeFileSync('wasm64.emheap.json', JSON.stringify(s));
     var names = function (site) { return site.stack.map(function (f) { return s.frames[f].name; }); };
     console.log('SNAPSHOT ' + JSON.stringify({summary: s.summary, sites: s.sites.map(function (site) {
       return {stack: names(site), liveBytes: site.liveBytes, liveBlocks: site.liveBlocks, totalBytes: site.totalBytes};
     })}));
   });
+  /* a page: the test presses Ctrl+Shift+H now */
+  EM_ASM({ if (typeof document === 'object') document.title = 'planted'; });
   return 0;
 }
