@@ -81,7 +81,7 @@ $(B)/library_emheap.js: $(JSLIB_SRC)
 # The C-to-JS memory contract: the offsets, sizes and constants JS reads,
 # as emcc lays out the runtime's structs (runtime/layout.js). Checked in,
 # for npm installs; made again when a header changes.
-capture/layout_generated.js capture/layout_generated64.js &: runtime/layout_info.c runtime/layout.js runtime/build.js $(RUNTIME_HDR)
+capture/layout_generated.js: runtime/layout_info.c runtime/layout.js runtime/build.js $(RUNTIME_HDR)
 	$(NODE) runtime/layout.js capture
 layout: capture/layout_generated.js
 

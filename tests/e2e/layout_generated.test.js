@@ -1,9 +1,9 @@
 // layout_generated.test.js -- the C-to-JS memory contract has one source:
-// capture/layout_generated.js (wasm32) and layout_generated64.js (wasm64)
-// are what emcc's offsetof and sizeof give for the runtime's structs today
-// (runtime/layout.js builds runtime/layout_info.c again, and the text must
-// be the same byte for byte), and every field the JS readers name is one
-// they list.
+// capture/layout_generated.js is what emcc's offsetof and sizeof give for
+// the runtime's structs today (runtime/layout.js builds
+// runtime/layout_info.c again, and the text must be the same byte for
+// byte), for wasm64 as for wasm32, and every field the JS readers name is
+// one it lists.
 'use strict';
 
 const {test} = require('node:test');
@@ -11,22 +11,21 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const {ROOT} = require('../lib/paths');
-const {generate, FILES} = require('../../runtime/layout');
-const generated = {wasm32: require('../../capture/layout_generated'), wasm64: require('../../capture/layout_generated64')};
+const {generate, compileLayouts, FILE} = require('../../runtime/layout');
+const L = require('../../capture/layout_generated');
 
-test('capture/layout_generated*.js are what emcc lays out now (make layout)', async () => {
+test('capture/layout_generated.js is what emcc lays out now (make layout)', async () => {
   const now = await generate();
-  assert.deepEqual(Object.keys(now).sort(), Object.values(FILES).sort());
-  for (const [name, text] of Object.entries(now)) {
-    assert.equal(fs.readFileSync(path.join(ROOT, 'capture', name), 'utf8'), text, `capture/${name} is stale: run \`make layout\``);
-  }
-  assert.equal(generated.wasm32.emheap_block.sizeof, 16);
+  assert.deepEqual(Object.keys(now), [FILE]);
+  assert.equal(fs.readFileSync(path.join(ROOT, 'capture', FILE), 'utf8'), now[FILE], `capture/${FILE} is stale: run \`make layout\``);
+  assert.equal(L.emheap_block.sizeof, 16);
 });
 
 // runtime/state_layout.h: emheap's own structs are laid out alike in wasm32
 // and wasm64 (pointers 8 bytes wide in both, addresses as uint64 or words),
 // so that one reader serves both; dlmalloc's own structs are not.
-test('emheap\'s structs and constants are the same in wasm32 and wasm64; dlmalloc\'s differ', () => {
+test('emheap\'s structs and constants are the same in wasm32 and wasm64; dlmalloc\'s differ', async () => {
+  const generated = await compileLayouts();
   const own = (name) => name.startsWith('emheap_') && !name.startsWith('emheap_dl_') || name === 'region_table';
   const structs = Object.keys(generated.wasm32).filter((name) => name !== 'constants');
   assert.ok(structs.filter(own).length >= 15, 'the structs JS reads are all there');
@@ -91,21 +90,21 @@ test('every field and constant the readers name is one the C structs have', () =
   const missing = [];
   for (const {file, source} of files) {
     named += Object.keys(aliasesOf(source)).length;
-    missing.push(...unknownFields(file, source, generated.wasm32));
+    missing.push(...unknownFields(file, source, L));
   }
   assert.ok(named >= 20, `${named} struct names seen`);
   assert.deepEqual(missing, []);
-  // the readers' string-keyed reads (readRoots' u('...'), w('...'))
+  // the readers' string-keyed reads (readRoots' u('...'), a('...'), w('...'))
   const layoutJs = fs.readFileSync(path.join(ROOT, 'capture', 'layout.js'), 'utf8');
-  for (const [helper, struct] of [['u', 'emheap_roots'], ['w', 'emheap_thread_roots']]) {
+  for (const [helper, struct] of [['u', 'emheap_roots'], ['a', 'emheap_roots'], ['w', 'emheap_thread_roots']]) {
     const keys = [...layoutJs.matchAll(new RegExp(`\\b${helper}\\('(\\w+)'\\)`, 'g'))].map((m) => m[1]);
     assert.ok(keys.length >= 5, `${helper}() reads ${keys.length} fields`);
-    for (const k of keys) assert.ok(k in generated.wasm32[struct], `${struct}.${k}`);
+    for (const k of keys) assert.ok(k in L[struct], `${struct}.${k}`);
   }
 });
 
 test('the check sees a field the structs do not have', () => {
   const source = "var L = require('../../capture/layout_generated');\nvar SITE = L.emheap_site;\nx = SITE.live_bytes + SITE.no_such_field + K.EMHEAP_NOPE;\n";
-  assert.deepEqual(unknownFields('probe.js', source, generated.wasm32),
+  assert.deepEqual(unknownFields('probe.js', source, L),
     ['probe.js: SITE.no_such_field', 'probe.js: K.EMHEAP_NOPE']);
 });
