@@ -9,7 +9,7 @@
 
 BENCH_OUT := $(B)/bench
 
-.PHONY: bench growth-scan timeline-cost side-module-cost
+.PHONY: bench growth-scan timeline-cost side-module-cost wasm64-cost
 
 bench:
 	@mkdir -p $(BENCH_OUT)
@@ -24,6 +24,7 @@ bench:
 	$(NODE) bench/run-bench.js
 	$(NODE) bench/timeline_cost.js
 	-@$(MAKE) --no-print-directory side-module-cost
+	-@$(MAKE) --no-print-directory wasm64-cost
 
 # What the per-site timelines and the marks cost (bench/timeline_cost.js);
 # also the last part of `make bench`.
@@ -46,6 +47,28 @@ $(SIDE_COST)/plain/main.js: $(SIDE_COST_SRC) $(SIDE_COST)/plain/side_churn.wasm
 $(SIDE_COST)/emheap/main.js: $(SIDE_COST_SRC) $(SIDE_COST)/emheap/side_churn.wasm $(B)/emheap-pic.o $(B)/library_emheap.js $(PAGE_JS)
 	cd $(dir $@) && $(EMCC) -O2 -fno-builtin -sMAIN_MODULE=2 $(CURDIR)/$< side_churn.wasm \
 	  `$(CURDIR)/bin/emheap-config --ldflags --main-module` -o main.js
+
+# What an allocator call costs in wasm64 against wasm32, each without
+# emheap, forwarding only and in exact mode (bench/wasm64_cost.js), where
+# the emcc links wasm64 (tests/tests.mk wasm64.check says why not
+# elsewhere); also the last part of `make bench`. Linked as a user links,
+# with bin/emheap-config.
+WASM64_COST := $(BENCH_OUT)/wasm64
+WASM64_BUILDS := $(foreach w,wasm32 wasm64,$(foreach c,plain off exact,$(WASM64_COST)/$(w)-$(c).js))
+WASM64_FLAG = $$(EMCC=$(EMCC) $(NODE) runtime/build.js --memory64-flag)
+wasm64-cost: $(TEST_BUILD)/wasm64.check
+	@if [ "$$(cat $<)" = yes ]; then $(MAKE) --no-print-directory $(WASM64_BUILDS) && \
+	  $(NODE) bench/wasm64_cost.js $(WASM64_COST) $(MEMORY64_NODE); \
+	else echo "wasm64-cost: not run: $$(cat $<)"; fi
+$(WASM64_COST)/wasm32-plain.js $(WASM64_COST)/wasm64-plain.js: $(WASM64_COST)/%-plain.js: bench/workloads/width_churn.c bench/workloads/churn.h
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -fno-builtin $(if $(filter wasm64,$*),$(WASM64_FLAG)) $< -o $@
+$(WASM64_COST)/wasm32-%.js: bench/workloads/width_churn.c bench/workloads/churn.h $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS) $(wildcard runtime/*.c) $(RUNTIME_HDR)
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -fno-builtin $< $$(EMCC=$(EMCC) bin/emheap-config --ldflags --mode=$*) -o $@
+$(WASM64_COST)/wasm64-%.js: bench/workloads/width_churn.c bench/workloads/churn.h $(B)/emheap.o $(RUNTIME_EXTRAS) $(B)/library_emheap.js $(PAGE_JS) $(wildcard runtime/*.c) $(RUNTIME_HDR)
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -fno-builtin $(WASM64_FLAG) $< $$(EMCC=$(EMCC) bin/emheap-config --ldflags --wasm64 --mode=$*) -o $@
 
 # What a growth of the wasm memory costs: the pass over the sites that
 # ranks them (bench/growth_scan.c), timed under node.

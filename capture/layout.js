@@ -105,6 +105,12 @@ function checkState(view, statePtr) {
     throw new Error('emheap: the runtime uses memory layout ' + version +
       ' but this JS library reads layout ' + LAYOUT_VERSION + '; rebuild with one emheap version');
   }
+  var giant = view.getUint32(statePtr + STATE.giant_blocks, true);
+  if (giant) {
+    throw new Error('emheap: this program made ' + (giant === 1 ? 'a block' : giant + ' blocks') + ' of 4 GiB or more, ' +
+      'whose size emheap\'s records keep in 32 bits: its numbers would be wrong, so it makes no snapshot ' +
+      '(docs/compatibility.md, wasm64)');
+  }
 }
 
 // A threaded runtime's per-thread counting slots (runtime/thread_counts.h

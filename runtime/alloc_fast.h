@@ -169,7 +169,13 @@ EMHEAP_FAST_PATH void emheap_count_unrecorded_free(uint32_t u, uint64_t *calls) 
 /* A block of n requested bytes the allocator just handed out: count it (and
 ** record it when its size or the sampling countdown says so); returns it. */
 EMHEAP_FAST_PATH void *emheap_track_new(void *p, size_t n, uint64_t *calls) {
-  uint32_t u = emheap_usable_size(p);
+  size_t wide = emheap_usable_size_wide(p);
+  uint32_t u = (uint32_t)wide;
+#if SIZE_MAX > 0xFFFFFFFFu
+  /* wasm64: a block of 4 GiB or more has a size the records cannot hold;
+  ** from then on JS makes no snapshot (emheap_state.giant_blocks) */
+  if (__builtin_expect(wide > 0xFFFFFFFFu, 0)) __atomic_fetch_add(&emheap_g.giant_blocks, 1u, __ATOMIC_RELAXED);
+#endif
   if (__builtin_expect(n >= emheap_record_threshold || (emheap_self.countdown -= n) < 0, 0))
     return emheap_record_new(p, u, (uint32_t)n, calls);
   return emheap_count_unrecorded(p, u, (uint32_t)n, calls);

@@ -159,7 +159,7 @@ void *calloc(size_t count, size_t size) {
 /* The allocator's resize of a live block, without ever calling the free or
 ** malloc that emheap replaces (emmalloc's realloc calls free()). Returns
 ** the block (moved or not), or NULL with ptr intact. */
-static void *emheap_allocator_resize(void *ptr, size_t size, uint32_t old_usable) {
+static void *emheap_allocator_resize(void *ptr, size_t size) {
   if (emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC && EMHEAP_PRESENT(__libc_realloc)) return __libc_realloc(ptr, size);
   if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) {
     if (EMHEAP_PRESENT(emmalloc_realloc_try) && emmalloc_realloc_try(ptr, size) == ptr) return ptr;
@@ -168,6 +168,7 @@ static void *emheap_allocator_resize(void *ptr, size_t size, uint32_t old_usable
   }
   void *fresh = emscripten_builtin_malloc(size);
   if (!fresh) return NULL;
+  size_t old_usable = emheap_allocator_usable_size(ptr); /* (all of it: wasm64's blocks may pass 4 GiB) */
   memcpy(fresh, ptr, old_usable < size ? old_usable : size);
   emscripten_builtin_free(ptr);
   return fresh;
@@ -181,7 +182,7 @@ static void *emheap_footer_realloc(void *ptr, size_t size, uint32_t old_usable, 
   if (emheap_flag_is_set(ptr)) emheap_take_out_footer(ptr, old_usable - EMHEAP_FOOTER_BYTES, taken);
   else emheap_take_out(ptr, old_usable, taken);
   int how = emheap_footer_decide(size);
-  void *p = emheap_allocator_resize(ptr, EMHEAP_FOOTER_REQUEST(size, how), old_usable);
+  void *p = emheap_allocator_resize(ptr, EMHEAP_FOOTER_REQUEST(size, how));
   if (!p) {
     emheap_put_back(ptr, taken, &C->realloc_calls);
     emheap_report_failure(size, 0);
@@ -193,7 +194,7 @@ static void *emheap_footer_realloc(void *ptr, size_t size, uint32_t old_usable, 
 void *realloc(void *ptr, size_t size) {
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) {
     if (!ptr) return emscripten_builtin_malloc(size);
-    return emheap_allocator_resize(ptr, size, (uint32_t)malloc_usable_size(ptr));
+    return emheap_allocator_resize(ptr, size);
   }
   if (!ptr) {
     if (emheap_footers_on()) return footer_malloc(size, &C->realloc_calls);
@@ -220,7 +221,7 @@ void *realloc(void *ptr, size_t size) {
   emheap_taken taken;
   if (emheap_footers_on()) return emheap_footer_realloc(ptr, size, old_usable, &taken);
   emheap_take_out(ptr, old_usable, &taken);
-  void *p = emheap_allocator_resize(ptr, size, old_usable);
+  void *p = emheap_allocator_resize(ptr, size);
   if (!p) {
     emheap_put_back(ptr, &taken, &C->realloc_calls);
     emheap_report_failure(size, 0);

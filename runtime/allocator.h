@@ -57,13 +57,15 @@ size_t emheap_allocator_usable_size(void *p);
 #define EMHEAP_HEAD_BYTES ((uint32_t)sizeof(size_t)) /* W above */
 static inline size_t *emheap_head_word(void *p) { return (size_t *)p - 1; }
 
-/* Usable size of a live block the allocator handed out. */
-static inline uint32_t emheap_usable_size(void *p) {
+/* Usable size of a live block the allocator handed out, all of it (a
+** wasm64 block may pass 4 GiB), and as the records keep it. */
+static inline size_t emheap_usable_size_wide(void *p) {
   if (__builtin_expect(emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC, 1))
-    return (uint32_t)(*emheap_head_word(p) & DL_SIZE_MASK) - EMHEAP_HEAD_BYTES;
-  if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) return (uint32_t)*emheap_head_word(p) - 2u * EMHEAP_HEAD_BYTES;
-  return (uint32_t)emheap_allocator_usable_size(p);
+    return (*emheap_head_word(p) & DL_SIZE_MASK) - EMHEAP_HEAD_BYTES;
+  if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) return *emheap_head_word(p) - 2u * EMHEAP_HEAD_BYTES;
+  return emheap_allocator_usable_size(p);
 }
+static inline uint32_t emheap_usable_size(void *p) { return (uint32_t)emheap_usable_size_wide(p); }
 
 /* Whether p can be a live block: inside the memory, aligned (8 bytes for
 ** dlmalloc and emmalloc; 4 for others: mimalloc gives 4-aligned blocks of
@@ -102,6 +104,6 @@ static inline int emheap_plausible_block(void *p) {
 #define EMHEAP_USE_FLAG (!EMHEAP_THREADED)
 static inline int emheap_flag_is_set(void *p) { return (*emheap_head_word(p) & DL_FLAG4) != 0; }
 static inline void emheap_flag_set(void *p) { *emheap_head_word(p) |= DL_FLAG4; }
-static inline void emheap_flag_clear(void *p) { *emheap_head_word(p) &= ~DL_FLAG4; }
+static inline void emheap_flag_clear(void *p) { *emheap_head_word(p) &= ~(size_t)DL_FLAG4; } /* (the whole word: a wasm64 size passes 32 bits) */
 
 #endif /* EMHEAP_ALLOCATOR_H */

@@ -54,7 +54,7 @@ __attribute__((used)) const layout_entry emheap_layout_entries[] = {
   FIELD(emheap_state, dl_seg) FIELD(emheap_state, peak_since_mark) FIELD(emheap_state, recorded_peak)
   FIELD(emheap_state, tables_at_peak) FIELD(emheap_state, pool_objects) FIELD(emheap_state, pool_huge)
   FIELD(emheap_state, pool_huge_slots) FIELD(emheap_state, pools) FIELD(emheap_state, pool_count)
-  FIELD(emheap_state, pool_misuse) FIELD(emheap_state, pointer_bytes)
+  FIELD(emheap_state, pool_misuse) FIELD(emheap_state, pointer_bytes) FIELD(emheap_state, giant_blocks)
 
   STRUCT(emheap_counters)
   FIELD(emheap_counters, live_bytes) FIELD(emheap_counters, peak_live_bytes) FIELD(emheap_counters, total_bytes)

@@ -430,6 +430,9 @@ typedef struct emheap_state {
   uint32_t pointer_bytes;     /* 17600 sizeof(void *): 4 in wasm32, 8 in wasm64; the width of the words of
                                  Emscripten's and the allocator's own that JS reads (the break,
                                  dlmalloc's chunk heads), which this layout does not hold */
+  uint32_t giant_blocks;      /* 17604 wasm64: blocks of 4 GiB or more made, whose sizes the records (32
+                                 bits) cannot hold: nonzero, and JS makes no snapshot (its numbers
+                                 would be wrong; capture/layout.js checkState) */
 } emheap_state;
 
 /* Where a heap scan starts (roots.c emheap_roots_now fills it): the static

@@ -655,4 +655,9 @@ $(TEST_BUILD)/wasm64_heap.js: tests/runtime/wasm64_heap.c $(TEST_BUILD)/wasm64.c
 	  $(EMCC) $$(EMCC=$(EMCC) $(NODE) runtime/build.js --memory64-flag) $(TEST_CFLAGS) $< $(B)/emheap64.o \
 	  --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) --profiling-funcs \
 	  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=8GB -o $@)
-test-programs: $(TEST_BUILD)/wasm64_heap.js
+$(TEST_BUILD)/wasm64_heap.giant.js: tests/runtime/wasm64_heap.c $(TEST_BUILD)/wasm64_heap.js
+	@mkdir -p $(dir $@)
+	@$(call where_check,$(TEST_BUILD)/wasm64.check,$(EMCC) $$(EMCC=$(EMCC) $(NODE) runtime/build.js --memory64-flag) \
+	  $(TEST_CFLAGS) -DGIANT $< $(B)/emheap64.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
+	  --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=16GB -o $@)
+test-programs: $(TEST_BUILD)/wasm64_heap.js $(TEST_BUILD)/wasm64_heap.giant.js

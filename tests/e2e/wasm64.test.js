@@ -67,6 +67,21 @@ test('a -m64 program with more than 4 GiB live: every site exact, by function in
   }
 });
 
+// Built with -DGIANT: a block of 4.5 GiB, more than the records' 32-bit
+// sizes hold. The program runs as it would; emheap refuses to make a
+// snapshot whose numbers would be wrong, and says why.
+test('a block of 4 GiB or more: the program runs on, and emheap makes no snapshot, saying why', (t) => {
+  const giant = path.join(BUILD, 'wasm64_heap.giant.js');
+  const skip = skipReason(giant);
+  if (skip) return t.skip(skip);
+  const run = runWasmProgram(giant, {node: NODE});
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(run.tagged.GIANT, {kept: true});
+  assert.equal(run.tagged.REFUSED.refused, true);
+  // (two: the malloc and the realloc that grew it)
+  assert.match(run.tagged.REFUSED.message, /made 2 blocks of 4 GiB or more, whose size emheap's records keep in 32 bits: its numbers would be wrong, so it makes no snapshot/);
+});
+
 describe('the same program in Chromium', {skip: CHROMIUM_SKIP || skipReason(PROGRAM) || false}, () => {
   const {served, dir} = servedProgramPage(PROGRAM);
 

@@ -27,7 +27,34 @@ static void *small[SMALL_COUNT];
 __attribute__((noinline)) void *big_block(int i) { return big[i] = malloc(BIG); }
 __attribute__((noinline)) void *small_block(int i) { return small[i] = malloc(24 + (i % 3) * 8); }
 
+#ifdef GIANT
+/* Built with -DGIANT: one block of 4.5 GiB, whose size does not fit
+** emheap's records (32 bits). The program runs on as it would (its bytes
+** survive a realloc); emheap makes no snapshot, saying why (REFUSED). */
+#define GIANT_BYTES ((size_t)9 << 29)
+static int giant(void) {
+  char *g = malloc(GIANT_BYTES);
+  if (!g) return 2;
+  g[GIANT_BYTES - 1] = 42;
+  g = realloc(g, GIANT_BYTES + 4096);
+  printf("GIANT {\"kept\": %s}\n", g && g[GIANT_BYTES - 1] == 42 ? "true" : "false");
+  EM_ASM({
+    try {
+      Module['emheap'].snapshot();
+      console.log('REFUSED {"refused": false}');
+    } catch (e) {
+      console.log('REFUSED ' + JSON.stringify({refused: true, message: String(e.message)}));
+    }
+  });
+  free(g);
+  return 0;
+}
+#endif
+
 int main(void) {
+#ifdef GIANT
+  return giant();
+#endif
   for (int i = 0; i < BIG_COUNT / 2; i++)
     if (!big_block(i)) return 1;
   for (int i = BIG_COUNT / 2; i < BIG_COUNT; i++)
