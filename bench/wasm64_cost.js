@@ -3,7 +3,7 @@
 // program against the same program in wasm32, each without emheap, with
 // emheap forwarding only (mode off: the floor) and in exact mode. The
 // program (bench/workloads/width_churn.c) prints the median ns per call of
-// its repetitions; this runs the six builds in turns, BENCH_WASM64_RUNS
+// its repetitions; this runs the builds in turns, BENCH_WASM64_RUNS
 // (default 5) times each, and prints the medians as a Markdown table.
 //
 // Usage: node bench/wasm64_cost.js DIR NODE   (DIR holds {wasm32,wasm64}-
@@ -14,7 +14,15 @@ const {spawnSync} = require('child_process');
 const path = require('path');
 
 const RUNS = Number(process.env.BENCH_WASM64_RUNS || 5);
-const WIDTHS = ['wasm32', 'wasm64'];
+// Each row: a width, and its exact mode's records where wasm32 keeps them
+// in dlmalloc's blocks (footers, runtime/footer.h) by default, which
+// wasm64 does not: wasm32 again with them in the block table is the
+// like-for-like row.
+const ROWS = [
+  {label: 'wasm32', width: 'wasm32', env: {}},
+  {label: 'wasm32, records in the block table (EMHEAP_FOOTERS=0)', width: 'wasm32', env: {EMHEAP_FOOTERS: '0'}},
+  {label: 'wasm64 (records in the block table)', width: 'wasm64', env: {}},
+];
 const CONFIGS = ['plain', 'off', 'exact'];
 
 function median(values) {
@@ -22,35 +30,40 @@ function median(values) {
   return s[s.length >> 1];
 }
 
-function runOnce(node, file) {
-  const r = spawnSync(node, [path.basename(file)], {cwd: path.dirname(file), encoding: 'utf8'});
+function runOnce(node, file, env) {
+  const r = spawnSync(node, [path.basename(file)], {cwd: path.dirname(file), encoding: 'utf8', env: {...process.env, ...env}});
   const line = (r.stdout || '').split('\n').find((l) => l.startsWith('{'));
-  if (r.status !== 0 || !line) throw new Error(`${file} failed (${r.status}): ${(r.stderr || '').slice(-500)}`);
+  if (r.status !== 0 || !line) {
+    throw new Error(`${file} failed (${r.error ? r.error.message : 'status ' + r.status}): ${(r.stderr || '').slice(-500)}`);
+  }
   return JSON.parse(line).nsPerCall;
 }
 
 function main() {
-  const [dir, node] = process.argv.slice(2);
+  const [dir, nodeArg] = process.argv.slice(2);
+  const node = nodeArg && path.resolve(nodeArg); // (each run's folder is its program's)
   if (!dir || !node) {
     console.error('usage: wasm64_cost.js DIR NODE');
     process.exit(2);
   }
-  const samples = {};
+  const samples = ROWS.map(() => ({}));
   for (let i = 0; i < RUNS; i++) {
-    for (const width of WIDTHS) {
+    ROWS.forEach((row, k) => {
       for (const config of CONFIGS) {
-        const key = `${width}-${config}`;
-        (samples[key] = samples[key] || []).push(runOnce(node, path.resolve(dir, key + '.js')));
+        (samples[k][config] = samples[k][config] || []).push(runOnce(node, path.resolve(dir, `${row.width}-${config}.js`), row.env));
       }
-    }
+    });
   }
-  const ns = (width, config) => median(samples[`${width}-${config}`]);
   const f = (x) => x.toFixed(1);
   const r = (x) => x.toFixed(2) + 'x';
+  const version = spawnSync(node, ['--version'], {encoding: 'utf8'}).stdout.trim();
   console.log([
-    `| ns per allocator call (median of ${RUNS} runs; ${path.basename(node)} ${spawnSync(node, ['--version'], {encoding: 'utf8'}).stdout.trim()}) | without emheap | forwarding only | exact | exact / forwarding only |`,
+    `| ns per allocator call (median of ${RUNS} runs; node ${version}) | without emheap | forwarding only | exact | exact / forwarding only |`,
     '|---|---|---|---|---|',
-    ...WIDTHS.map((w) => `| ${w} | ${f(ns(w, 'plain'))} | ${f(ns(w, 'off'))} | ${f(ns(w, 'exact'))} | ${r(ns(w, 'exact') / ns(w, 'off'))} |`),
+    ...ROWS.map((row, k) => {
+      const ns = (config) => median(samples[k][config]);
+      return `| ${row.label} | ${f(ns('plain'))} | ${f(ns('off'))} | ${f(ns('exact'))} | ${r(ns('exact') / ns('off'))} |`;
+    }),
   ].join('\n'));
 }
 
