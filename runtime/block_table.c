@@ -50,7 +50,7 @@
 ** A block of EMHEAP_HUGE_BLOCK (128 MiB) or more does not fit an entry's
 ** 27-bit size; it takes one of EMHEAP_HUGE_SLOTS full-size slots
 ** (state.huge_blocks), searched one by one: at most 31 such blocks fit a
-** 4 GiB memory.
+** 4 GiB memory, 127 a wasm64 one of 16 GiB.
 **
 ** When a table cannot grow (no chunk: emheap_table_alloc refuses, a fixed
 ** heap with no room to spare), it fills on up to all but one slot, and a

@@ -260,9 +260,10 @@ typedef struct emheap_block {
 #define EMHEAP_SLACK_BITS 5u
 #define EMHEAP_SLACK_UNKNOWN ((1u << EMHEAP_SLACK_BITS) - 1u)
 /* Blocks this large keep their whole size in a slot of their own (at most
-** 31 of them fit a 4 GiB memory); smaller ones, in 27 bits. */
+** 31 of them fit a 4 GiB memory, 127 wasm64's 16 GiB); smaller ones, in 27
+** bits. */
 #define EMHEAP_HUGE_BLOCK (1u << (32u - EMHEAP_SLACK_BITS))
-#define EMHEAP_HUGE_SLOTS 32u
+#define EMHEAP_HUGE_SLOTS (__SIZEOF_POINTER__ == 8 ? 128u : 32u)
 #define EMHEAP_POOL_HUGE_SLOTS 8u
 
 static inline uint32_t emheap_block_site(const emheap_block *b) { return b->site_slack & (EMHEAP_MAX_SITES - 1u); }

@@ -660,4 +660,9 @@ $(TEST_BUILD)/wasm64_heap.giant.js: tests/runtime/wasm64_heap.c $(TEST_BUILD)/wa
 	@$(call where_check,$(TEST_BUILD)/wasm64.check,$(EMCC) $$(EMCC=$(EMCC) $(NODE) runtime/build.js --memory64-flag) \
 	  $(TEST_CFLAGS) -DGIANT $< $(B)/emheap64.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=16GB -o $@)
-test-programs: $(TEST_BUILD)/wasm64_heap.js $(TEST_BUILD)/wasm64_heap.giant.js
+$(TEST_BUILD)/wasm64_heap.threads.js: tests/runtime/wasm64_heap.c $(TEST_BUILD)/wasm64_heap.js
+	@mkdir -p $(dir $@)
+	@$(call where_check,$(TEST_BUILD)/wasm64.check,$(EMCC) $$(EMCC=$(EMCC) $(NODE) runtime/build.js --memory64-flag) \
+	  $(TEST_CFLAGS) -pthread -DON_THREAD $< $(B)/emheap64-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
+	  --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=8GB -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1 -o $@)
+test-programs: $(TEST_BUILD)/wasm64_heap.js $(TEST_BUILD)/wasm64_heap.giant.js $(TEST_BUILD)/wasm64_heap.threads.js

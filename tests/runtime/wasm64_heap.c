@@ -1,22 +1,28 @@
 /*
 ** wasm64_heap.c -- a wasm64 (-m64) program that keeps more than 4 GiB live:
 ** BIG_COUNT blocks of BIG bytes from big_block (most of them above 4 GiB),
-** SMALL_COUNT small blocks from small_block, a few of each freed, one
-** small block moved by realloc. It prints its plan (PLAN) and emheap's
-** snapshot of it (SNAPSHOT: sites and summary; the whole of it in
-** wasm64.emheap.json under node), which tests/e2e/wasm64.test.js
-** compares; in a page it then titles the page "planted". The blocks are never written: the
-** memory they take stays virtual.
+** SMALL_COUNT small blocks from small_block, a few of each freed; with
+** -DON_THREAD (-pthread) half the big blocks come from a thread. It prints
+** its plan (PLAN) and emheap's snapshot of it (SNAPSHOT: sites and
+** summary; the whole of it in wasm64.emheap.json under node), which
+** tests/e2e/wasm64.test.js compares; in a page it then titles the page
+** "planted". The blocks are never written: the memory they take stays
+** virtual.
 */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <emscripten.h>
+#ifdef ON_THREAD
+#include <pthread.h>
+#endif
 
-#define BIG ((size_t)100 << 20)
-#define BIG_COUNT 48
-#define BIG_FREED 4
+/* Each big block takes one of the block table's huge slots (128 MiB or
+** more: runtime/block_table.c), more of them than wasm32 has. */
+#define BIG ((size_t)130 << 20)
+#define BIG_COUNT 36
+#define BIG_FREED 2
 #define SMALL_COUNT 3000
 #define SMALL_FREED 1000
 
@@ -51,14 +57,28 @@ static int giant(void) {
 }
 #endif
 
+/* The second half of the big blocks (on a thread of its own when built
+** with -DON_THREAD and -pthread). */
+static void *second_half(void *unused) {
+  (void)unused;
+  for (int i = BIG_COUNT / 2; i < BIG_COUNT; i++)
+    if (!big_block(i)) return (void *)1;
+  return NULL;
+}
+
 int main(void) {
 #ifdef GIANT
   return giant();
 #endif
   for (int i = 0; i < BIG_COUNT / 2; i++)
     if (!big_block(i)) return 1;
-  for (int i = BIG_COUNT / 2; i < BIG_COUNT; i++)
-    if (!big_block(i)) return 1;
+#ifdef ON_THREAD
+  pthread_t thread;
+  void *failed = NULL;
+  if (pthread_create(&thread, NULL, second_half, NULL) || pthread_join(thread, &failed) || failed) return 1;
+#else
+  if (second_half(NULL)) return 1;
+#endif
   for (int i = 0; i < SMALL_COUNT; i += 2) small_block(i);
   for (int i = 1; i < SMALL_COUNT; i += 2) small_block(i);
   /* frees above 4 GiB (the last big blocks) and below */
