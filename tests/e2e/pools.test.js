@@ -106,9 +106,9 @@ for (const variant of ['dlmalloc', 'emmalloc', 'threads']) {
         into[r.label] = [had[0] + bytes, had[1] + blocks];
       };
       // (rows by function are by chain of functions: make_pair's kept and leaked are two;
-      // Emscripten 6's threaded runtime makes its main thread's mailbox before
-      // main, from __wasm_call_ctors: the runtime's, not the program's)
-      const runtimeStartup = (r) => r.stack.some((f) => f.name === '__wasm_call_ctors') && !r.stack.some((f) => f.name === 'main');
+      // Emscripten 6's threaded runtime makes its main thread's mailbox with
+      // em_task_queue_create: the runtime's, not the program's)
+      const runtimeStartup = (r) => r.stack.some((f) => f.name === 'em_task_queue_create');
       for (const r of rows.sites) if (r.liveBytes && !runtimeStartup(r)) add(live, r, r.liveBytes, r.liveBlocks);
       assert.deepEqual(live, {
         make_point: [POINTS * POINT_BYTES, POINTS],
