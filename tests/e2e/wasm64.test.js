@@ -74,6 +74,27 @@ for (const [program, label] of [[PROGRAM, ''], [path.join(BUILD, 'wasm64_heap.th
   }
 });
 
+// Sampled mode (EMHEAP_MODE=sampled): a block of the sampling interval or
+// more is always recorded, so the big blocks' site is exact and no
+// estimate; the small blocks' are estimates, and say so; the global counts
+// are exact.
+test('a -m64 program in sampled mode: the big blocks exact, the small ones estimated and marked so', (t) => {
+  const skip = skipReason(PROGRAM);
+  if (skip) return t.skip(skip);
+  const run = runWasmProgram(PROGRAM, {node: NODE, env: {EMHEAP_MODE: 'sampled'}});
+  assert.equal(run.status, 0, run.stderr);
+  const {PLAN: plan, SNAPSHOT: snap} = run.tagged;
+  assert.equal(snap.mode, 'sampled');
+  const big = snap.sites.filter((s) => s.stack.includes('big_block'));
+  assert.equal(big.reduce((n, s) => n + s.liveBytes, 0), plan.big * plan.bigLive);
+  assert.equal(big.reduce((n, s) => n + s.liveBlocks, 0), plan.bigLive);
+  assert.ok(big.every((s) => s.estimatedLiveBytes === 0), 'blocks of the interval or more are no estimate');
+  for (const s of snap.sites.filter((site) => site.stack.includes('small_block'))) {
+    assert.equal(s.estimatedLiveBytes, s.liveBytes, 'a small block\'s site holds estimates, marked so');
+  }
+  assert.equal(snap.summary.liveBlocks, plan.bigLive + plan.smallLive);
+});
+
 // Built with -DGIANT: a block of 4.5 GiB, more than the records' 32-bit
 // sizes hold. The program runs as it would; emheap refuses to make a
 // snapshot whose numbers would be wrong, and says why.

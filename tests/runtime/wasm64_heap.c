@@ -98,8 +98,9 @@ int main(void) {
     if (typeof process === 'object' && process.versions && process.versions.node) /* for `emheap top` */
       require('fs').writeFileSync('wasm64.emheap.json', JSON.stringify(s));
     var names = function (site) { return site.stack.map(function (f) { return s.frames[f].name; }); };
-    console.log('SNAPSHOT ' + JSON.stringify({summary: s.summary, sites: s.sites.map(function (site) {
-      return {stack: names(site), liveBytes: site.liveBytes, liveBlocks: site.liveBlocks, totalBytes: site.totalBytes};
+    console.log('SNAPSHOT ' + JSON.stringify({mode: s.mode, summary: s.summary, sites: s.sites.map(function (site) {
+      return {stack: names(site), liveBytes: site.liveBytes, liveBlocks: site.liveBlocks, totalBytes: site.totalBytes,
+        estimatedLiveBytes: site.estimatedLiveBytes};
     })}));
   });
   /* a page: the test presses Ctrl+Shift+H now */
