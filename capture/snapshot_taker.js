@@ -26,6 +26,13 @@ var finish = require('../model/finish');
 var steps = require('../model/steps');
 var memoryBreakdown = require('../model/memory_breakdown').memoryBreakdown;
 
+// A pointer a program's JS hands over: a wasm32 one may come signed, a
+// wasm64 one as a BigInt or a Number past 4 GiB (>>> 0 would cut it).
+function unsignedAddress(ptr) {
+  var n = Number(ptr);
+  return n < 0 ? n + 4294967296 : n;
+}
+
 function snapshotTaker(host, parts) {
   var stacks = null;
   // A threaded runtime with other threads (a worker sees the main thread):
@@ -100,11 +107,11 @@ function snapshotTaker(host, parts) {
     // handle) that the heap scan counts as a root; counted: added twice,
     // removed twice.
     addRoot: function (ptr) {
-      ptr = ptr >>> 0;
+      ptr = unsignedAddress(ptr);
       jsRoots.set(ptr, (jsRoots.get(ptr) || 0) + 1);
     },
     removeRoot: function (ptr) {
-      ptr = ptr >>> 0;
+      ptr = unsignedAddress(ptr);
       var n = jsRoots.get(ptr) || 0;
       if (n <= 1) jsRoots.delete(ptr);
       else jsRoots.set(ptr, n - 1);
