@@ -25,11 +25,11 @@
 ** which go through emheap, which clears and sets it around them.
 **
 ** emmalloc: the region's size word sits right before the user pointer;
-** usable size = size - 2W (the size again at the region's end). No bit of it is spare (emmalloc walks regions by
-** the raw value), so recorded blocks are found by lookup. One drift emheap
-** cannot see: to align a block, emmalloc may grow the live block just
-** before it by the padding, so that block is freed with more bytes than it
-** was allocated with. A recorded block is discharged with what it was
+** usable size = size - 2W (the size again at the region's end). No bit of
+** it is spare (emmalloc walks regions by the raw value), so recorded blocks
+** are found by lookup. One drift emheap cannot see: to align a block,
+** emmalloc may grow the live block just before it by the padding, so that
+** block is freed with more bytes than it was allocated with. A recorded block is discharged with what it was
 ** counted with (record.c); an unrecorded one (sampled mode) with its size
 ** then, and live bytes run low by the padding (never below 0).
 */

@@ -41,38 +41,28 @@ const CFLAGS = ['-O2', '-std=c11', '-Wall', '-Wextra', '-fno-builtin-malloc', '-
 
 // Each output: the objects it is made from, how, and from which sources.
 // wasm64: the flag that makes an object wasm64 with this emcc (memory64Flag):
-// the wasm64 objects instead.
+// the wasm64 objects instead (named ...64, no position-independent ones).
 function plan(out, wasm64) {
-  if (wasm64) return plan64(out, wasm64);
+  const w = wasm64 ? '64' : '';
+  const width = wasm64 ? [wasm64] : [];
   const unit = (dir, name, extra) => ({
-    file: path.join(out, dir, name + '.o'), source: path.join(RUNTIME_DIR, name + '.c'), extra});
+    file: path.join(out, dir + w, name + '.o'), source: path.join(RUNTIME_DIR, name + '.c'), extra: [...width, ...extra]});
   const st = (name) => unit('obj', name, []);
   const mt = (name) => unit('obj-mt', name, ['-pthread']);
   const pic = (name) => unit('obj-pic', name, ['-fPIC']);
   const modeSources = MODES.map((m) => 'mode_' + m);
-  const units = [...CORE, ...modeSources].map(st).concat(CORE.map(mt), [...CORE, ...PIC_ONLY, ...modeSources].map(pic));
-  const byName = (dir, name) => units.find((u) => u.file === path.join(out, dir, name + '.o'));
+  const units = [...CORE, ...modeSources].map(st).concat(CORE.map(mt),
+    wasm64 ? [] : [...CORE, ...PIC_ONLY, ...modeSources].map(pic));
+  const byName = (dir, name) => units.find((u) => u.file === path.join(out, dir + w, name + '.o'));
   const finals = [
-    {file: path.join(out, 'emheap.o'), link: [], from: CORE.map((n) => byName('obj', n))},
-    {file: path.join(out, 'emheap-mt.o'), link: ['-pthread'], from: CORE.map((n) => byName('obj-mt', n))},
-    ...MODES.map((m) => ({file: path.join(out, `emheap_mode_${m}.o`), from: [byName('obj', 'mode_' + m)]})),
-    {file: path.join(out, 'emheap-pic.o'), link: [], from: [...CORE, ...PIC_ONLY].map((n) => byName('obj-pic', n))},
-    ...MODES.map((m) => ({file: path.join(out, `emheap_mode_${m}-pic.o`), from: [byName('obj-pic', 'mode_' + m)]})),
+    {file: path.join(out, `emheap${w}.o`), link: width, from: CORE.map((n) => byName('obj', n))},
+    {file: path.join(out, `emheap${w}-mt.o`), link: [...width, '-pthread'], from: CORE.map((n) => byName('obj-mt', n))},
+    ...MODES.map((m) => ({file: path.join(out, `emheap_mode_${m}${w}.o`), from: [byName('obj', 'mode_' + m)]})),
   ];
-  return {units, finals};
-}
-
-function plan64(out, flag) {
-  const unit = (dir, name, extra) => ({
-    file: path.join(out, dir, name + '.o'), source: path.join(RUNTIME_DIR, name + '.c'), extra: [flag, ...extra]});
-  const modeSources = MODES.map((m) => 'mode_' + m);
-  const units = [...CORE, ...modeSources].map((n) => unit('obj64', n, [])).concat(CORE.map((n) => unit('obj64-mt', n, ['-pthread'])));
-  const byName = (dir, name) => units.find((u) => u.file === path.join(out, dir, name + '.o'));
-  const finals = [
-    {file: path.join(out, 'emheap64.o'), link: [flag], from: CORE.map((n) => byName('obj64', n))},
-    {file: path.join(out, 'emheap64-mt.o'), link: [flag, '-pthread'], from: CORE.map((n) => byName('obj64-mt', n))},
-    ...MODES.map((m) => ({file: path.join(out, `emheap_mode_${m}64.o`), from: [byName('obj64', 'mode_' + m)]})),
-  ];
+  if (!wasm64) {
+    finals.push({file: path.join(out, 'emheap-pic.o'), link: [], from: [...CORE, ...PIC_ONLY].map((n) => byName('obj-pic', n))},
+      ...MODES.map((m) => ({file: path.join(out, `emheap_mode_${m}-pic.o`), from: [byName('obj-pic', 'mode_' + m)]})));
+  }
   return {units, finals};
 }
 
@@ -155,7 +145,7 @@ if (require.main === module) {
   if (args[0] === '--memory64-flag') {
     memory64Flag(process.env.EMCC || 'emcc').then((flag) => console.log(flag));
   } else if (args[0] === '--build-wasm64' && args[1]) {
-    // the Makefile's runtime64: the wasm64 objects into args[1], with $EMCC
+    // tests/tests.mk's wasm64 programs: the wasm64 objects into args[1], with $EMCC
     build(args[1], {wasm64: true, werror: true}).catch((e) => {
       console.error(e.message);
       process.exit(1);
