@@ -6,8 +6,10 @@
 // in wasm and nothing is written: a DataView over the memory is all it
 // takes, so it also works on a copy, at an abort, or from another thread.
 //
-// What it reads, as Emscripten 3.1.6, 4.0.23 and 5.0.7 lay it out (wasm32:
-// size_t and pointers are 4 bytes):
+// What it reads, as Emscripten 3.1.6, 4.0.23, 5.0.7 and 6.0.8 lay it out
+// in wasm32 (size_t and pointers are 4 bytes; in wasm64 dlmalloc's are 8,
+// so a chunk's words and the state's size and pointer fields are 8 bytes,
+// the alignment stays 8: capture/layout_generated.js has both):
 //
 // dlmalloc (system/lib/dlmalloc.c, 2.8.6; the same struct in all three):
 //   chunk      prev_foot, head (size | FLAG4 4 | CINUSE 2 | PINUSE 1),
@@ -75,47 +77,52 @@
 'use strict';
 
 // dlmalloc's chunks and malloc_state (runtime/dlmalloc_state.h, laid out
-// by capture/layout_generated.js): sizes in bytes, offsets in words
+// by capture/layout_generated.js for each width): sizes and offsets in
+// bytes. A wasm64 heap is the same structs with size_t and pointers of 8
+// bytes (chunk heads, links, sizes); only smallmap, treemap and mflags stay
+// 4-byte words.
 var L = require('./layout_generated');
-var DL_STATE = L.emheap_dl_state;
-var DL_SEGMENT = L.emheap_dl_segment;
-var DL_MIN_CHUNK = L.constants.DL_MIN_CHUNK;
-var DL_TOP_FOOT = L.constants.DL_TOP_FOOT; // TOP_FOOT_SIZE: the segment record and a minimal chunk
-var DL_FENCEPOST = L.constants.DL_FENCEPOST; // FENCEPOST_HEAD
-var DL_SEG_RECORD = L.constants.DL_SEG_RECORD; // pad_request(sizeof(struct malloc_segment))
-var DL_USE_LOCK_BIT = L.constants.DL_USE_LOCK_BIT;
-var DL_FLAG4 = L.constants.DL_FLAG4; // emheap's mark on the blocks it records
-var DL_DVSIZE = DL_STATE.dvsize / 4;
-var DL_TOPSIZE = DL_STATE.topsize / 4;
-var DL_LEAST = DL_STATE.least_addr / 4;
-var DL_DV = DL_STATE.dv / 4;
-var DL_TOP = DL_STATE.top / 4;
-var DL_MAGIC = DL_STATE.magic / 4;
-var DL_FOOTPRINT = DL_STATE.footprint / 4;
-var DL_MFLAGS = DL_STATE.mflags / 4;
-var DL_SEG_NO_LOCK = L.constants.DL_SEG_NO_LOCK / 4;
-var DL_SEG_SPIN_LOCK = L.constants.DL_SEG_SPIN_LOCK / 4; // MLOCK_T int
-var DL_SEG_PTHREAD_LOCK = L.constants.DL_SEG_PTHREAD_LOCK / 4; // MLOCK_T pthread_mutex_t
-var DL_STATE_TAIL = L.emheap_dl_state_tail.sizeof / 4; // seg, extp, exts
-var DL_SMALLMAP = DL_STATE.smallmap / 4;
-var DL_TREEMAP = DL_STATE.treemap / 4;
-var DL_SMALLBINS = DL_STATE.smallbins / 4; // smallbins[(NSMALLBINS + 1) * 2]: bin i's header is a chunk at word smallbins + 2i
-var DL_TREEBINS = DL_STATE.treebins / 4; // treebins[NTREEBINS]
-var DL_NBINS = L.constants.DL_NSMALLBINS; // = DL_NTREEBINS
-var DL_SEG_BASE = DL_SEGMENT.base;
-var DL_SEG_SIZE = DL_SEGMENT.size;
-var DL_SEG_NEXT = DL_SEGMENT.next;
+
+// The layout of one width: P is sizeof(size_t) (4 or 8); segOptions are
+// where seg may lie after mflags, by whether mflags says there is a lock
+// (runtime/dlmalloc_state.h DL_SEG_*; wasm64's -pthread offset depends on
+// the Emscripten version, runtime/layout.js, so after a lock every
+// aligned offset a 40- or 48-byte mutex gives is tried: the shape decides).
+function dlLayout(table, P) {
+  var K = table.constants;
+  var lock = P === 4 ? [K.DL_SEG_SPIN_LOCK, K.DL_SEG_PTHREAD_LOCK]
+    : [K.DL_SEG_SPIN_LOCK, K.DL_SEG_NO_LOCK + 40, K.DL_SEG_NO_LOCK + 48];
+  return {P: P, S: table.emheap_dl_state, SEG: table.emheap_dl_segment, tail: table.emheap_dl_state_tail.sizeof,
+    minChunk: K.DL_MIN_CHUNK, topFoot: K.DL_TOP_FOOT, fencepost: K.DL_FENCEPOST, segRecord: K.DL_SEG_RECORD,
+    flag4: K.DL_FLAG4, useLockBit: K.DL_USE_LOCK_BIT, nbins: K.DL_NSMALLBINS,
+    segOptions: {none: [K.DL_SEG_NO_LOCK], lock: lock},
+    read: P === 4 ? readSize32 : readSize64};
+}
+
+// A size_t of the memory as 32-bit words (wordArray) at byte address a (P-aligned).
+function readSize32(words, a) { return words[a >>> 2]; }
+function readSize64(words, a) { var i = a / 4; return words[i] + words[i + 1] * 4294967296; }
+
+var DL32 = dlLayout(L, 4);
+var DL64 = dlLayout(L.wasm64, 8);
+function dlFor(pointerBytes) { return pointerBytes === 8 ? DL64 : DL32; }
 
 var EM_MIN_REGION = 16; // sizeof(Region)
 var EM_FREE_FLAG = 1;
 
-function isAddr(x) { return typeof x === 'number' && x >= 0 && x <= 0xffffffff && Math.floor(x) === x; }
+function isAddr(x) { return typeof x === 'number' && x >= 0 && x <= Number.MAX_SAFE_INTEGER && Math.floor(x) === x; }
 
-// A bounds-checked little-endian word reader: -1 for anything outside the
-// memory or not 4-aligned (no valid header or pointer reads as -1).
-function wordReader(view) {
+// A bounds-checked little-endian reader of `bytes`-byte words (4, or 8 for
+// a wasm64 size_t): -1 for anything outside the memory or not aligned (no
+// valid header or pointer reads as -1).
+function wordReader(view, bytes) {
   var n = view.byteLength;
-  return function (a) { return a >= 0 && a + 4 <= n && (a & 3) === 0 ? view.getUint32(a, true) : -1; };
+  if (bytes === 8) {
+    return function (a) {
+      return a >= 0 && a + 8 <= n && a % 8 === 0 ? view.getUint32(a, true) + view.getUint32(a + 4, true) * 4294967296 : -1;
+    };
+  }
+  return function (a) { return a >= 0 && a + 4 <= n && a % 4 === 0 ? view.getUint32(a, true) : -1; };
 }
 
 // The memory as 32-bit words, for the chunk and region walks' loops, which
@@ -123,8 +130,8 @@ function wordReader(view) {
 // or block: a view over its buffer where the machine is little-endian, as
 // the wasm memory is (every browser's machine); a copy otherwise.
 function wordArray(view) {
-  if (LITTLE_ENDIAN && view.byteOffset % 4 === 0) return new Uint32Array(view.buffer, view.byteOffset, view.byteLength >>> 2);
-  var words = new Uint32Array(view.byteLength >>> 2);
+  if (LITTLE_ENDIAN && view.byteOffset % 4 === 0) return new Uint32Array(view.buffer, view.byteOffset, Math.floor(view.byteLength / 4));
+  var words = new Uint32Array(Math.floor(view.byteLength / 4));
   for (var i = 0; i < words.length; i++) words[i] = view.getUint32(i * 4, true);
   return words;
 }
@@ -132,21 +139,22 @@ function wordArray(view) {
 var LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 // The words that follow malloc_state's mflags are the lock (if any) and
-// then gm->seg: which of the three layouts this is, told by USE_LOCK_BIT
-// in mflags and by seg having the shape of a segment (a pthread mutex's
+// then gm->seg: which of the layouts this is, told by USE_LOCK_BIT in
+// mflags and by seg having the shape of a segment (a pthread mutex's
 // words 1-3 are a lock word, a waiter count and a list pointer, never a
 // base at or above least_addr with a size that stays below the break).
-function dlmallocSegWord(at, word, heapBase, breakNow) {
-  var mflags = word(at + DL_MFLAGS * 4);
+// -> seg's byte offset in the state, or -1.
+function dlmallocSegOffset(DL, at, word, word32, heapBase, breakNow) {
+  var mflags = word32(at + DL.S.mflags);
   if (mflags < 0 || (mflags & ~6) !== 0) return -1; // USE_LOCK_BIT 2 | USE_NONCONTIGUOUS_BIT 4 only
-  var least = word(at + DL_LEAST * 4);
-  var top = word(at + DL_TOP * 4);
-  var options = (mflags & DL_USE_LOCK_BIT) ? [DL_SEG_SPIN_LOCK, DL_SEG_PTHREAD_LOCK] : [DL_SEG_NO_LOCK];
+  var least = word(at + DL.S.least_addr);
+  var top = word(at + DL.S.top);
+  var options = (mflags & DL.useLockBit) ? DL.segOptions.lock : DL.segOptions.none;
   for (var i = 0; i < options.length; i++) {
-    var s = at + options[i] * 4;
-    var base = word(s + DL_SEG_BASE);
-    var size = word(s + DL_SEG_SIZE);
-    var next = word(s + DL_SEG_NEXT);
+    var s = at + options[i];
+    var base = word(s + DL.SEG.base);
+    var size = word(s + DL.SEG.size);
+    var next = word(s + DL.SEG.next);
     if (base < heapBase || size <= 0 || next < 0 || base + size > breakNow) continue;
     // one segment: seg.base is least_addr; more: the newest, above it
     if (base === least || (next !== 0 && base > least)) {
@@ -159,70 +167,75 @@ function dlmallocSegWord(at, word, heapBase, breakNow) {
 // dlmalloc's malloc_state (its `_gm_`, in the static data) found by its
 // shape, as [start, end) (its first segment record, seg, is the end's last
 // emheap_dl_state_tail: segmentOf) or null (system/lib/dlmalloc.c struct
-// malloc_state; the heap scan leaves it out: capture/heap_scan.js): least_addr
-// (word 4) is the first address dlmalloc took from sbrk, top (word 6) lies
+// malloc_state; the heap scan leaves it out: capture/heap_scan.js):
+// least_addr is the first address dlmalloc took from sbrk, top lies
 // between it and the break, and seg.base repeats least_addr (or, with more
-// than one segment, seg is the newest one above it); the struct ends 6
-// words after seg.base. seg.base is looked for where each build puts it:
-// word 112 without locks, 113 after a spin lock, 118 after a
-// pthread_mutex_t (24 bytes: -pthread builds of 3.1.6, 4.0.23 and 5.0.7
-// set USE_SPIN_LOCKS 0), and mflags must agree.
-function findDlmallocState(view, data, heapBase, breakNow) {
+// than one segment, seg is the newest one above it); the struct ends at
+// seg's tail. seg is looked for where each build puts it (wasm32: after
+// mflags with no lock, after a spin lock, or after a pthread_mutex_t of 24
+// bytes: -pthread builds of 3.1.6, 4.0.23 and 5.0.7 set USE_SPIN_LOCKS 0),
+// and mflags must agree. pointerBytes: 4 (wasm32, the default) or 8.
+function findDlmallocState(view, data, heapBase, breakNow, pointerBytes) {
   if (!view || !data || !isAddr(data[0]) || !isAddr(data[1])) return null;
-  var word = wordReader(view);
-  var endWord = Math.min(data[1], view.byteLength) >>> 2;
-  for (var s = (data[0] + 3) >>> 2; s + DL_SEG_NO_LOCK + DL_STATE_TAIL <= endWord; s++) {
-    var least = word((s + DL_LEAST) * 4);
+  var DL = dlFor(pointerBytes);
+  var word = wordReader(view, DL.P);
+  var word32 = wordReader(view, 4);
+  var end = Math.min(data[1], view.byteLength);
+  for (var s = Math.ceil(data[0] / DL.P) * DL.P; s + DL.segOptions.none[0] + DL.tail <= end; s += DL.P) {
+    var least = word(s + DL.S.least_addr);
     if (least < heapBase || least >= heapBase + 4096) continue;
-    var top = word((s + DL_TOP) * 4);
+    var top = word(s + DL.S.top);
     if (top < least || top >= breakNow) continue;
-    var seg = dlmallocSegWord(s * 4, word, heapBase, breakNow);
-    if (seg < 0 || s + seg + DL_STATE_TAIL > endWord) continue;
-    return [s * 4, (s + seg + DL_STATE_TAIL) * 4];
+    var seg = dlmallocSegOffset(DL, s, word, word32, heapBase, breakNow);
+    if (seg < 0 || s + seg + DL.tail > end) continue;
+    return [s, s + seg + DL.tail];
   }
   return null;
 }
 
 // Where the first segment record (gm->seg) of the malloc_state that
 // findDlmallocState found lies.
-function segmentOf(found) { return found[1] - DL_STATE_TAIL * 4; }
+function segmentOf(found, pointerBytes) { return found[1] - dlFor(pointerBytes).tail; }
 
 function fail(why) { return {error: why}; }
 
-function walkDlmalloc(view, heapBase, breakNow, dataRange, stateAt, how, onFlagged) {
-  var word = wordReader(view);
+function walkDlmalloc(view, heapBase, breakNow, dataRange, stateAt, how, onFlagged, pointerBytes) {
+  var DL = dlFor(pointerBytes);
+  var P = DL.P;
+  var word = wordReader(view, P);
+  var word32 = wordReader(view, 4);
   var at;
   if (isAddr(stateAt) && stateAt > 0) at = stateAt;
   else if (stateAt && isAddr(stateAt[0]) && stateAt[0] > 0) at = stateAt[0];
   else {
-    var found = findDlmallocState(view, dataRange, heapBase, breakNow);
+    var found = findDlmallocState(view, dataRange, heapBase, breakNow, P);
     if (!found) return fail('dlmalloc: malloc_state not found in the static data (not initialized yet?)');
     at = found[0];
   }
-  if (at & 3) return fail('dlmalloc: malloc_state address not aligned');
-  var segWord = dlmallocSegWord(at, word, heapBase, breakNow);
-  if (segWord < 0) return fail('dlmalloc: no malloc_state at ' + at);
-  var top = word(at + DL_TOP * 4);
-  var topsize = word(at + DL_TOPSIZE * 4);
-  var dv = word(at + DL_DV * 4);
-  var dvsize = word(at + DL_DVSIZE * 4);
-  var footprint = word(at + DL_FOOTPRINT * 4);
+  if (at % P) return fail('dlmalloc: malloc_state address not aligned');
+  var segAt = dlmallocSegOffset(DL, at, word, word32, heapBase, breakNow);
+  if (segAt < 0) return fail('dlmalloc: no malloc_state at ' + at);
+  var top = word(at + DL.S.top);
+  var topsize = word(at + DL.S.topsize);
+  var dv = word(at + DL.S.dv);
+  var dvsize = word(at + DL.S.dvsize);
+  var footprint = word(at + DL.S.footprint);
   if (top === 0) return fail('dlmalloc: not initialized (top is 0)');
-  if (word(at + DL_MAGIC * 4) === 0) return fail('dlmalloc: malloc_state magic is 0');
+  if (word(at + DL.S.magic) === 0) return fail('dlmalloc: malloc_state magic is 0');
   if ((top & 7) || topsize <= 0 || (topsize & 7)) return fail('dlmalloc: top or topsize misaligned');
 
   // every step advances at least a minimal chunk (or is one more segment)
-  var budget = Math.floor((breakNow - heapBase) / DL_MIN_CHUNK) + 8;
+  var budget = Math.floor((breakNow - heapBase) / DL.minChunk) + 8;
 
   // the segments, newest (gm->seg) first
   var segs = [];
   var records = {}; // chunk2mem of each segment-record chunk: overhead, not a block
   var total = 0;
-  for (var s = at + segWord * 4; s !== 0;) {
+  for (var s = at + segAt; s !== 0;) {
     if (--budget < 0) return fail('dlmalloc: too many segments');
-    var base = word(s + DL_SEG_BASE);
-    var size = word(s + DL_SEG_SIZE);
-    var next = word(s + DL_SEG_NEXT);
+    var base = word(s + DL.SEG.base);
+    var size = word(s + DL.SEG.size);
+    var next = word(s + DL.SEG.next);
     if (base < heapBase || size <= 0 || next < 0 || base + size > breakNow) return fail('dlmalloc: segment at ' + s + ' outside [heap base, break)');
     for (var k = 0; k < segs.length; k++) {
       if (base < segs[k].end && segs[k].base < base + size) return fail('dlmalloc: segments overlap');
@@ -230,7 +243,7 @@ function walkDlmalloc(view, heapBase, breakNow, dataRange, stateAt, how, onFlagg
     segs.push({base: base, end: base + size});
     total += size;
     if (next !== 0) {
-      if ((next & 7) || next < heapBase || next + 16 > breakNow) return fail('dlmalloc: segment link at ' + next + ' not in the heap');
+      if ((next & 7) || next < heapBase || next + DL.SEG.sizeof > breakNow) return fail('dlmalloc: segment link at ' + next + ' not in the heap');
       records[next] = true;
     }
     s = next;
@@ -239,9 +252,9 @@ function walkDlmalloc(view, heapBase, breakNow, dataRange, stateAt, how, onFlagg
 
   var out = {allocator: 'dlmalloc', freeBytes: 0, freeBlocks: 0, largestFreeBytes: topsize, topFreeBytes: topsize,
     inUseBytes: 0, overheadBytes: 0, segments: segs.length, topEndsAtBreak: false, stateAt: at, how: 'chunks'};
-  var walk = {words: wordArray(view), at: at, top: top, topsize: topsize, dv: dv, dvsize: dvsize, records: records,
+  var walk = {DL: DL, words: wordArray(view), at: at, top: top, topsize: topsize, dv: dv, dvsize: dvsize, records: records,
     budget: budget, topSeen: false, dvSeen: dvsize === 0, onFlagged: onFlagged || null,
-    smallmap: word(at + DL_SMALLMAP * 4), treemap: word(at + DL_TREEMAP * 4)};
+    smallmap: word32(at + DL.S.smallmap), treemap: word32(at + DL.S.treemap)};
   if (segs.length === 1 && how !== 'chunks' && !onFlagged) {
     out.how = 'bins';
     var whyNot = walkDlmallocBins(walk, segs[0].base, segs[0].end, out);
@@ -261,12 +274,17 @@ function walkDlmalloc(view, heapBase, breakNow, dataRange, stateAt, how, onFlagg
   return out;
 }
 
-// The chunks of one segment [base, end), counted into `out`; walk: {words
-// (wordArray), top, topsize, dv, dvsize, records, budget, topSeen, dvSeen},
-// updated. -> null, or what did not fit. A loop of its own that reads the
-// words directly: a walk of 5M chunks (node 20) took 44-49 ms so, 55-105 ms
-// inside walkDlmalloc through wordReader (a call and a DataView read a word).
+// The chunks of one segment [base, end), counted into `out`; walk: {DL,
+// words (wordArray), top, topsize, dv, dvsize, records, budget, topSeen,
+// dvSeen}, updated. -> null, or what did not fit. A loop of its own that
+// reads the words directly: a walk of 5M chunks (node 20) took 44-49 ms
+// so, 55-105 ms inside walkDlmalloc through wordReader (a call and a
+// DataView read a word). A chunk is prev_foot, head (P bytes each), its
+// payload at 2P.
 function walkDlmallocSegment(walk, base, end, out) {
+  var DL = walk.DL;
+  var read = DL.read;
+  var P = DL.P;
   var words = walk.words;
   var top = walk.top;
   var holdsTop = top >= base && top < end;
@@ -276,7 +294,7 @@ function walkDlmallocSegment(walk, base, end, out) {
   var inUseBytes = 0;
   var inUseBlocks = 0;
   // align_as_chunk(base): the first chunk's payload 8-aligned
-  var q = base + ((8 - ((base + 8) & 7)) & 7);
+  var q = base + ((8 - ((base + 2 * P) & 7)) & 7);
   out.overheadBytes += q - base;
   var nextHead = -1; // the head of the chunk at q, when read as the one after
   for (;;) {
@@ -285,28 +303,28 @@ function walkDlmallocSegment(walk, base, end, out) {
       // (q is always in [base, end): here the segment holds top)
       var topWrong = checkTop(walk, end);
       if (topWrong) return topWrong;
-      out.overheadBytes += DL_TOP_FOOT;
+      out.overheadBytes += DL.topFoot;
       walk.topSeen = true;
       break;
     }
-    if (q + 8 > end) return 'chunk at ' + q + ' runs past its segment';
-    // q + 8 <= end: inside the segment; the chunk before read it already
-    var head = nextHead >= 0 ? nextHead : words[(q + 4) >>> 2];
-    if (head === DL_FENCEPOST) {
+    if (q + 2 * P > end) return 'chunk at ' + q + ' runs past its segment';
+    // q + 2P <= end: inside the segment; the chunk before read it already
+    var head = nextHead >= 0 ? nextHead : read(words, q + P);
+    if (head === DL.fencepost) {
       // an older segment ends with its record (counted below) and fenceposts
       if (holdsTop) return 'fencepost before top at ' + q;
       out.overheadBytes += end - q;
       break;
     }
     var csize = head - (head & 7);
-    if (csize < DL_MIN_CHUNK || (q & 7)) return 'chunk at ' + q + ' has size ' + csize;
+    if (csize < DL.minChunk || (q & 7)) return 'chunk at ' + q + ' has size ' + csize;
     var nq = q + csize;
-    if (nq + 8 > end || (holdsTop && q < top && nq > top)) return 'chunk at ' + q + ' runs past its segment';
-    nextHead = words[(nq + 4) >>> 2];
+    if (nq + 2 * P > end || (holdsTop && q < top && nq > top)) return 'chunk at ' + q + ' runs past its segment';
+    nextHead = read(words, nq + P);
     var bits = head & 3;
     if (bits === 0) return 'chunk at ' + q + ' neither in use nor after one in use';
     if (bits === 1) { // free: its size repeated in the next chunk's prev_foot, next's PINUSE clear
-      if (words[nq >>> 2] !== csize || (nextHead & 1)) return 'free chunk at ' + q + ' has no matching foot';
+      if (read(words, nq) !== csize || (nextHead & 1)) return 'free chunk at ' + q + ' has no matching foot';
       if (q === walk.dv) {
         if (csize !== walk.dvsize) return 'dv size disagrees';
         walk.dvSeen = true;
@@ -316,11 +334,11 @@ function walkDlmallocSegment(walk, base, end, out) {
       if (csize > out.largestFreeBytes) out.largestFreeBytes = csize;
     } else { // in use: the next chunk's PINUSE set
       if (!(nextHead & 1)) return 'in-use chunk at ' + q + ' followed by PINUSE clear';
-      if (csize === DL_SEG_RECORD && records[q + 8]) out.overheadBytes += csize;
+      if (csize === DL.segRecord && records[q + 2 * P]) out.overheadBytes += csize;
       else {
         inUseBytes += csize; // locals, not out's fields: the loop's hottest lines
         inUseBlocks++;
-        if (onFlagged && (head & DL_FLAG4)) onFlagged(q, csize);
+        if (onFlagged && (head & DL.flag4)) onFlagged(q, csize);
       }
     }
     q = nq;
@@ -339,28 +357,32 @@ function walkDlmallocSegment(walk, base, end, out) {
 // (with more segments, walkDlmallocSegment's walk of every chunk).
 // Every free chunk but the designated victim (dv) and top is in a bin
 // (dlmalloc.c insert_chunk): small bin i holds the chunks of i * 8 bytes
-// in a ring through fd/bk that starts at the bin's header in the state;
-// tree bin i, chunks of 256 bytes and more in its size range, in a trie
-// whose nodes each head a ring of chunks of the node's size. Each chunk is
-// checked as the walk of every chunk checks it (free, its foot, the next
-// chunk's PINUSE clear, between the first chunk and top), each ring's
-// links both ways, each node's parent, each bin against smallmap and
-// treemap, each chunk's size against its bin. walk: as
-// walkDlmallocSegment's, plus smallmap, treemap, at. -> null, or what did
-// not fit.
+// in a ring through fd/bk (at 2P, 3P) that starts at the bin's header in
+// the state; tree bin i, chunks of 256 bytes and more in its size range,
+// in a trie (child[0], child[1], parent at 4P, 5P, 6P) whose nodes each
+// head a ring of chunks of the node's size. Each chunk is checked as the
+// walk of every chunk checks it (free, its foot, the next chunk's PINUSE
+// clear, between the first chunk and top), each ring's links both ways,
+// each node's parent, each bin against smallmap and treemap, each chunk's
+// size against its bin. walk: as walkDlmallocSegment's, plus smallmap,
+// treemap, at. -> null, or what did not fit.
 function walkDlmallocBins(walk, base, end, out) {
+  var DL = walk.DL;
+  var read = DL.read;
+  var P = DL.P;
+  var FD = 2 * P, BK = 3 * P, PARENT = 6 * P;
   var words = walk.words;
   var top = walk.top;
-  var first = base + ((8 - ((base + 8) & 7)) & 7);
+  var first = base + ((8 - ((base + 2 * P) & 7)) & 7);
   if (!(top >= first && top < end)) return 'top not in the segment';
   // a free chunk at p, counted: its size, or -1 (and `why` says what)
   var freeChunk = function (p) {
     if (--walk.budget < 0) return fail1('too many free chunks (a ring that does not close?)');
-    if ((p & 7) || p < first || p + DL_MIN_CHUNK > top) return fail1('free chunk at ' + p + ' outside [first chunk, top)');
-    var head = words[(p + 4) >>> 2];
+    if ((p & 7) || p < first || p + DL.minChunk > top) return fail1('free chunk at ' + p + ' outside [first chunk, top)');
+    var head = read(words, p + P);
     var size = head - (head & 7);
-    if ((head & 3) !== 1 || size < DL_MIN_CHUNK || p + size > top) return fail1('free chunk at ' + p + ' has head ' + head);
-    if (words[(p + size) >>> 2] !== size || (words[(p + size + 4) >>> 2] & 1)) return fail1('free chunk at ' + p + ' has no matching foot');
+    if ((head & 3) !== 1 || size < DL.minChunk || p + size > top) return fail1('free chunk at ' + p + ' has head ' + head);
+    if (read(words, p + size) !== size || (read(words, p + size + P) & 1)) return fail1('free chunk at ' + p + ' has no matching foot');
     out.freeBytes += size;
     out.freeBlocks++;
     if (size > out.largestFreeBytes) out.largestFreeBytes = size;
@@ -368,31 +390,31 @@ function walkDlmallocBins(walk, base, end, out) {
   };
   var why = null;
   function fail1(text) { why = text; return -1; }
-  // the small bins: bin i's header is a chunk at word DL_SMALLBINS + 2i of
-  // the state, whose fd and bk are the ring's first and last while
-  // smallmap's bit i says the bin holds chunks. With the bit clear they are
-  // not read: when malloc takes the last chunk of a bin, dlmalloc clears
-  // the bit and leaves fd and bk pointing at that chunk, in use now
+  // the small bins: bin i's header is a chunk at smallbins[2i] of the
+  // state, whose fd and bk are the ring's first and last while smallmap's
+  // bit i says the bin holds chunks. With the bit clear they are not read:
+  // when malloc takes the last chunk of a bin, dlmalloc clears the bit and
+  // leaves fd and bk pointing at that chunk, in use now
   // (unlink_small_chunk, unlink_first_small_chunk: `if (B == F)
   // clear_smallmap(M, I)`); insert_small_chunk sets them again with the bit.
-  for (var i = 0; i < DL_NBINS; i++) {
+  for (var i = 0; i < DL.nbins; i++) {
     if (!((walk.smallmap >>> i) & 1)) continue;
-    var bin = walk.at + (DL_SMALLBINS + 2 * i) * 4;
+    var bin = walk.at + DL.S.smallbins + 2 * i * P;
     var prev = bin;
-    for (var p = words[(bin + 8) >>> 2]; p !== bin; p = words[(p + 8) >>> 2]) {
+    for (var p = read(words, bin + FD); p !== bin; p = read(words, p + FD)) {
       var size = freeChunk(p);
       if (size < 0) return why;
       if (size !== i * 8) return 'chunk of ' + size + ' bytes in small bin ' + i;
-      if (words[(p + 12) >>> 2] !== prev) return 'small bin ' + i + ': broken ring at ' + p;
+      if (read(words, p + BK) !== prev) return 'small bin ' + i + ': broken ring at ' + p;
       prev = p;
     }
-    if (words[(bin + 12) >>> 2] !== prev) return 'small bin ' + i + ': broken ring at its header';
+    if (read(words, bin + BK) !== prev) return 'small bin ' + i + ': broken ring at its header';
     if (prev === bin) return 'smallmap says small bin ' + i + ' holds chunks, and it holds none';
   }
-  // the tree bins: nodes (child[0] at 16, child[1] at 20, parent at 24)
-  for (var t = 0; t < DL_NBINS; t++) {
-    var slot = walk.at + (DL_TREEBINS + t) * 4;
-    var root = words[slot >>> 2];
+  // the tree bins
+  for (var t = 0; t < DL.nbins; t++) {
+    var slot = walk.at + DL.S.treebins + t * P;
+    var root = read(words, slot);
     if (((walk.treemap >>> t) & 1) !== (root !== 0 ? 1 : 0)) return 'treemap disagrees with tree bin ' + t;
     var nodes = root ? [root, slot] : [];
     while (nodes.length) {
@@ -400,17 +422,17 @@ function walkDlmallocBins(walk, base, end, out) {
       var node = nodes.pop();
       var nodeSize = freeChunk(node);
       if (nodeSize < 0) return why;
-      if (treeIndex(nodeSize) !== t) return 'chunk of ' + nodeSize + ' bytes in tree bin ' + t;
-      if (words[(node + 24) >>> 2] !== parent) return 'tree bin ' + t + ': node at ' + node + ' has another parent';
+      if (treeIndex(nodeSize, DL.nbins) !== t) return 'chunk of ' + nodeSize + ' bytes in tree bin ' + t;
+      if (read(words, node + PARENT) !== parent) return 'tree bin ' + t + ': node at ' + node + ' has another parent';
       var last = node;
-      for (var u = words[(node + 8) >>> 2]; u !== node; u = words[(u + 8) >>> 2]) {
+      for (var u = read(words, node + FD); u !== node; u = read(words, u + FD)) {
         if (freeChunk(u) !== nodeSize) return why || 'tree bin ' + t + ': chunks of two sizes in one ring at ' + u;
-        if (words[(u + 12) >>> 2] !== last || words[(u + 24) >>> 2] !== 0) return 'tree bin ' + t + ': broken ring at ' + u;
+        if (read(words, u + BK) !== last || read(words, u + PARENT) !== 0) return 'tree bin ' + t + ': broken ring at ' + u;
         last = u;
       }
-      if (words[(node + 12) >>> 2] !== last) return 'tree bin ' + t + ': broken ring at ' + node;
-      for (var c = 16; c <= 20; c += 4) {
-        var child = words[(node + c) >>> 2];
+      if (read(words, node + BK) !== last) return 'tree bin ' + t + ': broken ring at ' + node;
+      for (var c = 4 * P; c <= 5 * P; c += P) {
+        var child = read(words, node + c);
         if (child) nodes.push(child, node);
       }
     }
@@ -420,7 +442,7 @@ function walkDlmallocBins(walk, base, end, out) {
   }
   var topWrong = checkTop(walk, end);
   if (topWrong) return topWrong;
-  out.overheadBytes += first - base + DL_TOP_FOOT;
+  out.overheadBytes += first - base + DL.topFoot;
   out.inUseBytes = end - base - out.overheadBytes - out.freeBytes - walk.topsize;
   if (out.inUseBytes < 0) return 'the free chunks hold more than the segment';
   return null;
@@ -429,21 +451,22 @@ function walkDlmallocBins(walk, base, end, out) {
 // The top chunk, then TOP_FOOT_SIZE to the end of its segment (init_top):
 // -> null, or what did not fit. walk: as walkDlmallocSegment's.
 function checkTop(walk, end) {
+  var DL = walk.DL;
   var top = walk.top;
   var topsize = walk.topsize;
-  if (top + topsize + DL_TOP_FOOT !== end) return 'top (' + topsize + ' bytes) does not end ' + DL_TOP_FOOT + ' bytes before its segment';
-  var th = walk.words[(top + 4) >>> 2];
+  if (top + topsize + DL.topFoot !== end) return 'top (' + topsize + ' bytes) does not end ' + DL.topFoot + ' bytes before its segment';
+  var th = DL.read(walk.words, top + DL.P);
   if (th - (th & 7) !== topsize || !(th & 1)) return 'top head disagrees with topsize';
-  if (walk.words[(top + topsize + 4) >>> 2] !== DL_TOP_FOOT) return 'no top foot after top';
+  if (DL.read(walk.words, top + topsize + DL.P) !== DL.topFoot) return 'no top foot after top';
   return null;
 }
 
 // dlmalloc.c compute_tree_index: the tree bin of a chunk of `size` bytes
-// (256 and more): two bins per power of two.
-function treeIndex(size) {
+// (256 and more): two bins per power of two, the last from 2^24 up.
+function treeIndex(size, nbins) {
+  if (size >= 0x1000000) return nbins - 1;
   var x = size >>> 8;
   if (x === 0) return 0;
-  if (x > 0xFFFF) return DL_NBINS - 1;
   var k = 31 - Math.clz32(x);
   return (k << 1) + ((size >>> (k + 7)) & 1);
 }
@@ -576,14 +599,16 @@ function walkEmmalloc(view, heapBase, breakNow, dataRange) {
 // count the blocks in use (no inUseBlocks). onFlagged (dlmalloc; every
 // chunk is walked then): called as onFlagged(chunk, size) for each chunk
 // in use with FLAG4 set, in address order, once every header before it
-// was checked.
-function walkAllocator(view, allocator, heapBase, breakNow, dataRange, dlmallocStateAt, how, onFlagged) {
+// was checked. pointerBytes: 4 (wasm32, the default) or 8 (wasm64: dlmalloc
+// only; emmalloc's wasm64 regions are not read).
+function walkAllocator(view, allocator, heapBase, breakNow, dataRange, dlmallocStateAt, how, onFlagged, pointerBytes) {
   try {
     if (!view || typeof view.getUint32 !== 'function') return fail('no memory to read');
     if (!isAddr(heapBase) || !isAddr(breakNow) || heapBase > breakNow || breakNow > view.byteLength) {
       return fail('heap base ' + heapBase + ' and break ' + breakNow + ' do not fit the memory (' + view.byteLength + ' bytes)');
     }
-    if (allocator === 'dlmalloc') return walkDlmalloc(view, heapBase, breakNow, dataRange, dlmallocStateAt, how, onFlagged);
+    if (allocator === 'dlmalloc') return walkDlmalloc(view, heapBase, breakNow, dataRange, dlmallocStateAt, how, onFlagged, pointerBytes);
+    if (allocator === 'emmalloc' && pointerBytes === 8) return fail('emmalloc\'s wasm64 regions are not read (dlmalloc\'s are)');
     if (allocator === 'emmalloc') return walkEmmalloc(view, heapBase, breakNow, dataRange);
     return fail('allocator ' + allocator + ' is not walked (only dlmalloc and emmalloc)');
   } catch (e) {

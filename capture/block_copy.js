@@ -63,7 +63,7 @@ function copyArea(view, statePtr, heap) {
   };
   var blockRoom = function (withObjects) {
     return blockArrays(slack(view.getUint32(statePtr + STATE.blocks + INDEX.count, true) +
-      (withObjects ? view.getUint32(statePtr + STATE.pool_objects + INDEX.count, true) : 0)));
+      (withObjects ? view.getUint32(statePtr + STATE.pool_objects + INDEX.count, true) : 0)), layout.pointerBytes(view, statePtr) === 8);
   };
   if (view.getUint32(statePtr + STATE.mark_count, true) && layout.readMode(view, statePtr).mode !== 'off') area.markBlocks = blockRoom(true);
   if (heap) {
@@ -93,7 +93,8 @@ function copyArea(view, statePtr, heap) {
 // {addr, size, site, serial} Uint32Arrays, in table order. `into`
 // (optional, from copyArea): arrays made and touched beforehand, used when
 // large enough. weightBit: keep the serial's top bit (the block was
-// recorded by sampling: it stands for more than itself). after (optional):
+// recorded by sampling: it stands for more than itself; addr a
+// Float64Array in a wasm64 program). after (optional):
 // only the blocks whose serial is above it, in arrays as large as they
 // need (a mark reads the blocks made since an earlier one: at 5M live
 // blocks, copying them all took most of the mark's 236 ms). withObjects:
@@ -106,10 +107,11 @@ function copyBlocks(view, statePtr, into, weightBit, after, withObjects) {
     (withObjects ? view.getUint32(statePtr + STATE.pool_objects + INDEX.count, true) : 0);
   var above = after || 0; // an empty slot's serial is 0, a block's at least 1
   var room = above ? Math.min(n, 4096) : n;
-  var out = into && into.addr.length >= room
+  var wide = layout.pointerBytes(view, statePtr) === 8;
+  var out = into && into.addr.length >= room && (into.addr instanceof Float64Array) === wide
     ? {addr: into.addr.subarray(0, room), size: into.size.subarray(0, room), site: into.site.subarray(0, room),
       serial: into.serial.subarray(0, room)}
-    : blockArrays(room);
+    : blockArrays(room, wide);
   var k = 0;
   var words = new Uint32Array(view.buffer);
   // one set of region tables (block_table.c: the heap's blocks, or the pools' objects)
@@ -194,23 +196,27 @@ function footerWalk(view, statePtr, visit) {
 // keeps its block table.
 function noteDlmallocState(view, statePtr) {
   var mode = layout.readMode(view, statePtr);
-  if (mode.allocator !== 'dlmalloc') return false;
+  // (footer mode is wasm32's: runtime/state.c)
+  if (mode.allocator !== 'dlmalloc' || layout.pointerBytes(view, statePtr) !== 4) return false;
   var heapBase = layout.readAddress(view, statePtr + STATE.heap_base);
   var found = allocatorWalk.findDlmallocState(view, readDataRange(view, statePtr), heapBase, layout.readBreak(view, statePtr));
   if (!found) return false;
-  // (footer mode is wasm32's: the high words stay 0)
+  // (the high words stay 0)
   view.setUint32(statePtr + STATE.dl_state, found[0], true);
   view.setUint32(statePtr + STATE.dl_seg, allocatorWalk.segmentOf(found), true); // gm->seg
   return true;
 }
 
-function blockArrays(n) {
-  return {addr: new Uint32Array(n), size: new Uint32Array(n), site: new Uint32Array(n), serial: new Uint32Array(n)};
+// Arrays for n blocks: addresses in a Float64Array where they may pass
+// 4 GiB (`wide`: a wasm64 program), else a Uint32Array.
+function blockArrays(n, wide) {
+  return {addr: wide ? new Float64Array(n) : new Uint32Array(n), size: new Uint32Array(n), site: new Uint32Array(n),
+    serial: new Uint32Array(n)};
 }
 
 // copyBlocks' arrays, with room for n.
 function moreRoom(out, n) {
-  var more = blockArrays(n);
+  var more = blockArrays(n, out.addr instanceof Float64Array);
   ['addr', 'size', 'site', 'serial'].forEach(function (f) { more[f].set(out[f]); });
   return more;
 }

@@ -86,7 +86,7 @@ function objectsForChunks(blocks, chunkSites) {
   };
   var keep = heap.slice();
   for (var j = from; j < n; j++) if (!inBlock(blocks.addr[j])) keep.push(j);
-  var out = {addr: new Uint32Array(keep.length), size: new Uint32Array(keep.length), site: new Uint32Array(keep.length),
+  var out = {addr: new blocks.addr.constructor(keep.length), size: new Uint32Array(keep.length), site: new Uint32Array(keep.length),
     serial: new Uint32Array(keep.length), objectsFrom: heap.length};
   keep.forEach(function (k, at) {
     out.addr[at] = blocks.addr[k];
@@ -105,11 +105,7 @@ function objectsForChunks(blocks, chunkSites) {
 // own data and for threads roots.c has not registered.
 function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnly, moduleData) {
   var view = new DataView(buffer);
-  // model/heap_graph.js reads 4-byte pointers: a wasm64 heap's 8-byte ones
-  // above 4 GiB would be missed, and the graph would be wrong
-  if (layout.pointerBytes(view, statePtr) === 8) {
-    throw new Error('emheap: the heap graph is not made for wasm64 programs (its scan reads 4-byte pointers)');
-  }
+  var pointerBytes = layout.pointerBytes(view, statePtr);
   // blocks and roots read under one lock: a thread that exits meanwhile
   // moves the last entry of the thread table into its slot
   var read = lock.withLock(buffer, statePtr, function () {
@@ -122,13 +118,13 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnl
   var r = read.roots;
   var here = {name: '(C stack: this thread)', ranges: [[r.sp, r.stack[1]]]};
   // dlmalloc's state is in the static data, its chunk pointers in the
-  // last 4 bytes of the block before each chunk (model/heap_graph.js)
+  // last pointer of the block before each chunk (model/heap_graph.js)
   var allocator = layout.readMode(view, statePtr).allocator;
-  var groups = [{name: '(C globals)', ranges: [r.data], ignoreTail: allocator === 'dlmalloc' ? 4 : 0}, here];
+  var groups = [{name: '(C globals)', ranges: [r.data], ignoreTail: allocator === 'dlmalloc' ? pointerBytes : 0}, here];
   var skip = [r.state, r.own];
   var counters = layout.readCounters(view, statePtr);
   if (allocator === 'dlmalloc') {
-    var gm = findDlmallocState(view, r.data, counters.heapBase, counters.breakNow);
+    var gm = findDlmallocState(view, r.data, counters.heapBase, counters.breakNow, pointerBytes);
     if (gm) skip.push(gm);
   }
   if (r.self) skip.push([r.self, r.self + r.selfSize]);
@@ -191,7 +187,7 @@ function scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnl
   // live blocks the runtime could not record, or (thinned) recorded only
   // by sampling (model/heap_section.js scanCaveat)
   var lost = Math.max(0, counters.liveBlocks - heapBlocks);
-  return {blocks: read.blocks, groups: groups, skip: skip,
+  return {blocks: read.blocks, groups: groups, skip: skip, pointerBytes: pointerBytes,
     notScanned: {threads: r.threadsDropped, regions: r.regionsDropped, blocks: Number(lost)},
     readOnlyData: readOnlyData};
 }
@@ -212,7 +208,7 @@ function scanHeapSteps(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, read
   var inputs = scanInputs(buffer, statePtr, rootsPtr, jsRoots, pthreads, area, readOnly, moduleData);
   var roots = [];
   inputs.groups.forEach(function (g) { g.ranges.forEach(function (r) { roots.push(r); }); });
-  var memory = heapMemory.copyForScan(buffer, inputs.blocks, roots, area && area.memory);
+  var memory = heapMemory.copyForScan(buffer, inputs.blocks, roots, area && area.memory, inputs.pointerBytes);
   return (function* () {
     var graph = yield* buildHeapGraphSteps(memory, inputs.blocks, inputs.groups, inputs.skip);
     var section = yield* toHeapSectionSteps(graph);

@@ -26,4 +26,11 @@ module.exports = {
   emheap_dl_state: {sizeof: 448, smallmap: 0, treemap: 4, dvsize: 8, topsize: 12, least_addr: 16, dv: 20, top: 24, magic: 36, smallbins: 40, treebins: 304, footprint: 432, mflags: 444},
   emheap_dl_segment: {sizeof: 16, base: 0, size: 4, next: 8, sflags: 12},
   emheap_dl_state_tail: {sizeof: 24},
+  // dlmalloc's structs as wasm64 lays them out (but DL_SEG_PTHREAD_LOCK: see runtime/layout.js)
+  wasm64: {
+    emheap_dl_state: {sizeof: 888, smallmap: 0, treemap: 4, dvsize: 8, topsize: 16, least_addr: 24, dv: 32, top: 40, magic: 64, smallbins: 72, treebins: 600, footprint: 856, mflags: 880},
+    emheap_dl_segment: {sizeof: 32, base: 0, size: 8, next: 16, sflags: 24},
+    emheap_dl_state_tail: {sizeof: 48},
+    constants: {DL_CINUSE: 2, DL_FLAG4: 4, DL_FENCEPOST: 11, DL_NSMALLBINS: 32, DL_NTREEBINS: 32, DL_USE_LOCK_BIT: 2, DL_MIN_CHUNK: 32, DL_SEG_RECORD: 40, DL_TOP_FOOT: 72, DL_SEG_NO_LOCK: 888, DL_SEG_SPIN_LOCK: 888},
+  },
 };

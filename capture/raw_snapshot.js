@@ -278,9 +278,8 @@ function allocatorHeapNow(view, statePtr, summary, info) {
   var allocator = layout.readMode(view, statePtr).allocator;
   if (allocator !== 'dlmalloc' && allocator !== 'emmalloc') return null;
   if (info.threadsRunning) return {error: 'not walked: other threads may be allocating'};
-  // (capture/allocator_walk.js reads wasm32's chunk heads and bins)
-  if (layout.pointerBytes(view, statePtr) === 8) return {error: 'not walked: the allocator\'s wasm64 chunks are not read'};
-  var walk = allocatorWalk.walkAllocator(view, allocator, summary.heapBase, summary.breakNow, blockCopy.readDataRange(view, statePtr));
+  var walk = allocatorWalk.walkAllocator(view, allocator, summary.heapBase, summary.breakNow, blockCopy.readDataRange(view, statePtr),
+    null, null, null, layout.pointerBytes(view, statePtr));
   if (walk.error) return {error: walk.error};
   var heap = {freeBytes: walk.freeBytes, freeBlocks: walk.freeBlocks, largestFreeBytes: walk.largestFreeBytes,
     topFreeBytes: walk.topFreeBytes, inUseBytes: walk.inUseBytes};

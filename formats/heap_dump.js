@@ -13,7 +13,8 @@
 //      snapshot: the snapshot (emheap.snapshot({heap: true})), its heap
 //                section cut to what a scan does not remake: blocks'
 //                address, size, site and id, groups' names, notScanned, readOnlyData,
-//      scan: {groups: [{name, ranges, ignoreTail, values}], skip: [[lo, hi]]}
+//      scan: {groups: [{name, ranges, ignoreTail, values}], skip: [[lo, hi]],
+//             pointerBytes: 4, or 8 for a wasm64 program (absent: 4)}
 //            (capture/heap_scan.js scanInputs: the roots and what is left out),
 //      segments: [[start, length]...]: the memory the scan reads (roots'
 //                ranges and live blocks), in address order, not overlapping}
@@ -55,7 +56,8 @@ function makeDump(snapshot) {
   var memory = heap.scan.memory;
   var header = {
     format: 'emheap-dump', version: VERSION, snapshot: strippedSnapshot(snapshot),
-    scan: {groups: heap.scan.groups, skip: heap.scan.skip}, segments: heapMemory.segmentList(memory),
+    scan: {groups: heap.scan.groups, skip: heap.scan.skip, pointerBytes: memory.pointerBytes},
+    segments: heapMemory.segmentList(memory),
   };
   return {header: header, bytes: heapMemory.bytesOf(memory)};
 }
@@ -92,17 +94,21 @@ function readDump(bytes) {
   if (header.format !== 'emheap-dump' || header.version !== VERSION) {
     throw new Error('a heap dump of version ' + header.version + ': this emheap reads version ' + VERSION);
   }
+  var pointerBytes = header.scan.pointerBytes || 4;
+  if (pointerBytes !== 4 && pointerBytes !== 8) throw new Error('damaged heap dump: pointers of ' + pointerBytes + ' bytes');
   var length = 0;
   var last = 0;
   header.segments.forEach(function (s) {
-    if (!(s[0] >= last && s[0] % 4 === 0 && s[1] % 4 === 0)) throw new Error('damaged heap dump: its segments are out of order');
+    if (!(s[0] >= last && s[0] % pointerBytes === 0 && s[1] % pointerBytes === 0)) {
+      throw new Error('damaged heap dump: its segments are out of order');
+    }
     last = s[0] + s[1];
     length += s[1];
   });
   if (start + n + length !== bytes.length) {
     throw new Error('damaged heap dump: its segments hold ' + length + ' bytes, the file ' + (bytes.length - start - n));
   }
-  return {header: header, memory: heapMemory.fromSegments(header.segments, bytes.subarray(start + n))};
+  return {header: header, memory: heapMemory.fromSegments(header.segments, bytes.subarray(start + n), pointerBytes)};
 }
 
 // Gunzipped file bytes -> the snapshot with its heap graph made again from
@@ -111,7 +117,8 @@ function analyzeDump(bytes) {
   var dump = readDump(bytes);
   var snapshot = dump.header.snapshot;
   var b = snapshot.heap.blocks;
-  var blocks = {addr: Uint32Array.from(b.address), size: Uint32Array.from(b.size), site: Uint32Array.from(b.site),
+  var blocks = {addr: (dump.memory.pointerBytes === 8 ? Float64Array : Uint32Array).from(b.address), size: Uint32Array.from(b.size),
+    site: Uint32Array.from(b.site),
     serial: Uint32Array.from(b.id, function (id) { return (id - 1) / 2; })};
   var section = heapSection.toHeapSection(buildHeapGraph(dump.memory, blocks, dump.header.scan.groups, dump.header.scan.skip));
   section.notScanned = snapshot.heap.notScanned;

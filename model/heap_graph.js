@@ -3,8 +3,8 @@
 //
 // Input: the live blocks (every one: exact modes), the memory, and the
 // roots (runtime/roots.c: static data, C stacks, thread-locals, regions
-// the app registered, pointer values JS registered). Every aligned 4-byte
-// word of a root or of a reachable block whose value falls inside a live
+// the app registered, pointer values JS registered). Every aligned pointer
+// (4 bytes, 8 in a wasm64 program: the memory's pointerBytes) of a root or of a reachable block whose value falls inside a live
 // block (its first byte up to its last: interior pointers count, as in
 // LSan) is an edge to that block. Then, as LSan and Memcheck do:
 //   reachable        -- reached from a root;
@@ -50,7 +50,8 @@ IntList.prototype.push = function (v) {
 };
 
 // blocks: {addr, size, site, serial} typed arrays of one length, any
-// order. -> the same, in address order (new arrays), as steps
+// order (addr a Float64Array where addresses pass 4 GiB). -> the same, in
+// address order (new arrays of the same kinds), as steps
 // (model/heap_memory.js orderByAddressSteps).
 function* byAddressSteps(blocks) {
   var n = blocks.addr.length;
@@ -59,7 +60,7 @@ function* byAddressSteps(blocks) {
   var fields = ['addr', 'size', 'site', 'serial'];
   for (var f = 0; f < fields.length; f++) {
     var from = blocks[fields[f]];
-    var to = new Uint32Array(n);
+    var to = new from.constructor(n);
     for (var m = 0; m < n; m++) to[m] = from[order[m]];
     out[fields[f]] = to;
     yield;
@@ -85,7 +86,7 @@ function blockAt(addr, size, v) {
 // [{name, ranges: [[lo, hi]...], values: [pointer...], ignoreTail}]: a
 // root with ignoreTail N takes no word that points into the last N bytes of
 // a block (dlmalloc's own globals point at chunk headers, which lie in the
-// last 4 bytes of the block before: the allocator's state, which LSan
+// last pointer's bytes of the block before: the allocator's state, which LSan
 // leaves out of its scan, would keep the last block before a free chunk
 // alive). skip: [[lo, hi]...] ranges never scanned (emheap's own state).
 // -> the graph (see the top). As steps: a page runs between them, on a copy
@@ -93,6 +94,7 @@ function blockAt(addr, size, v) {
 function* buildHeapGraphSteps(memory, blocks, roots, skip) {
   if (memory instanceof Uint32Array) memory = heapMemory.wholeMemory(memory);
   var words = memory.words;
+  var unit = memory.pointerBytes || 4; // the bytes of a pointer the scan reads
   var work = 0;
   var b = yield* byAddressSteps(blocks);
   yield;
@@ -129,9 +131,9 @@ function* buildHeapGraphSteps(memory, blocks, roots, skip) {
       queue[qTail++] = k;
     }
   }
-  // Scans [lo, hi) word by word, less the skipped ranges.
+  // Scans [lo, hi) pointer by pointer, less the skipped ranges.
   function scanRange(source, lo, hi) {
-    lo = Math.max(0, Math.ceil(lo / 4) * 4);
+    lo = Math.max(0, Math.ceil(lo / unit) * unit);
     for (var s = 0; s < skipList.length && lo < hi; s++) {
       var sk = skipList[s];
       if (sk[1] <= lo || sk[0] >= hi) continue;
@@ -141,15 +143,21 @@ function* buildHeapGraphSteps(memory, blocks, roots, skip) {
     if (lo < hi) scanWords(source, lo, hi);
   }
   // [lo, hi) as the copy has it: a range is copied whole (the copy was
-  // made of these ranges), so one not copied is not read at all.
+  // made of these ranges), so one not copied is not read at all. A wasm64
+  // pointer is two words, low first.
   function scanWords(source, lo, hi) {
     while (lo < hi) {
       var s = heapMemory.segmentAt(memory, lo);
       if (s < 0) return;
       var end = Math.min(hi, memory.ends[s]);
-      var first = (memory.offsets[s] + lo - memory.starts[s]) >>> 2;
-      for (var w = first, last = first + ((end - lo) >>> 2); w < last; w++) edge(source, words[w]);
-      work += (end - lo) >>> 2;
+      var first = (memory.offsets[s] + lo - memory.starts[s]) / 4;
+      var count = Math.floor((end - lo) / unit);
+      if (unit === 8) {
+        for (var p = first, stop = first + 2 * count; p < stop; p += 2) edge(source, words[p] + words[p + 1] * 4294967296);
+      } else { // (a wasm32 copy is below 4 GiB: small integers, the loop's fast kind)
+        for (var w = first | 0, last = (first + count) | 0; w < last; w++) edge(source, words[w]);
+      }
+      work += count;
       lo = end;
     }
   }
@@ -171,11 +179,12 @@ function* buildHeapGraphSteps(memory, blocks, roots, skip) {
       var range = roots[r].ranges[ri];
       // a root that lies in a live block keeps that block (a registered
       // malloc'd region; a thread stack Emscripten took from malloc)
-      if (range[1] > range[0]) edge(node, range[0] >>> 0);
+      if (range[1] > range[0]) edge(node, range[0]);
       scanRange(node, range[0], range[1]);
       if (work >= STEP_WORK) { work = 0; yield; }
     }
-    (roots[r].values || []).forEach(function (v) { edge(node, v >>> 0); });
+    // (a JS root may come as a signed 32-bit number)
+    (roots[r].values || []).forEach(function (v) { edge(node, v < 0 ? v >>> 0 : Number(v)); });
     ignoreTail = 0;
     edgeCount[node] = targets.length - start[node];
   }

@@ -4,22 +4,27 @@
 // dump is this copy written out (formats/heap_dump.js). Free memory and
 // code data are not copied: the copy is about the size of the live heap.
 //
-// A memory is {starts, ends, offsets, words}: segment i covers addresses
-// [starts[i], ends[i]) and its bytes begin at byte offsets[i] of `words`.
+// A memory is {starts, ends, offsets, words, pointerBytes}: segment i
+// covers addresses [starts[i], ends[i]) and its bytes begin at byte
+// offsets[i] of `words` (a Uint32Array); pointerBytes is the program's
+// pointer size, 4 (wasm32) or 8 (wasm64), the word a scan reads.
 // Invariants: segments are in address order, do not touch or overlap, and
-// starts, ends and offsets are multiples of 4 (a word of the wasm memory is
-// a word of the copy).
+// starts, ends and offsets are multiples of pointerBytes (a pointer of the
+// wasm memory is an aligned pointer of the copy). Addresses are Numbers:
+// a wasm64 memory's go past 4 GiB.
+var FOUR_GIB = 4294967296;
 'use strict';
 
 var runSteps = require('./steps').runSteps;
 
-// [[lo, hi]...] -> the segments covering them: widened to whole words,
-// clipped to [0, size), sorted and merged.
-function segmentsOf(ranges, size) {
+// [[lo, hi]...] -> the segments covering them: widened to whole words of
+// `unit` bytes (4 unless given), clipped to [0, size), sorted and merged.
+function segmentsOf(ranges, size, unit) {
+  var u = unit || 4;
   var list = [];
   ranges.forEach(function (r) {
-    var lo = Math.max(0, Math.floor(r[0] / 4) * 4);
-    var hi = Math.min(size, Math.ceil(r[1] / 4) * 4);
+    var lo = Math.max(0, Math.floor(r[0] / u) * u);
+    var hi = Math.min(size, Math.ceil(r[1] / u) * u);
     if (hi > lo) list.push([lo, hi]);
   });
   // (copyForScan hands over its block ranges in order: up to a million of
@@ -36,12 +41,13 @@ function segmentsOf(ranges, size) {
   return out;
 }
 
-// Segments [[start, length]...] and their bytes one after another -> a memory.
-function fromSegments(segments, bytes) {
+// Segments [[start, length]...] and their bytes one after another, and the
+// pointer size (4 unless given) -> a memory.
+function fromSegments(segments, bytes, pointerBytes) {
   var n = segments.length;
-  var starts = new Uint32Array(n);
-  var ends = new Uint32Array(n);
-  var offsets = new Uint32Array(n);
+  var starts = new Float64Array(n);
+  var ends = new Float64Array(n);
+  var offsets = new Float64Array(n);
   var at = 0;
   for (var i = 0; i < n; i++) {
     starts[i] = segments[i][0];
@@ -51,15 +57,15 @@ function fromSegments(segments, bytes) {
   }
   // (a copy when unaligned: new Uint8Array copies; a node Buffer's slice would not)
   var aligned = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
-  return {starts: starts, ends: ends, offsets: offsets,
-    words: new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2)};
+  return {starts: starts, ends: ends, offsets: offsets, pointerBytes: pointerBytes || 4,
+    words: new Uint32Array(aligned.buffer, aligned.byteOffset, Math.floor(aligned.byteLength / 4))};
 }
 
 // The memory's bytes now, where `ranges` lie: one copy, in one step.
 // `into` (optional): memory made and touched beforehand (capture/layout.js
-// copyArea), used when large enough.
-function copyRanges(buffer, ranges, into) {
-  var segments = segmentsOf(ranges, buffer.byteLength);
+// copyArea), used when large enough. pointerBytes: 4 unless given.
+function copyRanges(buffer, ranges, into, pointerBytes) {
+  var segments = segmentsOf(ranges, buffer.byteLength, pointerBytes);
   var total = 0;
   segments.forEach(function (s) { total += s[1] - s[0]; });
   var bytes = into && into.length >= total ? into.subarray(0, total) : new Uint8Array(total);
@@ -69,26 +75,46 @@ function copyRanges(buffer, ranges, into) {
     bytes.set(source.subarray(s[0], s[1]), at);
     at += s[1] - s[0];
   });
-  return fromSegments(segments.map(function (s) { return [s[0], s[1] - s[0]]; }), bytes);
+  return fromSegments(segments.map(function (s) { return [s[0], s[1] - s[0]]; }), bytes, pointerBytes);
 }
 
-// Indices 0..n-1 of addr (a Uint32Array) in address order, as steps (a
-// yield after each pass): a radix sort, 16 bits a pass (stable, so two
-// passes sort it), tens of ms for a million blocks where a comparison sort
-// took 300 ms. (A Float64Array of addr * 2^32 + end, sorted, lost the end
-// above 2 MB: doubles hold 53 bits.) Also model/heap_graph.js's order.
+// Indices 0..n-1 of addr (a Uint32Array, or a Float64Array of wasm64
+// addresses) in address order, as steps (a yield after each pass): a radix
+// sort, 16 bits a pass (stable, so two passes sort wasm32's, three any
+// address below 2^48), tens of ms for a million blocks where a comparison
+// sort took 300 ms. (A Float64Array of addr * 2^32 + end, sorted, lost the
+// end above 2 MB: doubles hold 53 bits.) Also model/heap_graph.js's order.
 function* orderByAddressSteps(addr) {
   var n = addr.length;
   var order = new Uint32Array(n);
   var other = new Uint32Array(n);
-  for (var i = 0; i < n; i++) order[i] = i;
-  for (var shift = 0; shift < 32; shift += 16) {
+  var highest = 0;
+  for (var i = 0; i < n; i++) {
+    order[i] = i;
+    if (addr[i] > highest) highest = addr[i];
+  }
+  // the digits: (x >>> shift) takes x modulo 2^32 first, exact for any
+  // integer a double holds; the third digit lies above 2^32 (its own
+  // loops: a test in the first two passes' loops made them 2x slower)
+  for (var shift = 0; shift < 32 || (shift < 48 && highest >= FOUR_GIB); shift += 16) {
     var count = new Uint32Array(65537);
-    for (var c = 0; c < n; c++) count[((addr[order[c]] >>> shift) & 0xFFFF) + 1]++;
+    var c, e, o;
+    if (shift < 32) {
+      for (c = 0; c < n; c++) count[((addr[order[c]] >>> shift) & 0xFFFF) + 1]++;
+    } else {
+      for (c = 0; c < n; c++) count[(Math.floor(addr[order[c]] / FOUR_GIB) & 0xFFFF) + 1]++;
+    }
     for (var d = 1; d <= 65536; d++) count[d] += count[d - 1];
-    for (var e = 0; e < n; e++) {
-      var o = order[e];
-      other[count[(addr[o] >>> shift) & 0xFFFF]++] = o;
+    if (shift < 32) {
+      for (e = 0; e < n; e++) {
+        o = order[e];
+        other[count[(addr[o] >>> shift) & 0xFFFF]++] = o;
+      }
+    } else {
+      for (e = 0; e < n; e++) {
+        o = order[e];
+        other[count[Math.floor(addr[o] / FOUR_GIB) & 0xFFFF]++] = o;
+      }
     }
     var swap = order;
     order = other;
@@ -115,8 +141,8 @@ function copiesWholeSpan(span, liveBytes) {
 // half of the span they lie in (the usual heap), the span is copied whole
 // in one step; else the blocks are sorted and copied with small gaps
 // joined. 1M blocks: tens of ms where a range per block took 2.7 s.
-// `into`: as for copyRanges.
-function copyForScan(buffer, blocks, rootRanges, into) {
+// `into`, pointerBytes: as for copyRanges.
+function copyForScan(buffer, blocks, rootRanges, into, pointerBytes) {
   var n = blocks.addr.length;
   var lo = Infinity;
   var hi = 0;
@@ -156,12 +182,13 @@ function copyForScan(buffer, blocks, rootRanges, into) {
     merged.push(r);
   });
   while (b < ranges.length) merged.push(ranges[b++]);
-  return copyRanges(buffer, merged, into);
+  return copyRanges(buffer, merged, into, pointerBytes);
 }
 
 // A whole memory as it is (no copy): tests, and callers that scan at once.
-function wholeMemory(words) {
-  return {starts: Uint32Array.of(0), ends: Uint32Array.of(words.length * 4), offsets: Uint32Array.of(0), words: words};
+function wholeMemory(words, pointerBytes) {
+  return {starts: Float64Array.of(0), ends: Float64Array.of(words.length * 4), offsets: Float64Array.of(0), words: words,
+    pointerBytes: pointerBytes || 4};
 }
 
 // The segment holding address a (a multiple of 4), or -1.

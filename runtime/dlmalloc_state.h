@@ -70,10 +70,15 @@ typedef struct emheap_dl_state {
 
 /* Where `seg` lies in malloc_state: without a lock (single-threaded
 ** builds), after an int spin lock (a build with USE_SPIN_LOCKS, which
-** JS still recognizes), after a pthread mutex (-pthread builds). */
-#define DL_SEG_NO_LOCK sizeof(emheap_dl_state)
-#define DL_SEG_SPIN_LOCK (sizeof(emheap_dl_state) + sizeof(int))
-#define DL_SEG_PTHREAD_LOCK (sizeof(emheap_dl_state) + sizeof(pthread_mutex_t))
+** JS still recognizes), after a pthread mutex (-pthread builds). The lock
+** follows mflags with no padding but its own alignment (in wasm64 an int
+** lock fits in mflags' padding), and seg is aligned as a segment is. */
+#define DL_ALIGN_UP(n, a) (((n) + (a) - 1) & ~((size_t)(a) - 1))
+#define DL_AFTER_MFLAGS (offsetof(emheap_dl_state, mflags) + sizeof(unsigned int))
+#define DL_SEG_NO_LOCK DL_ALIGN_UP(DL_AFTER_MFLAGS, _Alignof(emheap_dl_segment))
+#define DL_SEG_SPIN_LOCK DL_ALIGN_UP(DL_AFTER_MFLAGS + sizeof(int), _Alignof(emheap_dl_segment))
+#define DL_SEG_PTHREAD_LOCK \
+  DL_ALIGN_UP(DL_ALIGN_UP(DL_AFTER_MFLAGS, _Alignof(pthread_mutex_t)) + sizeof(pthread_mutex_t), _Alignof(emheap_dl_segment))
 
 /* What ends malloc_state from `seg` on: JS finds the struct by its shape,
 ** and its end bounds the search. */

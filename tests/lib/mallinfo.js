@@ -6,10 +6,11 @@
 const assert = require('node:assert/strict');
 
 // What mallinfo() says of the heap a reading describes: dlmalloc counts top
-// (with its 40-byte foot) among the free chunks, and in use the segment
-// less all that is free (the first chunk may start up to 7 bytes into the
-// segment, which is neither); emmalloc's fordblks are the free regions'
-// payloads, 8 bytes of header each.
+// (with its foot, TOP_FOOT_SIZE: 40 bytes in wasm32, 72 in wasm64) among
+// the free chunks, and in use the segment less all that is free (the first
+// chunk may start up to 7 bytes into the segment, which is neither);
+// emmalloc's fordblks are the free regions' payloads, 8 bytes of header
+// each. variant 'dlmalloc64': a wasm64 program's dlmalloc.
 function assertAgrees(variant, heap, info) {
   const top = heap.topFreeBytes;
   assert.equal(info.keepcost, top, 'the free span at the top');
@@ -17,7 +18,7 @@ function assertAgrees(variant, heap, info) {
     assert.equal(info.fordblks, heap.freeBytes + top - 8 * (heap.freeBlocks + (top > 0 ? 1 : 0)), 'free bytes');
     return;
   }
-  assert.equal(info.fordblks, heap.freeBytes + top + 40, 'free bytes');
+  assert.equal(info.fordblks, heap.freeBytes + top + (variant === 'dlmalloc64' ? 72 : 40), 'free bytes');
   assert.equal(info.ordblks, heap.freeBlocks + 1, 'free chunks');
   const gap = info.uordblks - heap.inUseBytes;
   assert.ok(gap >= 0 && gap < 8, `uordblks ${info.uordblks}, in use ${heap.inUseBytes}`);
