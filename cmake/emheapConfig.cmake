@@ -10,7 +10,11 @@
 # `emheap-config --cflags` gives an emcc command line.
 # Programs built with -pthread link emheap::emheap_pthread instead, and
 # -sMAIN_MODULE programs emheap::emheap_main_module (its side modules link
-# nothing of emheap). C++
+# nothing of emheap). A wasm64 project (-m64, or -sMEMORY64, in
+# CMAKE_C_FLAGS: Emscripten's toolchain file then makes pointers 8 bytes)
+# gets the wasm64 runtime under the same names, built on first use with the
+# project's emcc; it has no emheap_main_module (no position-independent
+# wasm64 runtime: docs/compatibility.md). C++
 # programs that catch exceptions need
 # -fexceptions at compile and at link (Emscripten's rule, emheap's too).
 #
@@ -34,8 +38,15 @@ set(_emheap_emcc "${CMAKE_C_COMPILER}")
 if(NOT _emheap_emcc)
   set(_emheap_emcc "${CMAKE_CXX_COMPILER}")
 endif()
+set(_emheap_w64 "")
+set(_emheap_w64_flag "")
+if(CMAKE_SIZEOF_VOID_P EQUAL 8)
+  set(_emheap_w64 "64")
+  set(_emheap_w64_flag "--wasm64")
+endif()
 execute_process(
   COMMAND "${CMAKE_COMMAND}" -E env "EMCC=${_emheap_emcc}" "${EMHEAP_NODE}" "${_emheap_root}/bin/emheap-config" --print-dir
+    ${_emheap_w64_flag}
   OUTPUT_VARIABLE _emheap_dir OUTPUT_STRIP_TRAILING_WHITESPACE
   ERROR_VARIABLE _emheap_err RESULT_VARIABLE _emheap_rc)
 if(NOT _emheap_rc EQUAL 0)
@@ -44,7 +55,12 @@ if(NOT _emheap_rc EQUAL 0)
   return()
 endif()
 
-foreach(_emheap_file emheap.o emheap-mt.o emheap-pic.o library_emheap.js emheap_page.js)
+if(_emheap_w64)
+  set(_emheap_objects emheap64.o emheap64-mt.o)
+else()
+  set(_emheap_objects emheap.o emheap-mt.o emheap-pic.o)
+endif()
+foreach(_emheap_file ${_emheap_objects} library_emheap.js emheap_page.js)
   if(NOT EXISTS "${_emheap_dir}/${_emheap_file}")
     set(${CMAKE_FIND_PACKAGE_NAME}_FOUND FALSE)
     set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE "${_emheap_dir}/${_emheap_file} is missing: run `make` in ${_emheap_root}")
@@ -59,7 +75,7 @@ function(_emheap_add_target name mt)
   if(TARGET emheap::${name})
     return()
   endif()
-  set(objects "${_emheap_dir}/emheap${mt}.o")
+  set(objects "${_emheap_dir}/emheap${_emheap_w64}${mt}.o")
   set(library "${_emheap_dir}/library_emheap.js")
   set(page "${_emheap_dir}/emheap_page.js")
   add_library(emheap::${name} INTERFACE IMPORTED)
@@ -71,6 +87,8 @@ endfunction()
 
 _emheap_add_target(emheap "")
 _emheap_add_target(emheap_pthread "-mt")
-_emheap_add_target(emheap_main_module "-pic")
+if(NOT _emheap_w64)
+  _emheap_add_target(emheap_main_module "-pic")
+endif()
 set(emheap_RUNTIME_DIR "${_emheap_dir}")
 set(${CMAKE_FIND_PACKAGE_NAME}_FOUND TRUE)

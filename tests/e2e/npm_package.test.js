@@ -8,7 +8,8 @@
 // under node, and `npx emheap top` reads the snapshot it saved; another emcc
 // gets a runtime built with it. Then the CMake way (emcmake) with
 // emheap::emheap, which also gives the app emheap.h; a rebuilt runtime
-// relinks the app.
+// relinks the app; configured for wasm64, the same target links the
+// wasm64 runtime.
 'use strict';
 
 const test = require('node:test');
@@ -17,9 +18,9 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const {spawnSync} = require('child_process');
-const {runWasmProgram} = require('../lib/run_wasm');
+const {runWasmProgram, skipReason} = require('../lib/run_wasm');
 
-const {ROOT} = require('../lib/paths');
+const {ROOT, BUILD, MEMORY64_NODE} = require('../lib/paths');
 const APP_SOURCES = path.join(ROOT, 'tests', 'package');
 // Debian's emcc needs node's module folder for its optimizer (../shared/TOOLCHAIN.md).
 const ENV = {...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':')};
@@ -47,8 +48,9 @@ function projectFiles(dir, prefix = '') {
   return out.sort();
 }
 
-function runApp(js, cwd) {
-  const r = runWasmProgram(js, {cwd, env: {EMHEAP_MODE: 'exact', EMHEAP_LEAK_REPORT: '1'}});
+// node: which node runs it (a wasm64 app needs node 24: tests/tests.mk wasm64.check).
+function runApp(js, cwd, node) {
+  const r = runWasmProgram(js, {cwd, node, env: {EMHEAP_MODE: 'exact', EMHEAP_LEAK_REPORT: '1'}});
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /caught 8/);
   const m = /SNAPSHOT_FILE (\S+)/.exec(r.stdout);
@@ -149,5 +151,25 @@ test('the packed tarball installs; npx emheap-config and npx emheap work; CMake 
     }
     const relinked = sh('cmake', ['--build', build], project).stdout;
     assert.match(relinked, /Linking CXX executable app_js\.js/);
+  });
+
+  // The same project configured for wasm64: Emscripten's toolchain file
+  // reads -m64 (or -sMEMORY64) in CMAKE_C_FLAGS, and emheap::emheap is then
+  // the wasm64 runtime, built on first use with the project's emcc.
+  const wasm64Skip = skipReason(path.join(BUILD, 'wasm64_heap.js'));
+  await t.test('CMake, wasm64: the same target links the wasm64 runtime', {skip: wasm64Skip || false}, () => {
+    const build = path.join(project, 'build64');
+    const flag = sh(process.execPath, [path.join(ROOT, 'runtime', 'build.js'), '--memory64-flag'], project).stdout.trim();
+    sh('emcmake', ['cmake', '-S', project, '-B', build, `-Demheap_DIR=${path.join(project, 'node_modules', 'emheap', 'cmake')}`,
+      '-DCMAKE_BUILD_TYPE=Release', `-DCMAKE_C_FLAGS=${flag}`, `-DCMAKE_CXX_FLAGS=${flag}`, `-DCMAKE_EXE_LINKER_FLAGS=${flag}`], project);
+    const made = sh('cmake', ['--build', build], project);
+    const linked = fs.readFileSync(path.join(build, 'CMakeFiles', 'app_js.dir', 'link.txt'), 'utf8');
+    assert.match(linked, /[/\\]emheap64\.o\b/, 'the wasm64 runtime on the link line');
+    assert.doesNotMatch(linked, /[/\\]emheap\.o\b/);
+    const r = runApp(path.join(build, 'app_js.js'), build, MEMORY64_NODE);
+    assert.match(r.stderr, /leak_widgets/, 'the leak report names the leaking function');
+    assert.ok(linked.includes(flag), `the link line has ${flag}`);
+    const profile = JSON.parse(fs.readFileSync(r.snapshot, 'utf8'));
+    assert.ok(profile.shared.frames.some((f) => /leak_widgets/.test(f.name)), made.stdout);
   });
 });

