@@ -100,7 +100,8 @@ function snapshotTaker(host, parts) {
     // (model/frame_names.js).
     names: function () {
       return {functionName: parts.debugInfo.functionName, sourceLines: parts.debugInfo.sourceLines(),
-        allocTypeName: parts.debugInfo.allocTypeName};
+        allocTypeName: parts.debugInfo.allocTypeName,
+        sideSourceLines: parts.sideModules ? parts.sideModules.sourceLines : null};
     },
 
     // A pointer JS keeps (a malloc'd buffer held by a JS object, an embind
@@ -237,7 +238,12 @@ function snapshotTaker(host, parts) {
         })(), parts.sliceMs, parts.nextTask);
       }
       return read.then(function (raw) {
-        return new Promise(function (resolve) { parts.debugInfo.whenLoaded(function () { resolve(raw); }); });
+        return new Promise(function (resolve) {
+          parts.debugInfo.whenLoaded(function () {
+            if (parts.sideModules) parts.sideModules.whenLoaded(function () { resolve(raw); });
+            else resolve(raw);
+          });
+        });
       }).then(function (raw) {
         return steps.runInSlices(taker.finishSteps(raw), parts.sliceMs, parts.nextTask);
       });

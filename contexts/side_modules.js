@@ -19,6 +19,14 @@
 // module the rewrite cannot take (one defining globals of its own, bytes
 // it cannot read, a module compiled before emheap saw it) has its
 // allocations take a JS stack each, said once on the console.
+//
+// A side module built with debug info (DWARF in it, -gseparate-dwarf, or
+// -gsource-map) gives its frames their files and lines as the main
+// module's do (model/frame_names.js): its bytes are kept from loading
+// until its lines are first asked for (DWARF inside: parsed then), and a
+// file beside it (a source map, a DWARF file) is read where the module was
+// found: under node when first asked for, in a page fetched from loading
+// on. A module without debug info keeps nothing.
 'use strict';
 
 var wasmReader = require('../symbolize/wasm_reader');
@@ -26,6 +34,7 @@ var wasmBinary = require('./wasm_binary');
 var Writer = wasmBinary.Writer;
 var wasmInstrument = require('./wasm_instrument');
 var rewrite = require('./rewrite');
+var hasDebugInfo = require('../symbolize/debug_info').hasDebugInfo;
 
 var NAME_SECTION = 'name';
 var MODULE_NAME = 0; // the name section's subsection of the module's own name
@@ -96,9 +105,16 @@ function fileName(path) {
 }
 
 // The registry of one program's side modules. warn: fn(text), for what is
-// said once.
-function sideModules(warn) {
-  var byName = new Map(); // module name given -> {name, file, contexts: {info, translate} or null}
+// said once. debug (optional): {read(file, bytes, done), early}: reads a
+// side module's debug info (jslib/environment.js debugInfo: done({sourceLines,
+// ...}), from its bytes and the files beside `file`); early: begin at once
+// (a page: fetched in the background), else when first asked for.
+function sideModules(warn, debug) {
+  // module name given -> {name, file, contexts: {info, translate} or null,
+  // debug: {bytes, lines, state: 0 not read, 1 reading, 2 read} or null}
+  var byName = new Map();
+  var reading = 0;        // debug info reads begun and not done
+  var waiters = [];       // fns to run once none is
   var loading = 0;        // side modules between prepare and loaded
   var data = [];          // their static data: [lo, hi) ranges
   var saidNoContexts = false;
@@ -129,7 +145,13 @@ function sideModules(warn) {
       }
       var name = fileName(file);
       for (var n = 2; byName.has(name); n++) name = n + '.' + fileName(file);
-      var entry = {name: name, file: String(file || ''), contexts: null};
+      var entry = {name: name, file: String(file || ''), contexts: null, debug: null};
+      try {
+        // (the original bytes: frames carry the original offsets, stack_table.js)
+        if (debug && hasDebugInfo(bytes)) entry.debug = {bytes: bytes.slice(), lines: null, state: 0};
+      } catch (e) {
+        // bytes the reader refuses: no lines
+      }
       var out = bytes;
       if (main) {
         try {
@@ -163,6 +185,7 @@ function sideModules(warn) {
       }
       byName.set(name, entry);
       loading++;
+      if (entry.debug && debug.early) readDebug(entry);
       return out;
     },
     // Emscripten's loader gave a side module loading now `size` bytes at
@@ -200,7 +223,37 @@ function sideModules(warn) {
       var entry = byName.get(name);
       return entry ? entry.contexts : null;
     },
+    // A side module's source lines ({lookup(offset)}, as the main module's:
+    // symbolize/debug_info.js), read now if they were not, or null.
+    sourceLines: function (name) {
+      var entry = byName.get(name);
+      if (!entry || !entry.debug) return null;
+      readDebug(entry);
+      return entry.debug.lines;
+    },
+    // Runs fn once no side module's debug info is being read.
+    whenLoaded: function (fn) {
+      if (!reading) fn();
+      else waiters.push(fn);
+    },
   };
+  function readDebug(entry) {
+    var d = entry.debug;
+    if (d.state) return;
+    d.state = 1;
+    reading++;
+    var done = function (found) {
+      d.lines = found && found.sourceLines || null;
+      d.bytes = null;
+      d.state = 2;
+      if (--reading === 0) waiters.splice(0).forEach(function (fn) { fn(); });
+    };
+    try {
+      debug.read(entry.file, d.bytes, done);
+    } catch (e) {
+      if (d.state === 1) done(null);
+    }
+  }
   return registry;
 }
 

@@ -68,4 +68,24 @@ function debugInfoLoader(host, env, warn) {
   return loader;
 }
 
-module.exports = {debugInfoLoader: debugInfoLoader};
+// How a side module's debug info is read (contexts/side_modules.js
+// sideModules' `debug`): from its bytes, with the files it names (a source
+// map, a DWARF file) beside where it was found, which Emscripten's
+// locateFile puts beside the main module: a relative name is taken from
+// the main module's folder. Under node when first asked for; in a page
+// from loading on, in the background.
+function sideModuleDebug(host, env, warn) {
+  return {
+    early: !env.node,
+    read: function (file, bytes, done) {
+      var main = moduleSource.bytesOrLocation(host);
+      var source = file || 'side_module.wasm';
+      if (typeof main === 'string' && main && !/^(\/|[a-z][\w+.-]*:)/i.test(source)) {
+        source = main.slice(0, main.split(/[?#]/)[0].lastIndexOf('/') + 1) + source;
+      }
+      env.debugInfo(source, warn, done, bytes);
+    },
+  };
+}
+
+module.exports = {debugInfoLoader: debugInfoLoader, sideModuleDebug: sideModuleDebug};

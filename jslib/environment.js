@@ -20,7 +20,7 @@ var workerChannel = require('../output/worker_channel');
 
 // -> {node, page, inWorker, channel (a worker's: worker_channel.js
 // workerEnd), settings: {search, env}, source(), console(),
-// moduleFileBytes(source), debugInfo(source, warn, done), onExit(fn),
+// moduleFileBytes(source), debugInfo(source, warn, done, bytes?), onExit(fn),
 // setExitCode(code), writeFile(file, text), sink, exitSink(), sendTo(url)}. reportError(e) says why
 // a save failed; sliceMs and nextTask pace a page's export.
 function chooseEnvironment(g, nodeRequire, reportError, sliceMs, nextTask) {
@@ -70,11 +70,12 @@ function chooseEnvironment(g, nodeRequire, reportError, sliceMs, nextTask) {
     // The module's names and lines (symbolize/debug_info.js) from a file
     // name or URL, handed to done: under node read at once (done runs
     // before this returns), in a page fetched in the background.
-    debugInfo: function (source, warn, done) {
+    debugInfo: function (source, warn, done, bytes) {
       var none = {functionNames: null, sourceLines: null};
       if (node) {
         var file = source.indexOf('file://') === 0 ? new URL(source).pathname : source;
-        return done(debugInfo.fromFile(file, {fs: nodeRequire('fs'), path: nodeRequire('path'), argv: proc.argv, warn: warn}));
+        return done(debugInfo.fromFile(file, {fs: nodeRequire('fs'), path: nodeRequire('path'), argv: proc.argv, warn: warn},
+          bytes));
       }
       if (typeof g.fetch !== 'function') return done(none);
       var base;
@@ -83,7 +84,7 @@ function chooseEnvironment(g, nodeRequire, reportError, sliceMs, nextTask) {
       } catch (e) {
         return done(none);
       }
-      debugInfo.fromUrl(base, {fetch: function (url) { return g.fetch(url); }, warn: warn}).then(done);
+      debugInfo.fromUrl(base, {fetch: function (url) { return g.fetch(url); }, warn: warn}, bytes).then(done);
     },
 
     // fn(status) when the node process exits; false where there is none.

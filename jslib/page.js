@@ -32,6 +32,7 @@ var lock = require('../capture/lock');
 var environment = require('./environment');
 var config = require('./config');
 var debugInfoLoader = require('./debug_info_loader').debugInfoLoader;
+var sideModuleDebug = require('./debug_info_loader').sideModuleDebug;
 var contextsLoader = require('../contexts/loader').contextsLoader;
 var sideModules = require('../contexts/side_modules').sideModules;
 var watchThreadStarts = require('./thread_starts').watchThreadStarts;
@@ -112,7 +113,7 @@ function createProfiler(host, g) {
   });
   var debugInfo = debugInfoLoader(host, env, warn);
   var contexts = contextsLoader(host, env, settings);
-  var sides = sideModules(warn);
+  var sides = sideModules(warn, sideModuleDebug(host, env, warn));
   var liveTimeline = null;
   var markRanges = null; // exact mode, main thread (mark_ranges.js)
   var pendingPause; // pause() before the runtime attached

@@ -14,7 +14,8 @@ var STEP_FRAMES = require('./steps').STEP_ITEMS;
 
 // names: {functionName(funcIndex) -> name or null, sourceLines:
 // {lookup(offset) -> {file, line, function?} or null} or null,
-// allocTypeName(token) -> name or null (optional)}.
+// allocTypeName(token) -> name or null (optional), sideSourceLines(module
+// name) -> a side module's sourceLines or null (optional)}.
 // -> the snapshot, its frames replaced by named ones.
 function nameFrames(snapshot, names) {
   return runSteps(nameFramesSteps(snapshot, names));
@@ -37,7 +38,9 @@ function* nameFramesSteps(snapshot, names) {
 // One frame named and placed (names: as nameFrames's): a new frame, or the
 // frame itself when there is nothing to add.
 function nameFrame(frame, names) {
-  if (frame.sideModule) return frame; // the debug info is the main module's
+  // a side module's frame: its own lines (the main module's debug info
+  // would name it wrongly), its name from its own name section already
+  if (frame.sideModule) return withSource(frame, names.sideSourceLines ? names.sideSourceLines(frame.module) : null);
   var name = unnamed(frame) && names.functionName ? names.functionName(frame.funcIndex) : null;
   return withSource(name ? withFields(frame, {name: name}) : frame, names.sourceLines);
 }

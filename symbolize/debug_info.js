@@ -100,9 +100,18 @@ function fromBytes(bytes, warn) {
   return found.result();
 }
 
+// Whether a module's bytes hold or name debug info (DWARF, a separate
+// DWARF file, a source map): a side module without any is not read again
+// (contexts/side_modules.js).
+function hasDebugInfo(bytes) {
+  var custom = sections.customSections(bytes);
+  return !!(custom['.debug_info'] || custom.external_debug_info || custom.sourceMappingURL);
+}
+
 // Under node: the module at `file` and what lies beside it, read at once.
-// host: {fs, path, argv, warn}.
-function fromFile(file, host) {
+// host: {fs, path, argv, warn}. bytes (optional): the module's bytes, in
+// hand (a side module's): the file itself is then not read.
+function fromFile(file, host, bytes) {
   var found = new Found(host.warn);
   var fs = host.fs;
   var nodePath = host.path;
@@ -115,7 +124,7 @@ function fromFile(file, host) {
       file = nodePath.resolve(nodePath.dirname(host.argv[1]), file);
     }
     var beside = function (rel) { return nodePath.resolve(nodePath.dirname(file), rel); };
-    var more = found.useModule(fs.readFileSync(file));
+    var more = found.useModule(bytes || fs.readFileSync(file));
     if (more.dwarf && fs.existsSync(beside(more.dwarf))) found.useDwarfFile(fs.readFileSync(beside(more.dwarf)));
     if (more.map && !found.sourceLines) found.useMap(fs.readFileSync(beside(more.map), 'utf8'));
     var symbolsFile = symbolMap.symbolMapPathFor(file);
@@ -127,13 +136,15 @@ function fromFile(file, host) {
 }
 
 // In a page: the module at `base` (an absolute URL) and what lies beside
-// it, fetched. host: {fetch, warn}. A promise of the result; never rejects.
-function fromUrl(base, host) {
+// it, fetched. host: {fetch, warn}. moduleBytes (optional): as fromFile's.
+// A promise of the result; never rejects.
+function fromUrl(base, host, moduleBytes) {
   var found = new Found(host.warn);
   var fetch = host.fetch;
   var text = function (r) { return r.ok ? r.text() : null; };
   var bytes = function (r) { return r.ok ? r.arrayBuffer() : null; };
-  return fetch(base).then(bytes).then(function (buf) {
+  var module = moduleBytes ? Promise.resolve(moduleBytes) : fetch(base).then(bytes);
+  return module.then(function (buf) {
     var more = buf ? found.useModule(new Uint8Array(buf)) : {dwarf: '', map: ''};
     var symbols = buf && !found.functionNames
       ? fetch(new URL(symbolMap.symbolMapPathFor(base), base).href).then(text).then(function (t) {
@@ -153,4 +164,4 @@ function fromUrl(base, host) {
   }).catch(function () {}).then(function () { return found.result(); });
 }
 
-module.exports = {fromBytes: fromBytes, fromFile: fromFile, fromUrl: fromUrl};
+module.exports = {fromBytes: fromBytes, fromFile: fromFile, fromUrl: fromUrl, hasDebugInfo: hasDebugInfo};

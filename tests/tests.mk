@@ -139,6 +139,23 @@ $(DYLINK_PROGRAMS): $(DYLINK)/main.%.js: tests/runtime/dylink_main.c tests/runti
     $(DYLINK)/dylink_side.wasm $(DYLINK)/dylink_opened.wasm $(DYLINK)/dylink_async.wasm $(B)/emheap-pic.o $(B)/library_emheap.js $(PAGE_JS) bin/emheap-config
 	cd $(DYLINK) && $(EMCC) -O2 -fno-builtin -sMAIN_MODULE=2 $(CURDIR)/$< dylink_side.wasm \
 	  --embed-file dylink_opened.wasm `$(CURDIR)/bin/emheap-config --ldflags --main-module` -sMALLOC=$* -o main.$*.js
+# The same with the side modules' own debug info: DWARF in the one linked
+# at load time and the dlopen'd one, a source map beside the
+# emscripten_dlopen'd one (its frames' lines: dylink.test.js). The DWARF
+# ones at -O1: at -O2 clang files the malloc call under the function's
+# first line, which the test would then have to expect.
+DYLINK_LINES := $(DYLINK)/lines
+TEST_PROGRAMS += $(DYLINK_LINES)/main.js
+$(DYLINK_LINES)/dylink_side.wasm $(DYLINK_LINES)/dylink_opened.wasm: $(DYLINK_LINES)/%.wasm: tests/runtime/%.c tests/runtime/dylink_plan.h
+	@mkdir -p $(dir $@)
+	$(EMCC) -O1 -g -fno-builtin -sSIDE_MODULE=1 $< -o $@
+$(DYLINK_LINES)/dylink_async.wasm: tests/runtime/dylink_async.c tests/runtime/dylink_plan.h
+	@mkdir -p $(dir $@)
+	cd $(DYLINK_LINES) && $(EMCC) -O2 -gsource-map -fno-builtin -sSIDE_MODULE=1 $(CURDIR)/$< -o dylink_async.wasm
+$(DYLINK_LINES)/main.js: tests/runtime/dylink_main.c tests/runtime/dylink_plan.h \
+    $(DYLINK_LINES)/dylink_side.wasm $(DYLINK_LINES)/dylink_opened.wasm $(DYLINK_LINES)/dylink_async.wasm $(B)/emheap-pic.o $(B)/library_emheap.js $(PAGE_JS) bin/emheap-config
+	cd $(DYLINK_LINES) && $(EMCC) -O2 -fno-builtin -sMAIN_MODULE=2 $(CURDIR)/$< dylink_side.wasm \
+	  --embed-file dylink_opened.wasm `$(CURDIR)/bin/emheap-config --ldflags --main-module` -o main.js
 
 # std::pmr through a resource that tells emheap (docs/pools.md): C++ at -O2
 # with exceptions, the default fixed heap.

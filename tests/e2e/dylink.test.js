@@ -190,6 +190,50 @@ for (const variant of ['dlmalloc', 'emmalloc']) {
   });
 }
 
+// The side modules built with their own debug info (tests/tests.mk
+// DYLINK_LINES): DWARF in the one linked at load time and in the dlopen'd
+// one, a source map beside the emscripten_dlopen'd one. Each leaking
+// function's frame: its module's file, at the line of its malloc call
+// (read from the source, the plan).
+const LINES = path.join(DYLINK, 'lines');
+const LEAKERS = [['side_leak_block', 'dylink_side.c'], ['opened_leak_block', 'dylink_opened.c'], ['async_leak_block', 'dylink_async.c']];
+function mallocLine(source) {
+  const lines = fs.readFileSync(path.join(__dirname, '..', 'runtime', source), 'utf8').split('\n');
+  const at = lines.findIndex((l) => /=\s*malloc\(n\);/.test(l));
+  assert.ok(at >= 0, `${source} has its malloc call`);
+  return at + 1;
+}
+function checkSideLines(snapshot) {
+  for (const [fn, source] of LEAKERS) {
+    const frames = snapshot.frames.filter((f) => f.name === fn);
+    assert.ok(frames.length >= 1, `${fn}: a frame`);
+    for (const f of frames) {
+      assert.equal(f.sideModule, true, fn);
+      assert.ok(f.file && f.file.endsWith(source), `${fn}: ${JSON.stringify(f)}`);
+      assert.equal(f.line, mallocLine(source), `${fn}: the line of its malloc`);
+    }
+  }
+}
+
+test('node: a side module\'s own DWARF or source map gives its frames file and line', () => {
+  const run = runWasmProgram(path.join(LINES, 'main.js'), {cwd: LINES});
+  assert.equal(run.status, 0, run.stderr.slice(-2000));
+  const snapshot = run.tagged.SNAPSHOT;
+  assert.deepEqual(validateSnapshot(snapshot), []);
+  checkSideLines(snapshot);
+  // and `emheap top --by line` groups them so
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-dylink-lines-')), 'lines.json');
+  try {
+    fs.writeFileSync(file, JSON.stringify(snapshot));
+    const labels = top(file, ['--by', 'line']).sites.map((row) => row.label);
+    for (const [, source] of LEAKERS) {
+      assert.ok(labels.some((l) => l.includes(`${source}:${mallocLine(source)}`)), `${source} in ${labels.join(', ')}`);
+    }
+  } finally {
+    fs.rmSync(path.dirname(file), {recursive: true, force: true});
+  }
+});
+
 describe('a dynamically linked program in Chromium', {skip: CHROMIUM_SKIP}, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emheap-dylink-page-'));
   const chrome = servedChromium({'/': dir}, () => programPage(dir));
@@ -212,6 +256,28 @@ describe('a dynamically linked program in Chromium', {skip: CHROMIUM_SKIP}, () =
   });
 
   test.after(() => fs.rmSync(dir, {recursive: true, force: true}));
+});
+
+describe('side modules with their own debug info in Chromium', {skip: CHROMIUM_SKIP}, () => {
+  const chrome = servedChromium({'/': LINES}, () => {
+    fs.writeFileSync(path.join(LINES, 'index.html'), `<!doctype html><meta charset="utf-8"><body><script>
+var Module = {print: function (t) { console.log(t); }, printErr: function (t) { console.warn(t); }};
+</script><script src="main.js"></script>`);
+  });
+
+  test('Ctrl+Shift+H: DWARF and a source map fetched beside the module give each side frame its line', async () => {
+    const {page, context, consoleMessages} = await newPage(chrome.browser);
+    try {
+      await page.goto(`${chrome.server.url}/index.html`);
+      await page.waitForFunction(() => document.title === 'planted', null, {timeout: 20000});
+      const got = await downloadFrom(page, () => page.keyboard.press('Control+Shift+H'));
+      assert.deepEqual(validateSnapshot(got.json.emheap), []);
+      checkSideLines(got.json.emheap);
+      assert.ok(!crashedIn(consoleMessages), consoleMessages.map((m) => m.text).join('\n'));
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 describe('a dynamically linked program in Firefox', {skip: firefox.haveFirefox() ? false : 'no Firefox'}, () => {
