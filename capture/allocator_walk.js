@@ -48,7 +48,9 @@
 //   region     size at both ends: bottom word the size, top word the size
 //              (in use) or size | 1 (free: FREE_REGION_FLAG is only ever in
 //              the top word); sizes multiples of 4, at least 16
-//              (sizeof(Region)); two free regions are never adjacent.
+//              (sizeof(Region)); two free regions are never adjacent. In
+//              wasm64 the words are size_t's 8 bytes, sizes multiples of 8,
+//              at least 32.
 //   root       each block emmalloc took from sbrk starts with a root region
 //              (a used region of 16 bytes, or more once an aligned
 //              allocation pushed its end up) whose words 1 and 2 are `next`
@@ -107,8 +109,7 @@ var DL32 = dlLayout(L, 4);
 var DL64 = dlLayout(L.wasm64, 8);
 function dlFor(pointerBytes) { return pointerBytes === 8 ? DL64 : DL32; }
 
-var EM_MIN_REGION = 16; // sizeof(Region)
-var EM_FREE_FLAG = 1;
+var EM_FREE_FLAG = 1; // emmalloc's mark of a free region, in its closing size
 
 function isAddr(x) { return typeof x === 'number' && x >= 0 && x <= Number.MAX_SAFE_INTEGER && Math.floor(x) === x; }
 
@@ -471,26 +472,40 @@ function treeIndex(size, nbins) {
   return (k << 1) + ((size >>> (k + 7)) & 1);
 }
 
-// A root region at r: a used region (size at both ends) whose words 1 and
-// 2 are next and endPtr; the block holds at least the root and a sentinel.
-function emmallocRoot(word, r, heapBase, breakNow) {
-  if ((r & 3) || r < heapBase || r + 2 * EM_MIN_REGION > breakNow) return null;
+// emmalloc's sizes and root fields by width: P is sizeof(size_t), a
+// region's size field at each end; sizeof(Region) (size, prev, next, and
+// the closing size) is the smallest region; a RootRegion's next and endPtr
+// are its second and third words of P bytes (its uint32_t size takes the
+// first, padded); a region's free payload is its size less both size
+// fields (REGION_HEADER_SIZE).
+function emLayout(P) {
+  return {P: P, minRegion: 4 * P, align: P - 1, read: P === 4 ? readSize32 : readSize64};
+}
+var EM32 = emLayout(4);
+var EM64 = emLayout(8);
+
+// A root region at r: a used region (size at both ends) whose second and
+// third words are next and endPtr; the block holds at least the root and
+// a sentinel.
+function emmallocRoot(EM, word, r, heapBase, breakNow) {
+  var P = EM.P;
+  if ((r & EM.align) || r < heapBase || r + 2 * EM.minRegion > breakNow) return null;
   var size = word(r);
-  if (size < EM_MIN_REGION || (size & 3) || r + size > breakNow) return null;
-  if (word(r + size - 4) !== size) return null;
-  var next = word(r + 4);
-  var end = word(r + 8);
-  if (end < 0 || (end & 3) || end < r + size + EM_MIN_REGION || end > breakNow) return null;
-  if (next < 0 || (next !== 0 && ((next & 3) || next < heapBase || next >= r))) return null;
+  if (size < EM.minRegion || (size & EM.align) || r + size > breakNow) return null;
+  if (word(r + size - P) !== size) return null;
+  var next = word(r + P);
+  var end = word(r + 2 * P);
+  if (end < 0 || (end & EM.align) || end < r + size + EM.minRegion || end > breakNow) return null;
+  if (next < 0 || (next !== 0 && ((next & EM.align) || next < heapBase || next >= r))) return null;
   return {at: r, next: next, end: end};
 }
 
 // listOfAllRegions's chain from root address h, oldest first, or null
-function emmallocChain(word, h, heapBase, breakNow, limit) {
+function emmallocChain(EM, word, h, heapBase, breakNow, limit) {
   var chain = [];
   for (var r = h; r !== 0;) {
     if (chain.length > limit) return null;
-    var root = emmallocRoot(word, r, heapBase, breakNow);
+    var root = emmallocRoot(EM, word, r, heapBase, breakNow);
     if (!root) return null;
     if (chain.length && root.end > chain[chain.length - 1].at) return null; // older blocks lie lower
     chain.push(root);
@@ -506,30 +521,33 @@ function emmallocChain(word, h, heapBase, breakNow, limit) {
 // looked for in the static data: the highest word there that heads a
 // valid chain down to the oldest root (a stale pointer to an older root
 // would give a shorter chain, a pointer to a user block no chain).
-function emmallocRoots(word, heapBase, breakNow, dataRange, limit) {
+function emmallocRoots(EM, word, heapBase, breakNow, dataRange, limit) {
   var first = null;
-  var starts = [heapBase, (heapBase + 3) & ~3, (heapBase + 7) & ~7, (heapBase + 15) & ~15];
+  var starts = [heapBase, Math.ceil(heapBase / 4) * 4, Math.ceil(heapBase / 8) * 8, Math.ceil(heapBase / 16) * 16];
   for (var i = 0; i < starts.length && !first; i++) {
-    var r = emmallocRoot(word, starts[i] >>> 0, heapBase, breakNow);
+    var r = emmallocRoot(EM, word, starts[i], heapBase, breakNow);
     if (r && r.next === 0) first = r;
   }
   if (first && first.end === breakNow) return [first];
   if (!dataRange || !isAddr(dataRange[0]) || !isAddr(dataRange[1])) return null;
   var best = null;
   var from = first ? first.at : heapBase;
-  for (var a = (dataRange[0] + 3) & ~3; a + 4 <= dataRange[1]; a += 4) {
+  for (var a = Math.ceil(dataRange[0] / EM.P) * EM.P; a + EM.P <= dataRange[1]; a += EM.P) {
     var v = word(a);
-    if (v < from || v >= breakNow || (v & 3) || (best && v <= best[best.length - 1].at)) continue;
-    var chain = emmallocChain(word, v, heapBase, breakNow, limit);
+    if (v < from || v >= breakNow || (v & EM.align) || (best && v <= best[best.length - 1].at)) continue;
+    var chain = emmallocChain(EM, word, v, heapBase, breakNow, limit);
     if (chain && (!first || chain[0].at === first.at)) best = chain;
   }
   return best;
 }
 
-function walkEmmalloc(view, heapBase, breakNow, dataRange) {
-  var word = wordReader(view);
-  var budget = Math.floor((breakNow - heapBase) / EM_MIN_REGION) + 8;
-  var roots = emmallocRoots(word, heapBase, breakNow, dataRange, budget);
+function walkEmmalloc(view, heapBase, breakNow, dataRange, pointerBytes) {
+  var EM = pointerBytes === 8 ? EM64 : EM32;
+  var P = EM.P;
+  var read = EM.read;
+  var word = wordReader(view, P);
+  var budget = Math.floor((breakNow - heapBase) / EM.minRegion) + 8;
+  var roots = emmallocRoots(EM, word, heapBase, breakNow, dataRange, budget);
   if (!roots) return fail('emmalloc: no root region at the heap base, and listOfAllRegions not found in the static data');
   var out = {allocator: 'emmalloc', freeBytes: 0, freeBlocks: 0, largestFreeBytes: 0, topFreeBytes: 0,
     inUseBytes: 0, inUseBlocks: 0, overheadBytes: 0, segments: roots.length, topEndsAtBreak: false};
@@ -543,13 +561,13 @@ function walkEmmalloc(view, heapBase, breakNow, dataRange) {
     var lastSize = 0; // the size of the region before the current one
     for (;;) {
       if (--budget < 0) return fail('emmalloc: too many regions');
-      // r is 4-aligned and below end (<= the break): the root was checked,
+      // r is P-aligned and below end (<= the break): the root was checked,
       // every region after it starts where a checked one ended
-      var size = words[r >>> 2];
-      if (size < EM_MIN_REGION || (size & 3)) return fail('emmalloc: region at ' + r + ' has size ' + size);
+      var size = read(words, r);
+      if (size < EM.minRegion || (size & EM.align)) return fail('emmalloc: region at ' + r + ' has size ' + size);
       if (r + size > end) return fail('emmalloc: region at ' + r + ' runs past its block (' + end + ')');
-      var ceiling = words[(r + size - 4) >>> 2];
-      var free = ceiling === (size | EM_FREE_FLAG);
+      var ceiling = read(words, r + size - P);
+      var free = ceiling === size + EM_FREE_FLAG;
       if (!free && ceiling !== size) return fail('emmalloc: region at ' + r + ' has ' + size + ' at the bottom, ' + ceiling + ' at the top');
       if (free && prevFree) return fail('emmalloc: two free regions next to each other at ' + r);
       var isRoot = r === roots[i].at;
@@ -599,8 +617,7 @@ function walkEmmalloc(view, heapBase, breakNow, dataRange) {
 // count the blocks in use (no inUseBlocks). onFlagged (dlmalloc; every
 // chunk is walked then): called as onFlagged(chunk, size) for each chunk
 // in use with FLAG4 set, in address order, once every header before it
-// was checked. pointerBytes: 4 (wasm32, the default) or 8 (wasm64: dlmalloc
-// only; emmalloc's wasm64 regions are not read).
+// was checked. pointerBytes: 4 (wasm32, the default) or 8 (wasm64).
 function walkAllocator(view, allocator, heapBase, breakNow, dataRange, dlmallocStateAt, how, onFlagged, pointerBytes) {
   try {
     if (!view || typeof view.getUint32 !== 'function') return fail('no memory to read');
@@ -608,8 +625,7 @@ function walkAllocator(view, allocator, heapBase, breakNow, dataRange, dlmallocS
       return fail('heap base ' + heapBase + ' and break ' + breakNow + ' do not fit the memory (' + view.byteLength + ' bytes)');
     }
     if (allocator === 'dlmalloc') return walkDlmalloc(view, heapBase, breakNow, dataRange, dlmallocStateAt, how, onFlagged, pointerBytes);
-    if (allocator === 'emmalloc' && pointerBytes === 8) return fail('emmalloc\'s wasm64 regions are not read (dlmalloc\'s are)');
-    if (allocator === 'emmalloc') return walkEmmalloc(view, heapBase, breakNow, dataRange);
+    if (allocator === 'emmalloc') return walkEmmalloc(view, heapBase, breakNow, dataRange, pointerBytes);
     return fail('allocator ' + allocator + ' is not walked (only dlmalloc and emmalloc)');
   } catch (e) {
     return fail('reading the heap failed: ' + (e && e.message));

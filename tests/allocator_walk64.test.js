@@ -5,8 +5,8 @@
 // capture/layout_generated.js), a free chunk of more than 4 GiB, and seg
 // behind each lock: none, 6.x's 40-byte pthread mutex, 3.1.6's 48-byte
 // one. Every chunk walked and the free bins read must give the plan's
-// numbers. (The memory is a 4.3 GiB ArrayBuffer: its pages are never
-// touched but where the heap lies.)
+// numbers. And an emmalloc heap above 4 GiB. (The memory is a 4.3 GiB
+// ArrayBuffer: its pages are never touched but where the heap lies.)
 'use strict';
 
 const test = require('node:test');
@@ -101,12 +101,40 @@ test('dlmalloc, wasm64: a heap above 4 GiB with a free chunk of more than 4 GiB,
   }
 });
 
-test('dlmalloc, wasm64: a broken ring or head gives {error}; emmalloc\'s wasm64 heap is not read, and says so', () => {
+test('dlmalloc, wasm64: a broken ring or head gives {error}', () => {
   const h = heap('none');
   const view = h.view;
   view.setUint32(h.starts[3] + 16, 12345, true); // the big chunk's fd
   assert.match(walkAllocator(view, 'dlmalloc', h.heapBase, h.breakNow, DATA, null, null, null, 8).error, /free chunk at 4294979641 outside/);
   view.setUint32(h.starts[2] + 8, 8 + 2, true); // a head below the minimum chunk
   assert.match(walkAllocator(view, 'dlmalloc', h.heapBase, h.breakNow, DATA, null, 'chunks', null, 8).error, /has size 8/);
-  assert.match(walkAllocator(view, 'emmalloc', h.heapBase, h.breakNow, DATA, null, null, null, 8).error, /emmalloc's wasm64 regions are not read/);
+});
+
+// emmalloc, wasm64 (system/lib/emmalloc.c, 4.0.23 and 6.0.8 alike): a
+// region's size_t size at both ends (the closing one | 1 when free), at
+// least sizeof(Region) = 32 bytes; a block from sbrk opens with a root
+// region whose words 1 and 2 (8 bytes each) are next and endPtr, and
+// closes with a used sentinel of 32 bytes.
+test('emmalloc, wasm64: a block above 4 GiB, regions in use and free, the top span', () => {
+  const heapBase = GIB4 + 65536;
+  const regions = [{size: 32, root: true}, {size: 48}, {size: 64, free: true}, {size: 32}, {size: 128, free: true}, {size: 32}];
+  const end = heapBase + regions.reduce((a, r) => a + r.size, 0);
+  const m = memory(end + 4096);
+  let at = heapBase;
+  for (const r of regions) {
+    m.put(at, r.size);
+    m.put(at + r.size - 8, r.size + (r.free ? 1 : 0));
+    if (r.root) { m.put(at + 8, 0); m.put(at + 16, end); }
+    at += r.size;
+  }
+  const got = walkAllocator(m.view, 'emmalloc', heapBase, end, DATA, null, null, null, 8);
+  assert.equal(got.error, undefined);
+  assert.deepEqual({free: got.freeBytes, freeBlocks: got.freeBlocks, top: got.topFreeBytes, largest: got.largestFreeBytes,
+    inUse: got.inUseBytes, inUseBlocks: got.inUseBlocks, overhead: got.overheadBytes, atBreak: got.topEndsAtBreak},
+  {free: 64, freeBlocks: 1, top: 128, largest: 128, inUse: 48 + 32, inUseBlocks: 2, overhead: 32 + 32, atBreak: true});
+  // read as wasm32 it is no heap
+  assert.ok(walkAllocator(m.view, 'emmalloc', heapBase, end, DATA).error);
+  // a closing size that disagrees
+  m.put(heapBase + 32 + 48 - 8, 40);
+  assert.match(walkAllocator(m.view, 'emmalloc', heapBase, end, DATA, null, null, null, 8).error, /has 48 at the bottom, 40 at the top/);
 });

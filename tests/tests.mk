@@ -130,28 +130,39 @@ $(TEST_BUILD)/pools.dlmalloc.js $(TEST_BUILD)/pools.emmalloc.js: $(TEST_BUILD)/p
 # emheap. Linked from their folder, so that the program names its side
 # module by its file name (the page loads it from beside the program).
 DYLINK := $(TEST_BUILD)/dylink
+# A side module as each Emscripten makes one: from 6.0.0 on, as a real
+# shared library, objects compiled -fPIC linked -shared (which implies
+# -sSIDE_MODULE there, and exports what the objects define; before, -shared
+# made a relocatable object); before, -sSIDE_MODULE=1.
+# $(call side_module,FLAGS,SOURCE,OUTPUT.wasm)
+SIDE_MODULE_FLAG = $(shell v=$$($(EMCC) --version 2>/dev/null | sed -n '1s/.* \([0-9][0-9]*\)\.[0-9].*/\1/p'); \
+  [ -n "$$v" ] && [ "$$v" -ge 6 ] && echo -shared || echo -sSIDE_MODULE=1)
+side_module = $(if $(filter -shared,$(SIDE_MODULE_FLAG)),$(EMCC) $(1) -fPIC -c $(2) -o $(3:.wasm=.o) && \
+  $(EMCC) $(1) -shared $(3:.wasm=.o) -o $(3),$(EMCC) $(1) -sSIDE_MODULE=1 $(2) -o $(3))
 DYLINK_PROGRAMS := $(foreach v,dlmalloc emmalloc,$(DYLINK)/main.$(v).js)
 TEST_PROGRAMS += $(DYLINK_PROGRAMS)
 $(DYLINK)/%.wasm: tests/runtime/%.c tests/runtime/dylink_plan.h
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -fno-builtin -sSIDE_MODULE=1 --profiling-funcs $< -o $@
+	$(call side_module,-O2 -fno-builtin --profiling-funcs,$<,$@)
 $(DYLINK_PROGRAMS): $(DYLINK)/main.%.js: tests/runtime/dylink_main.c tests/runtime/dylink_plan.h \
     $(DYLINK)/dylink_side.wasm $(DYLINK)/dylink_opened.wasm $(DYLINK)/dylink_async.wasm $(B)/emheap-pic.o $(B)/library_emheap.js $(PAGE_JS) bin/emheap-config
 	cd $(DYLINK) && $(EMCC) -O2 -fno-builtin -sMAIN_MODULE=2 $(CURDIR)/$< dylink_side.wasm \
 	  --embed-file dylink_opened.wasm `$(CURDIR)/bin/emheap-config --ldflags --main-module` -sMALLOC=$* -o main.$*.js
 # The same with the side modules' own debug info: DWARF in the one linked
 # at load time and the dlopen'd one, a source map beside the
-# emscripten_dlopen'd one (its frames' lines: dylink.test.js). The DWARF
+# emscripten_dlopen'd one (its frames' lines: dylink.test.js; its names from
+# --profiling-funcs: since Emscripten 5 -gsource-map alone keeps no name
+# section, and the map has no names). The DWARF
 # ones at -O1: at -O2 clang files the malloc call under the function's
 # first line, which the test would then have to expect.
 DYLINK_LINES := $(DYLINK)/lines
 TEST_PROGRAMS += $(DYLINK_LINES)/main.js
 $(DYLINK_LINES)/dylink_side.wasm $(DYLINK_LINES)/dylink_opened.wasm: $(DYLINK_LINES)/%.wasm: tests/runtime/%.c tests/runtime/dylink_plan.h
 	@mkdir -p $(dir $@)
-	$(EMCC) -O1 -g -fno-builtin -sSIDE_MODULE=1 $< -o $@
+	$(call side_module,-O1 -g -fno-builtin,$<,$@)
 $(DYLINK_LINES)/dylink_async.wasm: tests/runtime/dylink_async.c tests/runtime/dylink_plan.h
 	@mkdir -p $(dir $@)
-	cd $(DYLINK_LINES) && $(EMCC) -O2 -gsource-map -fno-builtin -sSIDE_MODULE=1 $(CURDIR)/$< -o dylink_async.wasm
+	cd $(DYLINK_LINES) && $(call side_module,-O2 -gsource-map --profiling-funcs -fno-builtin,$(CURDIR)/$<,dylink_async.wasm)
 $(DYLINK_LINES)/main.js: tests/runtime/dylink_main.c tests/runtime/dylink_plan.h \
     $(DYLINK_LINES)/dylink_side.wasm $(DYLINK_LINES)/dylink_opened.wasm $(DYLINK_LINES)/dylink_async.wasm $(B)/emheap-pic.o $(B)/library_emheap.js $(PAGE_JS) bin/emheap-config
 	cd $(DYLINK_LINES) && $(EMCC) -O2 -fno-builtin -sMAIN_MODULE=2 $(CURDIR)/$< dylink_side.wasm \
@@ -687,10 +698,15 @@ $(TEST_BUILD)/wasm64_graph.js: tests/runtime/wasm64_graph.c $(TEST_BUILD)/wasm64
 	@$(call where_check,$(TEST_BUILD)/wasm64.check,$(EMCC) $$(EMCC=$(EMCC) $(NODE) runtime/build.js --memory64-flag) \
 	  $(TEST_CFLAGS) $< $(B)/emheap64.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=8GB -o $@)
+$(TEST_BUILD)/wasm64_graph.emmalloc.js: tests/runtime/wasm64_graph.c $(TEST_BUILD)/wasm64_heap.js
+	@mkdir -p $(dir $@)
+	@$(call where_check,$(TEST_BUILD)/wasm64.check,$(EMCC) $$(EMCC=$(EMCC) $(NODE) runtime/build.js --memory64-flag) \
+	  $(TEST_CFLAGS) $< $(B)/emheap64.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
+	  --profiling-funcs -sMALLOC=emmalloc -DKEEP_MIDDLE -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=8GB -o $@)
 $(TEST_BUILD)/wasm64_graph.threads.js: tests/runtime/wasm64_graph.c $(TEST_BUILD)/wasm64_heap.js
 	@mkdir -p $(dir $@)
 	@$(call where_check,$(TEST_BUILD)/wasm64.check,$(EMCC) $$(EMCC=$(EMCC) $(NODE) runtime/build.js --memory64-flag) \
 	  $(TEST_CFLAGS) -pthread -DON_THREAD $< $(B)/emheap64-mt.o --js-library $(B)/library_emheap.js --extern-pre-js $(PAGE_JS) \
 	  --profiling-funcs -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=8GB -sPTHREAD_POOL_SIZE=1 -sEXIT_RUNTIME=1 -o $@)
 test-programs: $(TEST_BUILD)/wasm64_heap.js $(TEST_BUILD)/wasm64_heap.giant.js $(TEST_BUILD)/wasm64_heap.threads.js \
-  $(TEST_BUILD)/wasm64_graph.js $(TEST_BUILD)/wasm64_graph.threads.js
+  $(TEST_BUILD)/wasm64_graph.js $(TEST_BUILD)/wasm64_graph.emmalloc.js $(TEST_BUILD)/wasm64_graph.threads.js
