@@ -99,6 +99,7 @@ const CONFIGS = ALL_CONFIGS.filter((c) => c.name === 'baseline' || chosen(c.name
 // What one op is, and how a run's size is passed (argv[1]).
 const WORKLOADS = {
   micro: {op: 'one malloc, calloc, realloc or free call', args: (n) => [n], paired: true},
+  alloc_only: {op: 'one malloc or free call, and no other work', args: (n) => [n], paired: true},
   pool: {op: 'one object handed out or taken back by a pool of the program\'s own (emheap_pool.h)', args: (n) => [n],
     paired: true},
   sqlite: {op: 'one row processed: inserted, returned by a query, or changed by UPDATE/DELETE',

@@ -50,6 +50,7 @@ const BINARY_TREES_H = path.join(ROOT, 'bench', 'workloads', 'binary_trees.h');
 
 const WORKLOADS = {
   micro: {sources: [{file: path.join(ROOT, 'bench', 'workloads', 'micro.c'), deps: [REPETITIONS_H, BINARY_TREES_H]}]},
+  alloc_only: {sources: [{file: path.join(ROOT, 'bench', 'workloads', 'alloc_only.c'), deps: [REPETITIONS_H, BINARY_TREES_H]}]},
   // its pool's objects told through emheap_pool.h (nothing is called where emheap is not linked)
   pool: {sources: [{file: path.join(ROOT, 'bench', 'workloads', 'pool_bench.c'), cflags: ['-I' + path.join(ROOT, 'runtime')],
     deps: [REPETITIONS_H, BINARY_TREES_H, path.join(ROOT, 'runtime', 'emheap_pool.h')]}]},
