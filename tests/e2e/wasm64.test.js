@@ -2,7 +2,8 @@
 // (tests/runtime/wasm64_heap.c) gets its sites exactly: each function its
 // blocks and bytes as the program's plan has them, with frees above 4 GiB
 // and below; the break above 4 GiB read whole; and `emheap top` says the
-// same; in Chromium too, its Ctrl+Shift+H snapshot. And a heap laid out
+// same, and so do its pprof and DHAT exports; in Chromium too, its
+// Ctrl+Shift+H snapshot. And a heap laid out
 // above 4 GiB (tests/runtime/wasm64_graph.c): its heap graph (8-byte
 // pointers), DevTools' reading of it, a heap dump analyzed offline, and
 // the allocator's view against mallinfo(). Built and run where
@@ -23,6 +24,8 @@ const {downloadFrom} = require('../lib/sample_page');
 const {validateSnapshot, validateSpeedscope} = require('../lib/schemas');
 const {devtoolsLoad, checkAgainst} = require('../lib/devtools');
 const {assertAgrees} = require('../lib/mallinfo');
+const zlib = require('zlib');
+const {Profile} = require('pprof-format');
 
 const PROGRAM = path.join(BUILD, 'wasm64_heap.js');
 const FOUR_GIB = 2 ** 32;
@@ -39,6 +42,30 @@ function checkTop(file, plan, cwd) {
   const live = (fn) => rows.filter((r) => r.stack[0].name === fn).reduce((a, r) => [a[0] + r.liveBytes, a[1] + r.liveBlocks], [0, 0]);
   assert.deepEqual(live('big_block'), [plan.big * plan.bigLive, plan.bigLive]);
   assert.deepEqual(live('small_block'), [plan.smallBytes, plan.smallLive]);
+}
+
+// The exports of that snapshot carry the 4.3 GiB whole: pprof (decoded by
+// the pprof-format package: its in-use bytes sample) and DHAT (its
+// program points' bytes at the end), big_block's sum exactly the plan's.
+function checkExports(file, plan, dir) {
+  const conv = runCli(['convert', file, '--to', 'pprof,dhat'], {cwd: dir});
+  assert.equal(conv.status, 0, conv.stderr);
+  const written = fs.readdirSync(dir);
+  const pb = written.find((f) => f.endsWith('.pb.gz'));
+  const dh = written.find((f) => f.endsWith('.dhat.json'));
+  assert.ok(pb && dh, written.join(', '));
+  const profile = Profile.decode(zlib.gunzipSync(fs.readFileSync(path.join(dir, pb))));
+  const strings = profile.stringTable.strings;
+  const inUse = profile.sampleType.findIndex((t) => strings[Number(t.type)] === 'inuse_space');
+  assert.ok(inUse >= 0, 'an inuse_space sample type');
+  const fnName = new Map(profile.function.map((f) => [Number(f.id), strings[Number(f.name)]]));
+  const leafOf = new Map(profile.location.map((l) => [Number(l.id), fnName.get(Number(l.line[0].functionId))]));
+  const pprofBig = profile.sample.filter((smp) => leafOf.get(Number(smp.locationId[0])) === 'big_block')
+    .reduce((a, smp) => a + Number(smp.value[inUse]), 0);
+  assert.equal(pprofBig, plan.big * plan.bigLive, 'pprof: big_block\'s in-use bytes');
+  const dhat = JSON.parse(fs.readFileSync(path.join(dir, dh), 'utf8'));
+  const dhatBig = dhat.pps.filter((pp) => /^big_block/.test(dhat.ftbl[pp.fs[0]])).reduce((a, pp) => a + pp.eb, 0);
+  assert.equal(dhatBig, plan.big * plan.bigLive, 'DHAT: big_block\'s bytes at the end');
 }
 
 for (const [program, label] of [[PROGRAM, ''], [path.join(BUILD, 'wasm64_heap.threads.js'), ', half of it made on a thread (-pthread)']]) test(`a -m64 program with more than 4 GiB live${label}: every site exact, by function in the snapshot and in emheap top`, (t) => {
@@ -75,6 +102,7 @@ for (const [program, label] of [[PROGRAM, ''], [path.join(BUILD, 'wasm64_heap.th
     assert.ok(snap.summary.heapSize >= snap.summary.breakAtPeak);
 
     checkTop(path.join(dir, 'wasm64.emheap.json'), plan, dir);
+    checkExports(path.join(dir, 'wasm64.emheap.json'), plan, dir);
   } finally {
     fs.rmSync(dir, {recursive: true, force: true});
   }
