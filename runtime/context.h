@@ -51,10 +51,13 @@ static inline uint32_t emheap_context_realm(void) {
 
 /* The key of (context, JSID) on this thread: JSID nodes are per JS realm,
 ** so a worker's key includes its serial. Never 0 (the empty slot). */
-static inline uint64_t emheap_context_key(uint32_t jsid, uint32_t thread) {
-  uint64_t ctx = (uint64_t)emheap_cc_hi() << 32 | emheap_cc_lo();
+static inline uint64_t emheap_context_key_of(uint32_t lo, uint32_t hi, uint32_t jsid, uint32_t thread) {
+  uint64_t ctx = (uint64_t)hi << 32 | lo;
   uint64_t k = ctx ^ ((uint64_t)jsid * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)thread * 0xC2B2AE3D27D4EB4Full);
   return k ? k : 1;
+}
+static inline uint64_t emheap_context_key(uint32_t jsid, uint32_t thread) {
+  return emheap_context_key_of(emheap_cc_lo(), emheap_cc_hi(), jsid, thread);
 }
 
 /* context_table.c, under the lock: the site of a key, or UINT32_MAX. */

@@ -279,11 +279,27 @@ static inline __attribute__((always_inline)) uint32_t site_of_call_locked(uint32
   if (emheap_contexts_on && !paused) {
     uint32_t jsid = emheap_cc_js();
     if (jsid) {
-      context = emheap_context_key(jsid, emheap_context_realm()) ^ salt;
+      uint32_t lo = emheap_cc_lo(), hi = emheap_cc_hi();
+      int verify = emheap_context_checks.verify != 0;
+      /* the context of this thread's last allocation (thread_state.h) */
+      if (lo == emheap_self.ctx_lo && hi == emheap_self.ctx_hi && jsid == emheap_self.ctx_js && !pool &&
+          emheap_self.ctx_site && __builtin_expect(!verify, 1)) {
+        emheap_lock();
+        return emheap_self.ctx_site;
+      }
+      context = emheap_context_key_of(lo, hi, jsid, emheap_context_realm()) ^ salt;
       emheap_lock();
       uint32_t site = emheap_contexts_find(context);
       if (site != UINT32_MAX) {
-        if (__builtin_expect(!emheap_context_checks.verify, 1)) return site;
+        if (__builtin_expect(!verify, 1)) {
+          if (!pool) {
+            emheap_self.ctx_lo = lo;
+            emheap_self.ctx_hi = hi;
+            emheap_self.ctx_js = jsid;
+            emheap_self.ctx_site = site;
+          }
+          return site;
+        }
         expected = site;
       }
       emheap_unlock();

@@ -4,8 +4,8 @@
 ** serial (record.c: temporary allocations), its serial for JS
 ** stacks, a worker's stack as it hands it to the runtime
 ** (stack_capture.c), the allocated type of the allocation being made
-** (alloc_token.c), and in threaded builds its counting slot
-** (thread_counts.h).
+** (alloc_token.c), its last calling context's site (record.c), and in
+** threaded builds its counting slot (thread_counts.h).
 **
 ** One thread-local struct rather than several thread-local variables:
 ** with several (some of them function-local), Emscripten 3.1.6's threaded
@@ -41,6 +41,12 @@ typedef struct emheap_thread_state {
                                  renumbering names no block any more */
   uint32_t alloc_type;        /* the allocation being made: its clang allocation token + 1, or 0
                                  (alloc_token.c) */
+  /* The calling context (context.h: its two words and JSID) of this
+  ** thread's last allocation that found its site in the context table, and
+  ** that site: a loop's next allocation takes it without the key's hash
+  ** and the table's probe (record.c). Valid for the run: contexts and
+  ** sites are never removed. site 0: none yet. */
+  uint32_t ctx_lo, ctx_hi, ctx_js, ctx_site;
 } emheap_thread_state;
 
 extern _Thread_local emheap_thread_state emheap_self;
