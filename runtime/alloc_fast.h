@@ -219,12 +219,18 @@ EMHEAP_FAST_PATH void *emheap_footer_track_new(void *p, size_t n, int how, uint6
   return emheap_count_unrecorded(p, emheap_usable_size(p), (uint32_t)n, calls);
 }
 
-/* Footer mode: a live block going back to the allocator. */
+/* Footer mode: a live block going back to the allocator. A flagged block
+** whose serial is 0 has no record (footer.h): its record found no room,
+** or it is freed a second time after dlfree consolidated it backward,
+** which leaves its head as it was. */
 EMHEAP_FAST_PATH void emheap_footer_track_free(void *p, uint64_t *calls) {
   uint32_t head = *emheap_head_word(p);
   if (__builtin_expect((head & DL_FLAG4) != 0, 1)) {
-    emheap_forget_footer(p, (head & DL_SIZE_MASK) - 4u - EMHEAP_FOOTER_BYTES, calls);
-    return;
+    uint32_t u = (head & DL_SIZE_MASK) - 4u - EMHEAP_FOOTER_BYTES;
+    if (__builtin_expect(emheap_footer_at(p, u)->serial != 0, 1)) {
+      emheap_forget_footer(p, u, calls);
+      return;
+    }
   }
   emheap_track_free(p, calls); /* no footer: unrecorded, or never seen */
 }

@@ -32,7 +32,9 @@
 ** flagged block is not (yet, or any more) a record. A new block's footer
 ** gets serial 0 and then its flag, and its record under emheap's lock; a
 ** block going away loses its record (serial 0) under emheap's lock, and
-** then its flag. Walks of the chunks hold emheap's lock and the mutex
+** keeps its flag until dlfree writes its chunk's head, as dlfree does for
+** every chunk it frees (realloc's old block loses it first: dlrealloc may
+** keep the chunk). Walks of the chunks hold emheap's lock and the mutex
 ** (marks' in C, footer.c; snapshots' in JS, emheap_hold_allocator), and
 ** take a flagged chunk for a record only where its serial is not 0.
 **

@@ -430,41 +430,54 @@ static void assert_footer(const emheap_block *b, uint32_t u) {
 #define assert_footer(b, u) ((void)0)
 #endif
 
+/* A heap block ended that may be a pool's chunk (pools.c): out of line,
+** and its record passed as words, so that free's path keeps it in locals
+** (the struct's address taken there cost a stack frame and four stores). */
+__attribute__((noinline)) static void pool_block_ends(uint32_t addr, uint32_t site_slack, uint32_t size,
+                                                      uint32_t serial) {
+  emheap_block b = {addr, site_slack, size, serial};
+  emheap_pool_block_ends(&b);
+}
+
 /* Footer mode, under the lock: the block p (u usable bytes, a footer
-** after them) out of the books; *taken as forget_locked fills it. The
-** footer is left as it is: a failed realloc puts it back (emheap_put_back). */
-static inline __attribute__((always_inline)) void footer_take_locked(void *p, uint32_t u, emheap_taken *taken) {
+** after them) out of the books; *b gets its record, and the result is what
+** its lifetime counted (count_ended, or 0). The footer is left as it is:
+** a failed realloc puts it back (emheap_put_back). */
+static inline __attribute__((always_inline)) uint32_t footer_take_locked(void *p, uint32_t u, emheap_block *b) {
   emheap_footer *f = emheap_footer_at(p, u);
-  emheap_block *b = &taken->block;
   b->addr = emheap_word((uintptr_t)p);
   b->site_slack = f->site_slack;
   b->serial = f->serial;
   b->size = u - (f->site_slack >> EMHEAP_SITE_BITS);
   assert_footer(b, u);
   int weighted = is_weighted(b);
-  if (__builtin_expect(emheap_g.pool_count != 0, 0)) emheap_pool_block_ends(b);
+  if (__builtin_expect(emheap_g.pool_count != 0, 0)) pool_block_ends(b->addr, b->site_slack, b->size, b->serial);
   charge(emheap_block_site(b), b->size, u, weighted, -1);
-  taken->ended = emheap_record_threshold == 0 && !weighted ? count_ended(b) : 0;
+  uint32_t ended = emheap_record_threshold == 0 && !weighted ? count_ended(b) : 0;
   emheap_count_dead(u);
   emheap_g.blocks.count--;
   emheap_g.counters.table_bytes -= EMHEAP_FOOTER_BYTES;
-  taken->kind = EMHEAP_TAKEN_FOOTER;
-  taken->usable = u;
-  if (EMHEAP_THREADED) f->serial = 0; /* no record any more; its flag goes after (footer.h) */
+  f->serial = 0; /* no record any more (footer.h) */
+  return ended;
 }
 
+/* The block's flag stays: dlfree, which comes next, writes the head of
+** every chunk it frees (the one it consolidates into, if it does), and
+** until then serial 0 says the footer is no record. With threads, the
+** flag's clearing cost a take of dlmalloc's mutex at every free. */
 __attribute__((noinline)) void emheap_forget_footer(void *p, uint32_t u, uint64_t *calls) {
-  emheap_taken taken;
+  emheap_block b;
   emheap_lock();
   emheap_count_one_call(calls);
-  footer_take_locked(p, u, &taken);
+  (void)footer_take_locked(p, u, &b);
   emheap_unlock();
-  emheap_footer_flag_clear(p);
 }
 
 __attribute__((noinline)) void emheap_take_out_footer(void *p, uint32_t u, emheap_taken *taken) {
   emheap_lock();
-  footer_take_locked(p, u, taken);
+  taken->ended = footer_take_locked(p, u, &taken->block);
+  taken->kind = EMHEAP_TAKEN_FOOTER;
+  taken->usable = u;
   emheap_unlock();
   emheap_footer_flag_clear(p);
 }
