@@ -32,6 +32,15 @@ extern uint32_t emheap_on;
 /* Blocks of at least this many requested bytes are always recorded: 0 in
 ** exact mode (every block), the sampling interval in sampled mode. */
 extern uint32_t emheap_record_threshold;
+/* 1 while every malloc and free can take exact mode's shortest path
+** (emheap_fast_malloc, emheap_fast_free): a single-threaded runtime,
+** records in footers (so dlmalloc), not thinned, sites from calling
+** contexts and not their checking mode, no pool of the program's own.
+** state.c sets it at initialization; thinning (record.c) and the first
+** pool (pools.c) clear it for the rest of the run. One load and branch
+** instead of one for each of these: with each checked where it is used,
+** alloc_only cost 4% more in node, 7% in Firefox (bench/README.md). */
+extern uint32_t emheap_fast;
 
 /* Under the lock, after the block's site (if any) was charged: a new high
 ** of live bytes is a new peak moment, which includes this block. Signed
@@ -234,6 +243,28 @@ EMHEAP_FAST_PATH void emheap_footer_track_free(void *p, uint64_t *calls) {
   }
   emheap_track_free(p, calls); /* no footer: unrecorded, or never seen */
 }
+
+/* record.c: emheap_record_footer (its block asked for n + 8 bytes) and
+** emheap_forget_footer as emheap_fast allows: no weight, no pool, no check
+** of what it guarantees. */
+void *emheap_record_footer_fast(void *p, uint32_t n, uint64_t *calls);
+void emheap_forget_footer_fast(void *p, uint32_t u, uint64_t *calls);
+
+#if !EMHEAP_THREADED
+/* While emheap_fast: a live block (not NULL, plausible) going back to
+** the allocator, as emheap_footer_track_free takes it. */
+EMHEAP_FAST_PATH void emheap_fast_track_free(void *p, uint64_t *calls) {
+  uint32_t head = *emheap_head_word(p);
+  if (__builtin_expect((head & DL_FLAG4) != 0, 1)) {
+    uint32_t u = (head & DL_SIZE_MASK) - 4u - EMHEAP_FOOTER_BYTES;
+    if (__builtin_expect(emheap_footer_at(p, u)->serial != 0, 1)) {
+      emheap_forget_footer_fast(p, u, calls);
+      return;
+    }
+  }
+  emheap_track_free(p, calls);
+}
+#endif
 
 /* A live block going back to the allocator, from whichever books hold it
 ** (free, and a thread's exit: thread_exit.c). */

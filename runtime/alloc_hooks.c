@@ -95,6 +95,13 @@ static inline __attribute__((always_inline)) void *footer_malloc(size_t size, ui
 }
 
 void *malloc(size_t size) {
+#if !EMHEAP_THREADED
+  if (__builtin_expect(emheap_fast && size <= SIZE_MAX - EMHEAP_FOOTER_BYTES, 1)) { /* (alloc_fast.h) */
+    void *p = emscripten_builtin_malloc(size + EMHEAP_FOOTER_BYTES);
+    if (__builtin_expect(!p, 0)) return emheap_out_of_memory(size, 0, &C->malloc_calls);
+    return emheap_record_footer_fast(p, (uint32_t)size, &C->malloc_calls);
+  }
+#endif
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emscripten_builtin_malloc(size);
   if (emheap_footers_on()) return footer_malloc(size, &C->malloc_calls);
   void *p = emscripten_builtin_malloc(size);
@@ -105,6 +112,13 @@ void *malloc(size_t size) {
 /* Before initialization nothing was handed out by emheap, so a pointer
 ** freed then is the allocator's business. */
 void free(void *ptr) {
+#if !EMHEAP_THREADED
+  if (__builtin_expect(emheap_fast && ptr && emheap_plausible_dl_block(ptr), 1)) {
+    emheap_fast_track_free(ptr, &C->free_calls);
+    emscripten_builtin_free(ptr);
+    return;
+  }
+#endif
   if (__builtin_expect(!emheap_on, 0)) {
     emscripten_builtin_free(ptr);
     return;

@@ -76,16 +76,20 @@ static inline uint32_t emheap_usable_size(void *p) { return (uint32_t)emheap_usa
 ** not always caught (the allocator itself would not catch it either). */
 extern unsigned char __heap_base; /* wasm-ld: where the heap starts (data and stack lie below) */
 
+/* emheap_plausible_block (below) where the allocator is dlmalloc. */
+static inline int emheap_plausible_dl_block(void *p) {
+  uintptr_t a = (uintptr_t)p, brk = *emheap_brk.sbrk_ptr;
+  if (a < (uintptr_t)&__heap_base + 8 || a > brk || (a & 7)) return 0; /* every block lies below the break */
+  size_t head = *emheap_head_word(p);
+  size_t size = head & DL_SIZE_MASK;
+  return (head & DL_CINUSE) && size >= DL_MIN_CHUNK && size <= brk - a + 2 * EMHEAP_HEAD_BYTES;
+}
+
 static inline int emheap_plausible_block(void *p) {
+  if (emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) return emheap_plausible_dl_block(p);
   uintptr_t a = (uintptr_t)p;
   if (a < (uintptr_t)&__heap_base + 8) return 0;
   if (__builtin_expect(a > *emheap_brk.sbrk_ptr, 0)) return 0; /* every block lies below the break */
-  if (emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC) {
-    if (a & 7) return 0;
-    size_t head = *emheap_head_word(p);
-    size_t size = head & DL_SIZE_MASK;
-    return (head & DL_CINUSE) && size >= DL_MIN_CHUNK && size <= *emheap_brk.sbrk_ptr - a + 2 * EMHEAP_HEAD_BYTES;
-  }
   if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) {
     if (a & 7) return 0;
     size_t size = *emheap_head_word(p);

@@ -44,6 +44,7 @@
 */
 #include <string.h>
 
+#include "alloc_fast.h"
 #include "allocator.h"
 #include "footer.h"
 #include "lock.h"
@@ -160,6 +161,7 @@ static uint32_t create_locked(uintptr_t anchor, const char *name, uint32_t site,
       return 0;
     }
     n = ++emheap_g.pool_count;
+    emheap_fast = 0; /* heap blocks may be a pool's chunks now (alloc_fast.h) */
     emheap_pool *p = pool_at(n);
     memset(p, 0, sizeof *p);
     p->site = site;

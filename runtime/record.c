@@ -79,6 +79,7 @@ static inline void charge(uint32_t site, uint32_t size, uint32_t usable, int wei
 ** rest of the run. Under the lock. */
 void emheap_thin(void) {
   if (emheap_record_threshold || emheap_g.mode != EMHEAP_MODE_EXACT) return;
+  emheap_fast = 0; /* (alloc_fast.h) */
   emheap_g.thinned_at = emheap_g.counters.total_bytes + 1;
   /* The interval: as fine as the room left can hold. The heap's blocks of
   ** fewer than R bytes hold at most `max` bytes, so about max / R of them
@@ -179,24 +180,30 @@ static void lose_record(uint32_t u) {
   emheap_thin();
 }
 
-/* Footer mode: the budget has room for one more footer. While every
-** block is recorded the footers leave an eighth of the budget, which the
-** blocks sampled after it ran out take. */
-static int footer_fits(void) {
-  if (__builtin_expect(emheap_g.blocks.count < emheap_footer_slots, 1)) return 1;
+/* footer_fits' slow part. */
+__attribute__((noinline)) static int footer_granted(void) {
   if (emheap_record_threshold == 0 && emheap_footers_grant(1)) return 1;
   emheap_thin(); /* (does nothing once thinned) */
   return emheap_footers_grant(0);
 }
 
+/* Footer mode: the budget has room for one more footer. While every
+** block is recorded the footers leave an eighth of the budget, which the
+** blocks sampled after it ran out take. */
+static inline int footer_fits(void) {
+  if (__builtin_expect(emheap_g.blocks.count < emheap_footer_slots, 1)) return 1;
+  return footer_granted();
+}
+
 /* Under the lock, which it releases: the footer-mode record_locked. p's
 ** usable size is u + 8 (the footer's bytes, footer.h). */
-static inline void *record_footer_locked(void *p, uint32_t u, uint32_t n, int weighted, uint64_t *calls,
-                                         uint32_t site) {
+static inline __attribute__((always_inline)) void *record_footer_locked(void *p, uint32_t u, uint32_t n,
+                                                                       int weighted, uint64_t *calls, uint32_t site,
+                                                                       int fast) {
   emheap_count_one_call(calls);
   if (EMHEAP_THREADED && !emheap_self.roots_added) emheap_roots_add_thread();
   uint32_t slack = u - n;
-  if (__builtin_expect(!footer_fits() || !emheap_g.site_chunks || slack > EMHEAP_FOOTER_SLACK_MAX, 0)) {
+  if (__builtin_expect(!footer_fits() || (!fast && !emheap_g.site_chunks) || slack > EMHEAP_FOOTER_SLACK_MAX, 0)) {
     /* recorded nowhere: no flag (with threads the caller takes back the
     ** one it set), and the program may use the 8 bytes */
     u += EMHEAP_FOOTER_BYTES;
@@ -226,9 +233,9 @@ static inline void *record_footer_locked(void *p, uint32_t u, uint32_t n, int we
 
 /* Under the lock, which it releases: charges the new block p (n bytes
 ** asked for, u usable) to site; weighted: recorded by sampling. */
-static inline void *record_locked(void *p, uint32_t u, uint32_t n, int weighted, uint64_t *calls, uint32_t site,
-                                  int footer) {
-  if (footer) return record_footer_locked(p, u, n, weighted, calls, site);
+static inline __attribute__((always_inline)) void *record_locked(void *p, uint32_t u, uint32_t n, int weighted,
+                                                                 uint64_t *calls, uint32_t site, int footer, int fast) {
+  if (footer) return record_footer_locked(p, u, n, weighted, calls, site, fast);
   emheap_count_one_call(calls);
   if (EMHEAP_THREADED && !emheap_self.roots_added) emheap_roots_add_thread();
   emheap_block stale;
@@ -270,17 +277,17 @@ __attribute__((noinline)) int emheap_countdown_ran_out(uint32_t n) {
 ** its stack: a heap block's (pool 0), or an object of pool `pool`, whose
 ** stacks are sites of their own (the key and the context mixed with the
 ** pool's number). Returns with the lock held. */
-static inline __attribute__((always_inline)) uint32_t site_of_call_locked(uint32_t pool) {
+static inline __attribute__((always_inline)) uint32_t site_of_call_locked(uint32_t pool, int fast) {
   int paused = __atomic_load_n(&emheap_g.paused, __ATOMIC_RELAXED) != 0;
   /* Calling contexts: a context seen before names its site (context.h). */
   uint64_t context = 0;
   uint32_t expected = UINT32_MAX; /* the checking mode: what the context said */
   uint64_t salt = pool ? (uint64_t)pool * 0xD6E8FEB86659FD93ull : 0;
-  if (emheap_contexts_on && !paused) {
+  if ((fast || emheap_contexts_on) && !paused) {
     uint32_t jsid = emheap_cc_js();
     if (jsid) {
       uint32_t lo = emheap_cc_lo(), hi = emheap_cc_hi();
-      int verify = emheap_context_checks.verify != 0;
+      int verify = !fast && emheap_context_checks.verify != 0;
       /* the context of this thread's last allocation (thread_state.h) */
       if (lo == emheap_self.ctx_lo && hi == emheap_self.ctx_hi && jsid == emheap_self.ctx_js && !pool &&
           emheap_self.ctx_site && __builtin_expect(!verify, 1)) {
@@ -334,19 +341,19 @@ static inline __attribute__((always_inline)) uint32_t site_of_call_locked(uint32
 /* The stack or context of the allocation being made names its site, and
 ** the block is recorded: in the block table, or (footer) in its footer. */
 static inline __attribute__((always_inline)) void *record_new_as(void *p, uint32_t u, uint32_t n, int weighted,
-                                                                 uint64_t *calls, int footer) {
-  uint32_t site = site_of_call_locked(0);
-  return record_locked(p, u, n, weighted, calls, site, footer);
+                                                                 uint64_t *calls, int footer, int fast) {
+  uint32_t site = site_of_call_locked(0, fast);
+  return record_locked(p, u, n, weighted, calls, site, footer, fast);
 }
 
-uint32_t emheap_site_of_call_locked(uint32_t pool) { return site_of_call_locked(pool); }
+uint32_t emheap_site_of_call_locked(uint32_t pool) { return site_of_call_locked(pool, 0); }
 
 __attribute__((noinline)) void *emheap_record_new(void *p, uint32_t u, uint32_t n, uint64_t *calls) {
   /* sampled (or thinned exact) mode: a block below the interval is here by
   ** the countdown, and stands for more than itself */
   int weighted = n < __atomic_load_n(&emheap_record_threshold, __ATOMIC_RELAXED);
   if (weighted && !emheap_countdown_ran_out(n)) return emheap_count_unrecorded(p, u, n, calls);
-  return record_new_as(p, u, n, weighted, calls, 0);
+  return record_new_as(p, u, n, weighted, calls, 0, 0);
 }
 
 __attribute__((noinline)) void *emheap_record_footer(void *p, uint32_t n, int weighted, uint64_t *calls) {
@@ -356,13 +363,20 @@ __attribute__((noinline)) void *emheap_record_footer(void *p, uint32_t n, int we
   emheap_footer *f = emheap_footer_at(p, u);
   f->serial = 0;
   emheap_footer_flag_set(p);
-  record_new_as(p, u, n, weighted, calls, 1);
+  record_new_as(p, u, n, weighted, calls, 1, 0);
   if (!f->serial) emheap_footer_flag_clear(p); /* it found no room: no record, no flag */
   return p;
 #else
-  return record_new_as(p, u, n, weighted, calls, 1);
+  return record_new_as(p, u, n, weighted, calls, 1, 0);
 #endif
 }
+
+#if !EMHEAP_THREADED
+__attribute__((noinline)) void *emheap_record_footer_fast(void *p, uint32_t n, uint64_t *calls) {
+  uint32_t u = (*emheap_head_word(p) & DL_SIZE_MASK) - 4u - EMHEAP_FOOTER_BYTES;
+  return record_new_as(p, u, n, 0, calls, 1, 1);
+}
+#endif
 
 /* A record whose usable size is not the block's is stale: its block was
 ** freed behind emheap's back and the address handed out again (Emscripten
@@ -443,7 +457,8 @@ __attribute__((noinline)) static void pool_block_ends(uint32_t addr, uint32_t si
 ** after them) out of the books; *b gets its record, and the result is what
 ** its lifetime counted (count_ended, or 0). The footer is left as it is:
 ** a failed realloc puts it back (emheap_put_back). */
-static inline __attribute__((always_inline)) uint32_t footer_take_locked(void *p, uint32_t u, emheap_block *b) {
+static inline __attribute__((always_inline)) uint32_t footer_take_locked(void *p, uint32_t u, emheap_block *b,
+                                                                        int fast) {
   emheap_footer *f = emheap_footer_at(p, u);
   b->addr = emheap_word((uintptr_t)p);
   b->site_slack = f->site_slack;
@@ -451,9 +466,10 @@ static inline __attribute__((always_inline)) uint32_t footer_take_locked(void *p
   b->size = u - (f->site_slack >> EMHEAP_SITE_BITS);
   assert_footer(b, u);
   int weighted = is_weighted(b);
-  if (__builtin_expect(emheap_g.pool_count != 0, 0)) pool_block_ends(b->addr, b->site_slack, b->size, b->serial);
+  if (!fast && __builtin_expect(emheap_g.pool_count != 0, 0))
+    pool_block_ends(b->addr, b->site_slack, b->size, b->serial);
   charge(emheap_block_site(b), b->size, u, weighted, -1);
-  uint32_t ended = emheap_record_threshold == 0 && !weighted ? count_ended(b) : 0;
+  uint32_t ended = (fast || emheap_record_threshold == 0) && !weighted ? count_ended(b) : 0;
   emheap_count_dead(u);
   emheap_g.blocks.count--;
   emheap_g.counters.table_bytes -= EMHEAP_FOOTER_BYTES;
@@ -469,13 +485,21 @@ __attribute__((noinline)) void emheap_forget_footer(void *p, uint32_t u, uint64_
   emheap_block b;
   emheap_lock();
   emheap_count_one_call(calls);
-  (void)footer_take_locked(p, u, &b);
+  (void)footer_take_locked(p, u, &b, 0);
   emheap_unlock();
 }
 
+#if !EMHEAP_THREADED
+__attribute__((noinline)) void emheap_forget_footer_fast(void *p, uint32_t u, uint64_t *calls) {
+  emheap_block b;
+  emheap_count_one_call(calls);
+  (void)footer_take_locked(p, u, &b, 1);
+}
+#endif
+
 __attribute__((noinline)) void emheap_take_out_footer(void *p, uint32_t u, emheap_taken *taken) {
   emheap_lock();
-  taken->ended = footer_take_locked(p, u, &taken->block);
+  taken->ended = footer_take_locked(p, u, &taken->block, 0);
   taken->kind = EMHEAP_TAKEN_FOOTER;
   taken->usable = u;
   emheap_unlock();

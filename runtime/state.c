@@ -30,6 +30,7 @@
 emheap_state emheap_g;
 uint32_t emheap_on;
 uint32_t emheap_record_threshold;
+uint32_t emheap_fast;
 
 /* Before initialization the break reads as 0: every pointer is above it,
 ** so no pointer passes the block checks (allocator.h). */
@@ -133,6 +134,8 @@ void emheap_init_slow(void) {
   emheap_g.footers = __SIZEOF_POINTER__ == 4 && mode == EMHEAP_MODE_EXACT && emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC &&
                      emheap_g.dl_state && emheap_g.dl_seg && emheap_g.site_chunks &&
                      (!EMHEAP_THREADED || emheap_g.dl_seg - emheap_g.dl_state == DL_SEG_PTHREAD_LOCK);
+  emheap_fast = !EMHEAP_THREADED && emheap_g.footers && emheap_contexts_on && !emheap_context_checks.verify &&
+                !emheap_g.pool_count;
   emheap_on = 1;
 }
 
