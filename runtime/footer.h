@@ -21,8 +21,9 @@
 **
 ** With threads, dlmalloc rewrites an in-use chunk's head (its PINUSE bit,
 ** when the chunk before it is allocated or freed) with a plain
-** read-modify-write under its own mutex. FLAG4 is therefore set and
-** cleared under that mutex (emheap_footer_flag_set below): written with
+** read-modify-write under its own mutex. FLAG4 is therefore set (and,
+** for realloc's old block, cleared) under that mutex
+** (emheap_footer_flag_set below): written with
 ** atomic ORs instead, ~50 of 2.4M flags were lost in the threads bench
 ** (4 threads), each a block freed as if never seen. A thread takes that
 ** mutex outside emheap's lock, never inside it: an out-of-memory report is
