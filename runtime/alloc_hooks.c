@@ -114,7 +114,7 @@ void *malloc(size_t size) {
 void free(void *ptr) {
 #if !EMHEAP_THREADED
   if (__builtin_expect(emheap_fast && ptr && emheap_plausible_dl_block(ptr), 1)) {
-    emheap_fast_track_free(ptr, &C->free_calls);
+    emheap_footer_free_as(ptr, &C->free_calls, 1);
     emscripten_builtin_free(ptr);
     return;
   }
