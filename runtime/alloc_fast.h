@@ -32,14 +32,15 @@ extern uint32_t emheap_on;
 /* Blocks of at least this many requested bytes are always recorded: 0 in
 ** exact mode (every block), the sampling interval in sampled mode. */
 extern uint32_t emheap_record_threshold;
-/* 1 while every malloc and free can take exact mode's shortest path
-** (emheap_fast_malloc, emheap_fast_free): a single-threaded runtime,
+/* 1 while every malloc, free and realloc can take exact mode's shortest
+** path (alloc_hooks.c FAST_FOR): a single-threaded runtime,
 ** records in footers (so dlmalloc), not thinned, sites from calling
 ** contexts and not their checking mode, no pool of the program's own.
 ** state.c sets it at initialization; thinning (record.c) and the first
 ** pool (pools.c) clear it for the rest of the run. One load and branch
 ** instead of one for each of these: with each checked where it is used,
-** alloc_only cost 4% more in node, 7% in Firefox (bench/README.md). */
+** alloc_only cost 8% more in node, 11% in Firefox and 20% in Chromium
+** (bench/README.md). */
 extern uint32_t emheap_fast;
 
 /* Under the lock, after the block's site (if any) was charged: a new high

@@ -94,14 +94,23 @@ static inline __attribute__((always_inline)) void *footer_malloc(size_t size, ui
   return emheap_footer_track_new(p, size, how, calls);
 }
 
-void *malloc(size_t size) {
-#if !EMHEAP_THREADED
-  if (__builtin_expect(emheap_fast && size <= SIZE_MAX - EMHEAP_FOOTER_BYTES, 1)) { /* (alloc_fast.h) */
-    void *p = emscripten_builtin_malloc(size + EMHEAP_FOOTER_BYTES);
-    if (__builtin_expect(!p, 0)) return emheap_out_of_memory(size, 0, &C->malloc_calls);
-    return emheap_record_footer_fast(p, (uint32_t)size, &C->malloc_calls);
-  }
+/* Whether a call for `size` bytes takes exact mode's shortest path
+** (alloc_fast.h: emheap_fast). */
+#if EMHEAP_THREADED
+#define FAST_FOR(size) 0
+#else
+#define FAST_FOR(size) __builtin_expect(emheap_fast && (size) <= SIZE_MAX - EMHEAP_FOOTER_BYTES, 1)
 #endif
+
+/* On that path: a new block of `size` bytes, with its footer. */
+static inline __attribute__((always_inline)) void *fast_malloc(size_t size, uint64_t *calls) {
+  void *p = emscripten_builtin_malloc(size + EMHEAP_FOOTER_BYTES);
+  if (__builtin_expect(!p, 0)) return emheap_out_of_memory(size, 0, calls);
+  return emheap_record_footer_fast(p, (uint32_t)size, calls);
+}
+
+void *malloc(size_t size) {
+  if (FAST_FOR(size)) return fast_malloc(size, &C->malloc_calls);
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emscripten_builtin_malloc(size);
   if (emheap_footers_on()) return footer_malloc(size, &C->malloc_calls);
   void *p = emscripten_builtin_malloc(size);
@@ -192,20 +201,31 @@ static void *emheap_allocator_resize(void *ptr, size_t size) {
 ** included): its footer is read and the block taken out of the books, the
 ** allocator asked for the new size (8 more if the new block will be
 ** recorded), and the old record put back if that failed. */
-static void *emheap_footer_realloc(void *ptr, size_t size, uint32_t old_usable, emheap_taken *taken) {
+/* fast: FAST_FOR(size) held when the call came (the new block is
+** recorded on the shortest path). */
+static inline __attribute__((always_inline)) void *emheap_footer_realloc(void *ptr, size_t size, uint32_t old_usable,
+                                                                         emheap_taken *taken, int fast) {
   if (emheap_flag_is_set(ptr)) emheap_take_out_footer(ptr, old_usable - EMHEAP_FOOTER_BYTES, taken);
   else emheap_take_out(ptr, old_usable, taken);
-  int how = emheap_footer_decide(size);
+  int how = fast ? 1 : emheap_footer_decide(size);
   void *p = emheap_allocator_resize(ptr, EMHEAP_FOOTER_REQUEST(size, how));
   if (!p) {
     emheap_put_back(ptr, taken, &C->realloc_calls);
     emheap_report_failure(size, 0);
     return NULL;
   }
+  if (fast) return emheap_record_footer_fast(p, (uint32_t)size, &C->realloc_calls);
   return emheap_footer_track_new(p, size, how, &C->realloc_calls);
 }
 
 void *realloc(void *ptr, size_t size) {
+  if (FAST_FOR(size)) {
+    if (!ptr) return fast_malloc(size, &C->realloc_calls);
+    if (__builtin_expect(emheap_plausible_dl_block(ptr), 1)) {
+      emheap_taken taken;
+      return emheap_footer_realloc(ptr, size, emheap_usable_size(ptr), &taken, 1);
+    }
+  }
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) {
     if (!ptr) return emscripten_builtin_malloc(size);
     return emheap_allocator_resize(ptr, size);
@@ -233,7 +253,7 @@ void *realloc(void *ptr, size_t size) {
   ** and counts come back. */
   uint32_t old_usable = emheap_usable_size(ptr);
   emheap_taken taken;
-  if (emheap_footers_on()) return emheap_footer_realloc(ptr, size, old_usable, &taken);
+  if (emheap_footers_on()) return emheap_footer_realloc(ptr, size, old_usable, &taken, 0);
   emheap_take_out(ptr, old_usable, &taken);
   void *p = emheap_allocator_resize(ptr, size);
   if (!p) {
