@@ -85,34 +85,31 @@ static void *emheap_out_of_memory(size_t size, size_t alignment, uint64_t *calls
   return NULL;
 }
 
+/* Whether a call for `size` bytes takes exact mode's shortest path
+** (alloc_fast.h: emheap_fast), and whether free of ptr does. */
+#if EMHEAP_THREADED
+#define FAST_FOR(size) 0
+#define FAST_FREE(ptr) 0
+#else
+#define FAST_FOR(size) __builtin_expect(emheap_fast && (size) <= SIZE_MAX - EMHEAP_FOOTER_BYTES, 1)
+#define FAST_FREE(ptr) __builtin_expect(emheap_fast && (ptr) && emheap_plausible_dl_block(ptr), 1)
+#endif
+
 /* Footer mode's malloc (footer.h): 8 bytes more for a block that will be
-** recorded. */
-static inline __attribute__((always_inline)) void *footer_malloc(size_t size, uint64_t *calls) {
-  int how = emheap_footer_decide(size);
+** recorded. fast: FAST_FOR(size) held (every block is recorded, on the
+** shortest path). */
+static inline __attribute__((always_inline)) void *footer_malloc(size_t size, int fast, uint64_t *calls) {
+  int how = fast ? 1 : emheap_footer_decide(size);
   void *p = emscripten_builtin_malloc(EMHEAP_FOOTER_REQUEST(size, how));
   if (__builtin_expect(!p, 0)) return emheap_out_of_memory(size, 0, calls);
+  if (fast) return emheap_record_footer_fast(p, (uint32_t)size, calls);
   return emheap_footer_track_new(p, size, how, calls);
 }
 
-/* Whether a call for `size` bytes takes exact mode's shortest path
-** (alloc_fast.h: emheap_fast). */
-#if EMHEAP_THREADED
-#define FAST_FOR(size) 0
-#else
-#define FAST_FOR(size) __builtin_expect(emheap_fast && (size) <= SIZE_MAX - EMHEAP_FOOTER_BYTES, 1)
-#endif
-
-/* On that path: a new block of `size` bytes, with its footer. */
-static inline __attribute__((always_inline)) void *fast_malloc(size_t size, uint64_t *calls) {
-  void *p = emscripten_builtin_malloc(size + EMHEAP_FOOTER_BYTES);
-  if (__builtin_expect(!p, 0)) return emheap_out_of_memory(size, 0, calls);
-  return emheap_record_footer_fast(p, (uint32_t)size, calls);
-}
-
 void *malloc(size_t size) {
-  if (FAST_FOR(size)) return fast_malloc(size, &C->malloc_calls);
+  if (FAST_FOR(size)) return footer_malloc(size, 1, &C->malloc_calls);
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) return emscripten_builtin_malloc(size);
-  if (emheap_footers_on()) return footer_malloc(size, &C->malloc_calls);
+  if (emheap_footers_on()) return footer_malloc(size, 0, &C->malloc_calls);
   void *p = emscripten_builtin_malloc(size);
   if (__builtin_expect(!p, 0)) return emheap_out_of_memory(size, 0, &C->malloc_calls);
   return emheap_track_new(p, size, &C->malloc_calls);
@@ -121,13 +118,11 @@ void *malloc(size_t size) {
 /* Before initialization nothing was handed out by emheap, so a pointer
 ** freed then is the allocator's business. */
 void free(void *ptr) {
-#if !EMHEAP_THREADED
-  if (__builtin_expect(emheap_fast && ptr && emheap_plausible_dl_block(ptr), 1)) {
+  if (FAST_FREE(ptr)) {
     emheap_footer_free_as(ptr, &C->free_calls, 1);
     emscripten_builtin_free(ptr);
     return;
   }
-#endif
   if (__builtin_expect(!emheap_on, 0)) {
     emscripten_builtin_free(ptr);
     return;
@@ -200,9 +195,8 @@ static void *emheap_allocator_resize(void *ptr, size_t size) {
 /* Footer mode's resize of a live block (old_usable bytes, the footer's
 ** included): its footer is read and the block taken out of the books, the
 ** allocator asked for the new size (8 more if the new block will be
-** recorded), and the old record put back if that failed. */
-/* fast: FAST_FOR(size) held when the call came (the new block is
-** recorded on the shortest path). */
+** recorded), and the old record put back if that failed. fast: as
+** footer_malloc's. */
 static inline __attribute__((always_inline)) void *emheap_footer_realloc(void *ptr, size_t size, uint32_t old_usable,
                                                                          emheap_taken *taken, int fast) {
   if (emheap_flag_is_set(ptr)) emheap_take_out_footer(ptr, old_usable - EMHEAP_FOOTER_BYTES, taken);
@@ -220,10 +214,10 @@ static inline __attribute__((always_inline)) void *emheap_footer_realloc(void *p
 
 void *realloc(void *ptr, size_t size) {
   if (FAST_FOR(size)) {
-    if (!ptr) return fast_malloc(size, &C->realloc_calls);
+    if (!ptr) return footer_malloc(size, 1, &C->realloc_calls);
     if (__builtin_expect(emheap_plausible_dl_block(ptr), 1)) {
       emheap_taken taken;
-      return emheap_footer_realloc(ptr, size, emheap_usable_size(ptr), &taken, 1);
+      return emheap_footer_realloc(ptr, size, emheap_dl_usable_size(ptr), &taken, 1);
     }
   }
   if (__builtin_expect(!emheap_on, 0) && !ensure_on()) {
@@ -231,7 +225,7 @@ void *realloc(void *ptr, size_t size) {
     return emheap_allocator_resize(ptr, size);
   }
   if (!ptr) {
-    if (emheap_footers_on()) return footer_malloc(size, &C->realloc_calls);
+    if (emheap_footers_on()) return footer_malloc(size, 0, &C->realloc_calls);
     void *p = emscripten_builtin_malloc(size);
     if (!p) return emheap_out_of_memory(size, 0, &C->realloc_calls);
     return emheap_track_new(p, size, &C->realloc_calls);

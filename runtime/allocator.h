@@ -57,11 +57,13 @@ size_t emheap_allocator_usable_size(void *p);
 #define EMHEAP_HEAD_BYTES ((uint32_t)sizeof(size_t)) /* W above */
 static inline size_t *emheap_head_word(void *p) { return (size_t *)p - 1; }
 
+/* Usable size of a live dlmalloc block (its chunk less its head). */
+static inline size_t emheap_dl_usable_size(void *p) { return (*emheap_head_word(p) & DL_SIZE_MASK) - EMHEAP_HEAD_BYTES; }
+
 /* Usable size of a live block the allocator handed out, all of it (a
 ** wasm64 block may pass 4 GiB), and as the records keep it. */
 static inline size_t emheap_usable_size_wide(void *p) {
-  if (__builtin_expect(emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC, 1))
-    return (*emheap_head_word(p) & DL_SIZE_MASK) - EMHEAP_HEAD_BYTES;
+  if (__builtin_expect(emheap_allocator == EMHEAP_ALLOCATOR_DLMALLOC, 1)) return emheap_dl_usable_size(p);
   if (emheap_allocator == EMHEAP_ALLOCATOR_EMMALLOC) return *emheap_head_word(p) - 2u * EMHEAP_HEAD_BYTES;
   return emheap_allocator_usable_size(p);
 }

@@ -69,10 +69,8 @@ static long one_repetition(void) {
 }
 
 static void report(repetitions *reps) {
-  printf("{\"workload\":\"lua\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"ns_per_op_mean\":%.3f,"
-         "\"checksum\":%ld,\"heap_bytes\":%zu}\n",
-         reps->total_ops, reps->total_ms, repetitions_median(reps), repetitions_mean(reps), checksum,
-         emscripten_get_heap_size());
+  repetitions_print_timing("lua", reps);
+  printf(",\"checksum\":%ld,\"heap_bytes\":%zu}\n", checksum, emscripten_get_heap_size());
   lua_close(L);
 }
 

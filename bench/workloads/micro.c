@@ -63,9 +63,8 @@ static long one_repetition(void) {
 }
 
 static void report(repetitions *reps) {
-  printf("{\"workload\":\"micro\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"ns_per_op_mean\":%.3f,"
-         "\"checksum\":%ld}\n",
-         reps->total_ops, reps->total_ms, repetitions_median(reps), repetitions_mean(reps), checksum);
+  repetitions_print_timing("micro", reps);
+  printf(",\"checksum\":%ld}\n", checksum);
 }
 
 int main(int argc, char **argv) {

@@ -24,6 +24,7 @@
 #ifndef BENCH_REPETITIONS_H
 #define BENCH_REPETITIONS_H
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <emscripten.h>
@@ -91,6 +92,13 @@ static double repetitions_median(const repetitions *r) {
 
 static double repetitions_mean(const repetitions *r) {
   return r->total_ops ? r->total_ms * 1e6 / (double)r->total_ops : 0;
+}
+
+/* The start of a workload's result line, its name and timing: the
+** workload's report adds its own fields and ends the line with "}\n". */
+static void repetitions_print_timing(const char *workload, const repetitions *r) {
+  printf("{\"workload\":\"%s\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"ns_per_op_mean\":%.3f", workload,
+         r->total_ops, r->total_ms, repetitions_median(r), repetitions_mean(r));
 }
 
 #endif /* BENCH_REPETITIONS_H */

@@ -232,10 +232,9 @@ static long one_repetition(void) {
 }
 
 static void report(repetitions *reps) {
-  printf("{\"workload\":\"sqlite\",\"ops\":%ld,\"ms\":%.3f,\"ns_per_op\":%.3f,\"ns_per_op_mean\":%.3f,"
-         "\"alloc_calls\":%ld,\"rounds\":%d,\"orders_per_round\":%d,\"sqlite\":\"%s\",\"checksum\":%ld}\n",
-         reps->total_ops, reps->total_ms, repetitions_median(reps), repetitions_mean(reps), alloc_calls, reps->count,
-         orders_per_round, sqlite3_libversion(), checksum);
+  repetitions_print_timing("sqlite", reps);
+  printf(",\"alloc_calls\":%ld,\"rounds\":%d,\"orders_per_round\":%d,\"sqlite\":\"%s\",\"checksum\":%ld}\n", alloc_calls,
+         reps->count, orders_per_round, sqlite3_libversion(), checksum);
 }
 
 int main(int argc, char **argv) {
