@@ -59,9 +59,16 @@ async function downloadFrom(opened, action) {
     const done = fresh.filter((f) => !f.endsWith('.part'));
     if (done.length && fresh.length === done.length) {
       assert.equal(done.length, 1, `one download expected, got ${done.join(', ')}`);
-      const text = fs.readFileSync(path.join(opened.downloadDir, done[0]), 'utf8');
+      let text = null;
       try {
-        return {name: done[0], text, json: JSON.parse(text)};
+        text = fs.readFileSync(path.join(opened.downloadDir, done[0]), 'utf8');
+      } catch (e) {
+        // renamed between the listing and the read (the download moves its
+        // file as it completes): list again
+        if (e.code !== 'ENOENT') throw e;
+      }
+      try {
+        if (text !== null) return {name: done[0], text, json: JSON.parse(text)};
       } catch (e) {
         // not complete yet: wait for the rest
       }
