@@ -236,27 +236,22 @@ void *emheap_record_footer_fast(void *p, uint32_t n, uint64_t *calls);
 void emheap_forget_footer_fast(void *p, uint32_t u, uint64_t *calls);
 
 /* Footer mode: a live block going back to the allocator (fast: as
-** emheap_fast allows). A flagged block whose serial is 0 has no record
-** (footer.h): its record found no room, or it is freed a second time
-** after dlfree consolidated it backward, which leaves its head as it was. */
+** emheap_fast allows). */
 EMHEAP_FAST_PATH void emheap_footer_free_as(void *p, uint64_t *calls, int fast) {
-  uint32_t head = *emheap_head_word(p);
-  if (__builtin_expect((head & DL_FLAG4) != 0, 1)) {
-    uint32_t u = (head & DL_SIZE_MASK) - 4u - EMHEAP_FOOTER_BYTES;
-    if (__builtin_expect(emheap_footer_at(p, u)->serial != 0, 1)) {
+  uint32_t u;
+  if (__builtin_expect(emheap_footer_record_at(p, &u), 1)) {
 #if !EMHEAP_THREADED
-      if (fast) {
-        emheap_forget_footer_fast(p, u, calls);
-        return;
-      }
-#else
-      (void)fast; /* (emheap_fast is 0 with threads) */
-#endif
-      emheap_forget_footer(p, u, calls);
+    if (fast) {
+      emheap_forget_footer_fast(p, u, calls);
       return;
     }
+#else
+    (void)fast; /* (emheap_fast is 0 with threads) */
+#endif
+    emheap_forget_footer(p, u, calls);
+    return;
   }
-  emheap_track_free(p, calls); /* no footer: unrecorded, or never seen */
+  emheap_track_free(p, calls); /* no record in a footer: unrecorded, or never seen */
 }
 EMHEAP_FAST_PATH void emheap_footer_track_free(void *p, uint64_t *calls) { emheap_footer_free_as(p, calls, 0); }
 

@@ -199,7 +199,8 @@ static void *emheap_allocator_resize(void *ptr, size_t size) {
 ** footer_malloc's. */
 static inline __attribute__((always_inline)) void *emheap_footer_realloc(void *ptr, size_t size, uint32_t old_usable,
                                                                          emheap_taken *taken, int fast) {
-  if (emheap_flag_is_set(ptr)) emheap_take_out_footer(ptr, old_usable - EMHEAP_FOOTER_BYTES, taken);
+  uint32_t u;
+  if (emheap_footer_record_at(ptr, &u)) emheap_take_out_footer(ptr, u, taken);
   else emheap_take_out(ptr, old_usable, taken);
   int how = fast ? 1 : emheap_footer_decide(size);
   void *p = emheap_allocator_resize(ptr, EMHEAP_FOOTER_REQUEST(size, how));

@@ -24,7 +24,7 @@ extern "C" {
 
 /* Version of the in-memory layout that the JS library reads. A JS library
 ** that does not know this number refuses to read the tables. */
-#define EMHEAP_LAYOUT_VERSION 22
+#define EMHEAP_LAYOUT_VERSION 23
 
 /* Global counters, copied out of the profiler state. Every field is exact
 ** in every mode (sampling only thins the per-site data); all are zero in

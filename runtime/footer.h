@@ -33,14 +33,19 @@
 ** flagged block is not (yet, or any more) a record. A new block's footer
 ** gets serial 0 and then its flag, and its record under emheap's lock; a
 ** block going away loses its record (serial 0) under emheap's lock, and
-** keeps its flag until dlfree writes its chunk's head, as dlfree does for
-** every chunk it frees (realloc's old block loses it first: dlrealloc may
-** keep the chunk). Walks of the chunks hold emheap's lock and the mutex
+** keeps its flag for dlfree, which writes the chunk's head (realloc's old
+** block loses it first: dlrealloc may keep the chunk). One chunk dlfree
+** does not write: one it merges into the free chunk before it, whose old
+** head, flag included, stays in the merged chunk's body, where a second
+** free of the pointer finds it. Its serial stays 0 there: the serial is
+** the footer's first word, and the second, the next chunk's prev_foot,
+** is where dlfree writes the merged chunk's size. Walks of the chunks hold emheap's lock and the mutex
 ** (marks' in C, footer.c; snapshots' in JS, emheap_hold_allocator), and
 ** take a flagged chunk for a record only where its serial is not 0.
 **
-** Invariants (footer mode): a chunk with FLAG4 set is a live block with a
-** footer; every recorded block has one, and the block table holds none;
+** Invariants (footer mode): a chunk with FLAG4 set and a footer whose
+** serial is not 0 is a live block with a record (emheap_footer_record_at);
+** every recorded block has one, and the block table holds none;
 ** block_count is the number of footers. A slack too large for the footer's
 ** 12 bits (which dlmalloc never makes: at most its 16-byte minimum chunk
 ** plus its 8-byte rounding) would leave its block unrecorded, counted as
@@ -56,10 +61,13 @@
 #include "emheap_internal.h"
 #include "lock.h"
 
+/* The serial first: the second word is the next chunk's prev_foot, which
+** dlfree writes when it frees this chunk (above). */
 typedef struct emheap_footer {
+  uint32_t serial;     /* as emheap_block's, EMHEAP_BLOCK_WEIGHTED included; 0: no record */
   uint32_t site_slack; /* site | slack << EMHEAP_SITE_BITS; slack = usable - requested bytes */
-  uint32_t serial;     /* as emheap_block's, EMHEAP_BLOCK_WEIGHTED included */
 } emheap_footer;
+_Static_assert(__builtin_offsetof(emheap_footer, serial) == 0, "dlfree writes the footer's second word");
 
 #define EMHEAP_FOOTER_BYTES 8u
 /* Slacks from 0 to this fit a footer. */
@@ -76,6 +84,18 @@ static inline int emheap_footers_on(void) { return emheap_g.footers != 0; }
 /* The footer of a block of p whose usable size, as the program sees it,
 ** is u: it lies right after those u bytes. */
 static inline emheap_footer *emheap_footer_at(void *p, uint32_t u) { return (emheap_footer *)((char *)p + u); }
+
+/* Whether dlmalloc's block p holds a record in its footer: its flag set
+** and its serial not 0. A flagged block with serial 0 holds none: its
+** record is being made or found no room, or the block was freed and is
+** passed again after dlfree consolidated it backward, which leaves its
+** old head in place. *u gets the usable bytes before the footer. */
+static inline int emheap_footer_record_at(void *p, uint32_t *u) {
+  uint32_t head = (uint32_t)*emheap_head_word(p);
+  if (!(head & DL_FLAG4)) return 0;
+  *u = (head & DL_SIZE_MASK) - EMHEAP_HEAD_BYTES - EMHEAP_FOOTER_BYTES;
+  return emheap_footer_at(p, *u)->serial != 0;
+}
 
 /* In threaded builds dlmalloc's mutex lies right before its first segment
 ** record (dlmalloc_state.h DL_SEG_PTHREAD_LOCK). A threaded runtime takes

@@ -102,7 +102,7 @@ __attribute__((used)) const layout_entry emheap_layout_entries[] = {
   FIELD(emheap_block, addr) FIELD(emheap_block, site_slack) FIELD(emheap_block, size) FIELD(emheap_block, serial)
 
   STRUCT(emheap_footer)
-  FIELD(emheap_footer, site_slack) FIELD(emheap_footer, serial)
+  FIELD(emheap_footer, serial) FIELD(emheap_footer, site_slack)
 
   STRUCT(emheap_pool)
   FIELD(emheap_pool, flags) FIELD(emheap_pool, site) FIELD(emheap_pool, chunk_site) FIELD(emheap_pool, objects)

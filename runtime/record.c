@@ -373,7 +373,7 @@ __attribute__((noinline)) void *emheap_record_footer(void *p, uint32_t n, int we
 
 #if !EMHEAP_THREADED
 __attribute__((noinline)) void *emheap_record_footer_fast(void *p, uint32_t n, uint64_t *calls) {
-  uint32_t u = (*emheap_head_word(p) & DL_SIZE_MASK) - 4u - EMHEAP_FOOTER_BYTES;
+  uint32_t u = (uint32_t)emheap_dl_usable_size(p) - EMHEAP_FOOTER_BYTES;
   return record_new_as(p, u, n, 0, calls, 1, 1);
 }
 #endif
@@ -477,10 +477,10 @@ static inline __attribute__((always_inline)) uint32_t footer_take_locked(void *p
   return ended;
 }
 
-/* The block's flag stays: dlfree, which comes next, writes the head of
-** every chunk it frees (the one it consolidates into, if it does), and
-** until then serial 0 says the footer is no record. With threads, the
-** flag's clearing cost a take of dlmalloc's mutex at every free. */
+/* The block's flag stays for dlfree, which comes next (footer.h): serial
+** 0 says the footer is no record until dlfree writes the chunk's head, and
+** where it leaves it. With threads, the flag's clearing cost a take of
+** dlmalloc's mutex at every free. */
 __attribute__((noinline)) void emheap_forget_footer(void *p, uint32_t u, uint64_t *calls) {
   emheap_block b;
   emheap_lock();

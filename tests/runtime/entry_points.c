@@ -19,6 +19,7 @@
 #include "builtin_alloc.h" /* emscripten_builtin_*: declared where every Emscripten has them */
 
 #include "emheap_internal.h"
+#include "footer.h"
 
 /* Not declared by musl's headers, but defined by both allocators. */
 void *pvalloc(size_t size);
@@ -218,6 +219,32 @@ static void test_misuse(void) {
   CHECK(now().live_bytes == before.live_bytes, "misuse leaves no live bytes behind");
 }
 
+/* Footer mode: free leaves a block's flag to dlfree (runtime/footer.h).
+** dlfree merges a block into the free chunk before it without writing the
+** block's own head, flag included: that footer, serial 0, must read as no
+** record, or a second free or a realloc of the pointer would take a site's
+** bytes off twice. Blocks larger than any free chunk come from the top,
+** side by side. */
+static void test_merged_head_holds_no_record(void) {
+  enum { BIG = 200000 };
+  /* (the same calls in every mode: tests/e2e/footers.test.js compares
+  ** the counts with footers and without) */
+  char *a = malloc(BIG), *b = malloc(BIG), *guard = malloc(BIG);
+  int footers = emheap_g.footers != 0; /* (else emmalloc, or footers off: records in the block table) */
+  uint32_t u = 0;
+  if (footers) {
+    CHECK(a && b && guard && a + (*emheap_head_word(a) & DL_SIZE_MASK) == b, "three large blocks lie side by side");
+    CHECK(emheap_footer_record_at(b, &u) && u == malloc_usable_size(b), "a live block holds its record in its footer");
+  }
+  free(a);
+  free(b); /* merged into a's free chunk */
+  if (footers) {
+    CHECK((*emheap_head_word(b) & DL_FLAG4) != 0, "dlfree left the merged block's head as it was, flag included");
+    CHECK(!emheap_footer_record_at(b, &u), "and its footer (serial 0) holds no record");
+  }
+  free(guard);
+}
+
 static void test_million_blocks(void) {
   enum { N = 1000000 };
   emheap_counters before = now();
@@ -259,6 +286,7 @@ int main(void) {
   test_aligned();
   test_usable_size();
   test_misuse();
+  test_merged_head_holds_no_record();
   test_million_blocks();
   leave_known_sites();
   emheap_counters c = now();
